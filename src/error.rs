@@ -1,0 +1,139 @@
+//! The one error type of atomport.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in atomport, each variant naming what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No adapter matched the requested backend / name; says what was tried and how to get one.
+    #[error(
+        "no adapter found (tried backends: {tried}{filter}); on Linux, `apt-get install mesa-vulkan-drivers` provides the lavapipe software Vulkan adapter"
+    )]
+    NoAdapter {
+        /// The backends that were searched, comma separated.
+        tried: String,
+        /// A description of the adapter-name filter, if one was given.
+        filter: String,
+    },
+    /// A backend name that is not one of vulkan, metal, dx12, gl, all.
+    #[error("unknown backend `{0}` (expected one of: vulkan, metal, dx12, gl, all)")]
+    UnknownBackend(String),
+    /// The chosen adapter lacks an optional wgpu feature the kernel needs.
+    #[error("adapter `{adapter}` lacks the feature {feature} that this kernel needs")]
+    MissingFeature {
+        /// The adapter's name.
+        adapter: String,
+        /// The missing feature(s), as wgpu names them.
+        feature: String,
+    },
+    /// The device could not be created on the chosen adapter.
+    #[error("could not open a device on adapter `{adapter}`: {message}")]
+    RequestDevice {
+        /// The adapter's name.
+        adapter: String,
+        /// wgpu's message.
+        message: String,
+    },
+    /// A shader failed to parse or validate; the text carries file:line:col.
+    #[error("{0}")]
+    Shader(String),
+    /// The kernel has no compute entry point of the requested name (or several and none chosen).
+    #[error("{0}")]
+    EntryPoint(String),
+    /// A binding the kernel uses was not given.
+    #[error("binding {group}.{binding} (`{name}`) is used by the kernel but was not given")]
+    MissingBinding {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+        /// The shader's name of the binding.
+        name: String,
+    },
+    /// A binding was given that the kernel does not use.
+    #[error("binding {group}.{binding} was given but the kernel does not use it")]
+    UnusedBinding {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+    },
+    /// A binding was given a resource of the wrong kind.
+    #[error(
+        "binding {group}.{binding} (`{name}`) is a {expected} in the kernel but was given a {given}"
+    )]
+    WrongKind {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+        /// The shader's name of the binding.
+        name: String,
+        /// What the kernel declares.
+        expected: String,
+        /// What was given.
+        given: String,
+    },
+    /// A buffer is smaller than the shader's static layout of the binding.
+    #[error(
+        "binding {group}.{binding} (`{name}`) needs at least {needed} bytes but the buffer has {size}"
+    )]
+    BufferTooSmall {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+        /// The shader's name of the binding.
+        name: String,
+        /// Minimum size the shader's layout needs, in bytes.
+        needed: u64,
+        /// The buffer's size, in bytes.
+        size: u64,
+    },
+    /// A dispatch or resource exceeds one of the adapter's limits.
+    #[error("{what} is {value}, over the adapter's limit {limit_name} = {limit}")]
+    Limit {
+        /// What exceeded the limit (e.g. "workgroup count in y").
+        what: String,
+        /// The requested value.
+        value: u64,
+        /// wgpu's name of the limit.
+        limit_name: &'static str,
+        /// The limit.
+        limit: u64,
+    },
+    /// The GPU did not finish in time.
+    #[error(
+        "dispatch did not finish within {secs} s (timeout); the kernel may loop forever or be too large for this adapter"
+    )]
+    Timeout {
+        /// The timeout, in seconds.
+        secs: f64,
+    },
+    /// An earlier dispatch timed out and the device is still running it.
+    #[error("the device is still running a dispatch that timed out; open a new context or wait")]
+    Busy,
+    /// wgpu reported an error (validation, out of memory, device lost, map failure).
+    #[error("wgpu: {0}")]
+    Wgpu(String),
+    /// A buffer or image description given by the user is malformed.
+    #[error("{0}")]
+    Spec(String),
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A construct atomport cannot map, named with its location.
+    #[error("{0}")]
+    Unsupported(String),
+    /// A bug in atomport or one of its dependencies (e.g. a naga panic), with the construct named.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// atomport's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,351 @@
+//! A job: a kernel, a workgroup count and the buffers to create for its
+//! bindings from textual specs — what `atomport run` (and `diff`) execute.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::runtime::buffer::cast_vec;
+use crate::{Bind, Buffer, Context, Error, Kernel, Result, ScalarType};
+
+/// Where a binding is: `BINDING` (group 0) or `GROUP.BINDING`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Bind group.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+}
+
+impl FromStr for Slot {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let num = |t: &str| {
+            t.parse::<u32>().map_err(|_| {
+                Error::Spec(format!(
+                    "`{s}` is not a binding (expected BINDING or GROUP.BINDING, e.g. 0 or 1.2)"
+                ))
+            })
+        };
+        match s.split_once('.') {
+            Some((g, b)) => Ok(Slot {
+                group: num(g)?,
+                binding: num(b)?,
+            }),
+            None => Ok(Slot {
+                group: 0,
+                binding: num(s)?,
+            }),
+        }
+    }
+}
+
+/// How to fill a buffer (the SPEC of `--buffer B=SPEC`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum BufferInit {
+    /// `TYPE:LEN`: `len` zeroed elements.
+    Zeroed {
+        /// Element type.
+        ty: ScalarType,
+        /// Element count.
+        len: usize,
+    },
+    /// `TYPE:LEN:fill=V`: `len` copies of a value (stored as its bit pattern).
+    Fill {
+        /// Element type.
+        ty: ScalarType,
+        /// Element count.
+        len: usize,
+        /// The value's 32-bit pattern.
+        bits: u32,
+    },
+    /// `TYPE:LEN:iota`: 0, 1, 2, … in the element type.
+    Iota {
+        /// Element type.
+        ty: ScalarType,
+        /// Element count.
+        len: usize,
+    },
+    /// `TYPE:[v1,v2,…]`: the listed values (as bit patterns).
+    Values {
+        /// Element type.
+        ty: ScalarType,
+        /// The values' 32-bit patterns.
+        bits: Vec<u32>,
+    },
+    /// `@FILE`: the file's raw little-endian bytes; the type comes from the shader (u32 if unknown).
+    File(PathBuf),
+}
+
+/// Parses one value of type `ty` to its 32-bit pattern (integers also as 0x hex).
+pub fn parse_value(ty: ScalarType, s: &str) -> Result<u32> {
+    let s = s.trim();
+    let bad = || Error::Spec(format!("`{s}` is not a valid {} value", ty.name()));
+    match ty {
+        ScalarType::U32 => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(h) => u32::from_str_radix(h, 16).map_err(|_| bad()),
+            None => s.parse::<u32>().map_err(|_| bad()),
+        },
+        ScalarType::I32 => {
+            let (neg, body) = match s.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, s),
+            };
+            let v: i64 = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                Some(h) => i64::from_str_radix(h, 16).map_err(|_| bad())?,
+                None => body.parse::<i64>().map_err(|_| bad())?,
+            };
+            let v = if neg { -v } else { v };
+            i32::try_from(v).map(|v| v as u32).map_err(|_| bad())
+        }
+        ScalarType::F32 => s.parse::<f32>().map(f32::to_bits).map_err(|_| bad()),
+    }
+}
+
+/// Longest buffer a SPEC may ask for, in elements (1 GiB of 4-byte elements).
+const MAX_LEN: usize = 1 << 28;
+
+impl FromStr for BufferInit {
+    type Err = Error;
+    fn from_str(spec: &str) -> Result<Self> {
+        if let Some(path) = spec.strip_prefix('@') {
+            if path.is_empty() {
+                return Err(Error::Spec("`@` needs a file name: @FILE".into()));
+            }
+            return Ok(BufferInit::File(path.into()));
+        }
+        let usage = "expected TYPE:LEN, TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE, with TYPE one of u32, i32, f32";
+        let (ty_s, rest) = spec
+            .split_once(':')
+            .ok_or_else(|| Error::Spec(format!("`{spec}`: {usage}")))?;
+        let ty = ScalarType::parse(ty_s)
+            .ok_or_else(|| Error::Spec(format!("`{ty_s}` is not a type (u32, i32 or f32)")))?;
+        if let Some(list) = rest.strip_prefix('[') {
+            let list = list.strip_suffix(']').ok_or_else(|| {
+                Error::Spec(format!("`{spec}`: the value list has no closing `]`"))
+            })?;
+            let bits = list
+                .split(',')
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| parse_value(ty, v))
+                .collect::<Result<Vec<_>>>()?;
+            if bits.is_empty() {
+                return Err(Error::Spec(format!("`{spec}`: the value list is empty")));
+            }
+            return Ok(BufferInit::Values { ty, bits });
+        }
+        let (len_s, mode) = match rest.split_once(':') {
+            Some((l, m)) => (l, Some(m)),
+            None => (rest, None),
+        };
+        let len: usize = len_s
+            .parse()
+            .map_err(|_| Error::Spec(format!("`{len_s}` is not a length in `{spec}`: {usage}")))?;
+        if len == 0 || len > MAX_LEN {
+            return Err(Error::Spec(format!(
+                "length {len} in `{spec}` is out of range (1..={MAX_LEN})"
+            )));
+        }
+        match mode {
+            None => Ok(BufferInit::Zeroed { ty, len }),
+            Some("iota") => Ok(BufferInit::Iota { ty, len }),
+            Some(m) => match m.strip_prefix("fill=") {
+                Some(v) => Ok(BufferInit::Fill {
+                    ty,
+                    len,
+                    bits: parse_value(ty, v)?,
+                }),
+                None => Err(Error::Spec(format!(
+                    "`{m}` in `{spec}` is neither `fill=V` nor `iota`"
+                ))),
+            },
+        }
+    }
+}
+
+impl BufferInit {
+    /// The element type and initial bytes; `shader_type` is used for `@FILE`.
+    pub fn materialize(&self, shader_type: Option<ScalarType>) -> Result<(ScalarType, Vec<u8>)> {
+        let words = |ty, v: Vec<u32>| (ty, bytemuck::cast_slice(&v).to_vec());
+        Ok(match self {
+            BufferInit::Zeroed { ty, len } => (*ty, vec![0; len * 4]),
+            BufferInit::Fill { ty, len, bits } => words(*ty, vec![*bits; *len]),
+            BufferInit::Iota { ty, len } => words(
+                *ty,
+                (0..*len as u32)
+                    .map(|i| match ty {
+                        ScalarType::F32 => (i as f32).to_bits(),
+                        _ => i,
+                    })
+                    .collect(),
+            ),
+            BufferInit::Values { ty, bits } => words(*ty, bits.clone()),
+            BufferInit::File(path) => {
+                let bytes = std::fs::read(path).map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                if bytes.is_empty() {
+                    return Err(Error::Spec(format!(
+                        "{}: the file is empty",
+                        path.display()
+                    )));
+                }
+                (shader_type.unwrap_or(ScalarType::U32), bytes)
+            }
+        })
+    }
+}
+
+/// `--buffer B=SPEC`: a slot and how to fill it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferArg {
+    /// Where to bind.
+    pub slot: Slot,
+    /// How to fill.
+    pub init: BufferInit,
+}
+
+impl FromStr for BufferArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let (b, spec) = s
+            .split_once('=')
+            .ok_or_else(|| Error::Spec(format!("`{s}`: expected B=SPEC, e.g. 0=u32:256")))?;
+        Ok(BufferArg {
+            slot: b.parse()?,
+            init: spec.parse()?,
+        })
+    }
+}
+
+/// Contents of a buffer after a job, as numbers of its type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Data {
+    /// `u32` elements.
+    U32(Vec<u32>),
+    /// `i32` elements.
+    I32(Vec<i32>),
+    /// `f32` elements (NaN and infinities become `null` in JSON).
+    F32(Vec<f32>),
+}
+
+impl Data {
+    /// Interprets little-endian bytes as `ty` (trailing bytes short of an element are dropped).
+    pub fn from_bytes(ty: ScalarType, bytes: &[u8]) -> Data {
+        let whole = &bytes[..bytes.len() / 4 * 4];
+        match ty {
+            ScalarType::U32 => Data::U32(cast_vec(whole).unwrap_or_default()),
+            ScalarType::I32 => Data::I32(cast_vec(whole).unwrap_or_default()),
+            ScalarType::F32 => Data::F32(cast_vec(whole).unwrap_or_default()),
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Data::U32(v) => v.len(),
+            Data::I32(v) => v.len(),
+            Data::F32(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i` as text.
+    pub fn show(&self, i: usize) -> String {
+        match self {
+            Data::U32(v) => v[i].to_string(),
+            Data::I32(v) => v[i].to_string(),
+            Data::F32(v) => v[i].to_string(),
+        }
+    }
+}
+
+/// The adapter a job ran on.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdapterRef {
+    /// Adapter name.
+    pub name: String,
+    /// Backend name.
+    pub backend: String,
+}
+
+/// One binding's contents after a job.
+#[derive(Clone, Debug, Serialize)]
+pub struct BindingOutput {
+    /// Bind group.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+    /// The shader's name of the binding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `buffer`.
+    pub kind: &'static str,
+    /// Element type name.
+    #[serde(rename = "type")]
+    pub ty: ScalarType,
+    /// The contents.
+    pub data: Data,
+}
+
+/// What a job produced: the adapter and every binding's contents.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobOutput {
+    /// Where it ran.
+    pub adapter: AdapterRef,
+    /// Every binding, sorted by (group, binding).
+    pub bindings: Vec<BindingOutput>,
+}
+
+/// Creates the buffers `args` describe, dispatches `groups` workgroups of
+/// `kernel` and reads every buffer back.
+pub fn run(
+    ctx: &Context,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    args: &[BufferArg],
+) -> Result<JobOutput> {
+    let mut made = Vec::with_capacity(args.len());
+    for a in args {
+        let info = kernel.binding(a.slot.group, a.slot.binding);
+        let (ty, bytes) = a.init.materialize(info.and_then(|i| i.element))?;
+        made.push((
+            a,
+            ty,
+            info.and_then(|i| i.name.clone()),
+            Buffer::from_bytes(ctx, &bytes),
+        ));
+    }
+    let binds: Vec<Bind> = made
+        .iter()
+        .map(|(a, _, _, buf)| Bind::new(a.slot.group, a.slot.binding, buf))
+        .collect();
+    let data = ctx.dispatch_and_read(kernel, groups, &binds)?;
+    let mut bindings: Vec<BindingOutput> = made
+        .iter()
+        .zip(data)
+        .map(|((a, ty, name, _), bytes)| BindingOutput {
+            group: a.slot.group,
+            binding: a.slot.binding,
+            name: name.clone(),
+            kind: "buffer",
+            ty: *ty,
+            data: Data::from_bytes(*ty, &bytes),
+        })
+        .collect();
+    bindings.sort_by_key(|b| (b.group, b.binding));
+    Ok(JobOutput {
+        adapter: AdapterRef {
+            name: ctx.adapter_name().to_string(),
+            backend: ctx.backend_name().to_string(),
+        },
+        bindings,
+    })
+}

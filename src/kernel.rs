@@ -1,0 +1,362 @@
+//! [`Kernel`]: validated WGSL, one compute entry point, its workgroup size and
+//! the binding map reflected from the module.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use naga::{AddressSpace, ImageClass, ScalarKind, StorageAccess, TypeInner};
+use serde::Serialize;
+
+use crate::front::{self, SourceOptions};
+use crate::{Error, Result, guard};
+
+/// A scalar element type of a buffer, as the host sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScalarType {
+    /// 32-bit unsigned integer (GLSL `uint`, WGSL `u32`).
+    U32,
+    /// 32-bit signed integer (GLSL `int`, WGSL `i32`).
+    I32,
+    /// 32-bit float (GLSL `float`, WGSL `f32`).
+    F32,
+}
+
+impl ScalarType {
+    /// The name used on the command line and in JSON: `u32`, `i32`, `f32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::U32 => "u32",
+            ScalarType::I32 => "i32",
+            ScalarType::F32 => "f32",
+        }
+    }
+
+    /// Parses `u32`, `i32` or `f32`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "u32" => Some(ScalarType::U32),
+            "i32" => Some(ScalarType::I32),
+            "f32" => Some(ScalarType::F32),
+            _ => None,
+        }
+    }
+
+    fn from_naga(scalar: naga::Scalar) -> Option<Self> {
+        match (scalar.kind, scalar.width) {
+            (ScalarKind::Uint, 4) => Some(ScalarType::U32),
+            (ScalarKind::Sint, 4) => Some(ScalarType::I32),
+            (ScalarKind::Float, 4) => Some(ScalarType::F32),
+            _ => None,
+        }
+    }
+}
+
+/// What kind of resource a binding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BindingKind {
+    /// `var<storage, read>`.
+    StorageRead,
+    /// `var<storage, read_write>`.
+    StorageReadWrite,
+    /// `var<uniform>`.
+    Uniform,
+    /// A storage texture (`texture_storage_*`).
+    StorageTexture,
+    /// A sampled or depth texture.
+    SampledTexture,
+    /// A sampler.
+    Sampler,
+}
+
+impl BindingKind {
+    /// Whether a buffer binds here.
+    pub fn is_buffer(self) -> bool {
+        matches!(
+            self,
+            BindingKind::StorageRead | BindingKind::StorageReadWrite | BindingKind::Uniform
+        )
+    }
+
+    /// A short description for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BindingKind::StorageRead => "read-only storage buffer",
+            BindingKind::StorageReadWrite => "read-write storage buffer",
+            BindingKind::Uniform => "uniform buffer",
+            BindingKind::StorageTexture => "storage texture",
+            BindingKind::SampledTexture => "sampled texture",
+            BindingKind::Sampler => "sampler",
+        }
+    }
+}
+
+/// One binding the kernel's entry point uses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BindingInfo {
+    /// Bind group index (`@group`, GLSL `set`).
+    pub group: u32,
+    /// Binding index.
+    pub binding: u32,
+    /// The name in the shader, when it has one.
+    pub name: Option<String>,
+    /// The resource kind.
+    pub kind: BindingKind,
+    /// The element type when the binding is an array of 32-bit scalars (or a
+    /// struct whose only member is one), atomic or not.
+    pub element: Option<ScalarType>,
+    /// Bytes the static layout needs (a runtime-sized array counts one element).
+    pub min_size: u64,
+}
+
+impl BindingInfo {
+    /// The name for messages: the shader's name, or `group.binding`.
+    pub fn display_name(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("{}.{}", self.group, self.binding))
+    }
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A compute kernel ready to dispatch: WGSL text, entry point, workgroup size, binding map.
+#[derive(Debug)]
+pub struct Kernel {
+    id: u64,
+    wgsl: String,
+    entry: String,
+    workgroup_size: [u32; 3],
+    bindings: Vec<BindingInfo>,
+    features: wgpu::Features,
+}
+
+impl Kernel {
+    /// Parses and validates WGSL. Errors name `file:line:col` (from `opts.name`).
+    pub fn from_wgsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
+        let module = front::wgsl::parse(source, opts.display_name())?;
+        let info = validate(&module, Some(source), opts.display_name())?;
+        Kernel::build(&module, &info, source.to_string(), opts)
+    }
+
+    /// Builds a kernel from a validated module and the WGSL text that the runtime will compile.
+    pub(crate) fn build(
+        module: &naga::Module,
+        info: &naga::valid::ModuleInfo,
+        wgsl: String,
+        opts: &SourceOptions,
+    ) -> Result<Kernel> {
+        let index = choose_entry(module, opts)?;
+        let ep = &module.entry_points[index];
+        let ep_info = info.get_entry_point(index);
+        let mut bindings = Vec::new();
+        for (handle, var) in module.global_variables.iter() {
+            let Some(rb) = &var.binding else { continue };
+            if ep_info[handle].is_empty() {
+                continue;
+            }
+            bindings.push(reflect(module, var, rb));
+        }
+        bindings.sort_by_key(|b| (b.group, b.binding));
+        Ok(Kernel {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            wgsl,
+            entry: ep.name.clone(),
+            workgroup_size: ep.workgroup_size,
+            bindings,
+            features: required_features(module),
+        })
+    }
+
+    /// The WGSL text the runtime compiles.
+    pub fn wgsl(&self) -> &str {
+        &self.wgsl
+    }
+
+    /// The entry point's name.
+    pub fn entry(&self) -> &str {
+        &self.entry
+    }
+
+    /// The entry point's `@workgroup_size`.
+    pub fn workgroup_size(&self) -> [u32; 3] {
+        self.workgroup_size
+    }
+
+    /// The bindings the entry point uses, sorted by (group, binding).
+    pub fn bindings(&self) -> &[BindingInfo] {
+        &self.bindings
+    }
+
+    /// The binding at (group, binding), if the kernel uses it.
+    pub fn binding(&self, group: u32, binding: u32) -> Option<&BindingInfo> {
+        self.bindings
+            .iter()
+            .find(|b| b.group == group && b.binding == binding)
+    }
+
+    /// The optional wgpu features the kernel needs from the device.
+    pub fn required_features(&self) -> wgpu::Features {
+        self.features
+    }
+
+    /// A process-unique id, used by the runtime to cache the compiled pipeline.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// Validates a module with every capability on; the device's features are
+/// checked separately against [`Kernel::required_features`], so the message
+/// names the missing feature rather than a naga capability.
+pub(crate) fn validate(
+    module: &naga::Module,
+    source: Option<&str>,
+    name: &str,
+) -> Result<naga::valid::ModuleInfo> {
+    guard("naga's validator", || {
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(module)
+        .map_err(|e| {
+            let text = match source {
+                Some(src) => e.emit_to_string_with_path(src, name),
+                None => format!("{name}: {}", e.as_inner()),
+            };
+            Error::Shader(text.trim_end().to_string())
+        })
+    })
+}
+
+fn choose_entry(module: &naga::Module, opts: &SourceOptions) -> Result<usize> {
+    let computes: Vec<(usize, &str)> = module
+        .entry_points
+        .iter()
+        .enumerate()
+        .filter(|(_, ep)| ep.stage == naga::ShaderStage::Compute)
+        .map(|(i, ep)| (i, ep.name.as_str()))
+        .collect();
+    let names = computes.iter().map(|c| c.1).collect::<Vec<_>>().join(", ");
+    let name = opts.display_name();
+    match &opts.entry {
+        Some(want) => computes
+            .iter()
+            .find(|c| c.1 == want)
+            .map(|c| c.0)
+            .ok_or_else(|| {
+                Error::EntryPoint(format!(
+                    "{name}: no compute entry point named `{want}` (found: {})",
+                    if names.is_empty() { "none" } else { &names }
+                ))
+            }),
+        None => match computes.as_slice() {
+            [(i, _)] => Ok(*i),
+            [] => Err(Error::EntryPoint(format!(
+                "{name}: no compute entry point (`@compute fn …`)"
+            ))),
+            _ => Err(Error::EntryPoint(format!(
+                "{name}: several compute entry points ({names}); choose one with --entry"
+            ))),
+        },
+    }
+}
+
+fn reflect(
+    module: &naga::Module,
+    var: &naga::GlobalVariable,
+    rb: &naga::ResourceBinding,
+) -> BindingInfo {
+    let ty = &module.types[var.ty].inner;
+    let kind = match var.space {
+        AddressSpace::Uniform => BindingKind::Uniform,
+        AddressSpace::Storage { access } if !access.contains(StorageAccess::STORE) => {
+            BindingKind::StorageRead
+        }
+        AddressSpace::Storage { .. } => BindingKind::StorageReadWrite,
+        _ => match ty {
+            TypeInner::Image {
+                class: ImageClass::Storage { .. },
+                ..
+            } => BindingKind::StorageTexture,
+            TypeInner::Sampler { .. } => BindingKind::Sampler,
+            _ => BindingKind::SampledTexture,
+        },
+    };
+    let (element, min_size) = if kind.is_buffer() {
+        (element_type(module, ty), ty.size(module.to_ctx()) as u64)
+    } else {
+        (None, 0)
+    };
+    BindingInfo {
+        group: rb.group,
+        binding: rb.binding,
+        name: var.name.clone(),
+        kind,
+        element,
+        min_size,
+    }
+}
+
+fn element_type(module: &naga::Module, ty: &TypeInner) -> Option<ScalarType> {
+    match ty {
+        TypeInner::Array { base, .. } => match module.types[*base].inner {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => ScalarType::from_naga(s),
+            _ => None,
+        },
+        TypeInner::Scalar(s) | TypeInner::Atomic(s) => ScalarType::from_naga(*s),
+        TypeInner::Struct { members, .. } if members.len() == 1 => {
+            element_type(module, &module.types[members[0].ty].inner)
+        }
+        _ => None,
+    }
+}
+
+/// The optional device features a module needs: 64-bit and float atomics,
+/// texture atomics, and the 64-bit / 16-bit scalar types.
+fn required_features(module: &naga::Module) -> wgpu::Features {
+    use wgpu::Features as F;
+    let mut f = F::empty();
+    let mut int64_atomics = false;
+    for (_, ty) in module.types.iter() {
+        match ty.inner {
+            TypeInner::Atomic(s) if s.width == 8 => int64_atomics = true,
+            TypeInner::Atomic(s) if s.kind == ScalarKind::Float => f |= F::SHADER_FLOAT32_ATOMIC,
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => match (s.kind, s.width) {
+                (ScalarKind::Sint | ScalarKind::Uint, 8) => f |= F::SHADER_INT64,
+                (ScalarKind::Float, 8) => f |= F::SHADER_F64,
+                (ScalarKind::Float, 2) => f |= F::SHADER_F16,
+                _ => {}
+            },
+            TypeInner::Image {
+                class: ImageClass::Storage { access, .. },
+                ..
+            } if access.contains(StorageAccess::ATOMIC) => f |= F::TEXTURE_ATOMIC,
+            _ => {}
+        }
+    }
+    if int64_atomics {
+        f |= F::SHADER_INT64;
+        // min/max alone need less of the adapter than add/and/or/xor/exchange.
+        let only_min_max = module
+            .functions
+            .iter()
+            .map(|(_, func)| func)
+            .chain(module.entry_points.iter().map(|ep| &ep.function))
+            .all(|func| {
+                func.expressions.iter().all(|(_, e)| match e {
+                    naga::Expression::AtomicResult { ty, .. } => {
+                        !matches!(module.types[*ty].inner, TypeInner::Scalar(s) if s.width == 8)
+                    }
+                    _ => true,
+                })
+            });
+        f |= if only_min_max {
+            F::SHADER_INT64_ATOMIC_MIN_MAX
+        } else {
+            F::SHADER_INT64_ATOMIC_ALL_OPS
+        };
+    }
+    f
+}

@@ -1,0 +1,54 @@
+//! atomport runs GLSL compute shaders that use atomics on any wgpu backend
+//! (Vulkan, Metal, DX12, GL, browser WebGPU) with the semantics the GLSL
+//! reference pages promise.
+//!
+//! The pipeline flows one way: a shader (WGSL today; GLSL and SPIR-V through
+//! the front end) becomes a [`Kernel`] — validated WGSL, an entry point, its
+//! workgroup size and a [`BindingInfo`] map — and the runtime dispatches it
+//! on a [`Context`] with [`Buffer`]s bound to its bindings, checking every
+//! binding and limit before anything is submitted, and never waiting longer
+//! than the context's timeout.
+//!
+//! ```no_run
+//! use atomport::{Bind, Buffer, Context, ContextOptions, Kernel, SourceOptions};
+//!
+//! let kernel = Kernel::from_wgsl(
+//!     "@group(0) @binding(0) var<storage, read_write> counter: atomic<u32>;
+//!      @compute @workgroup_size(64) fn main() { atomicAdd(&counter, 1u); }",
+//!     &SourceOptions::default(),
+//! )?;
+//! let ctx = Context::new(&ContextOptions::from_env()?.with_features(kernel.required_features()))?;
+//! let counter = Buffer::zeroed(&ctx, 4);
+//! ctx.dispatch(&kernel, [16, 1, 1], &[Bind::new(0, 0, &counter)])?;
+//! assert_eq!(counter.read::<u32>(&ctx)?, vec![1024]);
+//! # Ok::<(), atomport::Error>(())
+//! ```
+
+pub mod error;
+pub mod front;
+pub mod job;
+pub mod kernel;
+pub mod runtime;
+
+pub use error::{Error, Result};
+pub use front::SourceOptions;
+pub use kernel::{BindingInfo, BindingKind, Kernel, ScalarType};
+pub use runtime::buffer::Buffer;
+pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
+pub use runtime::dispatch::{Bind, Resource};
+
+/// Runs `f` and turns a panic inside it (naga, glslang glue) into
+/// [`Error::Internal`] naming `what`, so that bad input never aborts the caller.
+pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Error::Internal(format!("{what} panicked: {msg}")))
+        }
+    }
+}

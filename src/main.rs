@@ -1,0 +1,267 @@
+//! `atomport`: the command-line interface, thin over the library.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use atomport::job::{self, BufferArg, JobOutput};
+use atomport::{BackendChoice, Context, ContextOptions, Error, Kernel, SourceOptions};
+use clap::{Parser, Subcommand};
+
+/// Run GLSL compute shaders that use atomics on any wgpu backend, with GLSL semantics.
+#[derive(Parser)]
+#[command(name = "atomport", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Adapter selection, shared by every command that runs something.
+#[derive(clap::Args)]
+struct AdapterArgs {
+    /// Backend to use: vulkan, metal, dx12, gl or all [env: ATOMPORT_BACKEND] [default: all, best adapter wins]
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    backend: Option<BackendChoice>,
+    /// Use the first adapter whose name contains TEXT (case-insensitive) [env: ATOMPORT_ADAPTER]
+    #[arg(long, value_name = "TEXT")]
+    adapter: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every adapter: name, backend, device type, driver, atomics features and compute limits
+    Info {
+        /// Only adapters of this backend (vulkan, metal, dx12, gl, all)
+        #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+        backend: Option<BackendChoice>,
+        /// Print one JSON array on stdout
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dispatch a compute kernel once and print the contents of every buffer
+    Run {
+        /// The kernel: a .wgsl file
+        kernel: PathBuf,
+        /// Workgroup counts: X[,Y[,Z]]
+        #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
+        groups: [u32; 3],
+        /// A buffer for binding B (BINDING or GROUP.BINDING). SPEC: TYPE:LEN (zeroed),
+        /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
+        /// TYPE: u32, i32, f32
+        #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
+        buffers: Vec<BufferArg>,
+        /// Compute entry point (default: the only one)
+        #[arg(long, value_name = "NAME")]
+        entry: Option<String>,
+        #[command(flatten)]
+        adapter: AdapterArgs,
+        /// Give up on the GPU after SECS seconds (exit 1)
+        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+        timeout: Duration,
+        /// Print exactly one JSON object on stdout
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_backend(s: &str) -> Result<BackendChoice, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_buffer(s: &str) -> Result<BufferArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_groups(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("expected X[,Y[,Z]]".into());
+    }
+    let mut g = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        g[i] = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{p}` is not a workgroup count (expected X[,Y[,Z]])"))?;
+    }
+    Ok(g)
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// Exit status for usage errors, as clap uses.
+const USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    headless_egl();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info { backend, json } => info(backend, json),
+        Command::Run {
+            kernel,
+            groups,
+            buffers,
+            entry,
+            adapter,
+            timeout,
+            json,
+        } => run(&kernel, groups, &buffers, entry, &adapter, timeout, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("atomport: {e}");
+            let code = match e {
+                Error::UnknownBackend(_) => USAGE,
+                _ => 1,
+            };
+            // A timed-out kernel may still be running: leave without dropping
+            // the device, whose destructor would wait for it.
+            let _ = std::io::stdout().flush();
+            std::process::exit(code.into());
+        }
+    }
+}
+
+/// Without a window system, Mesa's EGL and its device-select Vulkan layer
+/// probe Wayland and print an error about XDG_RUNTIME_DIR on stderr; wgpu
+/// uses the surfaceless platform anyway, so say so up front.
+fn headless_egl() {
+    let unset = |k| std::env::var_os(k).is_none();
+    if unset("EGL_PLATFORM") && unset("WAYLAND_DISPLAY") && unset("DISPLAY") {
+        // SAFETY: called first thing in main, before any other thread exists.
+        unsafe {
+            std::env::set_var("EGL_PLATFORM", "surfaceless");
+            // Mesa's device-select Vulkan layer likewise probes Wayland and X.
+            std::env::set_var("NODEVICE_SELECT", "1");
+        }
+    }
+}
+
+fn context_options(args: &AdapterArgs, timeout: Duration) -> atomport::Result<ContextOptions> {
+    let mut o = ContextOptions::from_env()?.with_timeout(timeout);
+    if let Some(b) = args.backend {
+        o.backend = b;
+    }
+    if args.adapter.is_some() {
+        o.adapter = args.adapter.clone();
+    }
+    Ok(o)
+}
+
+fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
+    let backend = match backend {
+        Some(b) => b,
+        None => ContextOptions::from_env()?.backend,
+    };
+    let list = atomport::adapters(backend);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).expect("adapter list serializes")
+        );
+        return Ok(());
+    }
+    if list.is_empty() {
+        return Err(Error::NoAdapter {
+            tried: backend.name().into(),
+            filter: String::new(),
+        });
+    }
+    for (i, a) in list.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        println!("{} ({})", a.name, a.backend);
+        println!("  device type: {}", a.device_type);
+        println!("  driver:      {} {}", a.driver, a.driver_info);
+        println!(
+            "  features:    {}",
+            if a.features.is_empty() {
+                "none of the atomics features".to_string()
+            } else {
+                a.features.join(", ")
+            }
+        );
+        println!(
+            "  max_storage_buffer_binding_size:       {}",
+            a.limits.max_storage_buffer_binding_size
+        );
+        println!(
+            "  max_compute_invocations_per_workgroup: {}",
+            a.limits.max_compute_invocations_per_workgroup
+        );
+        println!(
+            "  max_compute_workgroups_per_dimension:  {}",
+            a.limits.max_compute_workgroups_per_dimension
+        );
+    }
+    Ok(())
+}
+
+fn load_kernel(path: &Path, entry: Option<String>) -> atomport::Result<Kernel> {
+    let source = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let opts = SourceOptions::named(path.display().to_string()).with_entry(entry);
+    Kernel::from_wgsl(&source, &opts)
+}
+
+fn run(
+    path: &Path,
+    groups: [u32; 3],
+    buffers: &[BufferArg],
+    entry: Option<String>,
+    adapter: &AdapterArgs,
+    timeout: Duration,
+    json: bool,
+) -> atomport::Result<()> {
+    let kernel = load_kernel(path, entry)?;
+    let opts = context_options(adapter, timeout)?.with_features(kernel.required_features());
+    let ctx = Context::new(&opts)?;
+    let out = job::run(&ctx, &kernel, groups, buffers)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&out).expect("job output serializes")
+        );
+    } else {
+        print_listing(&out);
+    }
+    Ok(())
+}
+
+fn print_listing(out: &JobOutput) {
+    let mut s = std::io::stdout().lock();
+    let _ = writeln!(s, "adapter: {} ({})", out.adapter.name, out.adapter.backend);
+    for b in &out.bindings {
+        let name = b
+            .name
+            .as_deref()
+            .map(|n| format!(" `{n}`"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "binding {}.{}{}: {}[{}]",
+            b.group,
+            b.binding,
+            name,
+            b.ty.name(),
+            b.data.len()
+        );
+        for start in (0..b.data.len()).step_by(8) {
+            let row: Vec<String> = (start..(start + 8).min(b.data.len()))
+                .map(|i| b.data.show(i))
+                .collect();
+            let _ = writeln!(s, "  [{start:>6}] {}", row.join(" "));
+        }
+    }
+}

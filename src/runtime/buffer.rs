@@ -1,0 +1,215 @@
+//! [`Buffer`]: a GPU storage/uniform buffer with typed creation and readback.
+
+use std::sync::Mutex;
+
+use wgpu::util::DeviceExt;
+
+use crate::runtime::context::Gpu;
+use crate::{Context, Error, Result};
+
+/// A GPU buffer usable as a storage or uniform binding, readable back to the host.
+#[derive(Debug)]
+pub struct Buffer {
+    raw: wgpu::Buffer,
+    len: u64,
+    /// A MAP_READ buffer of the same size, made on the first read and reused.
+    staging: Mutex<Option<wgpu::Buffer>>,
+}
+
+const USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::UNIFORM)
+    .union(wgpu::BufferUsages::COPY_SRC)
+    .union(wgpu::BufferUsages::COPY_DST);
+
+/// wgpu copies and bindings work in 4-byte units.
+fn padded(len: u64) -> u64 {
+    len.max(4).next_multiple_of(4)
+}
+
+impl Buffer {
+    /// A buffer holding `data`.
+    pub fn from_slice<T: bytemuck::Pod>(ctx: &Context, data: &[T]) -> Buffer {
+        Self::from_bytes(ctx, bytemuck::cast_slice(data))
+    }
+
+    /// A buffer holding `bytes` (padded with zeros to a multiple of 4 bytes on the GPU).
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Buffer {
+        let len = bytes.len() as u64;
+        let raw = if len == padded(len) {
+            ctx.device()
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("atomport buffer"),
+                    contents: bytes,
+                    usage: USAGE,
+                })
+        } else {
+            let mut v = bytes.to_vec();
+            v.resize(padded(len) as usize, 0);
+            ctx.device()
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("atomport buffer"),
+                    contents: &v,
+                    usage: USAGE,
+                })
+        };
+        Buffer {
+            raw,
+            len,
+            staging: Mutex::new(None),
+        }
+    }
+
+    /// A zeroed buffer of `len` bytes.
+    pub fn zeroed(ctx: &Context, len: u64) -> Buffer {
+        let raw = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+            label: Some("atomport buffer"),
+            size: padded(len),
+            usage: USAGE,
+            mapped_at_creation: false,
+        });
+        Buffer {
+            raw,
+            len,
+            staging: Mutex::new(None),
+        }
+    }
+
+    /// A buffer of `count` copies of `value`.
+    pub fn filled<T: bytemuck::Pod>(ctx: &Context, value: T, count: usize) -> Buffer {
+        Self::from_slice(ctx, &vec![value; count])
+    }
+
+    /// The size in bytes, as created.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the buffer holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The wgpu buffer, for the caller's own pipelines.
+    pub fn raw(&self) -> &wgpu::Buffer {
+        &self.raw
+    }
+
+    /// Overwrites the buffer from offset 0 with `data` (ordered before later dispatches).
+    pub fn write<T: bytemuck::Pod>(&self, ctx: &Context, data: &[T]) -> Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        if bytes.len() as u64 > self.len {
+            return Err(Error::Spec(format!(
+                "write of {} bytes into a buffer of {} bytes",
+                bytes.len(),
+                self.len
+            )));
+        }
+        let mut v = bytes.to_vec();
+        v.resize(padded(v.len() as u64) as usize, 0);
+        ctx.queue().write_buffer(&self.raw, 0, &v);
+        Ok(())
+    }
+
+    /// Reads the whole buffer back as `T`s, waiting at most the context's timeout.
+    pub fn read<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        let bytes = ctx.on_gpu(readback_job(ctx, &[self], None))?;
+        cast_vec(&bytes[0])
+    }
+
+    /// Reads the buffer back as `T`s without blocking the calling thread: the
+    /// copy and map run on the context's GPU worker, so the future completes
+    /// under any executor, with [`Error::Timeout`] after the context's timeout.
+    pub async fn read_async<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        let bytes = ctx.on_gpu_async(readback_job(ctx, &[self], None)).await?;
+        cast_vec(&bytes[0])
+    }
+
+    /// Records a copy of this buffer into its staging buffer.
+    fn encode_copy(&self, ctx: &Context, encoder: &mut wgpu::CommandEncoder) -> wgpu::Buffer {
+        let mut guard = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        let staging = guard
+            .get_or_insert_with(|| {
+                ctx.device().create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("atomport staging"),
+                    size: padded(self.len),
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            })
+            .clone();
+        encoder.copy_buffer_to_buffer(&self.raw, 0, &staging, 0, padded(self.len));
+        staging
+    }
+}
+
+/// Casts little-endian bytes to `T`s, refusing a length that is not a multiple of `T`.
+pub(crate) fn cast_vec<T: bytemuck::Pod>(bytes: &[u8]) -> Result<Vec<T>> {
+    let size = std::mem::size_of::<T>();
+    if size == 0 || bytes.len() % size != 0 {
+        return Err(Error::Spec(format!(
+            "{} bytes is not a whole number of {}-byte elements",
+            bytes.len(),
+            size
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(size)
+        .map(bytemuck::pod_read_unaligned)
+        .collect())
+}
+
+/// Copies `buffers` to their staging buffers — after `encoder`'s work if one
+/// is given, in the same submission — maps them and returns their bytes.
+/// Returns the job to run on the context's GPU worker ([`Context::on_gpu`]).
+pub(crate) fn readback_job(
+    ctx: &Context,
+    buffers: &[&Buffer],
+    encoder: Option<wgpu::CommandEncoder>,
+) -> impl FnOnce(&Gpu) -> Result<Vec<Vec<u8>>> + Send + 'static {
+    let mut encoder = encoder.unwrap_or_else(|| {
+        ctx.device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport readback"),
+            })
+    });
+    let stagings: Vec<(wgpu::Buffer, usize)> = buffers
+        .iter()
+        .map(|b| (b.encode_copy(ctx, &mut encoder), b.len as usize))
+        .collect();
+    let cmd = encoder.finish();
+    move |gpu| {
+        gpu.submit_and_wait(cmd)?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        for (i, (s, _)) in stagings.iter().enumerate() {
+            let tx = tx.clone();
+            s.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send((i, r));
+            });
+        }
+        drop(tx);
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Wgpu(e.to_string()))?;
+        let mut out = vec![Vec::new(); stagings.len()];
+        let mut mapped = 0;
+        for (i, r) in rx.try_iter() {
+            mapped += 1;
+            r.map_err(|e| Error::Wgpu(format!("mapping a buffer for readback failed: {e}")))?;
+            let (s, len) = &stagings[i];
+            let view = s
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?;
+            out[i] = view[..*len].to_vec();
+            drop(view);
+            s.unmap();
+        }
+        if mapped != stagings.len() {
+            return Err(Error::Wgpu(format!(
+                "only {mapped} of {} readback buffers were mapped",
+                stagings.len()
+            )));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,515 @@
+//! [`Context`]: one adapter, its device and queue, chosen by backend and name.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::{Error, Result};
+
+/// Which backend(s) to look for adapters on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// Vulkan (lavapipe on machines without a GPU).
+    Vulkan,
+    /// Metal.
+    Metal,
+    /// Direct3D 12.
+    Dx12,
+    /// OpenGL / GLES (llvmpipe on machines without a GPU).
+    Gl,
+    /// Every backend compiled in; the best adapter wins.
+    #[default]
+    All,
+}
+
+impl BackendChoice {
+    /// The wgpu backend set.
+    pub fn backends(self) -> wgpu::Backends {
+        match self {
+            BackendChoice::Vulkan => wgpu::Backends::VULKAN,
+            BackendChoice::Metal => wgpu::Backends::METAL,
+            BackendChoice::Dx12 => wgpu::Backends::DX12,
+            BackendChoice::Gl => wgpu::Backends::GL,
+            BackendChoice::All => {
+                wgpu::Backends::VULKAN
+                    | wgpu::Backends::METAL
+                    | wgpu::Backends::DX12
+                    | wgpu::Backends::GL
+            }
+        }
+    }
+
+    /// The name as accepted by [`FromStr`].
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Vulkan => "vulkan",
+            BackendChoice::Metal => "metal",
+            BackendChoice::Dx12 => "dx12",
+            BackendChoice::Gl => "gl",
+            BackendChoice::All => "all",
+        }
+    }
+
+    /// The single backends, in order of preference.
+    pub const SINGLE: [BackendChoice; 4] = [
+        BackendChoice::Vulkan,
+        BackendChoice::Metal,
+        BackendChoice::Dx12,
+        BackendChoice::Gl,
+    ];
+}
+
+impl FromStr for BackendChoice {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "vulkan" | "vk" => Ok(BackendChoice::Vulkan),
+            "metal" | "mtl" => Ok(BackendChoice::Metal),
+            "dx12" | "d3d12" => Ok(BackendChoice::Dx12),
+            "gl" | "gles" | "opengl" => Ok(BackendChoice::Gl),
+            "all" | "" => Ok(BackendChoice::All),
+            _ => Err(Error::UnknownBackend(s.to_string())),
+        }
+    }
+}
+
+/// The backend's lower-case name as used on the command line and in JSON.
+pub fn backend_name(b: wgpu::Backend) -> &'static str {
+    match b {
+        wgpu::Backend::Vulkan => "vulkan",
+        wgpu::Backend::Metal => "metal",
+        wgpu::Backend::Dx12 => "dx12",
+        wgpu::Backend::Gl => "gl",
+        wgpu::Backend::BrowserWebGpu => "webgpu",
+        wgpu::Backend::Noop => "noop",
+    }
+}
+
+/// How to choose and open an adapter.
+#[derive(Clone, Debug)]
+pub struct ContextOptions {
+    /// Backend(s) to search.
+    pub backend: BackendChoice,
+    /// Case-insensitive substring the adapter name must contain.
+    pub adapter: Option<String>,
+    /// Optional features to request (only these; see [`crate::Kernel::required_features`]).
+    pub features: wgpu::Features,
+    /// Longest wait for any GPU work (dispatch, readback) before [`Error::Timeout`].
+    pub timeout: Duration,
+}
+
+/// The default dispatch timeout.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        Self {
+            backend: BackendChoice::All,
+            adapter: None,
+            features: wgpu::Features::empty(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+impl ContextOptions {
+    /// Defaults overridden by `ATOMPORT_BACKEND` and `ATOMPORT_ADAPTER`.
+    pub fn from_env() -> Result<Self> {
+        let mut o = Self::default();
+        if let Ok(b) = std::env::var("ATOMPORT_BACKEND") {
+            o.backend = b.parse()?;
+        }
+        if let Ok(a) = std::env::var("ATOMPORT_ADAPTER")
+            && !a.is_empty()
+        {
+            o.adapter = Some(a);
+        }
+        Ok(o)
+    }
+
+    /// Sets the backend.
+    pub fn with_backend(mut self, backend: BackendChoice) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// Adds features to request.
+    pub fn with_features(mut self, features: wgpu::Features) -> Self {
+        self.features |= features;
+        self
+    }
+
+    /// Sets the timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+}
+
+/// The atomics-related features `atomport info` reports.
+pub const ATOMIC_FEATURES: [(wgpu::Features, &str); 4] = [
+    (wgpu::Features::TEXTURE_ATOMIC, "TEXTURE_ATOMIC"),
+    (
+        wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX,
+        "SHADER_INT64_ATOMIC_MIN_MAX",
+    ),
+    (
+        wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+        "SHADER_INT64_ATOMIC_ALL_OPS",
+    ),
+    (
+        wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        "SHADER_FLOAT32_ATOMIC",
+    ),
+];
+
+/// What `atomport info` shows of one adapter.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdapterSummary {
+    /// Adapter name.
+    pub name: String,
+    /// Backend name (`vulkan`, `gl`, …).
+    pub backend: &'static str,
+    /// Device type (`DiscreteGpu`, `Cpu`, …).
+    pub device_type: String,
+    /// Driver name.
+    pub driver: String,
+    /// Driver version information.
+    pub driver_info: String,
+    /// Which of [`ATOMIC_FEATURES`] the adapter has.
+    pub features: Vec<&'static str>,
+    /// The limits that matter for compute.
+    pub limits: LimitsSummary,
+}
+
+/// The compute limits `atomport info` shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitsSummary {
+    /// Largest storage buffer binding, bytes.
+    pub max_storage_buffer_binding_size: u64,
+    /// Most invocations in one workgroup.
+    pub max_compute_invocations_per_workgroup: u32,
+    /// Most workgroups per dispatch dimension.
+    pub max_compute_workgroups_per_dimension: u32,
+}
+
+fn summarize(adapter: &wgpu::Adapter) -> AdapterSummary {
+    let info = adapter.get_info();
+    let features = adapter.features();
+    let limits = adapter.limits();
+    AdapterSummary {
+        name: info.name,
+        backend: backend_name(info.backend),
+        device_type: format!("{:?}", info.device_type),
+        driver: info.driver,
+        driver_info: info.driver_info,
+        features: ATOMIC_FEATURES
+            .iter()
+            .filter(|(f, _)| features.contains(*f))
+            .map(|(_, n)| *n)
+            .collect(),
+        limits: LimitsSummary {
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+            max_compute_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+            max_compute_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+        },
+    }
+}
+
+fn instance(backend: BackendChoice) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = backend.backends();
+    wgpu::Instance::new(desc)
+}
+
+fn device_rank(t: wgpu::DeviceType) -> u8 {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+fn backend_rank(b: wgpu::Backend) -> usize {
+    BackendChoice::SINGLE
+        .iter()
+        .position(|c| c.backends().contains(wgpu::Backends::from(b)))
+        .unwrap_or(usize::MAX)
+}
+
+/// Every adapter on `backend`, best first: hardware before software, then
+/// Vulkan, Metal, DX12, GL.
+fn sorted_adapters(backend: BackendChoice) -> Vec<wgpu::Adapter> {
+    let mut list = pollster::block_on(instance(backend).enumerate_adapters(backend.backends()));
+    list.sort_by_key(|a| {
+        let i = a.get_info();
+        (device_rank(i.device_type), backend_rank(i.backend))
+    });
+    list
+}
+
+/// Every adapter found on `backend`, best first.
+pub fn adapters(backend: BackendChoice) -> Vec<AdapterSummary> {
+    sorted_adapters(backend).iter().map(summarize).collect()
+}
+
+/// A compiled pipeline and its bind group layouts, cached per kernel.
+pub(crate) struct Pipeline {
+    pub(crate) pipeline: wgpu::ComputePipeline,
+    pub(crate) layouts: Vec<wgpu::BindGroupLayout>,
+}
+
+/// The device and queue, as the GPU worker thread uses them.
+#[derive(Clone)]
+pub(crate) struct Gpu {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+}
+
+impl Gpu {
+    /// Submits `cmd` inside error scopes and waits for it to finish.
+    pub(crate) fn submit_and_wait(&self, cmd: wgpu::CommandBuffer) -> Result<()> {
+        let submission = scoped(&self.device, || self.queue.submit([cmd]))?;
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: None,
+            })
+            .map(|_| ())
+            .map_err(|e| Error::Wgpu(e.to_string()))
+    }
+}
+
+type Job = Box<dyn FnOnce(&Gpu) + Send>;
+
+/// Runs every submission and wait on one thread, so that the caller can stop
+/// waiting after the timeout whatever the driver does: lavapipe's fence wait
+/// and GL's submit both block until the kernel ends, however long.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    /// Ids: the last job queued, the last finished, the last that timed out.
+    queued: AtomicU64,
+    finished: Arc<AtomicU64>,
+    timed_out: AtomicU64,
+}
+
+/// An open device on the chosen adapter.
+pub struct Context {
+    adapter: wgpu::Adapter,
+    gpu: Gpu,
+    info: wgpu::AdapterInfo,
+    timeout: Duration,
+    worker: Worker,
+    pub(crate) pipelines: Mutex<HashMap<u64, Arc<Pipeline>>>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("adapter", &self.info.name)
+            .field("backend", &self.info.backend)
+            .finish()
+    }
+}
+
+impl Context {
+    /// Opens the best adapter matching `opts`, requesting `opts.features` and the adapter's limits.
+    pub fn new(opts: &ContextOptions) -> Result<Context> {
+        let want = opts.adapter.as_ref().map(|s| s.to_lowercase());
+        let adapter = sorted_adapters(opts.backend)
+            .into_iter()
+            .find(|a| match &want {
+                Some(w) => a.get_info().name.to_lowercase().contains(w),
+                None => true,
+            })
+            .ok_or_else(|| Error::NoAdapter {
+                tried: match opts.backend {
+                    BackendChoice::All => "vulkan, metal, dx12, gl".into(),
+                    b => b.name().into(),
+                },
+                filter: match &opts.adapter {
+                    Some(a) => format!("; adapter name containing `{a}`"),
+                    None => String::new(),
+                },
+            })?;
+        let info = adapter.get_info();
+        let missing = opts.features - adapter.features();
+        if !missing.is_empty() {
+            return Err(Error::MissingFeature {
+                adapter: info.name,
+                feature: format!("{missing:?}"),
+            });
+        }
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("atomport"),
+            required_features: opts.features,
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| Error::RequestDevice {
+            adapter: info.name.clone(),
+            message: e.to_string(),
+        })?;
+        // Errors are caught by error scopes around each operation; anything
+        // else is logged rather than aborting the process.
+        device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
+            log::error!("wgpu: {e}");
+        }));
+        log::info!("adapter: {} ({:?})", info.name, info.backend);
+        let gpu = Gpu { device, queue };
+        let (jobs, rx) = mpsc::channel::<Job>();
+        let finished = Arc::new(AtomicU64::new(0));
+        let worker_gpu = gpu.clone();
+        let worker_finished = finished.clone();
+        std::thread::Builder::new()
+            .name("atomport-gpu".into())
+            .spawn(move || {
+                for (id, job) in rx.into_iter().enumerate() {
+                    job(&worker_gpu);
+                    worker_finished.store(id as u64 + 1, Ordering::Release);
+                }
+            })
+            .map_err(|e| Error::Internal(format!("cannot start the GPU worker thread: {e}")))?;
+        Ok(Context {
+            adapter,
+            gpu,
+            info,
+            timeout: opts.timeout,
+            worker: Worker {
+                jobs,
+                queued: AtomicU64::new(0),
+                finished,
+                timed_out: AtomicU64::new(0),
+            },
+            pipelines: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The adapter's information.
+    pub fn info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// The adapter's name.
+    pub fn adapter_name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The backend's lower-case name (`vulkan`, `gl`, …).
+    pub fn backend_name(&self) -> &'static str {
+        backend_name(self.info.backend)
+    }
+
+    /// A summary of the adapter as `atomport info` shows it.
+    pub fn summary(&self) -> AdapterSummary {
+        summarize(&self.adapter)
+    }
+
+    /// The wgpu device, for interop with the caller's own pipelines.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.gpu.device
+    }
+
+    /// The wgpu queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.gpu.queue
+    }
+
+    /// The device's limits.
+    pub fn limits(&self) -> wgpu::Limits {
+        self.gpu.device.limits()
+    }
+
+    /// The longest wait for GPU work.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Runs `work` on the GPU worker thread and waits for its result, at most
+    /// the timeout. After a timeout the work goes on in the background and
+    /// every later call fails with [`Error::Busy`] until it ends.
+    pub(crate) fn on_gpu<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (id, rx) = self.queue_job(work)?;
+        match rx.recv_timeout(self.timeout) {
+            Ok(r) => r,
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(id)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(worker_gone()),
+        }
+    }
+
+    /// Like [`Context::on_gpu`], as a future (the timeout is kept by a helper thread).
+    pub(crate) async fn on_gpu_async<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (id, rx) = self.queue_job(work)?;
+        let (tx, out) = futures_intrusive::channel::shared::oneshot_channel();
+        let timeout = self.timeout;
+        std::thread::spawn(move || {
+            let _ = tx.send(rx.recv_timeout(timeout));
+        });
+        match out.receive().await {
+            Some(Ok(r)) => r,
+            Some(Err(mpsc::RecvTimeoutError::Timeout)) => Err(self.timed_out(id)),
+            _ => Err(worker_gone()),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn queue_job<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+    ) -> Result<(u64, mpsc::Receiver<Result<T>>)> {
+        let w = &self.worker;
+        if w.timed_out.load(Ordering::Acquire) > w.finished.load(Ordering::Acquire) {
+            return Err(Error::Busy);
+        }
+        let (tx, rx) = mpsc::sync_channel(1);
+        let id = w.queued.fetch_add(1, Ordering::AcqRel) + 1;
+        w.jobs
+            .send(Box::new(move |gpu: &Gpu| {
+                let _ = tx.send(work(gpu));
+            }))
+            .map_err(|_| worker_gone())?;
+        Ok((id, rx))
+    }
+
+    fn timed_out(&self, id: u64) -> Error {
+        self.worker.timed_out.fetch_max(id, Ordering::AcqRel);
+        Error::Timeout {
+            secs: self.timeout.as_secs_f64(),
+        }
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes, returning the first error.
+    pub(crate) fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
+        scoped(&self.gpu.device, f)
+    }
+}
+
+fn worker_gone() -> Error {
+    Error::Internal("the GPU worker thread ended".into())
+}
+
+/// Runs `f` inside validation and out-of-memory error scopes on `device`
+/// (scopes are per thread), returning the first error.
+fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T> {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let out = f();
+    let v = pollster::block_on(validation.pop());
+    let o = pollster::block_on(oom.pop());
+    match v.or(o) {
+        Some(e) => Err(Error::Wgpu(e.to_string())),
+        None => Ok(out),
+    }
+}

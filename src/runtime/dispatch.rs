@@ -1,0 +1,257 @@
+//! Binding, checking, dispatching and reading back a [`Kernel`].
+
+use std::sync::Arc;
+
+use crate::kernel::BindingKind;
+use crate::runtime::buffer::readback_job;
+use crate::runtime::context::Pipeline;
+use crate::{Buffer, Context, Error, Kernel, Result};
+
+/// A resource bound to a kernel binding.
+#[derive(Clone, Copy, Debug)]
+pub enum Resource<'a> {
+    /// A buffer, for storage and uniform bindings.
+    Buffer(&'a Buffer),
+}
+
+impl Resource<'_> {
+    fn describe(&self) -> &'static str {
+        match self {
+            Resource::Buffer(_) => "buffer",
+        }
+    }
+}
+
+/// A resource at (group, binding).
+#[derive(Clone, Copy, Debug)]
+pub struct Bind<'a> {
+    /// Bind group index.
+    pub group: u32,
+    /// Binding index.
+    pub binding: u32,
+    /// What is bound.
+    pub resource: Resource<'a>,
+}
+
+impl<'a> Bind<'a> {
+    /// Binds `buffer` at (group, binding).
+    pub fn new(group: u32, binding: u32, buffer: &'a Buffer) -> Self {
+        Bind {
+            group,
+            binding,
+            resource: Resource::Buffer(buffer),
+        }
+    }
+}
+
+impl Context {
+    /// Dispatches `groups` workgroups of `kernel` and waits for them, at most the timeout.
+    ///
+    /// Before anything is submitted it checks that every binding the kernel
+    /// uses is given exactly once with the right kind and at least the size
+    /// the shader's layout needs, that nothing else is given, that `groups`
+    /// is within the device's limits and that the device has the kernel's
+    /// features. After a [`Error::Timeout`] the GPU may still be running the
+    /// kernel; the context should then be dropped (a process may simply exit).
+    pub fn dispatch(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
+        let cmd = self.encode(kernel, groups, binds)?.finish();
+        self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
+    }
+
+    /// Like [`Context::dispatch`], then reads back every bound buffer in the
+    /// same submission; the bytes come in the order of `binds`.
+    pub fn dispatch_and_read(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind],
+    ) -> Result<Vec<Vec<u8>>> {
+        let encoder = self.encode(kernel, groups, binds)?;
+        let buffers: Vec<&Buffer> = binds
+            .iter()
+            .map(|b| match b.resource {
+                Resource::Buffer(buf) => buf,
+            })
+            .collect();
+        self.on_gpu(readback_job(self, &buffers, Some(encoder)))
+    }
+
+    /// Checks everything, then records the dispatch into a new encoder.
+    fn encode(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind],
+    ) -> Result<wgpu::CommandEncoder> {
+        self.check(kernel, groups, binds)?;
+        let pipeline = self.pipeline(kernel)?;
+        self.scoped(|| {
+            let bind_groups: Vec<wgpu::BindGroup> = pipeline
+                .layouts
+                .iter()
+                .enumerate()
+                .map(|(group, layout)| {
+                    let entries: Vec<wgpu::BindGroupEntry> = binds
+                        .iter()
+                        .filter(|b| b.group == group as u32)
+                        .map(|b| wgpu::BindGroupEntry {
+                            binding: b.binding,
+                            resource: match b.resource {
+                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
+                            },
+                        })
+                        .collect();
+                    self.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("atomport bind group"),
+                        layout,
+                        entries: &entries,
+                    })
+                })
+                .collect();
+            let mut encoder =
+                self.device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("atomport dispatch"),
+                    });
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(kernel.entry()),
+                    timestamp_writes: None,
+                });
+                pass.set_pipeline(&pipeline.pipeline);
+                for (i, bg) in bind_groups.iter().enumerate() {
+                    pass.set_bind_group(i as u32, bg, &[]);
+                }
+                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+            }
+            encoder
+        })
+    }
+
+    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
+        let missing = kernel.required_features() - self.device().features();
+        if !missing.is_empty() {
+            return Err(Error::MissingFeature {
+                adapter: self.adapter_name().to_string(),
+                feature: format!("{missing:?}"),
+            });
+        }
+        let limits = self.limits();
+        for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
+            if n > limits.max_compute_workgroups_per_dimension {
+                return Err(Error::Limit {
+                    what: format!("workgroup count in {axis}"),
+                    value: n as u64,
+                    limit_name: "max_compute_workgroups_per_dimension",
+                    limit: limits.max_compute_workgroups_per_dimension as u64,
+                });
+            }
+        }
+        for (i, b) in binds.iter().enumerate() {
+            if binds[..i]
+                .iter()
+                .any(|o| o.group == b.group && o.binding == b.binding)
+            {
+                return Err(Error::Spec(format!(
+                    "binding {}.{} is given twice",
+                    b.group, b.binding
+                )));
+            }
+            if kernel.binding(b.group, b.binding).is_none() {
+                return Err(Error::UnusedBinding {
+                    group: b.group,
+                    binding: b.binding,
+                });
+            }
+        }
+        for info in kernel.bindings() {
+            let Some(bind) = binds
+                .iter()
+                .find(|b| b.group == info.group && b.binding == info.binding)
+            else {
+                return Err(Error::MissingBinding {
+                    group: info.group,
+                    binding: info.binding,
+                    name: info.display_name(),
+                });
+            };
+            let Resource::Buffer(buf) = bind.resource;
+            if !info.kind.is_buffer() {
+                return Err(Error::WrongKind {
+                    group: info.group,
+                    binding: info.binding,
+                    name: info.display_name(),
+                    expected: info.kind.describe().into(),
+                    given: bind.resource.describe().into(),
+                });
+            }
+            if buf.len() < info.min_size {
+                return Err(Error::BufferTooSmall {
+                    group: info.group,
+                    binding: info.binding,
+                    name: info.display_name(),
+                    needed: info.min_size,
+                    size: buf.len(),
+                });
+            }
+            let (limit_name, limit) = match info.kind {
+                BindingKind::Uniform => (
+                    "max_uniform_buffer_binding_size",
+                    limits.max_uniform_buffer_binding_size,
+                ),
+                _ => (
+                    "max_storage_buffer_binding_size",
+                    limits.max_storage_buffer_binding_size,
+                ),
+            };
+            if buf.len() > limit {
+                return Err(Error::Limit {
+                    what: format!("the size of binding {}.{}", info.group, info.binding),
+                    value: buf.len(),
+                    limit_name,
+                    limit,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The compiled pipeline for `kernel`, compiled on first use and cached.
+    fn pipeline(&self, kernel: &Kernel) -> Result<Arc<Pipeline>> {
+        let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(p) = cache.get(&kernel.id()) {
+            return Ok(p.clone());
+        }
+        let p = self.scoped(|| {
+            let module = self
+                .device()
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(kernel.entry()),
+                    source: wgpu::ShaderSource::Wgsl(kernel.wgsl().into()),
+                });
+            let pipeline =
+                self.device()
+                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                        label: Some(kernel.entry()),
+                        layout: None,
+                        module: &module,
+                        entry_point: Some(kernel.entry()),
+                        compilation_options: Default::default(),
+                        cache: None,
+                    });
+            let groups = kernel
+                .bindings()
+                .iter()
+                .map(|b| b.group + 1)
+                .max()
+                .unwrap_or(0);
+            let layouts = (0..groups)
+                .map(|g| pipeline.get_bind_group_layout(g))
+                .collect();
+            Pipeline { pipeline, layouts }
+        })?;
+        let p = Arc::new(p);
+        cache.insert(kernel.id(), p.clone());
+        Ok(p)
+    }
+}

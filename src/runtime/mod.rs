@@ -1,0 +1,5 @@
+//! The runtime: adapter choice, buffers, and dispatch with bounded waits.
+
+pub mod buffer;
+pub mod context;
+pub mod dispatch;
