@@ -320,7 +320,7 @@ pub fn run(
             a,
             ty,
             info.and_then(|i| i.name.clone()),
-            Buffer::from_bytes(ctx, &bytes),
+            Buffer::from_bytes(ctx, &bytes)?,
         ));
     }
     let binds: Vec<Bind> = made
@@ -348,4 +348,91 @@ pub fn run(
         },
         bindings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        use ScalarType::*;
+        let p = |s: &str| s.parse::<BufferInit>().unwrap();
+        assert_eq!(p("u32:4"), BufferInit::Zeroed { ty: U32, len: 4 });
+        assert_eq!(
+            p("i32:2:fill=-3"),
+            BufferInit::Fill {
+                ty: I32,
+                len: 2,
+                bits: (-3i32) as u32
+            }
+        );
+        assert_eq!(p("f32:3:iota"), BufferInit::Iota { ty: F32, len: 3 });
+        assert_eq!(
+            p("f32:[1.5, -2]"),
+            BufferInit::Values {
+                ty: F32,
+                bits: vec![1.5f32.to_bits(), (-2f32).to_bits()]
+            }
+        );
+        assert_eq!(
+            p("u32:[0xff,7]"),
+            BufferInit::Values {
+                ty: U32,
+                bits: vec![255, 7]
+            }
+        );
+        assert_eq!(p("@in.bin"), BufferInit::File("in.bin".into()));
+        let (ty, bytes) = p("f32:3:iota").materialize(None).unwrap();
+        assert_eq!(
+            (ty, bytemuck::cast_slice::<u8, f32>(&bytes)),
+            (F32, &[0.0, 1.0, 2.0][..])
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let e = |s: &str| s.parse::<BufferInit>().unwrap_err().to_string();
+        assert_eq!(e("u64:4"), "`u64` is not a type (u32, i32 or f32)");
+        assert!(e("u32").starts_with("`u32`: expected TYPE:LEN"));
+        assert_eq!(
+            e("u32:0"),
+            format!("length 0 in `u32:0` is out of range (1..={MAX_LEN})")
+        );
+        assert_eq!(e("u32:4:fill=-1"), "`-1` is not a valid u32 value");
+        assert_eq!(
+            e("i32:1:fill=2147483648"),
+            "`2147483648` is not a valid i32 value"
+        );
+        assert_eq!(
+            e("u32:[1,2"),
+            "`u32:[1,2`: the value list has no closing `]`"
+        );
+        assert_eq!(e("u32:[]"), "`u32:[]`: the value list is empty");
+        assert_eq!(
+            e("u32:4:zeros"),
+            "`zeros` in `u32:4:zeros` is neither `fill=V` nor `iota`"
+        );
+        assert_eq!(e("@"), "`@` needs a file name: @FILE");
+    }
+
+    #[test]
+    fn slots_parse() {
+        assert_eq!(
+            "3".parse::<Slot>().unwrap(),
+            Slot {
+                group: 0,
+                binding: 3
+            }
+        );
+        assert_eq!(
+            "1.2".parse::<Slot>().unwrap(),
+            Slot {
+                group: 1,
+                binding: 2
+            }
+        );
+        assert!("1.x".parse::<Slot>().is_err());
+        assert!("B=u32:4".parse::<BufferArg>().is_err());
+    }
 }

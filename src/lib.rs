@@ -18,7 +18,7 @@
 //!     &SourceOptions::default(),
 //! )?;
 //! let ctx = Context::new(&ContextOptions::from_env()?.with_features(kernel.required_features()))?;
-//! let counter = Buffer::zeroed(&ctx, 4);
+//! let counter = Buffer::zeroed(&ctx, 4)?;
 //! ctx.dispatch(&kernel, [16, 1, 1], &[Bind::new(0, 0, &counter)])?;
 //! assert_eq!(counter.read::<u32>(&ctx)?, vec![1024]);
 //! # Ok::<(), atomport::Error>(())

@@ -1,6 +1,9 @@
 //! [`Buffer`]: a GPU storage/uniform buffer with typed creation and readback.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 use wgpu::util::DeviceExt;
 
@@ -10,6 +13,8 @@ use crate::{Context, Error, Result};
 /// A GPU buffer usable as a storage or uniform binding, readable back to the host.
 #[derive(Debug)]
 pub struct Buffer {
+    /// Process-unique, so the runtime can recognise a binding it has seen.
+    id: u64,
     raw: wgpu::Buffer,
     len: u64,
     /// A MAP_READ buffer of the same size, made on the first read and reused.
@@ -28,55 +33,69 @@ fn padded(len: u64) -> u64 {
 
 impl Buffer {
     /// A buffer holding `data`.
-    pub fn from_slice<T: bytemuck::Pod>(ctx: &Context, data: &[T]) -> Buffer {
+    pub fn from_slice<T: bytemuck::Pod>(ctx: &Context, data: &[T]) -> Result<Buffer> {
         Self::from_bytes(ctx, bytemuck::cast_slice(data))
     }
 
     /// A buffer holding `bytes` (padded with zeros to a multiple of 4 bytes on the GPU).
-    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Buffer {
+    pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<Buffer> {
         let len = bytes.len() as u64;
-        let raw = if len == padded(len) {
-            ctx.device()
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("atomport buffer"),
-                    contents: bytes,
-                    usage: USAGE,
-                })
+        let mut padded_bytes;
+        let contents = if len == padded(len) {
+            bytes
         } else {
-            let mut v = bytes.to_vec();
-            v.resize(padded(len) as usize, 0);
-            ctx.device()
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("atomport buffer"),
-                    contents: &v,
-                    usage: USAGE,
-                })
+            padded_bytes = bytes.to_vec();
+            padded_bytes.resize(padded(len) as usize, 0);
+            &padded_bytes
         };
-        Buffer {
-            raw,
-            len,
-            staging: Mutex::new(None),
-        }
+        Self::create(ctx, len, |d| {
+            d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("atomport buffer"),
+                contents,
+                usage: USAGE,
+            })
+        })
     }
 
     /// A zeroed buffer of `len` bytes.
-    pub fn zeroed(ctx: &Context, len: u64) -> Buffer {
-        let raw = ctx.device().create_buffer(&wgpu::BufferDescriptor {
-            label: Some("atomport buffer"),
-            size: padded(len),
-            usage: USAGE,
-            mapped_at_creation: false,
-        });
-        Buffer {
-            raw,
-            len,
-            staging: Mutex::new(None),
-        }
+    pub fn zeroed(ctx: &Context, len: u64) -> Result<Buffer> {
+        Self::create(ctx, len, |d| {
+            d.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("atomport buffer"),
+                size: padded(len),
+                usage: USAGE,
+                mapped_at_creation: false,
+            })
+        })
     }
 
     /// A buffer of `count` copies of `value`.
-    pub fn filled<T: bytemuck::Pod>(ctx: &Context, value: T, count: usize) -> Buffer {
+    pub fn filled<T: bytemuck::Pod>(ctx: &Context, value: T, count: usize) -> Result<Buffer> {
         Self::from_slice(ctx, &vec![value; count])
+    }
+
+    fn create(
+        ctx: &Context,
+        len: u64,
+        make: impl FnOnce(&wgpu::Device) -> wgpu::Buffer,
+    ) -> Result<Buffer> {
+        ctx.ready()?;
+        let limit = ctx.limits().max_buffer_size;
+        if padded(len) > limit {
+            return Err(Error::Limit {
+                what: "a buffer size".into(),
+                value: len,
+                limit_name: "max_buffer_size",
+                limit,
+            });
+        }
+        let raw = ctx.scoped(|| make(ctx.device()))?;
+        Ok(Buffer {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            raw,
+            len,
+            staging: Mutex::new(None),
+        })
     }
 
     /// The size in bytes, as created.
@@ -89,6 +108,11 @@ impl Buffer {
         self.len == 0
     }
 
+    /// A process-unique id.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// The wgpu buffer, for the caller's own pipelines.
     pub fn raw(&self) -> &wgpu::Buffer {
         &self.raw
@@ -96,6 +120,7 @@ impl Buffer {
 
     /// Overwrites the buffer from offset 0 with `data` (ordered before later dispatches).
     pub fn write<T: bytemuck::Pod>(&self, ctx: &Context, data: &[T]) -> Result<()> {
+        ctx.ready()?;
         let bytes: &[u8] = bytemuck::cast_slice(data);
         if bytes.len() as u64 > self.len {
             return Err(Error::Spec(format!(
@@ -112,6 +137,7 @@ impl Buffer {
 
     /// Reads the whole buffer back as `T`s, waiting at most the context's timeout.
     pub fn read<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        ctx.ready()?;
         let bytes = ctx.on_gpu(readback_job(ctx, &[self], None))?;
         cast_vec(&bytes[0])
     }
@@ -120,6 +146,7 @@ impl Buffer {
     /// copy and map run on the context's GPU worker, so the future completes
     /// under any executor, with [`Error::Timeout`] after the context's timeout.
     pub async fn read_async<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        ctx.ready()?;
         let bytes = ctx.on_gpu_async(readback_job(ctx, &[self], None)).await?;
         cast_vec(&bytes[0])
     }
@@ -145,7 +172,7 @@ impl Buffer {
 /// Casts little-endian bytes to `T`s, refusing a length that is not a multiple of `T`.
 pub(crate) fn cast_vec<T: bytemuck::Pod>(bytes: &[u8]) -> Result<Vec<T>> {
     let size = std::mem::size_of::<T>();
-    if size == 0 || bytes.len() % size != 0 {
+    if size == 0 || !bytes.len().is_multiple_of(size) {
         return Err(Error::Spec(format!(
             "{} bytes is not a whole number of {}-byte elements",
             bytes.len(),
@@ -178,7 +205,9 @@ pub(crate) fn readback_job(
         .collect();
     let cmd = encoder.finish();
     move |gpu| {
-        gpu.submit_and_wait(cmd)?;
+        // One wait covers the work and the maps: map requests made after the
+        // submit complete with it.
+        let submission = gpu.submit(cmd)?;
         let (tx, rx) = std::sync::mpsc::channel();
         for (i, (s, _)) in stagings.iter().enumerate() {
             let tx = tx.clone();
@@ -187,9 +216,7 @@ pub(crate) fn readback_job(
             });
         }
         drop(tx);
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Wgpu(e.to_string()))?;
+        gpu.wait(submission)?;
         let mut out = vec![Vec::new(); stagings.len()];
         let mut mapped = 0;
         for (i, r) in rx.try_iter() {

@@ -263,7 +263,15 @@ pub fn adapters(backend: BackendChoice) -> Vec<AdapterSummary> {
 pub(crate) struct Pipeline {
     pub(crate) pipeline: wgpu::ComputePipeline,
     pub(crate) layouts: Vec<wgpu::BindGroupLayout>,
+    /// The bind groups of the last dispatch, keyed by (group, binding,
+    /// buffer id) of every binding: repeated dispatches over the same
+    /// buffers reuse them. One entry only, so at most one set of buffers
+    /// per kernel is kept alive by the cache.
+    pub(crate) last_binds: Mutex<Option<(BindKey, Arc<Vec<wgpu::BindGroup>>)>>,
 }
+
+/// (group, binding, buffer id) of every binding of a dispatch, sorted.
+pub(crate) type BindKey = Vec<(u32, u32, u64)>;
 
 /// The device and queue, as the GPU worker thread uses them.
 #[derive(Clone)]
@@ -273,9 +281,13 @@ pub(crate) struct Gpu {
 }
 
 impl Gpu {
-    /// Submits `cmd` inside error scopes and waits for it to finish.
-    pub(crate) fn submit_and_wait(&self, cmd: wgpu::CommandBuffer) -> Result<()> {
-        let submission = scoped(&self.device, || self.queue.submit([cmd]))?;
+    /// Submits `cmd` inside error scopes.
+    pub(crate) fn submit(&self, cmd: wgpu::CommandBuffer) -> Result<wgpu::SubmissionIndex> {
+        scoped(&self.device, || self.queue.submit([cmd]))
+    }
+
+    /// Waits for `submission` to finish and its callbacks to run.
+    pub(crate) fn wait(&self, submission: wgpu::SubmissionIndex) -> Result<()> {
         self.device
             .poll(wgpu::PollType::Wait {
                 submission_index: Some(submission),
@@ -283,6 +295,12 @@ impl Gpu {
             })
             .map(|_| ())
             .map_err(|e| Error::Wgpu(e.to_string()))
+    }
+
+    /// Submits `cmd` and waits for it to finish.
+    pub(crate) fn submit_and_wait(&self, cmd: wgpu::CommandBuffer) -> Result<()> {
+        let submission = self.submit(cmd)?;
+        self.wait(submission)
     }
 }
 
@@ -292,7 +310,9 @@ type Job = Box<dyn FnOnce(&Gpu) + Send>;
 /// waiting after the timeout whatever the driver does: lavapipe's fence wait
 /// and GL's submit both block until the kernel ends, however long.
 struct Worker {
-    jobs: mpsc::Sender<Job>,
+    /// `None` once the context is being dropped.
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<std::thread::JoinHandle<()>>,
     /// Ids: the last job queued, the last finished, the last that timed out.
     queued: AtomicU64,
     finished: Arc<AtomicU64>,
@@ -367,12 +387,14 @@ impl Context {
         let finished = Arc::new(AtomicU64::new(0));
         let worker_gpu = gpu.clone();
         let worker_finished = finished.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("atomport-gpu".into())
             .spawn(move || {
-                for (id, job) in rx.into_iter().enumerate() {
+                let mut id = 0u64;
+                while let Some(job) = next_job(&rx) {
                     job(&worker_gpu);
-                    worker_finished.store(id as u64 + 1, Ordering::Release);
+                    id += 1;
+                    worker_finished.store(id, Ordering::Release);
                 }
             })
             .map_err(|e| Error::Internal(format!("cannot start the GPU worker thread: {e}")))?;
@@ -382,7 +404,8 @@ impl Context {
             info,
             timeout: opts.timeout,
             worker: Worker {
-                jobs,
+                jobs: Some(jobs),
+                thread: Some(thread),
                 queued: AtomicU64::new(0),
                 finished,
                 timed_out: AtomicU64::new(0),
@@ -439,6 +462,15 @@ impl Context {
         work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         let (id, rx) = self.queue_job(work)?;
+        // Short dispatches answer within microseconds: yield a few times
+        // before sleeping on the channel, which costs a wake-up.
+        for _ in 0..SPIN {
+            match rx.try_recv() {
+                Ok(r) => return r,
+                Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+                Err(mpsc::TryRecvError::Disconnected) => return Err(worker_gone()),
+            }
+        }
         match rx.recv_timeout(self.timeout) {
             Ok(r) => r,
             Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(id)),
@@ -464,18 +496,29 @@ impl Context {
         }
     }
 
+    /// Fails with [`Error::Busy`] while a timed-out job still runs: on GL
+    /// the worker then holds the driver's context, and any other device call
+    /// would block on it.
+    pub(crate) fn ready(&self) -> Result<()> {
+        let w = &self.worker;
+        if w.timed_out.load(Ordering::Acquire) > w.finished.load(Ordering::Acquire) {
+            return Err(Error::Busy);
+        }
+        Ok(())
+    }
+
     #[allow(clippy::type_complexity)]
     fn queue_job<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
     ) -> Result<(u64, mpsc::Receiver<Result<T>>)> {
+        self.ready()?;
         let w = &self.worker;
-        if w.timed_out.load(Ordering::Acquire) > w.finished.load(Ordering::Acquire) {
-            return Err(Error::Busy);
-        }
         let (tx, rx) = mpsc::sync_channel(1);
         let id = w.queued.fetch_add(1, Ordering::AcqRel) + 1;
         w.jobs
+            .as_ref()
+            .ok_or_else(worker_gone)?
             .send(Box::new(move |gpu: &Gpu| {
                 let _ = tx.send(work(gpu));
             }))
@@ -494,6 +537,37 @@ impl Context {
     pub(crate) fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
         scoped(&self.gpu.device, f)
     }
+}
+
+impl Drop for Context {
+    /// Lets the worker finish and release the device before returning, so
+    /// that nothing of the device outlives the context (a process exiting
+    /// right after would otherwise race the driver's teardown). A worker
+    /// stuck on a timed-out kernel is left to end on its own.
+    fn drop(&mut self) {
+        self.worker.jobs = None;
+        if self.ready().is_ok()
+            && let Some(t) = self.worker.thread.take()
+        {
+            let _ = t.join();
+        }
+    }
+}
+
+/// How many times a waiting thread yields before it sleeps.
+const SPIN: usize = 64;
+
+/// The worker's next job: callers often queue one right after the last
+/// answer, so yield a few times before sleeping on the channel.
+fn next_job(rx: &mpsc::Receiver<Job>) -> Option<Job> {
+    for _ in 0..SPIN {
+        match rx.try_recv() {
+            Ok(job) => return Some(job),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+    rx.recv().ok()
 }
 
 fn worker_gone() -> Error {

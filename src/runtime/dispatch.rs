@@ -83,49 +83,28 @@ impl Context {
         groups: [u32; 3],
         binds: &[Bind],
     ) -> Result<wgpu::CommandEncoder> {
+        self.ready()?;
         self.check(kernel, groups, binds)?;
         let pipeline = self.pipeline(kernel)?;
-        self.scoped(|| {
-            let bind_groups: Vec<wgpu::BindGroup> = pipeline
-                .layouts
-                .iter()
-                .enumerate()
-                .map(|(group, layout)| {
-                    let entries: Vec<wgpu::BindGroupEntry> = binds
-                        .iter()
-                        .filter(|b| b.group == group as u32)
-                        .map(|b| wgpu::BindGroupEntry {
-                            binding: b.binding,
-                            resource: match b.resource {
-                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
-                            },
-                        })
-                        .collect();
-                    self.device().create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("atomport bind group"),
-                        layout,
-                        entries: &entries,
-                    })
-                })
-                .collect();
-            let mut encoder =
-                self.device()
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                        label: Some("atomport dispatch"),
-                    });
-            {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some(kernel.entry()),
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(&pipeline.pipeline);
-                for (i, bg) in bind_groups.iter().enumerate() {
-                    pass.set_bind_group(i as u32, bg, &[]);
-                }
-                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        let bind_groups = self.bind_groups(&pipeline, binds)?;
+        // Recording errors surface at submission, inside its error scope.
+        let mut encoder = self
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport dispatch"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(kernel.entry()),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&pipeline.pipeline);
+            for (i, bg) in bind_groups.iter().enumerate() {
+                pass.set_bind_group(i as u32, bg, &[]);
             }
-            encoder
-        })
+            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        }
+        Ok(encoder)
     }
 
     fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
@@ -216,6 +195,58 @@ impl Context {
         Ok(())
     }
 
+    /// The bind groups for `binds`, reused from the last dispatch of this
+    /// pipeline when it bound the same buffers.
+    fn bind_groups(
+        &self,
+        pipeline: &Pipeline,
+        binds: &[Bind],
+    ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+        let mut key: Vec<(u32, u32, u64)> = binds
+            .iter()
+            .map(|b| match b.resource {
+                Resource::Buffer(buf) => (b.group, b.binding, buf.id()),
+            })
+            .collect();
+        key.sort_unstable();
+        let mut last = pipeline
+            .last_binds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some((k, groups)) = last.as_ref()
+            && *k == key
+        {
+            return Ok(groups.clone());
+        }
+        let groups = self.scoped(|| {
+            pipeline
+                .layouts
+                .iter()
+                .enumerate()
+                .map(|(group, layout)| {
+                    let entries: Vec<wgpu::BindGroupEntry> = binds
+                        .iter()
+                        .filter(|b| b.group == group as u32)
+                        .map(|b| wgpu::BindGroupEntry {
+                            binding: b.binding,
+                            resource: match b.resource {
+                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
+                            },
+                        })
+                        .collect();
+                    self.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("atomport bind group"),
+                        layout,
+                        entries: &entries,
+                    })
+                })
+                .collect::<Vec<_>>()
+        })?;
+        let groups = Arc::new(groups);
+        *last = Some((key, groups.clone()));
+        Ok(groups)
+    }
+
     /// The compiled pipeline for `kernel`, compiled on first use and cached.
     fn pipeline(&self, kernel: &Kernel) -> Result<Arc<Pipeline>> {
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
@@ -248,7 +279,11 @@ impl Context {
             let layouts = (0..groups)
                 .map(|g| pipeline.get_bind_group_layout(g))
                 .collect();
-            Pipeline { pipeline, layouts }
+            Pipeline {
+                pipeline,
+                layouts,
+                last_binds: std::sync::Mutex::new(None),
+            }
         })?;
         let p = Arc::new(p);
         cache.insert(kernel.id(), p.clone());

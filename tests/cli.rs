@@ -1,0 +1,258 @@
+//! The real `atomport` binary: JSON output parsed, exit codes and stderr checked.
+
+mod common;
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn atomport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_atomport"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the atomport binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit status, stdout empty, and one `atomport:` line on stderr containing `needle`.
+fn assert_fails(o: &Output, code: i32, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "stderr: {err}");
+    assert!(
+        o.stdout.is_empty(),
+        "nothing on stdout on failure: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(err.contains(needle), "stderr `{err}` lacks `{needle}`");
+}
+
+#[test]
+fn info_json_lists_every_backend_present() {
+    let o = atomport(&["info", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let list = v.as_array().unwrap();
+    for b in common::backend_names() {
+        let a = list
+            .iter()
+            .find(|a| a["backend"] == b)
+            .unwrap_or_else(|| panic!("{b} missing from {v}"));
+        for key in ["name", "device_type", "driver", "driver_info", "features"] {
+            assert!(a.get(key).is_some(), "{key} missing in {a}");
+        }
+        assert!(
+            a["limits"]["max_compute_workgroups_per_dimension"]
+                .as_u64()
+                .unwrap()
+                >= 65535
+        );
+        assert!(
+            a["limits"]["max_storage_buffer_binding_size"]
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+    }
+}
+
+#[test]
+fn run_histogram_json_on_each_backend() {
+    for b in common::backend_names() {
+        let o = atomport(&[
+            "run",
+            "wgsl/histogram.wgsl",
+            "--groups",
+            "4",
+            "--buffer",
+            "0=u32:1024:iota",
+            "--buffer",
+            "0.1=u32:256:fill=1",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value =
+            serde_json::from_slice(&o.stdout).expect("exactly one JSON object");
+        assert_eq!(v["adapter"]["backend"], b);
+        let bindings = v["bindings"].as_array().unwrap();
+        assert_eq!(bindings.len(), 2);
+        assert_eq!(bindings[0]["kind"], "buffer");
+        assert_eq!(bindings[0]["type"], "u32");
+        let input: Vec<u64> = bindings[0]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(input, (0..1024).collect::<Vec<u64>>());
+        assert_eq!(
+            (
+                bindings[1]["group"].as_u64(),
+                bindings[1]["binding"].as_u64()
+            ),
+            (Some(0), Some(1))
+        );
+        // 1024 inputs 0..1023 put 4 in each of the 256 bins, on top of the fill of 1.
+        assert!(
+            bindings[1]["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|x| x == 5),
+            "{}",
+            bindings[1]
+        );
+    }
+}
+
+#[test]
+fn run_listing_and_value_specs() {
+    let dir = std::env::temp_dir().join(format!("atomport-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("input.bin");
+    let words: Vec<u32> = (0..256).collect();
+    std::fs::write(&file, bytemuck::cast_slice(&words)).unwrap();
+    let arg = format!("1=@{}", file.display());
+    let o = atomport(&[
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=u32:[3,3,3,0x10f]",
+        "--buffer",
+        &arg,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("adapter: "), "{text}");
+    assert!(
+        text.contains("binding 0.0 `input`: u32[4]\n  [     0] 3 3 3 271\n"),
+        "{text}"
+    );
+    assert!(text.contains("binding 0.1 `bins`: u32[256]\n  [     0] 0 1 2 6 4 5 6 7\n  [     8] 8 9 10 11 12 13 14 16\n"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_buffer_spec_is_a_usage_error_naming_the_flag() {
+    for spec in [
+        "0=u64:4",
+        "0=u32",
+        "0=u32:abc",
+        "0=u32:4:fill=x",
+        "0=i32:[1,2",
+        "x=u32:4",
+        "0=u32:4:zeros",
+    ] {
+        let o = atomport(&[
+            "run",
+            "wgsl/histogram.wgsl",
+            "--groups",
+            "1",
+            "--buffer",
+            spec,
+        ]);
+        assert_fails(&o, 2, "--buffer <B=SPEC>");
+    }
+}
+
+#[test]
+fn unknown_backend_is_a_usage_error() {
+    let o = atomport(&[
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--backend",
+        "glide",
+    ]);
+    assert_fails(&o, 2, "unknown backend `glide`");
+    let o = atomport(&["info", "--backend", "glide"]);
+    assert_fails(&o, 2, "unknown backend `glide`");
+}
+
+#[test]
+fn bad_groups_is_a_usage_error() {
+    let o = atomport(&["run", "wgsl/histogram.wgsl", "--groups", "1,2,3,4"]);
+    assert_fails(&o, 2, "--groups");
+}
+
+#[test]
+fn missing_binding_fails_with_exit_1() {
+    let o = atomport(&[
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=u32:4",
+    ]);
+    assert_fails(
+        &o,
+        1,
+        "atomport: binding 0.1 (`bins`) is used by the kernel but was not given",
+    );
+}
+
+#[test]
+fn wgsl_error_names_the_line_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("atomport-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.wgsl");
+    std::fs::write(
+        &file,
+        "@compute @workgroup_size(1)\nfn main() {\n  let x = ;\n}\n",
+    )
+    .unwrap();
+    let o = atomport(&["run", file.to_str().unwrap(), "--groups", "1"]);
+    assert_fails(&o, 1, "bad.wgsl:3:");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_kernel_file_exits_1() {
+    let o = atomport(&["run", "no/such/kernel.wgsl", "--groups", "1"]);
+    assert_fails(&o, 1, "no/such/kernel.wgsl: No such file or directory");
+}
+
+#[test]
+fn timeout_exits_1_without_hanging() {
+    for b in common::backend_names() {
+        let start = Instant::now();
+        let o = atomport(&[
+            "run",
+            "tests/spin.wgsl",
+            "--groups",
+            "4096",
+            "--buffer",
+            "0=u32:[65535,65535]",
+            "--buffer",
+            "1=u32:1",
+            "--timeout",
+            "2",
+            "--backend",
+            b,
+        ]);
+        let took = start.elapsed();
+        assert_fails(&o, 1, "dispatch did not finish within 2 s (timeout)");
+        assert!(
+            took < Duration::from_secs(15),
+            "{b}: the process took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let o = atomport(&["--help"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    for cmd in ["info", "run"] {
+        assert!(text.contains(cmd), "{text}");
+    }
+}

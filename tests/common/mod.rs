@@ -1,0 +1,78 @@
+//! Shared test helpers: one context per backend present, skipping a missing
+//! one with a printed reason, as the conformance suites of the field do.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use atomport::{BackendChoice, Context, ContextOptions, Kernel, SourceOptions};
+
+/// Opens a context on every backend present (Vulkan and GL here; Metal and
+/// DX12 where they exist), printing which adapters the test runs on.
+/// Fails when there is no adapter at all, so that a machine without one
+/// cannot pass by skipping everything.
+pub fn contexts(features: wgpu::Features) -> Vec<Context> {
+    contexts_with_timeout(features, Duration::from_secs(60))
+}
+
+/// [`contexts`] with a given timeout.
+pub fn contexts_with_timeout(features: wgpu::Features, timeout: Duration) -> Vec<Context> {
+    let mut out = Vec::new();
+    let mut reasons = Vec::new();
+    for b in BackendChoice::SINGLE {
+        let opts = ContextOptions::default()
+            .with_backend(b)
+            .with_features(features)
+            .with_timeout(timeout);
+        match Context::new(&opts) {
+            Ok(ctx) => {
+                println!("running on {} ({})", ctx.adapter_name(), ctx.backend_name());
+                out.push(ctx);
+            }
+            Err(e) => {
+                println!("skipping {}: {e}", b.name());
+                reasons.push(format!("{}: {e}", b.name()));
+            }
+        }
+    }
+    assert!(
+        !out.is_empty(),
+        "no adapter on any backend ({}); install one with `apt-get install mesa-vulkan-drivers`",
+        reasons.join("; ")
+    );
+    out
+}
+
+/// The names of the backends present, for CLI tests.
+pub fn backend_names() -> Vec<&'static str> {
+    let names: Vec<&'static str> = BackendChoice::SINGLE
+        .iter()
+        .filter(|b| !atomport::adapters(**b).is_empty())
+        .map(|b| b.name())
+        .collect();
+    assert!(!names.is_empty(), "no adapter on any backend");
+    names
+}
+
+/// A kernel from WGSL text, panicking with the error text on failure.
+pub fn wgsl(src: &str) -> Kernel {
+    Kernel::from_wgsl(src, &SourceOptions::named("test.wgsl")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A small deterministic generator (SplitMix64), so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+}
