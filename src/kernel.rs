@@ -118,6 +118,38 @@ impl BindingInfo {
     }
 }
 
+/// A shader language atomport reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// GLSL compute shader source.
+    Glsl,
+    /// SPIR-V binary.
+    Spirv,
+    /// WGSL source.
+    Wgsl,
+}
+
+impl Lang {
+    /// The language a file's extension names: `.wgsl`, `.spv`, else GLSL.
+    pub fn from_path(path: &std::path::Path) -> Lang {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("wgsl") => Lang::Wgsl,
+            Some("spv") | Some("spirv") => Lang::Spirv,
+            _ => Lang::Glsl,
+        }
+    }
+
+    /// Parses `glsl`, `spirv` (or `spv`) or `wgsl`.
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s {
+            "glsl" => Some(Lang::Glsl),
+            "spirv" | "spv" => Some(Lang::Spirv),
+            "wgsl" => Some(Lang::Wgsl),
+            _ => None,
+        }
+    }
+}
+
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A compute kernel ready to dispatch: WGSL text, entry point, workgroup size, binding map.
@@ -137,6 +169,55 @@ impl Kernel {
         let module = front::wgsl::parse(source, opts.display_name())?;
         let info = validate(&module, Some(source), opts.display_name())?;
         Kernel::build(&module, &info, source.to_string(), opts)
+    }
+
+    /// Compiles GLSL (a compute shader) through glslang and atomport's passes.
+    /// glslang's diagnostics come back as `file:line: error: …`.
+    #[cfg(feature = "glsl")]
+    pub fn from_glsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
+        let words = front::glsl::compile(source, opts)?;
+        Kernel::from_spirv(&words, opts)
+    }
+
+    /// Translates SPIR-V words through atomport's passes.
+    pub fn from_spirv(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
+        let lowered = crate::lower::lower_spirv(words, opts)?;
+        Kernel::build(&lowered.module, &lowered.info, lowered.wgsl, opts)
+    }
+
+    /// Reads a kernel from a file, choosing the language by extension
+    /// (`.wgsl`; `.spv`; `.comp`, `.glsl` and anything else as GLSL) unless
+    /// `lang` says otherwise. `opts.name` is set to the path.
+    pub fn from_path(
+        path: &std::path::Path,
+        lang: Option<Lang>,
+        opts: &SourceOptions,
+    ) -> Result<Kernel> {
+        let mut opts = opts.clone();
+        opts.name = path.display().to_string();
+        let io = |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        match lang.unwrap_or_else(|| Lang::from_path(path)) {
+            Lang::Wgsl => Kernel::from_wgsl(&std::fs::read_to_string(path).map_err(io)?, &opts),
+            Lang::Spirv => {
+                let bytes = std::fs::read(path).map_err(io)?;
+                let words = front::spirv::words_from_bytes(&bytes, &opts.name)?;
+                Kernel::from_spirv(&words, &opts)
+            }
+            Lang::Glsl => {
+                #[cfg(feature = "glsl")]
+                {
+                    Kernel::from_glsl(&std::fs::read_to_string(path).map_err(io)?, &opts)
+                }
+                #[cfg(not(feature = "glsl"))]
+                Err(Error::Unsupported(format!(
+                    "{}: GLSL input needs atomport's `glsl` feature",
+                    opts.name
+                )))
+            }
+        }
     }
 
     /// Builds a kernel from a validated module and the WGSL text that the runtime will compile.
@@ -223,7 +304,16 @@ pub(crate) fn validate(
         .map_err(|e| {
             let text = match source {
                 Some(src) => e.emit_to_string_with_path(src, name),
-                None => format!("{name}: {}", e.as_inner()),
+                None => {
+                    // Without source text, spell out the whole cause chain.
+                    let mut text = format!("{name}: {}", e.as_inner());
+                    let mut cause = std::error::Error::source(e.as_inner());
+                    while let Some(c) = cause {
+                        text.push_str(&format!(": {c}"));
+                        cause = c.source();
+                    }
+                    text
+                }
             };
             Error::Shader(text.trim_end().to_string())
         })
@@ -289,10 +379,16 @@ fn reflect(
     } else {
         (None, 0)
     };
+    // A GLSL block without an instance name is known by its block name.
+    let name = var
+        .name
+        .clone()
+        .filter(|n| !n.is_empty())
+        .or_else(|| module.types[var.ty].name.clone().filter(|n| !n.is_empty()));
     BindingInfo {
         group: rb.group,
         binding: rb.binding,
-        name: var.name.clone(),
+        name,
         kind,
         element,
         min_size,

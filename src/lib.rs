@@ -28,19 +28,44 @@ pub mod error;
 pub mod front;
 pub mod job;
 pub mod kernel;
+pub mod lower;
 pub mod runtime;
+pub mod validate;
 
 pub use error::{Error, Result};
 pub use front::SourceOptions;
-pub use kernel::{BindingInfo, BindingKind, Kernel, ScalarType};
+pub use kernel::{BindingInfo, BindingKind, Kernel, Lang, ScalarType};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Bind, Resource};
 
+thread_local! {
+    /// How many [`guard`] calls are active on this thread.
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Installs, once, a panic hook that stays silent for panics [`guard`] turns
+/// into errors (the error says it all) and defers to the previous hook otherwise.
+fn quiet_panics_in_guard() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(|g| g.get()) == 0 {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// Runs `f` and turns a panic inside it (naga, glslang glue) into
 /// [`Error::Internal`] naming `what`, so that bad input never aborts the caller.
 pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+    quiet_panics_in_guard();
+    GUARDED.with(|g| g.set(g.get() + 1));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(g.get() - 1));
+    match out {
         Ok(r) => r,
         Err(payload) => {
             let msg = payload

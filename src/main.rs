@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use atomport::job::{self, BufferArg, JobOutput};
-use atomport::{BackendChoice, Context, ContextOptions, Error, Kernel, SourceOptions};
+use atomport::{BackendChoice, Context, ContextOptions, Error, Kernel, Lang, SourceOptions};
 use clap::{Parser, Subcommand};
 
 /// Run GLSL compute shaders that use atomics on any wgpu backend, with GLSL semantics.
@@ -28,6 +28,42 @@ struct AdapterArgs {
     adapter: Option<String>,
 }
 
+/// Which shader and how to read it, shared by `run` and `translate`.
+#[derive(clap::Args)]
+struct ShaderArgs {
+    /// The kernel: GLSL (.comp, .glsl, …), SPIR-V (.spv) or WGSL (.wgsl)
+    #[arg(value_name = "SHADER")]
+    path: PathBuf,
+    /// Shader language, overriding the extension: glsl, spirv or wgsl
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    lang: Option<Lang>,
+    /// Compute entry point (default: the only one)
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+}
+
+impl ShaderArgs {
+    fn options(&self) -> SourceOptions {
+        let mut o =
+            SourceOptions::named(self.path.display().to_string()).with_entry(self.entry.clone());
+        for d in &self.defines {
+            o = o.define(d);
+        }
+        o.include_dirs = self.include_dirs.clone();
+        o
+    }
+
+    fn load(&self) -> atomport::Result<Kernel> {
+        Kernel::from_path(&self.path, self.lang, &self.options())
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// List every adapter: name, backend, device type, driver, atomics features and compute limits
@@ -41,8 +77,8 @@ enum Command {
     },
     /// Dispatch a compute kernel once and print the contents of every buffer
     Run {
-        /// The kernel: a .wgsl file
-        kernel: PathBuf,
+        #[command(flatten)]
+        shader: ShaderArgs,
         /// Workgroup counts: X[,Y[,Z]]
         #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
         groups: [u32; 3],
@@ -51,9 +87,6 @@ enum Command {
         /// TYPE: u32, i32, f32
         #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
         buffers: Vec<BufferArg>,
-        /// Compute entry point (default: the only one)
-        #[arg(long, value_name = "NAME")]
-        entry: Option<String>,
         #[command(flatten)]
         adapter: AdapterArgs,
         /// Give up on the GPU after SECS seconds (exit 1)
@@ -63,6 +96,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Translate a shader to WGSL (or, with --bindings, print its binding map as JSON)
+    Translate {
+        #[command(flatten)]
+        shader: ShaderArgs,
+        /// Write to FILE instead of stdout
+        #[arg(short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print the binding map as JSON instead of the WGSL
+        #[arg(long)]
+        bindings: bool,
+    },
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    Lang::parse(s).ok_or_else(|| format!("`{s}` is not a shader language (glsl, spirv, wgsl)"))
 }
 
 fn parse_backend(s: &str) -> Result<BackendChoice, String> {
@@ -105,14 +153,18 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info { backend, json } => info(backend, json),
         Command::Run {
-            kernel,
+            shader,
             groups,
             buffers,
-            entry,
             adapter,
             timeout,
             json,
-        } => run(&kernel, groups, &buffers, entry, &adapter, timeout, json),
+        } => run(&shader, groups, &buffers, &adapter, timeout, json),
+        Command::Translate {
+            shader,
+            out,
+            bindings,
+        } => translate(&shader, out.as_deref(), bindings),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -206,25 +258,15 @@ fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
     Ok(())
 }
 
-fn load_kernel(path: &Path, entry: Option<String>) -> atomport::Result<Kernel> {
-    let source = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let opts = SourceOptions::named(path.display().to_string()).with_entry(entry);
-    Kernel::from_wgsl(&source, &opts)
-}
-
 fn run(
-    path: &Path,
+    shader: &ShaderArgs,
     groups: [u32; 3],
     buffers: &[BufferArg],
-    entry: Option<String>,
     adapter: &AdapterArgs,
     timeout: Duration,
     json: bool,
 ) -> atomport::Result<()> {
-    let kernel = load_kernel(path, entry)?;
+    let kernel = shader.load()?;
     let opts = context_options(adapter, timeout)?.with_features(kernel.required_features());
     let ctx = Context::new(&opts)?;
     let out = job::run(&ctx, &kernel, groups, buffers)?;
@@ -237,6 +279,27 @@ fn run(
         print_listing(&out);
     }
     Ok(())
+}
+
+fn translate(shader: &ShaderArgs, out: Option<&Path>, bindings: bool) -> atomport::Result<()> {
+    let kernel = shader.load()?;
+    let text = if bindings {
+        let mut t = serde_json::to_string_pretty(kernel.bindings()).expect("bindings serialize");
+        t.push('\n');
+        t
+    } else {
+        kernel.wgsl().to_string()
+    };
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 fn print_listing(out: &JobOutput) {

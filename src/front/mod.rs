@@ -1,14 +1,24 @@
 //! Front ends: shader inputs turned into a validated naga [`naga::Module`].
 
+#[cfg(feature = "glsl")]
+pub mod glsl;
+pub mod spirv;
 pub mod wgsl;
+
+use std::path::PathBuf;
 
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
     /// The name used for the source in error messages (usually its path); `<input>` when empty.
+    /// GLSL `#include "x"` is resolved against its folder.
     pub name: String,
     /// The compute entry point to use; `None` picks the only one.
     pub entry: Option<String>,
+    /// GLSL preprocessor definitions (`-D NAME[=VALUE]`).
+    pub defines: Vec<(String, Option<String>)>,
+    /// Further folders searched by GLSL `#include` (`-I DIR`).
+    pub include_dirs: Vec<PathBuf>,
 }
 
 impl SourceOptions {
@@ -16,13 +26,22 @@ impl SourceOptions {
     pub fn named(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
-            entry: None,
+            ..Self::default()
         }
     }
 
     /// Sets the entry point.
     pub fn with_entry(mut self, entry: Option<String>) -> Self {
         self.entry = entry;
+        self
+    }
+
+    /// Adds a preprocessor definition: `NAME` or `NAME=VALUE`.
+    pub fn define(mut self, def: &str) -> Self {
+        self.defines.push(match def.split_once('=') {
+            Some((k, v)) => (k.to_string(), Some(v.to_string())),
+            None => (def.to_string(), None),
+        });
         self
     }
 

@@ -1,0 +1,250 @@
+//! IR pass: every compare-exchange becomes a strong one.
+//!
+//! naga reads SPIR-V's (strong) `OpAtomicCompareExchange` as a single WGSL
+//! `atomicCompareExchangeWeak`, which may fail spuriously (it does on Metal).
+//! GLSL's `atomicCompSwap` must not, so each such statement becomes
+//!
+//! ```wgsl
+//! loop {
+//!     let r = atomicCompareExchangeWeak(p, compare, value);
+//!     old = r.old_value;
+//!     if r.exchanged || r.old_value != compare { break; }
+//! }
+//! ```
+//!
+//! and the original result (`.old_value`) becomes a load of `old` after the
+//! loop. naga requires an expression to refer only to earlier ones, so the
+//! original result's slot in the arena is reused for the local variable and
+//! each `.old_value` of it becomes a load of that variable.
+
+use naga::{
+    AtomicFunction, BinaryOperator, Block, Expression, Function, Handle, LocalVariable, Span,
+    Statement, TypeInner,
+};
+
+use crate::{Error, Result};
+
+/// Makes every compare-exchange in `module` strong; returns how many it rewrote.
+pub fn strong_compare_exchange(module: &mut naga::Module) -> Result<usize> {
+    let mut count = 0;
+    let types = &module.types;
+    for (_, f) in module.functions.iter_mut() {
+        count += lower_function(f, types)?;
+    }
+    for ep in module.entry_points.iter_mut() {
+        count += lower_function(&mut ep.function, types)?;
+    }
+    Ok(count)
+}
+
+fn lower_function(f: &mut Function, types: &naga::UniqueArena<naga::Type>) -> Result<usize> {
+    let body = std::mem::take(&mut f.body);
+    let mut count = 0;
+    f.body = lower_block(body, f, types, &mut count)?;
+    Ok(count)
+}
+
+fn lower_block(
+    block: Block,
+    f: &mut Function,
+    types: &naga::UniqueArena<naga::Type>,
+    count: &mut usize,
+) -> Result<Block> {
+    let mut out = Block::with_capacity(block.len());
+    for (stmt, span) in block.span_into_iter() {
+        let stmt = match stmt {
+            Statement::Atomic {
+                pointer,
+                fun: AtomicFunction::Exchange { compare: Some(cmp) },
+                value,
+                result: Some(result),
+            } => {
+                *count += 1;
+                strong_loop(f, types, pointer, cmp, value, result, span)?
+            }
+            Statement::Block(b) => Statement::Block(lower_block(b, f, types, count)?),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => Statement::If {
+                condition,
+                accept: lower_block(accept, f, types, count)?,
+                reject: lower_block(reject, f, types, count)?,
+            },
+            Statement::Switch { selector, cases } => Statement::Switch {
+                selector,
+                cases: cases
+                    .into_iter()
+                    .map(|mut c| {
+                        c.body = lower_block(std::mem::take(&mut c.body), f, types, count)?;
+                        Ok(c)
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            },
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => Statement::Loop {
+                body: lower_block(body, f, types, count)?,
+                continuing: lower_block(continuing, f, types, count)?,
+                break_if,
+            },
+            other => other,
+        };
+        out.push(stmt, span);
+    }
+    Ok(out)
+}
+
+fn strong_loop(
+    f: &mut Function,
+    types: &naga::UniqueArena<naga::Type>,
+    pointer: Handle<Expression>,
+    cmp: Handle<Expression>,
+    value: Handle<Expression>,
+    result: Handle<Expression>,
+    span: Span,
+) -> Result<Statement> {
+    let Expression::AtomicResult { ty: result_ty, .. } = f.expressions[result] else {
+        return Err(Error::Internal(
+            "a compare-exchange whose result is not an AtomicResult".into(),
+        ));
+    };
+    let TypeInner::Struct { ref members, .. } = types[result_ty].inner else {
+        return Err(Error::Internal(
+            "a compare-exchange whose result is not a struct".into(),
+        ));
+    };
+    let old_ty = members[0].ty;
+    // Every use of the result must be its `.old_value`: that is all naga's
+    // SPIR-V reader produces. Anything else is refused rather than miscompiled.
+    let users: Vec<Handle<Expression>> = f
+        .expressions
+        .iter()
+        .filter(|(_, e)| refers_to(e, result))
+        .map(|(h, _)| h)
+        .collect();
+    for &u in &users {
+        if !matches!(f.expressions[u], Expression::AccessIndex { base, index: 0 } if base == result)
+        {
+            return Err(Error::Unsupported(
+                "a compare-exchange whose `exchanged` flag is used cannot be made strong".into(),
+            ));
+        }
+    }
+    let local = f.local_variables.append(
+        LocalVariable {
+            name: Some("atomic_compare_old".into()),
+            ty: old_ty,
+            init: None,
+        },
+        span,
+    );
+    *f.expressions.get_mut(result) = Expression::LocalVariable(local);
+    for u in users {
+        *f.expressions.get_mut(u) = Expression::Load { pointer: result };
+    }
+    let weak = f.expressions.append(
+        Expression::AtomicResult {
+            ty: result_ty,
+            comparison: true,
+        },
+        span,
+    );
+    let old = f.expressions.append(
+        Expression::AccessIndex {
+            base: weak,
+            index: 0,
+        },
+        span,
+    );
+    let exchanged = f.expressions.append(
+        Expression::AccessIndex {
+            base: weak,
+            index: 1,
+        },
+        span,
+    );
+    let differs = f.expressions.append(
+        Expression::Binary {
+            op: BinaryOperator::NotEqual,
+            left: old,
+            right: cmp,
+        },
+        span,
+    );
+    let done = f.expressions.append(
+        Expression::Binary {
+            op: BinaryOperator::LogicalOr,
+            left: exchanged,
+            right: differs,
+        },
+        span,
+    );
+    let mut body = Block::with_capacity(4);
+    body.push(
+        Statement::Atomic {
+            pointer,
+            fun: AtomicFunction::Exchange { compare: Some(cmp) },
+            value,
+            result: Some(weak),
+        },
+        span,
+    );
+    body.push(
+        Statement::Emit(naga::Range::new_from_bounds(old, done)),
+        span,
+    );
+    body.push(
+        Statement::Store {
+            pointer: result,
+            value: old,
+        },
+        span,
+    );
+    body.push(
+        Statement::If {
+            condition: done,
+            accept: Block::from_vec(vec![Statement::Break]),
+            reject: Block::new(),
+        },
+        span,
+    );
+    Ok(Statement::Loop {
+        body,
+        continuing: Block::new(),
+        break_if: None,
+    })
+}
+
+/// Whether expression `e` takes `h` as an operand (only the forms that can
+/// take an atomic's result struct are listed).
+fn refers_to(e: &Expression, h: Handle<Expression>) -> bool {
+    match *e {
+        Expression::AccessIndex { base, .. } => base == h,
+        Expression::Access { base, index } => base == h || index == h,
+        Expression::Load { pointer } => pointer == h,
+        Expression::Compose { ref components, .. } => components.contains(&h),
+        Expression::Splat { value, .. } => value == h,
+        Expression::Swizzle { vector, .. } => vector == h,
+        Expression::Unary { expr, .. } => expr == h,
+        Expression::Binary { left, right, .. } => left == h || right == h,
+        Expression::Select {
+            condition,
+            accept,
+            reject,
+        } => condition == h || accept == h || reject == h,
+        Expression::Relational { argument, .. } => argument == h,
+        Expression::Math {
+            arg,
+            arg1,
+            arg2,
+            arg3,
+            ..
+        } => arg == h || arg1 == Some(h) || arg2 == Some(h) || arg3 == Some(h),
+        Expression::As { expr, .. } => expr == h,
+        _ => false,
+    }
+}

@@ -1,0 +1,166 @@
+//! IR pass: make WGSL's natural layout of every struct equal the offsets the
+//! SPIR-V declared.
+//!
+//! naga's WGSL writer prints no `@align`/`@size`, so a struct member whose
+//! declared offset is past its natural WGSL offset would move. That happens
+//! when the vector pass turns an `ivec4` (16-byte aligned) into `i32[4]`
+//! (4-byte aligned). Explicit padding members restore every offset, and the
+//! member indices in the functions are renumbered to match.
+
+use std::collections::HashMap;
+
+use naga::proc::Layouter;
+use naga::{Expression, Handle, ScalarKind, StructMember, Type, TypeInner};
+
+use crate::{Error, Result};
+
+/// (function, or entry point index), expression, new member index.
+type Edit = (
+    Option<Handle<naga::Function>>,
+    Option<usize>,
+    Handle<Expression>,
+    u32,
+);
+
+/// Pads structs so their natural layout matches their offsets; returns how many it padded.
+pub fn match_natural_layout(
+    module: &mut naga::Module,
+    info: &naga::valid::ModuleInfo,
+) -> Result<usize> {
+    let mut layouter = Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| Error::Internal(format!("layout: {e}")))?;
+    // struct handle -> (new members, old index -> new index)
+    let mut plans: HashMap<Handle<Type>, (Vec<StructMember>, Vec<u32>)> = HashMap::new();
+    for (h, ty) in module.types.iter() {
+        let TypeInner::Struct { ref members, span } = ty.inner else {
+            continue;
+        };
+        let struct_name = ty.name.as_deref().unwrap_or("struct");
+        let mut out = Vec::with_capacity(members.len());
+        let mut map = Vec::with_capacity(members.len());
+        let mut cur = 0u32;
+        let mut pads = 0;
+        let mut filler = None;
+        for m in members {
+            let layout = layouter[m.ty];
+            let natural = layout.alignment.round_up(cur);
+            if m.offset != natural {
+                if m.offset < natural
+                    || layout.alignment.round_up(m.offset) != m.offset
+                    || !cur.is_multiple_of(4)
+                {
+                    return Err(Error::Unsupported(format!(
+                        "member `{}` of `{struct_name}` at offset {} cannot be placed there in WGSL (its natural offset is {natural})",
+                        m.name.as_deref().unwrap_or("?"),
+                        m.offset
+                    )));
+                }
+                let filler =
+                    *filler.get_or_insert(four_byte_scalar_before(module, h).ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "no 4-byte scalar type to pad `{struct_name}` with"
+                        ))
+                    })?);
+                while cur < m.offset {
+                    out.push(StructMember {
+                        name: Some(format!("_pad{pads}")),
+                        ty: filler,
+                        binding: None,
+                        offset: cur,
+                    });
+                    pads += 1;
+                    cur += 4;
+                }
+            }
+            map.push(out.len() as u32);
+            out.push(m.clone());
+            cur = m.offset + layout.size;
+        }
+        let _ = span;
+        if pads > 0 {
+            plans.insert(h, (out, map));
+        }
+    }
+    if plans.is_empty() {
+        return Ok(0);
+    }
+    // Renumber member accesses, by the type each base resolves to.
+    let resolve = |res: &naga::proc::TypeResolution| -> Option<Handle<Type>> {
+        match *res {
+            naga::proc::TypeResolution::Handle(t) => match module.types[t].inner {
+                TypeInner::Pointer { base, .. } => Some(base),
+                _ => Some(t),
+            },
+            naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => Some(base),
+            _ => None,
+        }
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut check = |f: &naga::Function,
+                     fi: &naga::valid::FunctionInfo,
+                     fh: Option<Handle<naga::Function>>,
+                     ep: Option<usize>|
+     -> Result<()> {
+        for (eh, e) in f.expressions.iter() {
+            match *e {
+                Expression::AccessIndex { base, index } => {
+                    if let Some(t) = resolve(&fi[base].ty)
+                        && let Some((_, map)) = plans.get(&t)
+                    {
+                        edits.push((fh, ep, eh, map[index as usize]));
+                    }
+                }
+                Expression::Compose { ty, .. } if plans.contains_key(&ty) => {
+                    return Err(Error::Unsupported(
+                        "constructing a whole struct that holds a vector used by atomics".into(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    };
+    for (fh, f) in module.functions.iter() {
+        check(f, &info[fh], Some(fh), None)?;
+    }
+    for (i, ep) in module.entry_points.iter().enumerate() {
+        check(&ep.function, info.get_entry_point(i), None, Some(i))?;
+    }
+    for (fh, ep, eh, new_index) in edits {
+        let f = match (fh, ep) {
+            (Some(fh), _) => &mut module.functions[fh],
+            (None, Some(i)) => &mut module.entry_points[i].function,
+            _ => unreachable!("an edit names its function"),
+        };
+        if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {
+            *index = new_index;
+        }
+    }
+    let count = plans.len();
+    for (h, (members, _)) in plans {
+        let old = &module.types[h];
+        let TypeInner::Struct { span, .. } = old.inner else {
+            continue;
+        };
+        let new = Type {
+            name: old.name.clone(),
+            inner: TypeInner::Struct { members, span },
+        };
+        module.types.replace(h, new);
+    }
+    Ok(count)
+}
+
+/// A 32-bit scalar type declared before `before`, to pad with.
+fn four_byte_scalar_before(module: &naga::Module, before: Handle<Type>) -> Option<Handle<Type>> {
+    module
+        .types
+        .iter()
+        .take_while(|(h, _)| *h < before)
+        .find(|(_, t)| {
+            matches!(t.inner, TypeInner::Scalar(s) if s.width == 4 && s.kind != ScalarKind::Bool)
+        })
+        .map(|(h, _)| h)
+}
