@@ -59,8 +59,10 @@ impl ShaderArgs {
         o
     }
 
-    fn load(&self) -> atomport::Result<Kernel> {
-        Kernel::from_path(&self.path, self.lang, &self.options())
+    fn load(&self, native_float_atomics: bool) -> atomport::Result<Kernel> {
+        let mut opts = self.options();
+        opts.native_float_atomics = native_float_atomics;
+        Kernel::from_path(&self.path, self.lang, &opts)
     }
 }
 
@@ -106,6 +108,10 @@ enum Command {
         /// Print the binding map as JSON instead of the WGSL
         #[arg(long)]
         bindings: bool,
+        /// Map float atomics onto atomic<f32> (needs SHADER_FLOAT32_ATOMIC) instead of
+        /// portable compare-exchange loops
+        #[arg(long)]
+        native_float_atomics: bool,
     },
 }
 
@@ -164,7 +170,8 @@ fn main() -> ExitCode {
             shader,
             out,
             bindings,
-        } => translate(&shader, out.as_deref(), bindings),
+            native_float_atomics,
+        } => translate(&shader, out.as_deref(), bindings, native_float_atomics),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -266,8 +273,13 @@ fn run(
     timeout: Duration,
     json: bool,
 ) -> atomport::Result<()> {
-    let kernel = shader.load()?;
-    let opts = context_options(adapter, timeout)?.with_features(kernel.required_features());
+    let opts = context_options(adapter, timeout)?;
+    // Native float atomics where the adapter has them; emulated otherwise.
+    let native = opts
+        .adapter_features()?
+        .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
+    let kernel = shader.load(native)?;
+    let opts = opts.with_features(kernel.required_features());
     let ctx = Context::new(&opts)?;
     let out = job::run(&ctx, &kernel, groups, buffers)?;
     if json {
@@ -281,8 +293,13 @@ fn run(
     Ok(())
 }
 
-fn translate(shader: &ShaderArgs, out: Option<&Path>, bindings: bool) -> atomport::Result<()> {
-    let kernel = shader.load()?;
+fn translate(
+    shader: &ShaderArgs,
+    out: Option<&Path>,
+    bindings: bool,
+    native_float_atomics: bool,
+) -> atomport::Result<()> {
+    let kernel = shader.load(native_float_atomics)?;
     let text = if bindings {
         let mut t = serde_json::to_string_pretty(kernel.bindings()).expect("bindings serialize");
         t.push('\n');

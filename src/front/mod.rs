@@ -19,6 +19,10 @@ pub struct SourceOptions {
     pub defines: Vec<(String, Option<String>)>,
     /// Further folders searched by GLSL `#include` (`-I DIR`).
     pub include_dirs: Vec<PathBuf>,
+    /// Map float atomics onto WGSL `atomic<f32>` (needs the adapter's
+    /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
+    /// that run everywhere. Off by default: the output is portable.
+    pub native_float_atomics: bool,
 }
 
 impl SourceOptions {

@@ -1,7 +1,9 @@
 //! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
 //!
-//! 1. SPIR-V passes (rspirv), for what naga cannot read: atomics on vector
-//!    components ([`vector`]).
+//! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
+//!    express: atomics on vector components ([`vector`]); float atomics as
+//!    compare-exchange loops on the bits, unless the adapter has
+//!    SHADER_FLOAT32_ATOMIC and the caller asks for native ones ([`float`]).
 //! 2. naga's SPIR-V reader.
 //! 3. IR passes (naga IR): every compare-exchange made strong ([`compswap`]);
 //!    structs padded so WGSL's natural layout keeps every offset ([`layout`]).
@@ -9,7 +11,9 @@
 //!    so that what the runtime compiles is known to be valid.
 
 pub mod compswap;
+pub mod float;
 pub mod layout;
+mod spirv;
 pub mod vector;
 
 use crate::front::{self, SourceOptions};
@@ -20,6 +24,8 @@ use crate::{Error, Result, guard};
 pub struct LowerReport {
     /// Vector sites retyped to arrays for component atomics.
     pub vector_sites: usize,
+    /// Float memory sites retyped to `u32` for emulated float atomics.
+    pub float_sites: usize,
     /// Compare-exchanges turned into strong retry loops.
     pub strong_compare_exchanges: usize,
     /// Structs given padding members to keep their declared offsets in WGSL.
@@ -46,6 +52,10 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
         .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))?;
     report.vector_sites = vector::scalarize_vector_atomics(&mut spv)
         .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    if !opts.native_float_atomics {
+        report.float_sites = float::emulate_float_atomics(&mut spv)
+            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    }
     if log::log_enabled!(log::Level::Trace) {
         use rspirv::binary::Disassemble;
         log::trace!("SPIR-V after the SPIR-V passes:\n{}", spv.disassemble());

@@ -14,18 +14,8 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
+use super::spirv::{Defs, Rewriter, Site, all_function_instructions, id, is_atomic, site_anchor};
 use crate::{Error, Result};
-
-/// Where a vector that must become an array sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Site {
-    /// Member `index` of struct type `id`.
-    Member(Word, u32),
-    /// The element type of array (or runtime array) type `id`.
-    Element(Word),
-    /// The pointee of global variable `id`.
-    Variable(Word),
-}
 
 /// Rewrites `module`; returns how many vector sites were retyped.
 pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
@@ -38,7 +28,7 @@ pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
         let Some(Operand::IdRef(ptr)) = inst.operands.first() else {
             continue;
         };
-        if let Some(site) = defs.vector_component_site(*ptr)?
+        if let Some(site) = vector_component_site(&defs, *ptr)?
             && !sites.iter().any(|s| s.0 == site.0)
         {
             sites.push(site);
@@ -73,249 +63,68 @@ pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
     Ok(sites.len())
 }
 
-fn site_anchor(site: Site) -> Word {
-    match site {
-        Site::Member(id, _) | Site::Element(id) | Site::Variable(id) => id,
+/// If `ptr` points at one component of a vector: where that vector sits,
+/// the vector type and the storage class.
+fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, StorageClass)>> {
+    let Some(chain) = defs.def(ptr) else {
+        return Ok(None);
+    };
+    if !matches!(
+        chain.class.opcode,
+        Op::AccessChain | Op::InBoundsAccessChain
+    ) {
+        return Ok(None);
     }
-}
-
-fn is_atomic(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AtomicLoad
-            | Op::AtomicStore
-            | Op::AtomicExchange
-            | Op::AtomicCompareExchange
-            | Op::AtomicCompareExchangeWeak
-            | Op::AtomicIIncrement
-            | Op::AtomicIDecrement
-            | Op::AtomicIAdd
-            | Op::AtomicISub
-            | Op::AtomicSMin
-            | Op::AtomicUMin
-            | Op::AtomicSMax
-            | Op::AtomicUMax
-            | Op::AtomicAnd
-            | Op::AtomicOr
-            | Op::AtomicXor
-            | Op::AtomicFAddEXT
-            | Op::AtomicFMinEXT
-            | Op::AtomicFMaxEXT
-    )
-}
-
-fn all_function_instructions(module: &Module) -> impl Iterator<Item = &Instruction> {
-    module
-        .functions
-        .iter()
-        .flat_map(|f| f.blocks.iter())
-        .flat_map(|b| b.instructions.iter())
-}
-
-fn id(op: &Operand) -> Option<Word> {
-    match op {
-        Operand::IdRef(w) => Some(*w),
+    let base = id(&chain.operands[0]).unwrap_or(0);
+    let base_def = defs.def(base);
+    let Some((class, mut ty)) = base_def
+        .and_then(|d| d.result_type)
+        .and_then(|t| defs.pointer(t))
+    else {
+        return Ok(None);
+    };
+    let mut site = match base_def {
+        Some(d) if d.class.opcode == Op::Variable && defs.globals.contains_key(&base) => {
+            Some(Site::Variable(base))
+        }
         _ => None,
-    }
-}
-
-/// Lookup tables over a module: definitions by id.
-struct Defs {
-    /// Type and constant definitions, and global variables.
-    globals: HashMap<Word, Instruction>,
-    /// Access chains and other value-producing instructions in functions.
-    locals: HashMap<Word, Instruction>,
-}
-
-impl Defs {
-    fn new(module: &Module) -> Defs {
-        let globals = module
-            .types_global_values
-            .iter()
-            .filter_map(|i| i.result_id.map(|r| (r, i.clone())))
-            .collect();
-        let locals = module
-            .functions
-            .iter()
-            .flat_map(|f| {
-                f.parameters
-                    .iter()
-                    .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
-            })
-            .filter_map(|i| i.result_id.map(|r| (r, i.clone())))
-            .collect();
-        Defs { globals, locals }
-    }
-
-    fn def(&self, id: Word) -> Option<&Instruction> {
-        self.globals.get(&id).or_else(|| self.locals.get(&id))
-    }
-
-    fn constant_u32(&self, id: Word) -> Option<u32> {
-        let i = self.globals.get(&id)?;
-        match (i.class.opcode, i.operands.first()) {
-            (Op::Constant, Some(Operand::LiteralBit32(v))) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// (storage class, pointee) of a pointer type.
-    fn pointer(&self, ty: Word) -> Option<(StorageClass, Word)> {
-        let i = self.globals.get(&ty)?;
-        if i.class.opcode != Op::TypePointer {
-            return None;
-        }
-        match (&i.operands[0], &i.operands[1]) {
-            (Operand::StorageClass(sc), Operand::IdRef(p)) => Some((*sc, *p)),
-            _ => None,
-        }
-    }
-
-    /// If `ptr` points at one component of a vector, where that vector sits.
-    fn vector_component_site(&self, ptr: Word) -> Result<Option<(Site, Word, StorageClass)>> {
-        let Some(chain) = self.def(ptr) else {
+    };
+    let indices: Vec<Word> = chain.operands[1..].iter().filter_map(id).collect();
+    for (n, &index) in indices.iter().enumerate() {
+        let Some(t) = defs.globals.get(&ty) else {
             return Ok(None);
         };
-        if !matches!(
-            chain.class.opcode,
-            Op::AccessChain | Op::InBoundsAccessChain
-        ) {
-            return Ok(None);
-        }
-        let base = id(&chain.operands[0]).unwrap_or(0);
-        let base_def = self.def(base);
-        let Some((class, mut ty)) = base_def
-            .and_then(|d| d.result_type)
-            .and_then(|t| self.pointer(t))
-        else {
-            return Ok(None);
-        };
-        let mut site = match base_def {
-            Some(d) if d.class.opcode == Op::Variable && self.globals.contains_key(&base) => {
-                Some(Site::Variable(base))
+        match t.class.opcode {
+            Op::TypeStruct => {
+                let k = defs.constant_u32(index).ok_or_else(|| {
+                    Error::Internal("a struct index that is not a constant".into())
+                })?;
+                site = Some(Site::Member(ty, k));
+                ty = id(&t.operands[k as usize]).unwrap_or(0);
             }
-            _ => None,
-        };
-        let indices: Vec<Word> = chain.operands[1..].iter().filter_map(id).collect();
-        for (n, &index) in indices.iter().enumerate() {
-            let Some(t) = self.globals.get(&ty) else {
-                return Ok(None);
-            };
-            match t.class.opcode {
-                Op::TypeStruct => {
-                    let k = self.constant_u32(index).ok_or_else(|| {
-                        Error::Internal("a struct index that is not a constant".into())
-                    })?;
-                    site = Some(Site::Member(ty, k));
-                    ty = id(&t.operands[k as usize]).unwrap_or(0);
-                }
-                Op::TypeArray | Op::TypeRuntimeArray => {
-                    site = Some(Site::Element(ty));
-                    ty = id(&t.operands[0]).unwrap_or(0);
-                }
-                Op::TypeVector | Op::TypeMatrix if n + 1 == indices.len() => {
-                    if t.class.opcode == Op::TypeMatrix {
-                        return Ok(None);
-                    }
-                    return match site {
-                        Some(s) => Ok(Some((s, ty, class))),
-                        None => Err(Error::Unsupported(
-                            "an atomic on a vector component reached through a pointer that is not a variable"
-                                .into(),
-                        )),
-                    };
-                }
-                _ => return Ok(None),
+            Op::TypeArray | Op::TypeRuntimeArray => {
+                site = Some(Site::Element(ty));
+                ty = id(&t.operands[0]).unwrap_or(0);
             }
+            Op::TypeVector | Op::TypeMatrix if n + 1 == indices.len() => {
+                if t.class.opcode == Op::TypeMatrix {
+                    return Ok(None);
+                }
+                return match site {
+                    Some(s) => Ok(Some((s, ty, class))),
+                    None => Err(Error::Unsupported(
+                        "an atomic on a vector component reached through a pointer that is not a variable"
+                            .into(),
+                    )),
+                };
+            }
+            _ => return Ok(None),
         }
-        Ok(None)
     }
+    Ok(None)
 }
 
-/// Edits a module in place, keeping definitions before their uses.
-struct Rewriter<'m> {
-    module: &'m mut Module,
-}
-
-impl<'m> Rewriter<'m> {
-    fn new(module: &'m mut Module) -> Self {
-        Rewriter { module }
-    }
-
-    fn fresh(&mut self) -> Word {
-        let h = self
-            .module
-            .header
-            .as_mut()
-            .expect("a loaded module has a header");
-        let id = h.bound;
-        h.bound += 1;
-        id
-    }
-
-    fn position(&self, id: Word) -> Option<usize> {
-        self.module
-            .types_global_values
-            .iter()
-            .position(|i| i.result_id == Some(id))
-    }
-
-    fn global(&self, id: Word) -> Option<&Instruction> {
-        self.module
-            .types_global_values
-            .iter()
-            .find(|i| i.result_id == Some(id))
-    }
-
-    /// Inserts `inst` just before the global `before`.
-    fn insert_before(&mut self, before: Word, inst: Instruction) {
-        let at = self
-            .position(before)
-            .unwrap_or(self.module.types_global_values.len());
-        self.module.types_global_values.insert(at, inst);
-    }
-
-    fn set_operand(&mut self, target: Word, index: usize, value: Word) {
-        if let Some(i) = self
-            .module
-            .types_global_values
-            .iter_mut()
-            .find(|i| i.result_id == Some(target))
-        {
-            i.operands[index] = Operand::IdRef(value);
-        }
-    }
-
-    fn set_result_type(&mut self, target: Word, ty: Word) {
-        if let Some(i) = self
-            .module
-            .types_global_values
-            .iter_mut()
-            .find(|i| i.result_id == Some(target))
-        {
-            i.result_type = Some(ty);
-        }
-    }
-
-    /// A new `scalar[N]` array type standing for `vector`, defined before `anchor`.
-    /// The ArrayStride decoration of `array`, if any.
-    fn array_stride(&self, array: Word) -> Option<u32> {
-        self.module
-            .annotations
-            .iter()
-            .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
-                (
-                    Op::Decorate,
-                    [
-                        Operand::IdRef(t),
-                        Operand::Decoration(Decoration::ArrayStride),
-                        Operand::LiteralBit32(s),
-                    ],
-                ) if *t == array => Some(*s),
-                _ => None,
-            })
-    }
-
+impl Rewriter<'_> {
     /// A new `scalar[len]` array type standing for `vector` (`len` at least
     /// its size), defined before `anchor`.
     fn array_for(
@@ -374,150 +183,6 @@ impl<'m> Rewriter<'m> {
             ));
         }
         Ok(array)
-    }
-
-    /// The id of `OpTypeInt 32 0`, declared before `anchor` (moved there if
-    /// it came later: a scalar type depends on nothing) or created.
-    fn uint_type(&mut self, anchor: Word) -> Word {
-        let found = self.module.types_global_values.iter().position(|i| {
-            i.class.opcode == Op::TypeInt
-                && i.operands == [Operand::LiteralBit32(32), Operand::LiteralBit32(0)]
-        });
-        if let Some(at) = found {
-            let id = self.module.types_global_values[at].result_id.unwrap_or(0);
-            if self.position(anchor).is_some_and(|a| a < at) {
-                let inst = self.module.types_global_values.remove(at);
-                self.insert_before(anchor, inst);
-            }
-            return id;
-        }
-        let id = self.fresh();
-        self.insert_before(
-            anchor,
-            Instruction::new(
-                Op::TypeInt,
-                None,
-                Some(id),
-                vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
-            ),
-        );
-        id
-    }
-
-    /// The id of `OpTypeInt 32 0`, moved to or created at the start of the types.
-    fn uint_type_at_start(&mut self) -> Word {
-        let first = self
-            .module
-            .types_global_values
-            .first()
-            .and_then(|i| i.result_id);
-        match first {
-            Some(f) => self.uint_type(f),
-            None => {
-                let id = self.fresh();
-                self.module.types_global_values.push(Instruction::new(
-                    Op::TypeInt,
-                    None,
-                    Some(id),
-                    vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
-                ));
-                id
-            }
-        }
-    }
-
-    /// The pointer type to `pointee` in `class`, created after `pointee` if missing.
-    fn pointer_to(&mut self, class: StorageClass, pointee: Word) -> Word {
-        let found = self.module.types_global_values.iter().find(|i| {
-            i.class.opcode == Op::TypePointer
-                && i.operands == [Operand::StorageClass(class), Operand::IdRef(pointee)]
-        });
-        if let Some(i) = found {
-            return i.result_id.unwrap_or(0);
-        }
-        let id = self.fresh();
-        let at = self.position(pointee).map(|p| p + 1).unwrap_or(0);
-        self.module.types_global_values.insert(
-            at,
-            Instruction::new(
-                Op::TypePointer,
-                None,
-                Some(id),
-                vec![Operand::StorageClass(class), Operand::IdRef(pointee)],
-            ),
-        );
-        id
-    }
-
-    /// Recomputes the result type of every access chain from its base and indices.
-    fn retype_access_chains(&mut self) -> Result<()> {
-        // Chains may build on chains: process in order, tracking result types.
-        let mut result_types: HashMap<Word, Word> = HashMap::new();
-        for i in &self.module.types_global_values {
-            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
-                result_types.insert(r, t);
-            }
-        }
-        let mut fixes: Vec<(usize, usize, usize, StorageClass, Word)> = Vec::new();
-        {
-            let defs = Defs::new(self.module);
-            for (fi, f) in self.module.functions.iter().enumerate() {
-                for p in &f.parameters {
-                    if let (Some(r), Some(t)) = (p.result_id, p.result_type) {
-                        result_types.insert(r, t);
-                    }
-                }
-                for (bi, b) in f.blocks.iter().enumerate() {
-                    for (ii, inst) in b.instructions.iter().enumerate() {
-                        let (Some(r), Some(t)) = (inst.result_id, inst.result_type) else {
-                            continue;
-                        };
-                        if !matches!(inst.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
-                            result_types.insert(r, t);
-                            continue;
-                        }
-                        let base = id(&inst.operands[0]).unwrap_or(0);
-                        let Some((class, mut ty)) =
-                            result_types.get(&base).and_then(|t| defs.pointer(*t))
-                        else {
-                            result_types.insert(r, t);
-                            continue;
-                        };
-                        for op in &inst.operands[1..] {
-                            let index = id(op).unwrap_or(0);
-                            let def = defs.globals.get(&ty).ok_or_else(|| {
-                                Error::Internal("access chain through an unknown type".into())
-                            })?;
-                            ty = match def.class.opcode {
-                                Op::TypeStruct => {
-                                    let k = defs.constant_u32(index).unwrap_or(0) as usize;
-                                    id(&def.operands[k]).unwrap_or(0)
-                                }
-                                Op::TypeArray
-                                | Op::TypeRuntimeArray
-                                | Op::TypeVector
-                                | Op::TypeMatrix => id(&def.operands[0]).unwrap_or(0),
-                                _ => {
-                                    return Err(Error::Internal(
-                                        "access chain into a non-composite type".into(),
-                                    ));
-                                }
-                            };
-                        }
-                        let current = defs.pointer(t);
-                        if current != Some((class, ty)) {
-                            fixes.push((fi, bi, ii, class, ty));
-                        }
-                        result_types.insert(r, t);
-                    }
-                }
-            }
-        }
-        for (fi, bi, ii, class, ty) in fixes {
-            let ptr = self.pointer_to(class, ty);
-            self.module.functions[fi].blocks[bi].instructions[ii].result_type = Some(ptr);
-        }
-        Ok(())
     }
 
     /// Rebuilds loads and stores of a retyped vector; refuses whole-aggregate

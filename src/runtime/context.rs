@@ -143,6 +143,13 @@ impl ContextOptions {
         self
     }
 
+    /// The optional features of the adapter these options choose, without
+    /// opening it: lets a caller pick a mapping (e.g. native float atomics)
+    /// before requesting a device.
+    pub fn adapter_features(&self) -> Result<wgpu::Features> {
+        Ok(select_adapter(self)?.features())
+    }
+
     /// Sets the timeout.
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -259,6 +266,27 @@ pub fn adapters(backend: BackendChoice) -> Vec<AdapterSummary> {
     sorted_adapters(backend).iter().map(summarize).collect()
 }
 
+/// The best adapter matching `opts`.
+fn select_adapter(opts: &ContextOptions) -> Result<wgpu::Adapter> {
+    let want = opts.adapter.as_ref().map(|s| s.to_lowercase());
+    sorted_adapters(opts.backend)
+        .into_iter()
+        .find(|a| match &want {
+            Some(w) => a.get_info().name.to_lowercase().contains(w),
+            None => true,
+        })
+        .ok_or_else(|| Error::NoAdapter {
+            tried: match opts.backend {
+                BackendChoice::All => "vulkan, metal, dx12, gl".into(),
+                b => b.name().into(),
+            },
+            filter: match &opts.adapter {
+                Some(a) => format!("; adapter name containing `{a}`"),
+                None => String::new(),
+            },
+        })
+}
+
 /// A compiled pipeline and its bind group layouts, cached per kernel.
 pub(crate) struct Pipeline {
     pub(crate) pipeline: wgpu::ComputePipeline,
@@ -341,23 +369,7 @@ impl std::fmt::Debug for Context {
 impl Context {
     /// Opens the best adapter matching `opts`, requesting `opts.features` and the adapter's limits.
     pub fn new(opts: &ContextOptions) -> Result<Context> {
-        let want = opts.adapter.as_ref().map(|s| s.to_lowercase());
-        let adapter = sorted_adapters(opts.backend)
-            .into_iter()
-            .find(|a| match &want {
-                Some(w) => a.get_info().name.to_lowercase().contains(w),
-                None => true,
-            })
-            .ok_or_else(|| Error::NoAdapter {
-                tried: match opts.backend {
-                    BackendChoice::All => "vulkan, metal, dx12, gl".into(),
-                    b => b.name().into(),
-                },
-                filter: match &opts.adapter {
-                    Some(a) => format!("; adapter name containing `{a}`"),
-                    None => String::new(),
-                },
-            })?;
+        let adapter = select_adapter(opts)?;
         let info = adapter.get_info();
         let missing = opts.features - adapter.features();
         if !missing.is_empty() {

@@ -1,0 +1,349 @@
+//! Tools for editing SPIR-V in place (rspirv's data representation), shared
+//! by the SPIR-V passes: id lookups, and a rewriter that keeps every
+//! definition before its uses.
+
+use std::collections::HashMap;
+
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::{Decoration, Op, StorageClass, Word};
+
+use crate::{Error, Result};
+
+/// Where a retyped value sits: what points at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Site {
+    /// Member `index` of struct type `id`.
+    Member(Word, u32),
+    /// The element type of array (or runtime array) type `id`.
+    Element(Word),
+    /// The pointee of global variable `id`.
+    Variable(Word),
+}
+
+pub(super) fn site_anchor(site: Site) -> Word {
+    match site {
+        Site::Member(id, _) | Site::Element(id) | Site::Variable(id) => id,
+    }
+}
+
+pub(super) fn is_atomic(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AtomicLoad
+            | Op::AtomicStore
+            | Op::AtomicExchange
+            | Op::AtomicCompareExchange
+            | Op::AtomicCompareExchangeWeak
+            | Op::AtomicIIncrement
+            | Op::AtomicIDecrement
+            | Op::AtomicIAdd
+            | Op::AtomicISub
+            | Op::AtomicSMin
+            | Op::AtomicUMin
+            | Op::AtomicSMax
+            | Op::AtomicUMax
+            | Op::AtomicAnd
+            | Op::AtomicOr
+            | Op::AtomicXor
+            | Op::AtomicFAddEXT
+            | Op::AtomicFMinEXT
+            | Op::AtomicFMaxEXT
+    )
+}
+
+pub(super) fn all_function_instructions(module: &Module) -> impl Iterator<Item = &Instruction> {
+    module
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+}
+
+pub(super) fn id(op: &Operand) -> Option<Word> {
+    match op {
+        Operand::IdRef(w) => Some(*w),
+        _ => None,
+    }
+}
+
+/// Lookup tables over a module: definitions by id.
+pub(super) struct Defs {
+    /// Type and constant definitions, and global variables.
+    pub(super) globals: HashMap<Word, Instruction>,
+    /// Access chains and other value-producing instructions in functions.
+    pub(super) locals: HashMap<Word, Instruction>,
+}
+
+impl Defs {
+    pub(super) fn new(module: &Module) -> Defs {
+        let globals = module
+            .types_global_values
+            .iter()
+            .filter_map(|i| i.result_id.map(|r| (r, i.clone())))
+            .collect();
+        let locals = module
+            .functions
+            .iter()
+            .flat_map(|f| {
+                f.parameters
+                    .iter()
+                    .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
+            })
+            .filter_map(|i| i.result_id.map(|r| (r, i.clone())))
+            .collect();
+        Defs { globals, locals }
+    }
+
+    pub(super) fn def(&self, id: Word) -> Option<&Instruction> {
+        self.globals.get(&id).or_else(|| self.locals.get(&id))
+    }
+
+    pub(super) fn constant_u32(&self, id: Word) -> Option<u32> {
+        let i = self.globals.get(&id)?;
+        match (i.class.opcode, i.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(v))) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// (storage class, pointee) of a pointer type.
+    pub(super) fn pointer(&self, ty: Word) -> Option<(StorageClass, Word)> {
+        let i = self.globals.get(&ty)?;
+        if i.class.opcode != Op::TypePointer {
+            return None;
+        }
+        match (&i.operands[0], &i.operands[1]) {
+            (Operand::StorageClass(sc), Operand::IdRef(p)) => Some((*sc, *p)),
+            _ => None,
+        }
+    }
+}
+
+/// Edits a module in place, keeping definitions before their uses.
+pub(super) struct Rewriter<'m> {
+    pub(super) module: &'m mut Module,
+}
+
+impl<'m> Rewriter<'m> {
+    pub(super) fn new(module: &'m mut Module) -> Self {
+        Rewriter { module }
+    }
+
+    pub(super) fn fresh(&mut self) -> Word {
+        let h = self
+            .module
+            .header
+            .as_mut()
+            .expect("a loaded module has a header");
+        let id = h.bound;
+        h.bound += 1;
+        id
+    }
+
+    pub(super) fn position(&self, id: Word) -> Option<usize> {
+        self.module
+            .types_global_values
+            .iter()
+            .position(|i| i.result_id == Some(id))
+    }
+
+    pub(super) fn global(&self, id: Word) -> Option<&Instruction> {
+        self.module
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(id))
+    }
+
+    /// Inserts `inst` just before the global `before`.
+    pub(super) fn insert_before(&mut self, before: Word, inst: Instruction) {
+        let at = self
+            .position(before)
+            .unwrap_or(self.module.types_global_values.len());
+        self.module.types_global_values.insert(at, inst);
+    }
+
+    pub(super) fn set_operand(&mut self, target: Word, index: usize, value: Word) {
+        if let Some(i) = self
+            .module
+            .types_global_values
+            .iter_mut()
+            .find(|i| i.result_id == Some(target))
+        {
+            i.operands[index] = Operand::IdRef(value);
+        }
+    }
+
+    pub(super) fn set_result_type(&mut self, target: Word, ty: Word) {
+        if let Some(i) = self
+            .module
+            .types_global_values
+            .iter_mut()
+            .find(|i| i.result_id == Some(target))
+        {
+            i.result_type = Some(ty);
+        }
+    }
+
+    /// A new `scalar[N]` array type standing for `vector`, defined before `anchor`.
+    /// The ArrayStride decoration of `array`, if any.
+    pub(super) fn array_stride(&self, array: Word) -> Option<u32> {
+        self.module
+            .annotations
+            .iter()
+            .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
+                (
+                    Op::Decorate,
+                    [
+                        Operand::IdRef(t),
+                        Operand::Decoration(Decoration::ArrayStride),
+                        Operand::LiteralBit32(s),
+                    ],
+                ) if *t == array => Some(*s),
+                _ => None,
+            })
+    }
+
+    /// The id of `OpTypeInt 32 0`, declared before `anchor` (moved there if
+    /// it came later: a scalar type depends on nothing) or created.
+    pub(super) fn uint_type(&mut self, anchor: Word) -> Word {
+        let found = self.module.types_global_values.iter().position(|i| {
+            i.class.opcode == Op::TypeInt
+                && i.operands == [Operand::LiteralBit32(32), Operand::LiteralBit32(0)]
+        });
+        if let Some(at) = found {
+            let id = self.module.types_global_values[at].result_id.unwrap_or(0);
+            if self.position(anchor).is_some_and(|a| a < at) {
+                let inst = self.module.types_global_values.remove(at);
+                self.insert_before(anchor, inst);
+            }
+            return id;
+        }
+        let id = self.fresh();
+        self.insert_before(
+            anchor,
+            Instruction::new(
+                Op::TypeInt,
+                None,
+                Some(id),
+                vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
+            ),
+        );
+        id
+    }
+
+    /// The id of `OpTypeInt 32 0`, moved to or created at the start of the types.
+    pub(super) fn uint_type_at_start(&mut self) -> Word {
+        let first = self
+            .module
+            .types_global_values
+            .first()
+            .and_then(|i| i.result_id);
+        match first {
+            Some(f) => self.uint_type(f),
+            None => {
+                let id = self.fresh();
+                self.module.types_global_values.push(Instruction::new(
+                    Op::TypeInt,
+                    None,
+                    Some(id),
+                    vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
+                ));
+                id
+            }
+        }
+    }
+
+    /// The pointer type to `pointee` in `class`, created after `pointee` if missing.
+    pub(super) fn pointer_to(&mut self, class: StorageClass, pointee: Word) -> Word {
+        let found = self.module.types_global_values.iter().find(|i| {
+            i.class.opcode == Op::TypePointer
+                && i.operands == [Operand::StorageClass(class), Operand::IdRef(pointee)]
+        });
+        if let Some(i) = found {
+            return i.result_id.unwrap_or(0);
+        }
+        let id = self.fresh();
+        let at = self.position(pointee).map(|p| p + 1).unwrap_or(0);
+        self.module.types_global_values.insert(
+            at,
+            Instruction::new(
+                Op::TypePointer,
+                None,
+                Some(id),
+                vec![Operand::StorageClass(class), Operand::IdRef(pointee)],
+            ),
+        );
+        id
+    }
+
+    /// Recomputes the result type of every access chain from its base and indices.
+    pub(super) fn retype_access_chains(&mut self) -> Result<()> {
+        // Chains may build on chains: process in order, tracking result types.
+        let mut result_types: HashMap<Word, Word> = HashMap::new();
+        for i in &self.module.types_global_values {
+            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
+                result_types.insert(r, t);
+            }
+        }
+        let mut fixes: Vec<(usize, usize, usize, StorageClass, Word)> = Vec::new();
+        {
+            let defs = Defs::new(self.module);
+            for (fi, f) in self.module.functions.iter().enumerate() {
+                for p in &f.parameters {
+                    if let (Some(r), Some(t)) = (p.result_id, p.result_type) {
+                        result_types.insert(r, t);
+                    }
+                }
+                for (bi, b) in f.blocks.iter().enumerate() {
+                    for (ii, inst) in b.instructions.iter().enumerate() {
+                        let (Some(r), Some(t)) = (inst.result_id, inst.result_type) else {
+                            continue;
+                        };
+                        if !matches!(inst.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
+                            result_types.insert(r, t);
+                            continue;
+                        }
+                        let base = id(&inst.operands[0]).unwrap_or(0);
+                        let Some((class, mut ty)) =
+                            result_types.get(&base).and_then(|t| defs.pointer(*t))
+                        else {
+                            result_types.insert(r, t);
+                            continue;
+                        };
+                        for op in &inst.operands[1..] {
+                            let index = id(op).unwrap_or(0);
+                            let def = defs.globals.get(&ty).ok_or_else(|| {
+                                Error::Internal("access chain through an unknown type".into())
+                            })?;
+                            ty = match def.class.opcode {
+                                Op::TypeStruct => {
+                                    let k = defs.constant_u32(index).unwrap_or(0) as usize;
+                                    id(&def.operands[k]).unwrap_or(0)
+                                }
+                                Op::TypeArray
+                                | Op::TypeRuntimeArray
+                                | Op::TypeVector
+                                | Op::TypeMatrix => id(&def.operands[0]).unwrap_or(0),
+                                _ => {
+                                    return Err(Error::Internal(
+                                        "access chain into a non-composite type".into(),
+                                    ));
+                                }
+                            };
+                        }
+                        let current = defs.pointer(t);
+                        if current != Some((class, ty)) {
+                            fixes.push((fi, bi, ii, class, ty));
+                        }
+                        result_types.insert(r, t);
+                    }
+                }
+            }
+        }
+        for (fi, bi, ii, class, ty) in fixes {
+            let ptr = self.pointer_to(class, ty);
+            self.module.functions[fi].blocks[bi].instructions[ii].result_type = Some(ptr);
+        }
+        Ok(())
+    }
+}

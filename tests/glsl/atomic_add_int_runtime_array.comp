@@ -1,0 +1,23 @@
+#version 450
+// atomicAdd (int) on elements of a runtime-sized int array, using the returned old value.
+layout(local_size_x = 128) in;
+
+layout(set = 0, binding = 0) readonly buffer Input {
+    int values[];
+} src;
+
+layout(set = 0, binding = 1) buffer Sums {
+    int bucket_sum[16];
+    int before_last[];
+} sums;
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= uint(src.values.length())) {
+        return;
+    }
+    int v = src.values[i];
+    uint bucket = uint(abs(v)) % 16u;
+    int previous = atomicAdd(sums.bucket_sum[bucket], v);
+    sums.before_last[i] = previous;
+}

@@ -1,0 +1,28 @@
+#version 450
+// atomicCompSwap spin lock in a loop guarding a non-atomic critical section; released with atomicExchange.
+layout(local_size_x = 32) in;
+
+layout(set = 0, binding = 0) buffer Guarded {
+    uint lock;
+    uint entries;
+    uint total;
+    uint order[];
+} g;
+
+void main() {
+    uint id = gl_GlobalInvocationID.x;
+    bool done = false;
+    // Loop structured so a lane that holds the lock never waits on its neighbours.
+    for (uint attempt = 0u; attempt < 100000u && !done; ++attempt) {
+        if (atomicCompSwap(g.lock, 0u, 1u) == 0u) {
+            memoryBarrierBuffer();
+            uint slot = g.entries;
+            g.order[slot] = id;
+            g.entries = slot + 1u;
+            g.total = g.total + id;
+            memoryBarrierBuffer();
+            atomicExchange(g.lock, 0u);
+            done = true;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#version 450
+// Component atomics on a uvec4 member (b.v.x/.y/.z/.w) plus a whole-vector write and a per-component read of it.
+layout(local_size_x = 64) in;
+
+layout(set = 0, binding = 0) buffer Stats {
+    uvec4 v;
+    uvec4 snapshot;
+} b;
+
+void main() {
+    uint id = gl_GlobalInvocationID.x;
+    if (id == 0u) {
+        b.v = uvec4(0u);
+    }
+    memoryBarrierBuffer();
+    barrier();
+    atomicAdd(b.v.x, 1u);
+    atomicAdd(b.v.y, id);
+    atomicMax(b.v.z, id);
+    atomicOr(b.v.w, 1u << (id % 32u));
+    memoryBarrierBuffer();
+    barrier();
+    if (id == 0u) {
+        // Whole-vector read `uvec4 t = b.v;` fails today (see failing/); read the components.
+        uvec4 t = uvec4(b.v.x, b.v.y, b.v.z, b.v.w);
+        b.snapshot = t + uvec4(0u, 0u, 0u, 0u);
+    }
+}
