@@ -19,11 +19,11 @@ pub enum Error {
     #[error("unknown backend `{0}` (expected one of: vulkan, metal, dx12, gl, all)")]
     UnknownBackend(String),
     /// The chosen adapter lacks an optional wgpu feature the kernel needs.
-    #[error("adapter `{adapter}` lacks the feature {feature} that this kernel needs")]
+    #[error("adapter `{adapter}` lacks {feature}, which this kernel needs")]
     MissingFeature {
         /// The adapter's name.
         adapter: String,
-        /// The missing feature(s), as wgpu names them.
+        /// The missing feature(s), as wgpu names them, with what in the shader needs each.
         feature: String,
     },
     /// The device could not be created on the chosen adapter.
@@ -137,3 +137,52 @@ pub enum Error {
 
 /// atomport's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Known optional features: wgpu's name and what in a shader needs it.
+const FEATURE_NAMES: [(wgpu::Features, &str, &str); 8] = [
+    (
+        wgpu::Features::SHADER_INT64,
+        "SHADER_INT64",
+        "64-bit integers",
+    ),
+    (
+        wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX,
+        "SHADER_INT64_ATOMIC_MIN_MAX",
+        "64-bit integer atomicMin/atomicMax",
+    ),
+    (
+        wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+        "SHADER_INT64_ATOMIC_ALL_OPS",
+        "64-bit integer atomics",
+    ),
+    (
+        wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        "SHADER_FLOAT32_ATOMIC",
+        "native float atomics",
+    ),
+    (
+        wgpu::Features::TEXTURE_ATOMIC,
+        "TEXTURE_ATOMIC",
+        "texture atomics",
+    ),
+    (wgpu::Features::SHADER_F16, "SHADER_F16", "16-bit floats"),
+    (wgpu::Features::SHADER_F64, "SHADER_F64", "64-bit floats"),
+    (wgpu::Features::SUBGROUP, "SUBGROUP", "subgroup operations"),
+];
+
+/// `NAME (what needs it), …` for a set of features.
+pub(crate) fn describe_features(features: wgpu::Features) -> String {
+    let mut parts: Vec<String> = FEATURE_NAMES
+        .iter()
+        .filter(|(f, _, _)| features.contains(*f))
+        .map(|(_, name, why)| format!("{name} ({why})"))
+        .collect();
+    let known = FEATURE_NAMES
+        .iter()
+        .fold(wgpu::Features::empty(), |acc, (f, _, _)| acc | *f);
+    let rest = features - known;
+    if !rest.is_empty() {
+        parts.push(format!("{rest:?}"));
+    }
+    parts.join(", ")
+}

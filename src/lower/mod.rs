@@ -56,6 +56,8 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
         report.float_sites = float::emulate_float_atomics(&mut spv)
             .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     }
+    spirv::refuse_aggregate_copies_of_atomics(&spv)
+        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     if log::log_enabled!(log::Level::Trace) {
         use rspirv::binary::Disassemble;
         log::trace!("SPIR-V after the SPIR-V passes:\n{}", spv.disassemble());
@@ -66,6 +68,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     };
     let mut module = front::spirv::to_naga(&words, name)?;
     writeonly_storage_readable(&mut module);
+    barriers_without_textures(&mut module);
     report.strong_compare_exchanges = compswap::strong_compare_exchange(&mut module)
         .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
@@ -106,6 +109,61 @@ fn writeonly_storage_readable(module: &mut naga::Module) {
             && !access.contains(naga::StorageAccess::LOAD)
         {
             *access |= naga::StorageAccess::LOAD;
+        }
+    }
+}
+
+/// GLSL's `memoryBarrier()` orders image memory too, which naga reads as a
+/// `textureBarrier()`; in a module without storage textures that barrier
+/// orders nothing, and it is not available on every backend, so drop it.
+fn barriers_without_textures(module: &mut naga::Module) {
+    let has_storage_textures = module.global_variables.iter().any(|(_, v)| {
+        matches!(
+            module.types[v.ty].inner,
+            naga::TypeInner::Image {
+                class: naga::ImageClass::Storage { .. },
+                ..
+            }
+        )
+    });
+    if has_storage_textures {
+        return;
+    }
+    let mut strip = |st: &mut naga::Statement| {
+        if let naga::Statement::ControlBarrier(flags) | naga::Statement::MemoryBarrier(flags) = st {
+            flags.remove(naga::Barrier::TEXTURE);
+        }
+    };
+    for (_, f) in module.functions.iter_mut() {
+        visit_statements(&mut f.body, &mut strip);
+    }
+    for ep in module.entry_points.iter_mut() {
+        visit_statements(&mut ep.function.body, &mut strip);
+    }
+}
+
+/// Calls `f` on every statement of `block`, nested blocks included.
+fn visit_statements(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Statement)) {
+    for (st, _) in block.span_iter_mut() {
+        f(st);
+        match st {
+            naga::Statement::Block(b) => visit_statements(b, f),
+            naga::Statement::If { accept, reject, .. } => {
+                visit_statements(accept, f);
+                visit_statements(reject, f);
+            }
+            naga::Statement::Switch { cases, .. } => {
+                for c in cases {
+                    visit_statements(&mut c.body, f);
+                }
+            }
+            naga::Statement::Loop {
+                body, continuing, ..
+            } => {
+                visit_statements(body, f);
+                visit_statements(continuing, f);
+            }
+            _ => {}
         }
     }
 }

@@ -347,3 +347,75 @@ impl<'m> Rewriter<'m> {
         Ok(())
     }
 }
+
+/// Refuses whole-aggregate loads, stores and copies of memory that atomics
+/// also use: naga gives the atomically used parts atomic types, and a plain
+/// copy of a struct or array holding them cannot be expressed in WGSL.
+pub(super) fn refuse_aggregate_copies_of_atomics(module: &Module) -> Result<()> {
+    let defs = Defs::new(module);
+    let names: HashMap<Word, &str> = module
+        .debug_names
+        .iter()
+        .filter(|i| i.class.opcode == Op::Name)
+        .filter_map(|i| match (&i.operands[0], &i.operands[1]) {
+            (Operand::IdRef(t), Operand::LiteralString(n)) => Some((*t, n.as_str())),
+            _ => None,
+        })
+        .collect();
+    let result_type = |v: Word| defs.def(v).and_then(|d| d.result_type);
+    // Every aggregate type on the access path of an atomic.
+    let mut containers: std::collections::HashSet<Word> = std::collections::HashSet::new();
+    for inst in all_function_instructions(module) {
+        if !is_atomic(inst.class.opcode) {
+            continue;
+        }
+        let mut ptr = inst.operands.first().and_then(id).unwrap_or(0);
+        // Walk back through chains to the variable, collecting pointee types.
+        for _ in 0..64 {
+            let Some(def) = defs.def(ptr) else { break };
+            if matches!(def.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
+                let base = id(&def.operands[0]).unwrap_or(0);
+                let Some((_, mut ty)) = result_type(base).and_then(|t| defs.pointer(t)) else {
+                    break;
+                };
+                for op in &def.operands[1..def.operands.len()] {
+                    containers.insert(ty);
+                    let Some(t) = defs.globals.get(&ty) else {
+                        break;
+                    };
+                    ty = match t.class.opcode {
+                        Op::TypeStruct => {
+                            let k = id(op).and_then(|i| defs.constant_u32(i)).unwrap_or(0);
+                            id(&t.operands[k as usize]).unwrap_or(0)
+                        }
+                        _ => id(&t.operands[0]).unwrap_or(0),
+                    };
+                }
+                ptr = base;
+            } else {
+                break;
+            }
+        }
+    }
+    for inst in all_function_instructions(module) {
+        let ptrs: Vec<Word> = match inst.class.opcode {
+            Op::Load | Op::Store => inst.operands.first().and_then(id).into_iter().collect(),
+            Op::CopyMemory => inst.operands.iter().take(2).filter_map(id).collect(),
+            _ => continue,
+        };
+        for p in ptrs {
+            if let Some((_, pointee)) = result_type(p).and_then(|t| defs.pointer(t))
+                && containers.contains(&pointee)
+            {
+                let what = names
+                    .get(&pointee)
+                    .map(|n| format!("`{n}`"))
+                    .unwrap_or_else(|| "a struct or array".into());
+                return Err(Error::Unsupported(format!(
+                    "a whole copy of {what}, which holds memory used atomically; WGSL cannot copy atomics as values: copy its members one by one"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

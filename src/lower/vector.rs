@@ -330,16 +330,40 @@ impl Rewriter<'_> {
                             vec![Operand::IdRef(from), Operand::LiteralBit32(k)],
                         )
                     };
+                    // Component by component, both ways: naga reads each
+                    // element as an atomic (so a whole-array load would not
+                    // compose), and a padded array keeps its padding.
+                    let (class, _) = result_types
+                        .get(&ptr.unwrap_or(0))
+                        .and_then(|t| defs.pointer(*t))
+                        .ok_or_else(|| Error::Internal("access through a non-pointer".into()))?;
+                    let scalar_ptr = *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
+                        Error::Internal("no pointer type for a vector's scalar".into())
+                    })?;
+                    let element = |k: u32, e: Word| {
+                        Instruction::new(
+                            Op::AccessChain,
+                            Some(scalar_ptr),
+                            Some(e),
+                            vec![
+                                Operand::IdRef(ptr.unwrap_or(0)),
+                                Operand::IdRef(index_constants[k as usize]),
+                            ],
+                        )
+                    };
                     if op == Op::Load {
-                        let whole = fresh();
-                        let mut load = inst.clone();
-                        let result = load.result_id.unwrap_or(0);
-                        load.result_type = Some(target);
-                        load.result_id = Some(whole);
-                        out.push(load);
-                        let parts: Vec<Word> = (0..n).map(|_| fresh()).collect();
-                        for (k, &p) in parts.iter().enumerate() {
-                            out.push(extract(whole, k as u32, p));
+                        let result = inst.result_id.unwrap_or(0);
+                        let mut parts = Vec::with_capacity(n as usize);
+                        for k in 0..n {
+                            let e = fresh();
+                            out.push(element(k, e));
+                            let part = fresh();
+                            let mut load = inst.clone();
+                            load.result_type = Some(scalar);
+                            load.result_id = Some(part);
+                            load.operands[0] = Operand::IdRef(e);
+                            out.push(load);
+                            parts.push(part);
                         }
                         out.push(Instruction::new(
                             Op::CompositeConstruct,
@@ -348,31 +372,14 @@ impl Rewriter<'_> {
                             parts.into_iter().map(Operand::IdRef).collect(),
                         ));
                     } else {
-                        // Component by component: a padded array keeps its padding.
                         let value = id(&inst.operands[1]).unwrap_or(0);
-                        let (class, _) = result_types
-                            .get(&ptr.unwrap_or(0))
-                            .and_then(|t| defs.pointer(*t))
-                            .ok_or_else(|| Error::Internal("store through a non-pointer".into()))?;
-                        let scalar_ptr =
-                            *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
-                                Error::Internal("no pointer type for a vector's scalar".into())
-                            })?;
                         for k in 0..n {
                             let part = fresh();
                             out.push(extract(value, k, part));
-                            let element = fresh();
-                            out.push(Instruction::new(
-                                Op::AccessChain,
-                                Some(scalar_ptr),
-                                Some(element),
-                                vec![
-                                    Operand::IdRef(ptr.unwrap_or(0)),
-                                    Operand::IdRef(index_constants[k as usize]),
-                                ],
-                            ));
+                            let e = fresh();
+                            out.push(element(k, e));
                             let mut store = inst.clone();
-                            store.operands[0] = Operand::IdRef(element);
+                            store.operands[0] = Operand::IdRef(e);
                             store.operands[1] = Operand::IdRef(part);
                             out.push(store);
                         }

@@ -375,7 +375,7 @@ impl Context {
         if !missing.is_empty() {
             return Err(Error::MissingFeature {
                 adapter: info.name,
-                feature: format!("{missing:?}"),
+                feature: crate::error::describe_features(missing),
             });
         }
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

@@ -112,7 +112,7 @@ impl Context {
         if !missing.is_empty() {
             return Err(Error::MissingFeature {
                 adapter: self.adapter_name().to_string(),
-                feature: format!("{missing:?}"),
+                feature: crate::error::describe_features(missing),
             });
         }
         let limits = self.limits();

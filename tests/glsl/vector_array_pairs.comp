@@ -1,5 +1,5 @@
 #version 450
-// Component atomics on vectors inside an array of vectors (uvec2 pairs[8] -> b.pairs[i].x / .y), whole-element writes and per-component reads.
+// Component atomics on vectors inside an array of vectors (uvec2 pairs[8] -> b.pairs[i].x / .y) and whole-element writes.
 layout(local_size_x = 64) in;
 
 layout(set = 0, binding = 0) buffer Pairs {
@@ -21,8 +21,7 @@ void main() {
     memoryBarrierBuffer();
     barrier();
     if (id < 8u) {
-        // Whole-element read `uvec2 p = b.pairs[id];` fails today (see failing/).
-        uvec2 p = uvec2(b.pairs[id].x, b.pairs[id].y);
+        uvec2 p = b.pairs[id];
         b.quads[id + 8u] = ivec4(int(p.x), int(p.y), 0, 0);
     }
 }

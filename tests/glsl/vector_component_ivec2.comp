@@ -1,5 +1,5 @@
 #version 450
-// Component atomics (int) on an ivec2 member: min on .x, max on .y, with the ivec2 read back per component afterwards.
+// Component atomics (int) on an ivec2 member: min on .x, max on .y, with a whole ivec2 read afterwards.
 layout(local_size_x = 64) in;
 
 layout(set = 0, binding = 0) readonly buffer Points {
@@ -21,9 +21,8 @@ void main() {
     memoryBarrierBuffer();
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
-        // Whole-vector reads (`ivec2 lo = box.lo;`) fail today (see failing/).
-        ivec2 lo = ivec2(box.lo.x, box.lo.y);
-        ivec2 hi = ivec2(box.hi.x, box.hi.y);
+        ivec2 lo = box.lo;
+        ivec2 hi = box.hi;
         box.extent = hi - lo;
     }
 }

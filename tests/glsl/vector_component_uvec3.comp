@@ -1,5 +1,5 @@
 #version 450
-// Component atomics on a uvec3 member (dynamic-free .x/.y/.z) followed by scalar members that pack after it.
+// Component atomics on uvec3 members (.x/.y/.z, uint only) with scalar members packed right after each uvec3.
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) buffer Tally {

@@ -1,5 +1,5 @@
 #version 450
-// Component atomics on a uvec4 member (b.v.x/.y/.z/.w) plus a whole-vector write and a per-component read of it.
+// Component atomics on a uvec4 member (b.v.x/.y/.w) plus whole-vector writes and reads of that same vector.
 layout(local_size_x = 64) in;
 
 layout(set = 0, binding = 0) buffer Stats {
@@ -21,8 +21,7 @@ void main() {
     memoryBarrierBuffer();
     barrier();
     if (id == 0u) {
-        // Whole-vector read `uvec4 t = b.v;` fails today (see failing/); read the components.
-        uvec4 t = uvec4(b.v.x, b.v.y, b.v.z, b.v.w);
+        uvec4 t = b.v;
         b.snapshot = t + uvec4(0u, 0u, 0u, 0u);
     }
 }

@@ -1,0 +1,136 @@
+//! Golden files, as naga tests its back ends: every shader under tests/glsl/
+//! is translated and compared with its `.wgsl` (and its binding map with its
+//! `.bindings.json`); every shader under tests/glsl/errors/ must fail with
+//! the text in its `.err`. Each golden WGSL is parsed and validated again by
+//! naga here. Regenerate with `UPDATE_GOLDEN=1 cargo test --release --test golden`;
+//! never edit the outputs by hand.
+//!
+//! A shader's second line may read `// defines: NAME=VALUE …` to pass `-D`s.
+
+use std::path::{Path, PathBuf};
+
+use atomport::{Kernel, SourceOptions};
+
+fn shaders(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "comp"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn options(path: &Path, source: &str) -> SourceOptions {
+    // Names relative to the crate, so that golden error texts do not depend on the checkout.
+    let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let mut o = SourceOptions::named(rel.display().to_string());
+    if let Some(line) = source.lines().nth(1)
+        && let Some(defs) = line.trim().strip_prefix("// defines:")
+    {
+        for d in defs.split_whitespace() {
+            o = o.define(d);
+        }
+    }
+    o
+}
+
+fn update() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1")
+}
+
+/// Compares `actual` with the golden file, or rewrites it under UPDATE_GOLDEN=1.
+fn check(golden: &Path, actual: &str, failures: &mut Vec<String>) {
+    if update() {
+        std::fs::write(golden, actual).unwrap();
+        return;
+    }
+    match std::fs::read_to_string(golden) {
+        Ok(expected) if expected == actual => {}
+        Ok(expected) => {
+            let line = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .map_or_else(|| "length".to_string(), |l| format!("line {}", l + 1));
+            failures.push(format!("{} differs at {line}", golden.display()));
+        }
+        Err(_) => failures.push(format!(
+            "{} is missing (run with UPDATE_GOLDEN=1)",
+            golden.display()
+        )),
+    }
+}
+
+#[test]
+fn corpus_translates_to_golden_wgsl() {
+    let corpus = shaders("tests/glsl");
+    assert!(
+        corpus.len() >= 20,
+        "the corpus has {} shaders",
+        corpus.len()
+    );
+    let mut failures = Vec::new();
+    for path in &corpus {
+        let source = std::fs::read_to_string(path).unwrap();
+        let opts = options(path, &source);
+        let cwd_relative = Path::new(&opts.name).to_path_buf();
+        let kernel = match Kernel::from_path(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join(&cwd_relative),
+            None,
+            &opts,
+        ) {
+            Ok(k) => k,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        // The golden WGSL must itself be valid WGSL.
+        let module = naga::front::wgsl::parse_str(kernel.wgsl()).unwrap_or_else(|e| {
+            panic!(
+                "{}: golden WGSL does not parse: {}",
+                path.display(),
+                e.emit_to_string(kernel.wgsl())
+            )
+        });
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}: golden WGSL does not validate: {e:?}", path.display()));
+        check(&path.with_extension("wgsl"), kernel.wgsl(), &mut failures);
+        let bindings = serde_json::to_string_pretty(kernel.bindings()).unwrap() + "\n";
+        check(
+            &path.with_extension("bindings.json"),
+            &bindings,
+            &mut failures,
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn error_corpus_fails_with_golden_messages() {
+    let corpus = shaders("tests/glsl/errors");
+    assert!(!corpus.is_empty());
+    let mut failures = Vec::new();
+    for path in &corpus {
+        let source = std::fs::read_to_string(path).unwrap();
+        let opts = options(path, &source);
+        match Kernel::from_path(path, None, &opts) {
+            Ok(_) => failures.push(format!("{} translated but must fail", path.display())),
+            Err(e) => {
+                // Paths in the message relative to the crate, as in `opts.name`.
+                let text = e
+                    .to_string()
+                    .replace(&format!("{}/", env!("CARGO_MANIFEST_DIR")), "")
+                    + "\n";
+                check(&path.with_extension("err"), &text, &mut failures);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
