@@ -256,3 +256,112 @@ fn help_lists_the_commands() {
         assert!(text.contains(cmd), "{text}");
     }
 }
+
+#[test]
+fn translate_prints_wgsl_and_bindings() {
+    let o = atomport(&["translate", "tests/glsl/atomic_add_uint_member.comp"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = std::fs::read_to_string("tests/glsl/atomic_add_uint_member.wgsl").unwrap();
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), expected);
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/atomic_add_uint_member.comp",
+        "--bindings",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["group"], 1);
+    assert_eq!(v[0]["binding"], 2);
+    assert_eq!(v[0]["kind"], "storage_read_write");
+    let dir = std::env::temp_dir().join(format!("atomport-cli-tr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.wgsl");
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/define_bins_histogram.comp",
+        "-D",
+        "BINS=64",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string("tests/glsl/define_bins_histogram.wgsl").unwrap()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn translate_errors_exit_1_with_file_and_line() {
+    let o = atomport(&["translate", "tests/glsl/errors/atomic_on_local.comp"]);
+    assert_fails(
+        &o,
+        1,
+        "tests/glsl/errors/atomic_on_local.comp:7: error: 'atomicAdd' : Only l-values",
+    );
+    let o = atomport(&["translate", "tests/glsl/define_bins_histogram.comp"]);
+    assert_fails(&o, 1, "tests/glsl/define_bins_histogram.comp:");
+    let o = atomport(&["translate", "Cargo.toml", "--lang", "spirv"]);
+    assert_fails(&o, 1, "Cargo.toml: not a SPIR-V module");
+    let o = atomport(&["translate", "Cargo.toml", "--lang", "hlsl"]);
+    assert_fails(&o, 2, "`hlsl` is not a shader language");
+}
+
+#[test]
+fn run_glsl_and_spirv_on_each_backend() {
+    let dir = std::env::temp_dir().join(format!("atomport-cli-spv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = "#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer B { uint hits; uvec4 v; int lo; } b;
+void main() {
+    atomicAdd(b.hits, 1u);
+    atomicAdd(b.v.z, 2u);
+    atomicMin(b.lo, -int(gl_GlobalInvocationID.x));
+    atomicCompSwap(b.v.w, 0u, 9u);
+}
+";
+    let comp = dir.join("k.comp");
+    std::fs::write(&comp, src).unwrap();
+    let words =
+        atomport::front::glsl::compile(src, &atomport::SourceOptions::named("k.comp")).unwrap();
+    let spv = dir.join("k.bin");
+    std::fs::write(&spv, bytemuck::cast_slice(&words)).unwrap();
+    for b in common::backend_names() {
+        for (path, lang) in [(&comp, None), (&spv, Some("spirv"))] {
+            let mut args = vec![
+                "run",
+                path.to_str().unwrap(),
+                "--groups",
+                "2",
+                "--buffer",
+                "0=u32:9",
+                "--backend",
+                b,
+                "--json",
+            ];
+            if let Some(l) = lang {
+                args.extend(["--lang", l]);
+            }
+            let o = atomport(&args);
+            assert!(o.status.success(), "{b} {path:?}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let data: Vec<u64> = v["bindings"][0]["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            // hits, pad ×3, v.x..v.w, lo (as u32 bits of -127).
+            assert_eq!(
+                data,
+                vec![128, 0, 0, 0, 0, 0, 256, 9, (-127i32) as u32 as u64],
+                "{b} {path:?}"
+            );
+            assert_eq!(v["bindings"][0]["name"], "b");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

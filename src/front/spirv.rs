@@ -13,6 +13,12 @@ pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
             bytes.len()
         )));
     }
+    let first = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    if first != MAGIC && first.swap_bytes() != MAGIC {
+        return Err(Error::Shader(format!(
+            "{name}: not a SPIR-V module (the first word is {first:#010x}, not the magic number {MAGIC:#010x})"
+        )));
+    }
     if !bytes.len().is_multiple_of(4) {
         return Err(Error::Shader(format!(
             "{name}: truncated SPIR-V: {} bytes is not a whole number of 32-bit words",
@@ -25,13 +31,9 @@ pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
         .collect();
     if words[0] == MAGIC {
         Ok(words)
-    } else if words[0].swap_bytes() == MAGIC {
-        Ok(words.into_iter().map(u32::swap_bytes).collect())
     } else {
-        Err(Error::Shader(format!(
-            "{name}: not a SPIR-V module (the first word is {:#010x}, not the magic number {MAGIC:#010x})",
-            words[0]
-        )))
+        // Big-endian module.
+        Ok(words.into_iter().map(u32::swap_bytes).collect())
     }
 }
 

@@ -1,0 +1,191 @@
+//! Front-end behaviour beyond the golden corpus: SPIR-V input and its errors,
+//! binding names, the GLSL dialects, and features the adapter must have.
+
+mod common;
+
+use atomport::{Bind, Buffer, Context, ContextOptions, Error, Kernel, SourceOptions};
+
+const COUNTER: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Counters { uint hits; uvec2 pair; } c;
+void main() { atomicAdd(c.hits, 1u); atomicMax(c.pair.y, gl_LocalInvocationIndex); }
+";
+
+#[test]
+fn spirv_input_runs_like_the_glsl_it_came_from() {
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let from_spirv = Kernel::from_spirv(&words, &SourceOptions::named("c.spv")).unwrap();
+    let from_glsl = Kernel::from_glsl(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    assert_eq!(from_spirv.wgsl(), from_glsl.wgsl());
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let buf = Buffer::zeroed(&ctx, 16).unwrap();
+        ctx.dispatch(&from_spirv, [3, 1, 1], &[Bind::new(0, 0, &buf)])
+            .unwrap();
+        assert_eq!(buf.read::<u32>(&ctx).unwrap(), vec![192, 0, 0, 63]);
+    }
+}
+
+#[test]
+fn not_spirv_and_truncated_spirv_are_clear_errors() {
+    let e =
+        atomport::front::spirv::words_from_bytes(b"#version 450\nvoid main() {}\n\0\0\0", "x.spv")
+            .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("x.spv: not a SPIR-V module (the first word is 0x72657623"),
+        "{e}"
+    );
+    let e = atomport::front::spirv::words_from_bytes(&[3, 2, 35, 7], "x.spv").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "x.spv: not a SPIR-V module: 4 bytes is shorter than the 20-byte header"
+    );
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let bytes: Vec<u8> = bytemuck::cast_slice(&words).to_vec();
+    let e =
+        atomport::front::spirv::words_from_bytes(&bytes[..bytes.len() - 2], "x.spv").unwrap_err();
+    assert!(e.to_string().starts_with("x.spv: truncated SPIR-V"), "{e}");
+    // Whole words missing at the end: the module is cut inside an instruction.
+    let cut = &words[..words.len() - 3];
+    let e = Kernel::from_spirv(cut, &SourceOptions::named("cut.spv")).unwrap_err();
+    assert!(matches!(e, Error::Shader(_)), "{e:?}");
+    assert!(
+        e.to_string().starts_with("cut.spv: malformed SPIR-V"),
+        "{e}"
+    );
+}
+
+#[test]
+fn binding_names_are_the_glsl_names() {
+    let k = Kernel::from_glsl(
+        "#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer Anonymous { uint a; };
+layout(binding = 3) buffer Named { uint b; } instance;
+layout(std140, binding = 1) uniform Params { uint n; } params;
+void main() { atomicAdd(a, params.n); atomicAdd(instance.b, 1u); }
+",
+        &SourceOptions::named("gl.comp"),
+    )
+    .unwrap();
+    let names: Vec<(u32, u32, Option<&str>)> = k
+        .bindings()
+        .iter()
+        .map(|b| (b.group, b.binding, b.name.as_deref()))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            (0, 0, Some("Anonymous")),
+            (0, 1, Some("params")),
+            (0, 3, Some("instance"))
+        ]
+    );
+}
+
+#[test]
+fn es_and_vulkan_dialects_translate() {
+    let es = "#version 310 es
+precision highp int;
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer B { int v[]; };
+shared int s;
+void main() { if (gl_LocalInvocationIndex == 0u) s = 0; barrier(); atomicMin(s, -int(gl_LocalInvocationIndex)); barrier(); if (gl_LocalInvocationIndex == 0u) v[0] = s; }
+";
+    let vk = "#version 460
+layout(local_size_x = 8) in;
+layout(set = 2, binding = 5) buffer B { int v[]; };
+void main() { atomicOr(v[1], 1 << int(gl_LocalInvocationIndex)); }
+";
+    let k = Kernel::from_glsl(es, &SourceOptions::named("es.comp")).unwrap();
+    assert_eq!(k.workgroup_size(), [8, 1, 1]);
+    let k2 = Kernel::from_glsl(vk, &SourceOptions::named("vk.comp")).unwrap();
+    assert_eq!((k2.bindings()[0].group, k2.bindings()[0].binding), (2, 5));
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let b = Buffer::filled(&ctx, 77i32, 2).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::new(0, 0, &b)]).unwrap();
+        assert_eq!(b.read::<i32>(&ctx).unwrap()[0], -7);
+        ctx.dispatch(
+            &k2,
+            [1, 1, 1],
+            &[Bind {
+                group: 2,
+                binding: 5,
+                resource: atomport::Resource::Buffer(&b),
+            }],
+        )
+        .unwrap();
+        assert_eq!(b.read::<i32>(&ctx).unwrap()[1], 77 | 255);
+    }
+}
+
+#[test]
+fn int64_atomics_need_the_adapter_feature() {
+    let src = "#version 450
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer B { uint64_t total; };
+void main() { atomicAdd(total, uint64_t(gl_LocalInvocationIndex) << 33); }
+";
+    let k = Kernel::from_glsl(src, &SourceOptions::named("i64.comp")).unwrap();
+    let need = k.required_features();
+    assert!(need.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS));
+    for b in [atomport::BackendChoice::Vulkan, atomport::BackendChoice::Gl] {
+        let opts = ContextOptions::default().with_backend(b);
+        let Ok(features) = opts.adapter_features() else {
+            println!("skipping {}: no adapter", b.name());
+            continue;
+        };
+        match Context::new(&opts.with_features(need)) {
+            Ok(ctx) => {
+                assert!(features.contains(need));
+                let buf = Buffer::zeroed(&ctx, 8).unwrap();
+                ctx.dispatch(&k, [1, 1, 1], &[Bind::new(0, 0, &buf)])
+                    .unwrap();
+                let total = buf.read::<u64>(&ctx).unwrap()[0];
+                assert_eq!(total, (0..64u64).sum::<u64>() << 33, "{}", b.name());
+            }
+            Err(e) => {
+                assert!(!features.contains(need));
+                assert!(
+                    e.to_string()
+                        .contains("SHADER_INT64_ATOMIC_ALL_OPS (64-bit integer atomics)"),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn includes_and_defines() {
+    let dir = std::env::temp_dir().join(format!("atomport-front-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/bins.glsl"), "#define BIN(x) ((x) % NBINS)\n").unwrap();
+    let main = dir.join("main.comp");
+    std::fs::write(
+        &main,
+        "#version 450\n#include \"sub/bins.glsl\"\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer B { uint bins[NBINS]; };\nvoid main() { atomicAdd(bins[BIN(gl_LocalInvocationIndex)], 1u); }\n",
+    )
+    .unwrap();
+    let e = Kernel::from_path(&main, None, &SourceOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("main.comp:4: error: 'NBINS'"), "{e}");
+    let k = Kernel::from_path(&main, None, &SourceOptions::default().define("NBINS=4")).unwrap();
+    assert_eq!(k.bindings()[0].min_size, 16);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_panic_inside_naga_is_an_internal_error() {
+    // A construct naga 30 panics on before atomport's passes: the vector
+    // component atomic, fed to naga's SPIR-V reader directly.
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let e = atomport::front::spirv::to_naga(&words, "c.spv").unwrap_err();
+    assert!(matches!(e, Error::Internal(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with("internal error: naga's SPIR-V reader panicked"),
+        "{e}"
+    );
+}
