@@ -67,6 +67,8 @@ pub enum BindingKind {
     SampledTexture,
     /// A sampler.
     Sampler,
+    /// A GLSL storage image held in a texel buffer (see [`crate::Image`]).
+    Image,
 }
 
 impl BindingKind {
@@ -87,6 +89,7 @@ impl BindingKind {
             BindingKind::StorageTexture => "storage texture",
             BindingKind::SampledTexture => "sampled texture",
             BindingKind::Sampler => "sampler",
+            BindingKind::Image => "image",
         }
     }
 }
@@ -107,6 +110,18 @@ pub struct BindingInfo {
     pub element: Option<ScalarType>,
     /// Bytes the static layout needs (a runtime-sized array counts one element).
     pub min_size: u64,
+    /// For [`BindingKind::Image`]: the GLSL image type's shape and format.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub image: Option<ImageShape>,
+}
+
+/// The shape and format of an image binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ImageShape {
+    /// The GLSL image type's shape.
+    pub dim: crate::lower::texel::ImageDim,
+    /// The texel format.
+    pub format: crate::lower::texel::ImageFormat,
 }
 
 impl BindingInfo {
@@ -168,7 +183,7 @@ impl Kernel {
     pub fn from_wgsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         let module = front::wgsl::parse(source, opts.display_name())?;
         let info = validate(&module, Some(source), opts.display_name())?;
-        Kernel::build(&module, &info, source.to_string(), opts)
+        Kernel::build(&module, &info, source.to_string(), &[], opts)
     }
 
     /// Compiles GLSL (a compute shader) through glslang and atomport's passes.
@@ -182,7 +197,13 @@ impl Kernel {
     /// Translates SPIR-V words through atomport's passes.
     pub fn from_spirv(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
         let lowered = crate::lower::lower_spirv(words, opts)?;
-        Kernel::build(&lowered.module, &lowered.info, lowered.wgsl, opts)
+        Kernel::build(
+            &lowered.module,
+            &lowered.info,
+            lowered.wgsl,
+            &lowered.images,
+            opts,
+        )
     }
 
     /// Reads a kernel from a file, choosing the language by extension
@@ -225,6 +246,7 @@ impl Kernel {
         module: &naga::Module,
         info: &naga::valid::ModuleInfo,
         wgsl: String,
+        images: &[crate::lower::image::ImageBinding],
         opts: &SourceOptions,
     ) -> Result<Kernel> {
         let index = choose_entry(module, opts)?;
@@ -236,7 +258,19 @@ impl Kernel {
             if ep_info[handle].is_empty() {
                 continue;
             }
-            bindings.push(reflect(module, var, rb));
+            let mut b = reflect(module, var, rb);
+            if let Some(img) = images
+                .iter()
+                .find(|i| i.group == b.group && i.binding == b.binding)
+            {
+                b.kind = BindingKind::Image;
+                b.element = Some(img.format.scalar());
+                b.image = Some(ImageShape {
+                    dim: img.dim,
+                    format: img.format,
+                });
+            }
+            bindings.push(b);
         }
         bindings.sort_by_key(|b| (b.group, b.binding));
         Ok(Kernel {
@@ -392,6 +426,7 @@ fn reflect(
         kind,
         element,
         min_size,
+        image: None,
     }
 }
 

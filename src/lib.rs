@@ -35,9 +35,11 @@ pub mod validate;
 pub use error::{Error, Result};
 pub use front::SourceOptions;
 pub use kernel::{BindingInfo, BindingKind, Kernel, Lang, ScalarType};
+pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Bind, Resource};
+pub use runtime::image::{Image, ImageDesc};
 
 thread_local! {
     /// How many [`guard`] calls are active on this thread.

@@ -23,6 +23,9 @@ pub struct SourceOptions {
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
     /// that run everywhere. Off by default: the output is portable.
     pub native_float_atomics: bool,
+    /// A deliberate fault in the mapping (tests of the validator only).
+    #[doc(hidden)]
+    pub fault: Option<crate::lower::Fault>,
 }
 
 impl SourceOptions {

@@ -248,3 +248,122 @@ fn refers_to(e: &Expression, h: Handle<Expression>) -> bool {
         _ => false,
     }
 }
+
+/// The [`crate::lower::Fault::SpuriousCompareExchange`] fault: leaves each
+/// compare-exchange a single weak call and makes it fail spuriously when
+/// its value is odd, by comparing against `compare ^ 1` (memory still holds
+/// `compare`, so nothing is written and the original is returned, as a
+/// spurious failure does). Returns how many calls it broke.
+pub fn spurious_failures(module: &mut naga::Module) -> usize {
+    let mut count = 0;
+    let types = &module.types;
+    for (_, f) in module.functions.iter_mut() {
+        let body = std::mem::take(&mut f.body);
+        f.body = fault_block(body, f, types, &mut count);
+    }
+    for ep in module.entry_points.iter_mut() {
+        let body = std::mem::take(&mut ep.function.body);
+        ep.function.body = fault_block(body, &mut ep.function, types, &mut count);
+    }
+    count
+}
+
+fn fault_block(
+    block: Block,
+    f: &mut Function,
+    types: &naga::UniqueArena<naga::Type>,
+    count: &mut usize,
+) -> Block {
+    let mut out = Block::with_capacity(block.len());
+    for (stmt, span) in block.span_into_iter() {
+        let stmt = match stmt {
+            Statement::Atomic {
+                pointer,
+                fun: AtomicFunction::Exchange { compare: Some(cmp) },
+                value,
+                result: Some(result),
+            } => {
+                *count += 1;
+                let kind = match f.expressions[result] {
+                    Expression::AtomicResult { ty, .. } => match &types[ty].inner {
+                        TypeInner::Struct { members, .. } => match types[members[0].ty].inner {
+                            TypeInner::Scalar(s) => s.kind,
+                            _ => naga::ScalarKind::Uint,
+                        },
+                        _ => naga::ScalarKind::Uint,
+                    },
+                    _ => naga::ScalarKind::Uint,
+                };
+                let as_uint = |e| Expression::As {
+                    expr: e,
+                    kind: naga::ScalarKind::Uint,
+                    convert: None,
+                };
+                // A literal needs no Emit: append it before the emitted range.
+                let one = f
+                    .expressions
+                    .append(Expression::Literal(naga::Literal::U32(1)), span);
+                let bits = f.expressions.append(as_uint(value), span);
+                let odd = f.expressions.append(
+                    Expression::Binary {
+                        op: BinaryOperator::And,
+                        left: bits,
+                        right: one,
+                    },
+                    span,
+                );
+                let cmp_bits = f.expressions.append(as_uint(cmp), span);
+                let wrong_bits = f.expressions.append(
+                    Expression::Binary {
+                        op: BinaryOperator::ExclusiveOr,
+                        left: cmp_bits,
+                        right: odd,
+                    },
+                    span,
+                );
+                let wrong = f.expressions.append(
+                    Expression::As {
+                        expr: wrong_bits,
+                        kind,
+                        convert: None,
+                    },
+                    span,
+                );
+                out.push(
+                    Statement::Emit(naga::Range::new_from_bounds(bits, wrong)),
+                    span,
+                );
+                Statement::Atomic {
+                    pointer,
+                    fun: AtomicFunction::Exchange {
+                        compare: Some(wrong),
+                    },
+                    value,
+                    result: Some(result),
+                }
+            }
+            Statement::Block(b) => Statement::Block(fault_block(b, f, types, count)),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => Statement::If {
+                condition,
+                accept: fault_block(accept, f, types, count),
+                reject: fault_block(reject, f, types, count),
+            },
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => Statement::Loop {
+                body: fault_block(body, f, types, count),
+                continuing: fault_block(continuing, f, types, count),
+                break_if,
+            },
+            other => other,
+        };
+        out.push(stmt, span);
+    }
+    out
+}

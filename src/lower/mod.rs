@@ -1,7 +1,9 @@
 //! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
 //!
 //! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
-//!    express: atomics on vector components ([`vector`]); float atomics as
+//!    express: images used atomically (or of a shape WGSL lacks) become
+//!    texel buffers ([`image`], addressing in [`texel`]); atomics on vector
+//!    components ([`vector`]); float atomics as
 //!    compare-exchange loops on the bits, unless the adapter has
 //!    SHADER_FLOAT32_ATOMIC and the caller asks for native ones ([`float`]).
 //! 2. naga's SPIR-V reader.
@@ -12,12 +14,26 @@
 
 pub mod compswap;
 pub mod float;
+pub mod image;
 pub mod layout;
 mod spirv;
+pub mod texel;
 pub mod vector;
 
 use crate::front::{self, SourceOptions};
 use crate::{Error, Result, guard};
+
+/// A deliberate fault in the mapping, for proving that the conformance
+/// matrix catches a broken mapping. Never use it for real work.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Compare-swap as one weak call that fails spuriously (as Metal's may):
+    /// every call whose value is odd compares against the wrong value.
+    SpuriousCompareExchange,
+    /// Image x and y swapped in the texel index.
+    SwappedImageAxes,
+}
 
 /// What the passes changed, for reports and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +58,8 @@ pub struct Lowered {
     pub wgsl: String,
     /// What the passes did.
     pub report: LowerReport,
+    /// The images now held in texel buffers.
+    pub images: Vec<image::ImageBinding>,
 }
 
 /// Runs every pass over SPIR-V words.
@@ -50,6 +68,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let mut report = LowerReport::default();
     let mut spv = rspirv::dr::load_words(words)
         .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))?;
+    let images =
+        image::images_to_texel_buffers(&mut spv, opts.fault == Some(Fault::SwappedImageAxes))
+            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     report.vector_sites = vector::scalarize_vector_atomics(&mut spv)
         .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     if !opts.native_float_atomics {
@@ -69,8 +90,12 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let mut module = front::spirv::to_naga(&words, name)?;
     writeonly_storage_readable(&mut module);
     barriers_without_textures(&mut module);
-    report.strong_compare_exchanges = compswap::strong_compare_exchange(&mut module)
-        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    report.strong_compare_exchanges = if opts.fault == Some(Fault::SpuriousCompareExchange) {
+        compswap::spurious_failures(&mut module)
+    } else {
+        compswap::strong_compare_exchange(&mut module)
+            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?
+    };
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
     guard("naga's compaction", || {
         naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
@@ -98,6 +123,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
         info,
         wgsl,
         report,
+        images,
     })
 }
 

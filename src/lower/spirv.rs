@@ -419,3 +419,52 @@ pub(super) fn refuse_aggregate_copies_of_atomics(module: &Module) -> Result<()> 
     }
     Ok(())
 }
+
+/// Removes declarations of the given type opcodes that nothing uses any more
+/// (e.g. `OpTypePointer Image`, which naga cannot read, once the image pass
+/// replaced every texel pointer), with their names and decorations.
+pub(super) fn remove_unused_types(module: &mut Module, kinds: &[Op]) {
+    loop {
+        let mut used = std::collections::HashSet::new();
+        let all = module
+            .types_global_values
+            .iter()
+            .chain(module.entry_points.iter())
+            .chain(module.execution_modes.iter())
+            .chain(module.functions.iter().flat_map(|f| {
+                f.def
+                    .iter()
+                    .chain(f.parameters.iter())
+                    .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
+            }));
+        for i in all {
+            used.extend(i.result_type);
+            used.extend(i.operands.iter().filter_map(id));
+        }
+        let before = module.types_global_values.len();
+        let mut removed = Vec::new();
+        module.types_global_values.retain(|i| {
+            let dead =
+                kinds.contains(&i.class.opcode) && i.result_id.is_some_and(|r| !used.contains(&r));
+            if dead {
+                removed.extend(i.result_id);
+            }
+            !dead
+        });
+        module.annotations.retain(|a| {
+            !a.operands
+                .first()
+                .and_then(id)
+                .is_some_and(|t| removed.contains(&t))
+        });
+        module.debug_names.retain(|a| {
+            !a.operands
+                .first()
+                .and_then(id)
+                .is_some_and(|t| removed.contains(&t))
+        });
+        if module.types_global_values.len() == before {
+            break;
+        }
+    }
+}

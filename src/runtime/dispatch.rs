@@ -5,19 +5,32 @@ use std::sync::Arc;
 use crate::kernel::BindingKind;
 use crate::runtime::buffer::readback_job;
 use crate::runtime::context::Pipeline;
-use crate::{Buffer, Context, Error, Kernel, Result};
+use crate::{Buffer, Context, Error, Image, Kernel, Result};
 
 /// A resource bound to a kernel binding.
 #[derive(Clone, Copy, Debug)]
 pub enum Resource<'a> {
     /// A buffer, for storage and uniform bindings.
     Buffer(&'a Buffer),
+    /// An image, for GLSL storage images held in texel buffers.
+    Image(&'a Image),
 }
 
-impl Resource<'_> {
-    fn describe(&self) -> &'static str {
+impl<'a> Resource<'a> {
+    fn describe(&self) -> String {
         match self {
-            Resource::Buffer(_) => "buffer",
+            Resource::Buffer(_) => "buffer".into(),
+            Resource::Image(i) => {
+                format!("{} {} image", i.desc().format.name(), i.desc().dim.name())
+            }
+        }
+    }
+
+    /// The buffer that backs the resource.
+    fn buffer(&self) -> &'a Buffer {
+        match *self {
+            Resource::Buffer(b) => b,
+            Resource::Image(i) => i.buffer(),
         }
     }
 }
@@ -42,6 +55,15 @@ impl<'a> Bind<'a> {
             resource: Resource::Buffer(buffer),
         }
     }
+
+    /// Binds `image` at (group, binding).
+    pub fn image(group: u32, binding: u32, image: &'a Image) -> Self {
+        Bind {
+            group,
+            binding,
+            resource: Resource::Image(image),
+        }
+    }
 }
 
 impl Context {
@@ -58,8 +80,9 @@ impl Context {
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
-    /// Like [`Context::dispatch`], then reads back every bound buffer in the
-    /// same submission; the bytes come in the order of `binds`.
+    /// Like [`Context::dispatch`], then reads back every bound resource in
+    /// the same submission; the bytes come in the order of `binds` (for an
+    /// image, its texels in texel order).
     pub fn dispatch_and_read(
         &self,
         kernel: &Kernel,
@@ -67,13 +90,14 @@ impl Context {
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
         let encoder = self.encode(kernel, groups, binds)?;
-        let buffers: Vec<&Buffer> = binds
-            .iter()
-            .map(|b| match b.resource {
-                Resource::Buffer(buf) => buf,
-            })
-            .collect();
-        self.on_gpu(readback_job(self, &buffers, Some(encoder)))
+        let buffers: Vec<&Buffer> = binds.iter().map(|b| b.resource.buffer()).collect();
+        let mut out = self.on_gpu(readback_job(self, &buffers, Some(encoder)))?;
+        for (bytes, b) in out.iter_mut().zip(binds) {
+            if let Resource::Image(img) = b.resource {
+                *bytes = img.texel_bytes(bytes).to_vec();
+            }
+        }
+        Ok(out)
     }
 
     /// Checks everything, then records the dispatch into a new encoder.
@@ -154,16 +178,23 @@ impl Context {
                     name: info.display_name(),
                 });
             };
-            let Resource::Buffer(buf) = bind.resource;
-            if !info.kind.is_buffer() {
-                return Err(Error::WrongKind {
-                    group: info.group,
-                    binding: info.binding,
-                    name: info.display_name(),
-                    expected: info.kind.describe().into(),
-                    given: bind.resource.describe().into(),
-                });
+            let wrong_kind = || Error::WrongKind {
+                group: info.group,
+                binding: info.binding,
+                name: info.display_name(),
+                expected: match info.image {
+                    Some(shape) => format!("{} {} image", shape.format.name(), shape.dim.name()),
+                    None => info.kind.describe().into(),
+                },
+                given: bind.resource.describe(),
+            };
+            match (bind.resource, info.image) {
+                (Resource::Buffer(_), None) if info.kind.is_buffer() => {}
+                (Resource::Image(img), Some(shape))
+                    if img.desc().dim == shape.dim && img.desc().format == shape.format => {}
+                _ => return Err(wrong_kind()),
             }
+            let buf = bind.resource.buffer();
             if buf.len() < info.min_size {
                 return Err(Error::BufferTooSmall {
                     group: info.group,
@@ -204,9 +235,7 @@ impl Context {
     ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
         let mut key: Vec<(u32, u32, u64)> = binds
             .iter()
-            .map(|b| match b.resource {
-                Resource::Buffer(buf) => (b.group, b.binding, buf.id()),
-            })
+            .map(|b| (b.group, b.binding, b.resource.buffer().id()))
             .collect();
         key.sort_unstable();
         let mut last = pipeline
@@ -229,9 +258,7 @@ impl Context {
                         .filter(|b| b.group == group as u32)
                         .map(|b| wgpu::BindGroupEntry {
                             binding: b.binding,
-                            resource: match b.resource {
-                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
-                            },
+                            resource: b.resource.buffer().raw().as_entire_binding(),
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {

@@ -3,3 +3,4 @@
 pub mod buffer;
 pub mod context;
 pub mod dispatch;
+pub mod image;

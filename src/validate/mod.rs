@@ -1,3 +1,5 @@
-//! Checking results: the CPU reference model of every GLSL atomic function.
+//! Checking results: the CPU reference model of every GLSL atomic function
+//! and the conformance matrix built on it.
 
+pub mod conformance;
 pub mod reference;

@@ -1,0 +1,299 @@
+//! Texel addressing of images held in buffers, shared by the SPIR-V image
+//! pass (which emits it as shader code) and the host side (which fills and
+//! reads the buffers). The order is DESIGN's: x fastest, then y, then layer
+//! (array layer, 3D slice or cube face; a cube array's layer is
+//! 6 × cube + face), then sample:
+//!
+//! `index = ((sample * layers + layer) * height + y) * width + x`
+//!
+//! The buffer holds a 16-byte header `(width, height, layers, samples)`,
+//! then every texel in that order, then one scratch texel that out-of-range
+//! accesses are sent to, so that nothing real is touched.
+
+use serde::Serialize;
+
+/// Words of the header before the first texel.
+pub const HEADER_WORDS: u32 = 4;
+
+/// The eleven GLSL image types' shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ImageDim {
+    /// `image1D`.
+    #[serde(rename = "1d")]
+    D1,
+    /// `image2D`.
+    #[serde(rename = "2d")]
+    D2,
+    /// `image3D`.
+    #[serde(rename = "3d")]
+    D3,
+    /// `image2DRect`.
+    #[serde(rename = "2drect")]
+    Rect,
+    /// `imageCube`.
+    #[serde(rename = "cube")]
+    Cube,
+    /// `imageBuffer`.
+    #[serde(rename = "buffer")]
+    Buffer,
+    /// `image1DArray`.
+    #[serde(rename = "1darray")]
+    D1Array,
+    /// `image2DArray`.
+    #[serde(rename = "2darray")]
+    D2Array,
+    /// `imageCubeArray`.
+    #[serde(rename = "cubearray")]
+    CubeArray,
+    /// `image2DMS`.
+    #[serde(rename = "2dms")]
+    D2Ms,
+    /// `image2DMSArray`.
+    #[serde(rename = "2dmsarray")]
+    D2MsArray,
+}
+
+impl ImageDim {
+    /// Every image type.
+    pub const ALL: [ImageDim; 11] = [
+        ImageDim::D1,
+        ImageDim::D2,
+        ImageDim::D3,
+        ImageDim::Rect,
+        ImageDim::Cube,
+        ImageDim::Buffer,
+        ImageDim::D1Array,
+        ImageDim::D2Array,
+        ImageDim::CubeArray,
+        ImageDim::D2Ms,
+        ImageDim::D2MsArray,
+    ];
+
+    /// The name used on the command line and in JSON (`1d`, `cubearray`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageDim::D1 => "1d",
+            ImageDim::D2 => "2d",
+            ImageDim::D3 => "3d",
+            ImageDim::Rect => "2drect",
+            ImageDim::Cube => "cube",
+            ImageDim::Buffer => "buffer",
+            ImageDim::D1Array => "1darray",
+            ImageDim::D2Array => "2darray",
+            ImageDim::CubeArray => "cubearray",
+            ImageDim::D2Ms => "2dms",
+            ImageDim::D2MsArray => "2dmsarray",
+        }
+    }
+
+    /// The GLSL type name without the `i`/`u` prefix (`image2DMSArray`, …).
+    pub fn glsl_name(self) -> &'static str {
+        match self {
+            ImageDim::D1 => "image1D",
+            ImageDim::D2 => "image2D",
+            ImageDim::D3 => "image3D",
+            ImageDim::Rect => "image2DRect",
+            ImageDim::Cube => "imageCube",
+            ImageDim::Buffer => "imageBuffer",
+            ImageDim::D1Array => "image1DArray",
+            ImageDim::D2Array => "image2DArray",
+            ImageDim::CubeArray => "imageCubeArray",
+            ImageDim::D2Ms => "image2DMS",
+            ImageDim::D2MsArray => "image2DMSArray",
+        }
+    }
+
+    /// The shape of a SPIR-V `OpTypeImage`.
+    pub fn from_spirv(dim: rspirv::spirv::Dim, arrayed: bool, ms: bool) -> Option<ImageDim> {
+        use rspirv::spirv::Dim;
+        Some(match (dim, arrayed, ms) {
+            (Dim::Dim1D, false, false) => ImageDim::D1,
+            (Dim::Dim1D, true, false) => ImageDim::D1Array,
+            (Dim::Dim2D, false, false) => ImageDim::D2,
+            (Dim::Dim2D, true, false) => ImageDim::D2Array,
+            (Dim::Dim2D, false, true) => ImageDim::D2Ms,
+            (Dim::Dim2D, true, true) => ImageDim::D2MsArray,
+            (Dim::Dim3D, false, false) => ImageDim::D3,
+            (Dim::DimRect, false, false) => ImageDim::Rect,
+            (Dim::DimCube, false, false) => ImageDim::Cube,
+            (Dim::DimCube, true, false) => ImageDim::CubeArray,
+            (Dim::DimBuffer, false, false) => ImageDim::Buffer,
+            _ => return None,
+        })
+    }
+
+    /// Parses the names of [`ImageDim::name`].
+    pub fn parse(s: &str) -> Option<ImageDim> {
+        ImageDim::ALL.into_iter().find(|d| d.name() == s)
+    }
+
+    /// How many coordinates GLSL passes (the `P` of imageLoad and friends).
+    pub fn coordinate_count(self) -> u32 {
+        match self {
+            ImageDim::D1 | ImageDim::Buffer => 1,
+            ImageDim::D2 | ImageDim::Rect | ImageDim::D1Array | ImageDim::D2Ms => 2,
+            _ => 3,
+        }
+    }
+
+    /// Whether it has samples (`image2DMS`, `image2DMSArray`).
+    pub fn is_multisampled(self) -> bool {
+        matches!(self, ImageDim::D2Ms | ImageDim::D2MsArray)
+    }
+
+    /// Whether the image has rows (a height other than 1).
+    pub fn has_height(self) -> bool {
+        !matches!(self, ImageDim::D1 | ImageDim::Buffer | ImageDim::D1Array)
+    }
+
+    /// How many numbers `imageSize` returns.
+    pub fn size_count(self) -> u32 {
+        match self {
+            ImageDim::D1 | ImageDim::Buffer => 1,
+            ImageDim::D2 | ImageDim::Rect | ImageDim::Cube | ImageDim::D1Array | ImageDim::D2Ms => {
+                2
+            }
+            _ => 3,
+        }
+    }
+
+    /// Which coordinate is the layer (3D slice, array layer, cube face), if any.
+    pub fn layer_coordinate(self) -> Option<u32> {
+        match self {
+            ImageDim::D1Array => Some(1),
+            ImageDim::D3
+            | ImageDim::Cube
+            | ImageDim::D2Array
+            | ImageDim::CubeArray
+            | ImageDim::D2MsArray => Some(2),
+            _ => None,
+        }
+    }
+
+    /// Layers held for an `imageSize` layer count `n` (cube: 6 faces; cube array: 6 per cube).
+    pub fn layers_for(self, n: u32) -> u32 {
+        match self {
+            ImageDim::Cube => 6,
+            ImageDim::CubeArray => 6 * n,
+            ImageDim::D3 | ImageDim::D1Array | ImageDim::D2Array | ImageDim::D2MsArray => n,
+            _ => 1,
+        }
+    }
+}
+
+/// One texel's place: column, row, layer (slice, array layer, face) and sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TexelAddress {
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// Layer: 3D slice, array layer, cube face, or 6 × cube + face.
+    pub layer: u32,
+    /// Sample.
+    pub sample: u32,
+}
+
+impl TexelAddress {
+    /// The index in texel order of an image `width × height × layers × samples`.
+    pub fn index(self, width: u32, height: u32, layers: u32) -> usize {
+        ((self.sample as usize * layers as usize + self.layer as usize) * height as usize
+            + self.y as usize)
+            * width as usize
+            + self.x as usize
+    }
+
+    /// The address of texel `index` (the inverse of [`TexelAddress::index`]).
+    pub fn from_index(index: usize, width: u32, height: u32, layers: u32) -> TexelAddress {
+        let (w, h, l) = (width as usize, height as usize, layers as usize);
+        TexelAddress {
+            x: (index % w) as u32,
+            y: (index / w % h) as u32,
+            layer: (index / (w * h) % l) as u32,
+            sample: (index / (w * h * l)) as u32,
+        }
+    }
+
+    /// GLSL's coordinate `P` for this texel of an image of shape `dim`.
+    pub fn coordinates(self, dim: ImageDim) -> Vec<i32> {
+        let (x, y, l) = (self.x as i32, self.y as i32, self.layer as i32);
+        match dim {
+            ImageDim::D1 | ImageDim::Buffer => vec![x],
+            ImageDim::D2 | ImageDim::Rect | ImageDim::D2Ms => vec![x, y],
+            ImageDim::D1Array => vec![x, l],
+            _ => vec![x, y, l],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_round_trips_in_design_order() {
+        let (w, h, l) = (5, 3, 4);
+        for i in 0..w * h * l * 2 {
+            let a = TexelAddress::from_index(i as usize, w, h, l);
+            assert_eq!(a.index(w, h, l), i as usize);
+        }
+        // x fastest, then y, then layer, then sample.
+        let a = TexelAddress {
+            x: 1,
+            y: 2,
+            layer: 3,
+            sample: 1,
+        };
+        assert_eq!(a.index(w, h, l), ((4 + 3) * 3 + 2) * 5 + 1);
+    }
+
+    #[test]
+    fn cube_arrays_hold_six_layers_per_cube() {
+        assert_eq!(ImageDim::CubeArray.layers_for(2), 12);
+        assert_eq!(ImageDim::Cube.layers_for(1), 6);
+        assert_eq!(ImageDim::D1Array.layer_coordinate(), Some(1));
+    }
+}
+
+/// The texel formats an image mapped onto a buffer can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ImageFormat {
+    /// `r32ui`: one `uint` per texel.
+    #[serde(rename = "r32ui")]
+    R32Uint,
+    /// `r32i`: one `int` per texel.
+    #[serde(rename = "r32i")]
+    R32Sint,
+    /// `r32f`: one `float` per texel.
+    #[serde(rename = "r32f")]
+    R32Float,
+}
+
+impl ImageFormat {
+    /// The GLSL layout qualifier (`r32ui`, `r32i`, `r32f`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageFormat::R32Uint => "r32ui",
+            ImageFormat::R32Sint => "r32i",
+            ImageFormat::R32Float => "r32f",
+        }
+    }
+
+    /// The element type of the texels.
+    pub fn scalar(self) -> crate::ScalarType {
+        match self {
+            ImageFormat::R32Uint => crate::ScalarType::U32,
+            ImageFormat::R32Sint => crate::ScalarType::I32,
+            ImageFormat::R32Float => crate::ScalarType::F32,
+        }
+    }
+
+    /// The wgpu texture format with the same texels.
+    pub fn texture_format(self) -> wgpu::TextureFormat {
+        match self {
+            ImageFormat::R32Uint => wgpu::TextureFormat::R32Uint,
+            ImageFormat::R32Sint => wgpu::TextureFormat::R32Sint,
+            ImageFormat::R32Float => wgpu::TextureFormat::R32Float,
+        }
+    }
+}

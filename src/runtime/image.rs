@@ -1,0 +1,418 @@
+//! [`Image`]: a GLSL storage image held in a texel buffer, with host access
+//! in DESIGN's texel order and copies to and from real `wgpu::Texture`s.
+
+use serde::Serialize;
+
+use crate::lower::texel::{HEADER_WORDS, ImageDim, ImageFormat, TexelAddress};
+use crate::runtime::buffer::cast_vec;
+use crate::{Buffer, Context, Error, Result};
+
+/// An image's shape, as GLSL's `imageSize` and `imageSamples` report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ImageDesc {
+    /// The GLSL image type's shape.
+    pub dim: ImageDim,
+    /// The texel format.
+    pub format: ImageFormat,
+    /// Width in texels.
+    pub width: u32,
+    /// Height (1 for 1D, 1D array and buffer images).
+    pub height: u32,
+    /// Depth (3D), array layers (1D/2D arrays), or cubes (cube arrays); 1 otherwise.
+    pub depth_or_layers: u32,
+    /// Samples per texel (multisample images); 1 otherwise.
+    pub samples: u32,
+}
+
+impl ImageDesc {
+    /// A description with `imageSize`'s numbers in `size` (1, 2 or 3 of them
+    /// as the shape has) and `samples`, checked.
+    pub fn new(
+        dim: ImageDim,
+        format: ImageFormat,
+        size: &[u32],
+        samples: u32,
+    ) -> Result<ImageDesc> {
+        let want = dim.size_count() as usize;
+        if size.len() != want {
+            return Err(Error::Spec(format!(
+                "a {} image's size has {want} number{} ({}), not {}",
+                dim.name(),
+                if want == 1 { "" } else { "s" },
+                size_pattern(dim),
+                size.len()
+            )));
+        }
+        let (width, height, depth_or_layers) = match dim {
+            ImageDim::D1 | ImageDim::Buffer => (size[0], 1, 1),
+            ImageDim::D1Array => (size[0], 1, size[1]),
+            ImageDim::D2 | ImageDim::Rect | ImageDim::Cube | ImageDim::D2Ms => {
+                (size[0], size[1], 1)
+            }
+            _ => (size[0], size[1], size[2]),
+        };
+        let desc = ImageDesc {
+            dim,
+            format,
+            width,
+            height,
+            depth_or_layers,
+            samples,
+        };
+        desc.check()?;
+        Ok(desc)
+    }
+
+    /// Checks the numbers against the shape.
+    pub fn check(&self) -> Result<()> {
+        let name = self.dim.name();
+        let bad = |why: String| Err(Error::Spec(format!("{name} image: {why}")));
+        if self.width == 0 || self.height == 0 || self.depth_or_layers == 0 || self.samples == 0 {
+            return bad("every size and the sample count must be at least 1".into());
+        }
+        if !self.dim.has_height() && self.height != 1 {
+            return bad(format!("height must be 1, not {}", self.height));
+        }
+        if self.dim.layer_coordinate().is_none() && self.depth_or_layers != 1 {
+            return bad(format!(
+                "has no layers, so depth_or_layers must be 1, not {}",
+                self.depth_or_layers
+            ));
+        }
+        if self.dim == ImageDim::Cube && self.depth_or_layers != 1 {
+            return bad("a cube has 6 faces and no further layers".into());
+        }
+        if matches!(self.dim, ImageDim::Cube | ImageDim::CubeArray) && self.width != self.height {
+            return bad(format!(
+                "cube faces are square, not {}x{}",
+                self.width, self.height
+            ));
+        }
+        if !self.dim.is_multisampled() && self.samples != 1 {
+            return bad(format!(
+                "only multisample images have samples, not {}",
+                self.samples
+            ));
+        }
+        let total = self.texel_count_checked().ok_or_else(|| {
+            Error::Spec(format!(
+                "{name} image: {} texels is too many",
+                self.size()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x")
+            ))
+        })?;
+        let _ = total;
+        Ok(())
+    }
+
+    /// Layers held: 6 per cube, the depth of a 3D image, the array layers.
+    pub fn layers(&self) -> u32 {
+        match self.dim {
+            ImageDim::Cube => 6,
+            ImageDim::CubeArray => 6 * self.depth_or_layers,
+            _ => self.depth_or_layers,
+        }
+    }
+
+    /// What `imageSize` returns.
+    pub fn size(&self) -> Vec<u32> {
+        match self.dim {
+            ImageDim::D1 | ImageDim::Buffer => vec![self.width],
+            ImageDim::D1Array => vec![self.width, self.depth_or_layers],
+            ImageDim::D2 | ImageDim::Rect | ImageDim::Cube | ImageDim::D2Ms => {
+                vec![self.width, self.height]
+            }
+            _ => vec![self.width, self.height, self.depth_or_layers],
+        }
+    }
+
+    fn texel_count_checked(&self) -> Option<u32> {
+        let n = (self.width as u64)
+            .checked_mul(self.height as u64)?
+            .checked_mul(self.layers() as u64)?
+            .checked_mul(self.samples as u64)?;
+        // The scratch texel and the header must stay addressable in 32 bits.
+        (n + 1 + HEADER_WORDS as u64 <= u32::MAX as u64 / 4).then_some(n as u32)
+    }
+
+    /// Texels in all: width × height × layers × samples.
+    pub fn texel_count(&self) -> usize {
+        self.width as usize * self.height as usize * self.layers() as usize * self.samples as usize
+    }
+
+    /// Index of a texel in texel order.
+    pub fn index(&self, a: TexelAddress) -> usize {
+        a.index(self.width, self.height, self.layers())
+    }
+
+    /// Bytes of the texel buffer: header, texels, scratch texel.
+    pub fn buffer_len(&self) -> u64 {
+        4 * (HEADER_WORDS as u64 + self.texel_count() as u64 + 1)
+    }
+}
+
+/// `W`, `WxH`, `WxL` or `WxHxL`, as the shape takes.
+pub fn size_pattern(dim: ImageDim) -> &'static str {
+    match dim {
+        ImageDim::D1 | ImageDim::Buffer => "W",
+        ImageDim::D1Array => "WxL",
+        ImageDim::D2 | ImageDim::Rect | ImageDim::Cube | ImageDim::D2Ms => "WxH",
+        ImageDim::D3 => "WxHxD",
+        ImageDim::CubeArray => "WxHxCUBES",
+        _ => "WxHxL",
+    }
+}
+
+/// A GLSL storage image as atomport maps it: a buffer of texels at the
+/// image's binding. Bind it with [`crate::Bind::image`].
+#[derive(Debug)]
+pub struct Image {
+    desc: ImageDesc,
+    buffer: Buffer,
+}
+
+impl Image {
+    /// An image whose texels are all zero.
+    pub fn zeroed(ctx: &Context, desc: ImageDesc) -> Result<Image> {
+        Self::with_words(ctx, desc, |_| 0)
+    }
+
+    /// An image whose texels are all `value` (4 bytes: `u32`, `i32` or `f32`).
+    pub fn filled<T: bytemuck::Pod>(ctx: &Context, desc: ImageDesc, value: T) -> Result<Image> {
+        let bits: u32 = texel_bits(value)?;
+        Self::with_words(ctx, desc, |_| bits)
+    }
+
+    /// An image holding `texels` in texel order (x fastest, then y, layer, sample).
+    pub fn from_texels<T: bytemuck::Pod>(
+        ctx: &Context,
+        desc: ImageDesc,
+        texels: &[T],
+    ) -> Result<Image> {
+        desc.check()?;
+        let bytes: &[u8] = bytemuck::cast_slice(texels);
+        if bytes.len() != desc.texel_count() * 4 {
+            return Err(Error::Spec(format!(
+                "{} image {}: {} bytes of texels given, {} needed",
+                desc.dim.name(),
+                desc.size()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                bytes.len(),
+                desc.texel_count() * 4
+            )));
+        }
+        let words: Vec<u32> = cast_vec(bytes)?;
+        Self::with_words(ctx, desc, |i| words[i])
+    }
+
+    fn with_words(ctx: &Context, desc: ImageDesc, texel: impl Fn(usize) -> u32) -> Result<Image> {
+        desc.check()?;
+        let n = desc.texel_count();
+        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 1);
+        words.extend([desc.width, desc.height, desc.layers(), desc.samples]);
+        words.extend((0..n).map(texel));
+        words.push(0);
+        Ok(Image {
+            desc,
+            buffer: Buffer::from_slice(ctx, &words)?,
+        })
+    }
+
+    /// The description.
+    pub fn desc(&self) -> &ImageDesc {
+        &self.desc
+    }
+
+    /// The texel buffer (header, texels, scratch).
+    pub fn buffer(&self) -> &Buffer {
+        &self.buffer
+    }
+
+    /// Reads every texel back, in texel order.
+    pub fn read<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        let bytes = self.buffer.read::<u8>(ctx)?;
+        cast_vec(self.texel_bytes(&bytes))
+    }
+
+    /// The texels within the buffer's bytes.
+    pub(crate) fn texel_bytes<'b>(&self, buffer_bytes: &'b [u8]) -> &'b [u8] {
+        let start = HEADER_WORDS as usize * 4;
+        &buffer_bytes[start..start + self.desc.texel_count() * 4]
+    }
+
+    /// The wgpu texture shape that holds one sample of this image: 1D for
+    /// 1D and buffer images, 3D for 3D, otherwise 2D with the layers (6 per
+    /// cube) as array layers.
+    pub fn texture_descriptor(&self) -> wgpu::TextureDescriptor<'static> {
+        let d = &self.desc;
+        let (dimension, size) = match d.dim {
+            ImageDim::D1 | ImageDim::Buffer => (
+                wgpu::TextureDimension::D1,
+                wgpu::Extent3d {
+                    width: d.width,
+                    height: 1,
+                    depth_or_array_layers: 1,
+                },
+            ),
+            ImageDim::D3 => (
+                wgpu::TextureDimension::D3,
+                wgpu::Extent3d {
+                    width: d.width,
+                    height: d.height,
+                    depth_or_array_layers: d.depth_or_layers,
+                },
+            ),
+            _ => (
+                wgpu::TextureDimension::D2,
+                wgpu::Extent3d {
+                    width: d.width,
+                    height: d.height,
+                    depth_or_array_layers: d.layers(),
+                },
+            ),
+        };
+        wgpu::TextureDescriptor {
+            label: Some("atomport image"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension,
+            format: d.format.texture_format(),
+            usage: wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::STORAGE_BINDING,
+            view_formats: &[],
+        }
+    }
+
+    /// New textures holding this image, one per sample (see [`Image::texture_descriptor`]).
+    pub fn to_textures(&self, ctx: &Context) -> Result<Vec<wgpu::Texture>> {
+        let desc = self.texture_descriptor();
+        let textures = (0..self.desc.samples)
+            .map(|_| ctx.scoped(|| ctx.device().create_texture(&desc)))
+            .collect::<Result<Vec<_>>>()?;
+        self.copy_to_textures(ctx, &textures)?;
+        Ok(textures)
+    }
+
+    /// Copies the texels into `textures` (one per sample, shaped as [`Image::texture_descriptor`]).
+    pub fn copy_to_textures(&self, ctx: &Context, textures: &[wgpu::Texture]) -> Result<()> {
+        self.check_textures(textures)?;
+        let texels = self.read::<u32>(ctx)?;
+        let per_sample = self.desc.texel_count() / self.desc.samples as usize;
+        for (s, t) in textures.iter().enumerate() {
+            let part = &texels[s * per_sample..(s + 1) * per_sample];
+            let size = t.size();
+            ctx.scoped(|| {
+                ctx.queue().write_texture(
+                    t.as_image_copy(),
+                    bytemuck::cast_slice(part),
+                    wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(size.width * 4),
+                        rows_per_image: Some(size.height),
+                    },
+                    size,
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Overwrites the texels from `textures` (one per sample, shaped as [`Image::texture_descriptor`]).
+    pub fn copy_from_textures(&self, ctx: &Context, textures: &[wgpu::Texture]) -> Result<()> {
+        self.check_textures(textures)?;
+        let mut texels: Vec<u32> = Vec::with_capacity(self.desc.texel_count());
+        for t in textures {
+            texels.extend(read_texture(ctx, t)?);
+        }
+        let mut words = vec![
+            self.desc.width,
+            self.desc.height,
+            self.desc.layers(),
+            self.desc.samples,
+        ];
+        words.extend(texels);
+        self.buffer.write(ctx, &words)
+    }
+
+    fn check_textures(&self, textures: &[wgpu::Texture]) -> Result<()> {
+        let want = self.texture_descriptor();
+        if textures.len() != self.desc.samples as usize {
+            return Err(Error::Spec(format!(
+                "{} textures given for an image of {} samples (one texture per sample)",
+                textures.len(),
+                self.desc.samples
+            )));
+        }
+        for t in textures {
+            if t.size() != want.size || t.format() != want.format || t.dimension() != want.dimension
+            {
+                return Err(Error::Spec(format!(
+                    "texture {:?} {:?} {:?} does not match the image ({:?} {:?} {:?})",
+                    t.dimension(),
+                    t.size(),
+                    t.format(),
+                    want.dimension,
+                    want.size,
+                    want.format
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The 32-bit pattern of a 4-byte texel value.
+fn texel_bits<T: bytemuck::Pod>(value: T) -> Result<u32> {
+    let bytes = bytemuck::bytes_of(&value);
+    if bytes.len() != 4 {
+        return Err(Error::Spec(format!(
+            "a texel is 4 bytes, not {}",
+            bytes.len()
+        )));
+    }
+    Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+}
+
+/// Reads a texture's texels (rows unpadded from wgpu's 256-byte row pitch).
+fn read_texture(ctx: &Context, t: &wgpu::Texture) -> Result<Vec<u32>> {
+    let size = t.size();
+    let row = size.width * 4;
+    let pitch = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let rows = size.height * size.depth_or_array_layers;
+    let staging = Buffer::zeroed(ctx, pitch as u64 * rows as u64)?;
+    let mut encoder = ctx
+        .device()
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("atomport texture read"),
+        });
+    encoder.copy_texture_to_buffer(
+        t.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: staging.raw(),
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(pitch),
+                rows_per_image: Some(size.height),
+            },
+        },
+        size,
+    );
+    let cmd = encoder.finish();
+    ctx.on_gpu(move |gpu| gpu.submit_and_wait(cmd))?;
+    let bytes = staging.read::<u8>(ctx)?;
+    let mut out = Vec::with_capacity((size.width * rows) as usize);
+    for r in 0..rows as usize {
+        let start = r * pitch as usize;
+        out.extend(cast_vec::<u32>(&bytes[start..start + row as usize])?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,1052 @@
+//! The conformance matrix, after the Khronos Vulkan CTS image atomic tests:
+//! every GLSL atomic function × {int, uint} × every kind of memory (buffer
+//! member, buffer array element, vector component, shared array element, and
+//! the eleven image types), generated as GLSL, translated by atomport's own
+//! pipeline, dispatched, and checked against [`super::reference`].
+//!
+//! Method, per case:
+//! - several invocations ([`CALLS`]) hit each location with distinct
+//!   arguments (x² + y² with alternating signs for min/max); initial values
+//!   are chosen so that every call is visible;
+//! - the final value must be the fold of the initial value with every
+//!   argument (add/min/max/and/or/xor); for exchange, the returned values
+//!   plus the final value are a permutation of the initial value plus the
+//!   arguments; for compare-swap (all comparing the initial value) exactly
+//!   one call wins;
+//! - the returned values at a location must be produced by some serial
+//!   order of the calls that hit it (searched with backtracking);
+//! - words or texels that no call targets must not change;
+//! - a compare-swap chain (every invocation sweeps the links: compare A_j,
+//!   write A_j+1) must take every link exactly once;
+//! - out of range (images): an atomic with any coordinate or sample out of
+//!   range returns 0 and changes nothing; so do imageLoad (0) and imageStore.
+
+use crate::lower::texel::{ImageDim, ImageFormat, TexelAddress};
+use crate::validate::reference::{AtomicOp, explained_by_serial_order};
+use crate::{Bind, Buffer, Context, Image, ImageDesc, Kernel, Result, ScalarType, SourceOptions};
+
+/// Calls per location.
+pub const CALLS: usize = 5;
+/// Links of a compare-swap chain.
+const LINKS: u32 = 16;
+
+/// Where the atomics land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Memory {
+    /// A buffer-block member (`b.member`).
+    Member,
+    /// An element of an array in a buffer (`b.arr[i]`).
+    ArrayElement,
+    /// One component of a vector in a buffer (`b.v.y`).
+    VectorComponent,
+    /// An element of a `shared` array.
+    Shared,
+    /// A texel of a storage image.
+    Image(ImageDim),
+}
+
+impl Memory {
+    /// Every kind of memory, buffers first.
+    pub fn all() -> Vec<Memory> {
+        let mut v = vec![
+            Memory::Member,
+            Memory::ArrayElement,
+            Memory::VectorComponent,
+            Memory::Shared,
+        ];
+        v.extend(ImageDim::ALL.into_iter().map(Memory::Image));
+        v
+    }
+
+    /// Short name: `member`, `array`, `vector`, `shared`, or the image dim (`cubearray`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Memory::Member => "member",
+            Memory::ArrayElement => "array",
+            Memory::VectorComponent => "vector",
+            Memory::Shared => "shared",
+            Memory::Image(d) => d.name(),
+        }
+    }
+}
+
+/// What a case checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// [`CALLS`] calls per location, checked by fold / permutation / winner and serial order.
+    Standard,
+    /// A compare-swap chain.
+    Chain,
+    /// Image accesses out of range.
+    OutOfRange,
+    /// Float atomicAdd on a buffer (GL_EXT_shader_atomic_float).
+    FloatAdd,
+    /// imageAtomicExchange on an r32f image.
+    FloatExchange,
+}
+
+/// One case of the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Case {
+    /// The function.
+    pub op: AtomicOp,
+    /// int or uint (f32 for the float variants).
+    pub ty: ScalarType,
+    /// Where it lands.
+    pub memory: Memory,
+    /// What is checked.
+    pub variant: Variant,
+}
+
+impl Case {
+    /// `atomicAdd/uint/member`, `imageAtomicCompSwap/int/cube/chain`, …
+    pub fn name(&self) -> String {
+        let f = match self.memory {
+            Memory::Image(_) => format!(
+                "image{}{}",
+                &self.op.glsl_name()[..1].to_uppercase(),
+                &self.op.glsl_name()[1..]
+            ),
+            _ => self.op.glsl_name().to_string(),
+        };
+        let ty = match self.ty {
+            ScalarType::U32 => "uint",
+            ScalarType::I32 => "int",
+            ScalarType::F32 => "float",
+        };
+        let suffix = match self.variant {
+            Variant::Chain => "/chain",
+            Variant::OutOfRange => "/out-of-range",
+            _ => "",
+        };
+        format!("{f}/{ty}/{}{suffix}", self.memory.name())
+    }
+
+    /// The function's name as the summary table shows it (`atomicAdd`, `atomicCompSwap chain`, …).
+    pub fn function_label(&self) -> String {
+        let base = match self.ty {
+            ScalarType::F32 => format!("{} float", self.op.glsl_name()),
+            _ => self.op.glsl_name().to_string(),
+        };
+        match self.variant {
+            Variant::Chain => format!("{base} chain"),
+            Variant::OutOfRange => format!("{base} out-of-range"),
+            _ => base,
+        }
+    }
+}
+
+/// Image sizes: the CTS-like full sizes or small ones for quick tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// 64 (1D, buffer), 64×8 (1D array), 64×64 (2D, rect, cube), 64×64×8 (2D array),
+    /// 48×48×8 (3D), 64×64 × 2 cubes, 64×64 × 4 samples, 64×64×2 × 4 samples.
+    Full,
+    /// A few texels per axis, no two axes alike (catches swapped axes).
+    Small,
+}
+
+/// `imageSize`'s numbers and the samples for a shape at a scale.
+pub fn image_size(dim: ImageDim, scale: Scale) -> (Vec<u32>, u32) {
+    match scale {
+        Scale::Full => match dim {
+            ImageDim::D1 | ImageDim::Buffer => (vec![64], 1),
+            ImageDim::D1Array => (vec![64, 8], 1),
+            ImageDim::D2 | ImageDim::Rect | ImageDim::Cube => (vec![64, 64], 1),
+            ImageDim::D2Array => (vec![64, 64, 8], 1),
+            ImageDim::D3 => (vec![48, 48, 8], 1),
+            ImageDim::CubeArray => (vec![64, 64, 2], 1),
+            ImageDim::D2Ms => (vec![64, 64], 4),
+            ImageDim::D2MsArray => (vec![64, 64, 2], 4),
+        },
+        Scale::Small => match dim {
+            ImageDim::D1 | ImageDim::Buffer => (vec![7], 1),
+            ImageDim::D1Array => (vec![5, 3], 1),
+            ImageDim::D2 | ImageDim::Rect => (vec![5, 3], 1),
+            ImageDim::Cube => (vec![3, 3], 1),
+            ImageDim::D2Array => (vec![4, 3, 2], 1),
+            ImageDim::D3 => (vec![3, 4, 2], 1),
+            ImageDim::CubeArray => (vec![2, 2, 2], 1),
+            ImageDim::D2Ms => (vec![3, 2], 3),
+            ImageDim::D2MsArray => (vec![2, 3, 2], 2),
+        },
+    }
+}
+
+/// The whole matrix.
+pub fn matrix() -> Vec<Case> {
+    let mut out = Vec::new();
+    for memory in Memory::all() {
+        for op in AtomicOp::ALL {
+            for ty in [ScalarType::I32, ScalarType::U32] {
+                out.push(Case {
+                    op,
+                    ty,
+                    memory,
+                    variant: Variant::Standard,
+                });
+                if op == AtomicOp::CompSwap {
+                    out.push(Case {
+                        op,
+                        ty,
+                        memory,
+                        variant: Variant::Chain,
+                    });
+                }
+                if matches!(memory, Memory::Image(_)) {
+                    out.push(Case {
+                        op,
+                        ty,
+                        memory,
+                        variant: Variant::OutOfRange,
+                    });
+                }
+            }
+        }
+        match memory {
+            Memory::Member | Memory::ArrayElement => out.push(Case {
+                op: AtomicOp::Add,
+                ty: ScalarType::F32,
+                memory,
+                variant: Variant::FloatAdd,
+            }),
+            Memory::Image(_) => out.push(Case {
+                op: AtomicOp::Exchange,
+                ty: ScalarType::F32,
+                memory,
+                variant: Variant::FloatExchange,
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The result of one case on one adapter.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Outcome {
+    /// [`Case::name`].
+    pub name: String,
+    /// Backend name.
+    pub backend: String,
+    /// Whether every check held.
+    pub passed: bool,
+    /// For a failure: the location, the expected and the observed values.
+    pub detail: String,
+}
+
+/// Options for the mapping under test; `fault` exists so that tests can
+/// prove the matrix catches a broken mapping.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Translate float atomics natively (the adapter must have SHADER_FLOAT32_ATOMIC).
+    pub native_float_atomics: bool,
+    /// A deliberate fault in the mapping (test-only).
+    pub fault: Option<crate::lower::Fault>,
+}
+
+/// Runs one case on `ctx`.
+pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> Outcome {
+    let result = match case.variant {
+        Variant::Chain => run_chain(ctx, case, scale, opts),
+        Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts),
+        _ => run_standard(ctx, case, scale, opts),
+    };
+    let (passed, detail) = match result {
+        Ok(None) => (true, String::new()),
+        Ok(Some(why)) => (false, why),
+        Err(e) => (false, e.to_string()),
+    };
+    Outcome {
+        name: case.name(),
+        backend: ctx.backend_name().to_string(),
+        passed,
+        detail,
+    }
+}
+
+fn glsl_scalar(ty: ScalarType) -> (&'static str, &'static str, &'static str) {
+    // (scalar, vec4, image prefix)
+    match ty {
+        ScalarType::U32 => ("uint", "uvec4", "u"),
+        ScalarType::I32 => ("int", "ivec4", "i"),
+        ScalarType::F32 => ("float", "vec4", ""),
+    }
+}
+
+fn image_format(ty: ScalarType) -> ImageFormat {
+    match ty {
+        ScalarType::U32 => ImageFormat::R32Uint,
+        ScalarType::I32 => ImageFormat::R32Sint,
+        ScalarType::F32 => ImageFormat::R32Float,
+    }
+}
+
+fn translate(src: &str, name: &str, opts: &RunOptions) -> Result<Kernel> {
+    let mut o = SourceOptions::named(name);
+    o.native_float_atomics = opts.native_float_atomics;
+    o.fault = opts.fault;
+    Kernel::from_glsl(src, &o)
+}
+
+/// A tiny deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 32) as u32
+    }
+}
+
+const COMPARE: u32 = 0x1234_5678;
+
+fn initial(case: &Case, rng: &mut Rng) -> u32 {
+    let signed = case.ty == ScalarType::I32;
+    match case.op {
+        AtomicOp::Min => {
+            if signed {
+                1 << 30
+            } else {
+                0xF000_0000
+            }
+        }
+        AtomicOp::Max => {
+            if signed {
+                (-(1i32 << 30)) as u32
+            } else {
+                5
+            }
+        }
+        AtomicOp::And => 0xFFFF_FFFF ^ (rng.next() & 0x0101_0101),
+        AtomicOp::Or => 0,
+        AtomicOp::CompSwap => COMPARE,
+        _ => rng.next(),
+    }
+}
+
+/// Argument of call `k` at location `loc` (distinct per location for exchange / compare-swap).
+fn argument(case: &Case, loc: usize, k: usize, rng: &mut Rng) -> u32 {
+    let r = rng.next();
+    match case.op {
+        AtomicOp::Min | AtomicOp::Max => {
+            let (x, y) = ((loc % 64) as i64, (k + loc / 64) as i64);
+            let v = x * x + y * y + (r % 100) as i64;
+            (if k.is_multiple_of(2) { v } else { -v }) as i32 as u32
+        }
+        AtomicOp::And => !(1u32 << (r % 32)),
+        AtomicOp::Or => 1u32 << (r % 32),
+        AtomicOp::CompSwap | AtomicOp::Exchange => 0x1000_0000 + (k as u32) * 7 + 1,
+        _ => r,
+    }
+}
+
+/// The call in GLSL: `imageAtomicAdd(img, P, args[i])`, `atomicCompSwap(t, C, args[i])`.
+fn call(case: &Case, target: &str, coords: &str, sample: &str) -> String {
+    let (t, _, _) = glsl_scalar(case.ty);
+    let name = case.op.glsl_name();
+    let compare = if case.op == AtomicOp::CompSwap {
+        format!("{t}({COMPARE}u), ")
+    } else {
+        String::new()
+    };
+    match case.memory {
+        Memory::Image(_) => format!(
+            "image{}{}(img, {coords}, {sample}{compare}args[i])",
+            &name[..1].to_uppercase(),
+            &name[1..]
+        ),
+        _ => format!("{name}({target}, {compare}args[i])"),
+    }
+}
+
+/// GLSL's `P` from the coords buffer, and the sample argument with its
+/// trailing comma (`"coords[…], "`) for multisample images, else `""`.
+fn coord_expr(dim: ImageDim) -> (String, String) {
+    let c = |k: u32| format!("coords[4u * i + {k}u]");
+    let p = match dim.coordinate_count() {
+        1 => c(0),
+        2 => format!("ivec2({}, {})", c(0), c(1)),
+        _ => format!("ivec3({}, {}, {})", c(0), c(1), c(2)),
+    };
+    let s = if dim.is_multisampled() {
+        format!("{}, ", c(3))
+    } else {
+        String::new()
+    };
+    (p, s)
+}
+
+/// How the invocations of a buffer case are laid out.
+struct BufferLayout {
+    locs: usize,
+    workgroup: usize,
+    groups: usize,
+}
+
+fn buffer_layout(memory: Memory, scale: Scale) -> BufferLayout {
+    let many = if scale == Scale::Full { 64 } else { 8 };
+    match memory {
+        Memory::Member | Memory::VectorComponent => BufferLayout {
+            locs: 1,
+            workgroup: CALLS,
+            groups: 1,
+        },
+        Memory::ArrayElement => BufferLayout {
+            locs: many,
+            workgroup: CALLS * many,
+            groups: 1,
+        },
+        _ => BufferLayout {
+            locs: 8,
+            workgroup: CALLS * 8,
+            groups: if scale == Scale::Full { 16 } else { 2 },
+        },
+    }
+}
+
+/// Word of `Mem { before; member; v (@16); after; arr[] (@36) }`.
+const MEMBER: usize = 1;
+const VECTOR_Y: usize = 5;
+const ARR: usize = 9;
+
+fn buffer_preamble(case: &Case, workgroup: usize, locs: usize) -> String {
+    let (t, v, _) = glsl_scalar(case.ty);
+    let v = if case.ty == ScalarType::F32 {
+        "vec4"
+    } else {
+        v
+    };
+    let ext = if case.ty == ScalarType::F32 {
+        "#extension GL_EXT_shader_atomic_float : require\n"
+    } else {
+        ""
+    };
+    format!(
+        "#version 450
+{ext}#define LOCS {locs}u
+layout(local_size_x = {workgroup}) in;
+layout(set = 0, binding = 0) buffer Mem {{ {t} before; {t} member; {v} v; {t} after; {t} arr[]; }} mem;
+layout(set = 0, binding = 1) readonly buffer Args {{ {t} args[]; }};
+layout(set = 0, binding = 2) writeonly buffer Rets {{ {t} rets[]; }};
+shared {t} sh[LOCS];
+"
+    )
+}
+
+fn buffer_target(memory: Memory) -> &'static str {
+    match memory {
+        Memory::Member => "mem.member",
+        Memory::ArrayElement => "mem.arr[loc]",
+        Memory::VectorComponent => "mem.v.y",
+        _ => "sh[loc]",
+    }
+}
+
+fn shared_copy(memory: Memory) -> (&'static str, &'static str) {
+    if memory == Memory::Shared {
+        (
+            "if (gl_LocalInvocationIndex < LOCS) sh[gl_LocalInvocationIndex] = mem.arr[gl_WorkGroupID.x * LOCS + gl_LocalInvocationIndex];\n    barrier();",
+            "barrier();\n    if (gl_LocalInvocationIndex < LOCS) mem.arr[gl_WorkGroupID.x * LOCS + gl_LocalInvocationIndex] = sh[gl_LocalInvocationIndex];",
+        )
+    } else {
+        ("", "")
+    }
+}
+
+/// Checks one location's calls; `None` when they are right.
+fn check_location(
+    case: &Case,
+    what: &str,
+    initial: u32,
+    data: &[u32],
+    returned: &[u32],
+    fin: u32,
+) -> Option<String> {
+    let ty = case.ty;
+    let op = case.op;
+    if case.ty == ScalarType::F32 {
+        if case.variant == Variant::FloatAdd {
+            let f = |b: u32| f32::from_bits(b);
+            let expected = data.iter().fold(f(initial), |a, &d| a + f(d));
+            if f(fin) != expected {
+                return Some(format!(
+                    "{what}: final {} but the sum is {expected}",
+                    f(fin)
+                ));
+            }
+            let mut r: Vec<f32> = returned.iter().map(|&b| f(b)).collect();
+            r.sort_by(f32::total_cmp);
+            if r[0] != f(initial) || r.windows(2).any(|w| w[0] >= w[1]) {
+                return Some(format!(
+                    "{what}: returned values {r:?} are not distinct partial sums from {}",
+                    f(initial)
+                ));
+            }
+            return None;
+        }
+        // Exchange of float bits: a permutation, and a serial order.
+    } else if op.is_order_independent() {
+        let expected = op.fold(ty, initial, data.iter().copied());
+        if fin != expected {
+            return Some(format!(
+                "{what}: expected final {expected:#x}, observed {fin:#x}"
+            ));
+        }
+    } else if op == AtomicOp::Exchange {
+        let mut lhs = returned.to_vec();
+        lhs.push(fin);
+        let mut rhs = data.to_vec();
+        rhs.push(initial);
+        lhs.sort_unstable();
+        rhs.sort_unstable();
+        if lhs != rhs {
+            return Some(format!(
+                "{what}: returned {returned:x?} + final {fin:#x} is not a permutation of initial {initial:#x} + arguments {data:x?}"
+            ));
+        }
+    } else {
+        let winners = returned.iter().filter(|&&r| r == initial).count();
+        if winners != 1 {
+            return Some(format!(
+                "{what}: {winners} compare-swaps won (expected exactly 1); returned {returned:x?}"
+            ));
+        }
+    }
+    let op = if ty == ScalarType::F32 {
+        AtomicOp::Exchange
+    } else {
+        op
+    };
+    let calls: Vec<(u32, u32, u32)> = data
+        .iter()
+        .zip(returned)
+        .map(|(&d, &r)| (d, COMPARE, r))
+        .collect();
+    if !explained_by_serial_order(op, ty, initial, &calls, fin) {
+        return Some(format!(
+            "{what}: returned {returned:x?} from initial {initial:#x} with arguments {data:x?} ending at {fin:#x} fit no serial order"
+        ));
+    }
+    None
+}
+
+fn run_standard(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let mut rng = Rng(0x5eed ^ (case.name().len() as u64) << 7 ^ case.op as u64);
+    match case.memory {
+        Memory::Image(dim) => run_standard_image(ctx, case, dim, scale, opts, &mut rng),
+        memory => run_standard_buffer(ctx, case, memory, scale, opts, &mut rng),
+    }
+}
+
+fn run_standard_buffer(
+    ctx: &Context,
+    case: &Case,
+    memory: Memory,
+    scale: Scale,
+    opts: &RunOptions,
+    rng: &mut Rng,
+) -> Result<Option<String>> {
+    let l = buffer_layout(memory, scale);
+    let (load, store) = shared_copy(memory);
+    let src = format!(
+        "{}void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    uint loc = i % LOCS;
+    {load}
+    rets[i] = {};
+    {store}
+}}
+",
+        buffer_preamble(case, l.workgroup, l.locs),
+        call(case, buffer_target(memory), "", "")
+    );
+    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    let n = l.workgroup * l.groups;
+    // (word, invocations hitting it)
+    let locations: Vec<(usize, Vec<usize>)> = match memory {
+        Memory::Member => vec![(MEMBER, (0..n).collect())],
+        Memory::VectorComponent => vec![(VECTOR_Y, (0..n).collect())],
+        Memory::ArrayElement => (0..l.locs)
+            .map(|c| (ARR + c, (0..n).filter(|i| i % l.locs == c).collect()))
+            .collect(),
+        _ => (0..l.groups)
+            .flat_map(|g| {
+                (0..l.locs).map(move |c| {
+                    (
+                        ARR + g * l.locs + c,
+                        (g * l.workgroup..(g + 1) * l.workgroup)
+                            .filter(|i| i % l.locs == c)
+                            .collect(),
+                    )
+                })
+            })
+            .collect(),
+    };
+    // The block's size is a multiple of 16 bytes (its vector's alignment).
+    let words = (ARR + l.groups * l.locs + l.locs).next_multiple_of(4);
+    let sentinel = |w: usize| 0xA000_0000u32 + w as u32;
+    let mut mem: Vec<u32> = (0..words).map(sentinel).collect();
+    let mut args = vec![0u32; n];
+    for (loc, (w, hits)) in locations.iter().enumerate() {
+        mem[*w] = if case.ty == ScalarType::F32 {
+            0.5f32.to_bits()
+        } else {
+            initial(case, rng)
+        };
+        for (k, &i) in hits.iter().enumerate() {
+            args[i] = if case.ty == ScalarType::F32 {
+                ((1 + (i + k) % 13) as f32).to_bits()
+            } else {
+                argument(case, loc, k, rng)
+            };
+        }
+    }
+    let mem_buf = Buffer::from_slice(ctx, &mem)?;
+    let args_buf = Buffer::from_slice(ctx, &args)?;
+    let rets_buf = Buffer::zeroed(ctx, n as u64 * 4)?;
+    let out = ctx.dispatch_and_read(
+        &kernel,
+        [l.groups as u32, 1, 1],
+        &[
+            Bind::new(0, 0, &mem_buf),
+            Bind::new(0, 1, &args_buf),
+            Bind::new(0, 2, &rets_buf),
+        ],
+    )?;
+    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[2]);
+    for (w, (&a, &m)) in after.iter().zip(&mem).enumerate() {
+        if !locations.iter().any(|(t, _)| *t == w) && a != m {
+            return Ok(Some(format!(
+                "word {w} outside every target changed: expected {m:#x}, observed {a:#x}"
+            )));
+        }
+    }
+    for (w, hits) in &locations {
+        let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
+        let returned: Vec<u32> = hits.iter().map(|&i| rets[i]).collect();
+        if let Some(why) = check_location(
+            case,
+            &format!("word {w}"),
+            mem[*w],
+            &data,
+            &returned,
+            after[*w],
+        ) {
+            return Ok(Some(why));
+        }
+    }
+    Ok(None)
+}
+
+fn image_preamble(case: &Case, dim: ImageDim) -> String {
+    let (t, _, prefix) = glsl_scalar(case.ty);
+    let format = image_format(case.ty).name();
+    format!(
+        "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, {format}) uniform {prefix}{} img;
+layout(set = 0, binding = 1) readonly buffer Coords {{ int coords[]; }};
+layout(set = 0, binding = 2) readonly buffer Args {{ {t} args[]; }};
+layout(set = 0, binding = 3) writeonly buffer Rets {{ {t} rets[]; }};
+",
+        dim.glsl_name()
+    )
+}
+
+fn image_desc(case: &Case, dim: ImageDim, scale: Scale) -> Result<ImageDesc> {
+    let (size, samples) = image_size(dim, scale);
+    ImageDesc::new(dim, image_format(case.ty), &size, samples)
+}
+
+fn coords_of(desc: &ImageDesc, t: usize) -> [i32; 4] {
+    let a = TexelAddress::from_index(t, desc.width, desc.height, desc.layers());
+    let c = a.coordinates(desc.dim);
+    [
+        c[0],
+        *c.get(1).unwrap_or(&0),
+        *c.get(2).unwrap_or(&0),
+        a.sample as i32,
+    ]
+}
+
+fn run_standard_image(
+    ctx: &Context,
+    case: &Case,
+    dim: ImageDim,
+    scale: Scale,
+    opts: &RunOptions,
+    rng: &mut Rng,
+) -> Result<Option<String>> {
+    let desc = image_desc(case, dim, scale)?;
+    let texels = desc.texel_count();
+    let n = texels * CALLS;
+    let (p, s) = coord_expr(dim);
+    let src = format!(
+        "{}void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= {n}u) return;
+    rets[i] = {};
+}}
+",
+        image_preamble(case, dim),
+        call(case, "", &p, &s)
+    );
+    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    // Invocation i hits texel i % texels: neighbours in a workgroup hit different texels,
+    // and the calls at one texel come from different workgroups.
+    let mut coords = vec![0i32; 4 * n];
+    let mut args = vec![0u32; n];
+    let mut init = vec![0u32; texels];
+    for (t, v) in init.iter_mut().enumerate() {
+        *v = if case.ty == ScalarType::F32 {
+            (t as f32 * 0.25 - 3.0).to_bits()
+        } else {
+            initial(case, rng)
+        };
+    }
+    for i in 0..n {
+        let (t, k) = (i % texels, i / texels);
+        coords[4 * i..4 * i + 4].copy_from_slice(&coords_of(&desc, t));
+        args[i] = if case.ty == ScalarType::F32 {
+            (1000.0 + i as f32).to_bits()
+        } else {
+            argument(case, t, k, rng)
+        };
+    }
+    let img = Image::from_texels(ctx, desc, &init)?;
+    let coords_buf = Buffer::from_slice(ctx, &coords)?;
+    let args_buf = Buffer::from_slice(ctx, &args)?;
+    let rets_buf = Buffer::zeroed(ctx, n as u64 * 4)?;
+    let groups = n.div_ceil(64) as u32;
+    let out = ctx.dispatch_and_read(
+        &kernel,
+        [groups, 1, 1],
+        &[
+            Bind::image(0, 0, &img),
+            Bind::new(0, 1, &coords_buf),
+            Bind::new(0, 2, &args_buf),
+            Bind::new(0, 3, &rets_buf),
+        ],
+    )?;
+    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[3]);
+    for t in 0..texels {
+        let hits: Vec<usize> = (0..CALLS).map(|k| k * texels + t).collect();
+        let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
+        let returned: Vec<u32> = hits.iter().map(|&i| rets[i]).collect();
+        let a = TexelAddress::from_index(t, desc.width, desc.height, desc.layers());
+        let what = format!(
+            "texel {t} (x {}, y {}, layer {}, sample {})",
+            a.x, a.y, a.layer, a.sample
+        );
+        if let Some(why) = check_location(case, &what, init[t], &data, &returned, after[t]) {
+            return Ok(Some(why));
+        }
+    }
+    Ok(None)
+}
+
+fn link(j: u32) -> u32 {
+    (j as i32 * 7919 - 100_000) as u32
+}
+
+fn run_chain(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let (t, _, _) = glsl_scalar(case.ty);
+    let chain_body = |target: &str, coords: &str, sample: &str, loc_expr: &str| {
+        let call = match case.memory {
+            Memory::Image(_) => {
+                format!("imageAtomicCompSwap(img, {coords}, {sample}link(j), link(j + 1u))")
+            }
+            _ => format!("atomicCompSwap({target}, link(j), link(j + 1u))"),
+        };
+        format!(
+            "{t} link(uint j) {{ return {t}(int(j) * 7919 - 100000); }}
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    uint loc = {loc_expr};
+    LOAD
+    for (uint j = 0u; j < {LINKS}u; j++) {{
+        {t} seen = {call};
+        if (seen == link(j)) {{
+            atomicAdd(wins[loc * {LINKS}u + j], 1u);
+        }} else {{
+            int k = (int(seen) + 100000) / 7919;
+            if (int(seen) + 100000 != k * 7919 || k <= int(j) || k > {LINKS}) atomicAdd(wins[WINS_BAD], 1u);
+        }}
+    }}
+    STORE
+}}
+"
+        )
+    };
+    let wins_decl = "layout(set = 0, binding = 4) buffer Wins { uint wins[]; };\n";
+    match case.memory {
+        Memory::Image(dim) => {
+            let desc = image_desc(case, dim, scale)?;
+            let locs = desc.texel_count().min(8);
+            let n = 64 * 2;
+            let (p, s) = coord_expr(dim);
+            let src = image_preamble(case, dim)
+                + wins_decl
+                + &chain_body("", &p, &s, &format!("i % {locs}u"))
+                    .replace("LOAD", "")
+                    .replace("STORE", "")
+                    .replace("WINS_BAD", &format!("{}u", locs * LINKS as usize));
+            let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+            let mut coords = vec![0i32; 4 * n];
+            for i in 0..n {
+                coords[4 * i..4 * i + 4].copy_from_slice(&coords_of(&desc, i % locs));
+            }
+            let init: Vec<u32> = (0..desc.texel_count())
+                .map(|t| if t < locs { link(0) } else { 0xDEAD })
+                .collect();
+            let img = Image::from_texels(ctx, desc, &init)?;
+            let coords_buf = Buffer::from_slice(ctx, &coords)?;
+            let wins = Buffer::zeroed(ctx, (locs * LINKS as usize + 1) as u64 * 4)?;
+            let out = ctx.dispatch_and_read(
+                &kernel,
+                [(n / 64) as u32, 1, 1],
+                &[
+                    Bind::image(0, 0, &img),
+                    Bind::new(0, 1, &coords_buf),
+                    Bind::new(0, 4, &wins),
+                ],
+            )?;
+            let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+            let wins: Vec<u32> = bytemuck::pod_collect_to_vec(&out[2]);
+            check_chain(&after[..locs], &after[locs..], &wins, locs)
+        }
+        memory => {
+            let locs = if memory == Memory::ArrayElement { 4 } else { 1 };
+            let (load, store) = match memory {
+                Memory::Shared => (
+                    "if (gl_LocalInvocationIndex == 0u) sh[0] = mem.arr[gl_WorkGroupID.x]; barrier();",
+                    "barrier(); if (gl_LocalInvocationIndex == 0u) mem.arr[gl_WorkGroupID.x] = sh[0];",
+                ),
+                _ => ("", ""),
+            };
+            let groups = 2;
+            let locs_total = if memory == Memory::Shared {
+                groups
+            } else {
+                locs
+            };
+            let loc_expr = if memory == Memory::Shared {
+                "gl_WorkGroupID.x".to_string()
+            } else {
+                format!("i % {locs}u")
+            };
+            let target = match memory {
+                Memory::Member => "mem.member",
+                Memory::ArrayElement => "mem.arr[loc]",
+                Memory::VectorComponent => "mem.v.y",
+                _ => "sh[0]",
+            };
+            let src = buffer_preamble(case, 64, 1)
+                + wins_decl
+                + &chain_body(target, "", "", &loc_expr)
+                    .replace("LOAD", load)
+                    .replace("STORE", store)
+                    .replace("WINS_BAD", &format!("{}u", locs_total * LINKS as usize));
+            let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+            let words = ARR + 7;
+            let mut mem = vec![0xCAFEu32; words];
+            let targets: Vec<usize> = match memory {
+                Memory::Member => vec![MEMBER],
+                Memory::VectorComponent => vec![VECTOR_Y],
+                Memory::ArrayElement => (0..locs).map(|c| ARR + c).collect(),
+                _ => (0..groups).map(|g| ARR + g).collect(),
+            };
+            for &w in &targets {
+                mem[w] = link(0);
+            }
+            let mem_buf = Buffer::from_slice(ctx, &mem)?;
+            let wins = Buffer::zeroed(ctx, (locs_total * LINKS as usize + 1) as u64 * 4)?;
+            let out = ctx.dispatch_and_read(
+                &kernel,
+                [groups as u32, 1, 1],
+                &[Bind::new(0, 0, &mem_buf), Bind::new(0, 4, &wins)],
+            )?;
+            let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+            let finals: Vec<u32> = targets.iter().map(|&w| after[w]).collect();
+            let rest: Vec<u32> = (0..words)
+                .filter(|w| !targets.contains(w))
+                .map(|w| after[w])
+                .collect();
+            let wins: Vec<u32> = bytemuck::pod_collect_to_vec(&out[1]);
+            check_chain(&finals, &rest, &wins, locs_total)
+        }
+    }
+}
+
+fn check_chain(
+    finals: &[u32],
+    untouched: &[u32],
+    wins: &[u32],
+    locs: usize,
+) -> Result<Option<String>> {
+    for (l, &f) in finals.iter().enumerate() {
+        if f != link(LINKS) {
+            return Ok(Some(format!(
+                "location {l}: the chain ended at {f:#x}, not its last link {:#x}",
+                link(LINKS)
+            )));
+        }
+        for j in 0..LINKS as usize {
+            let w = wins[l * LINKS as usize + j];
+            if w != 1 {
+                return Ok(Some(format!(
+                    "location {l}: link {j} was taken {w} times, not once"
+                )));
+            }
+        }
+    }
+    let bad = wins[locs * LINKS as usize];
+    if bad != 0 {
+        return Ok(Some(format!(
+            "{bad} failed compare-swaps returned a value that memory never held after their link"
+        )));
+    }
+    if let Some(v) = untouched.iter().find(|&&v| v != 0xDEAD && v != 0xCAFE) {
+        return Ok(Some(format!("memory outside the chains changed to {v:#x}")));
+    }
+    Ok(None)
+}
+
+fn run_out_of_range(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let Memory::Image(dim) = case.memory else {
+        return Ok(Some("out-of-range cases are for images".into()));
+    };
+    let desc = image_desc(case, dim, scale)?;
+    let (t, v4, _) = glsl_scalar(case.ty);
+    // Every axis just below 0 and just past its end, with the others in range.
+    let limits = [
+        desc.width as i32,
+        if dim.has_height() {
+            desc.height as i32
+        } else {
+            1
+        },
+        desc.layers() as i32,
+        desc.samples as i32,
+    ];
+    let mut bad: Vec<[i32; 4]> = Vec::new();
+    let axes: Vec<usize> = {
+        let mut a = vec![0];
+        if dim.has_height() {
+            a.push(1);
+        }
+        if dim.layer_coordinate().is_some() {
+            a.push(2);
+        }
+        if dim.is_multisampled() {
+            a.push(3);
+        }
+        a
+    };
+    for &axis in &axes {
+        for v in [-1, limits[axis], i32::MIN, i32::MAX] {
+            let mut c = [0; 4];
+            c[axis] = v;
+            bad.push(c);
+        }
+    }
+    // Coordinates as GLSL passes them: the layer of a 1D array is P.y.
+    let n = bad.len();
+    let coords: Vec<i32> = bad
+        .iter()
+        .flat_map(|c| {
+            let (x, y, l, s) = (c[0], c[1], c[2], c[3]);
+            match dim.coordinate_count() {
+                1 => [x, 0, 0, s],
+                2 if dim == ImageDim::D1Array => [x, l, 0, s],
+                2 => [x, y, 0, s],
+                _ => [x, y, l, s],
+            }
+        })
+        .collect();
+    let (p, s) = coord_expr(dim);
+    // imageLoad(img, P[, sample]) and imageStore(img, P[, sample], data).
+    let sample_arg = s.trim_end_matches(", ");
+    let load_args = if sample_arg.is_empty() {
+        p.clone()
+    } else {
+        format!("{p}, {sample_arg}")
+    };
+    let src = format!(
+        "{}void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= {n}u) return;
+    rets[3u * i] = {};
+    {v4} l = imageLoad(img, {load_args});
+    rets[3u * i + 1u] = l.x + l.w;
+    imageStore(img, {load_args}, {v4}(args[i]));
+    rets[3u * i + 2u] = {t}(imageSize(img).x);
+}}
+",
+        image_preamble(case, dim),
+        call(case, "", &p, &s),
+    );
+    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    let init: Vec<u32> = (0..desc.texel_count()).map(|t| 1000 + t as u32).collect();
+    let img = Image::from_texels(ctx, desc, &init)?;
+    let coords_buf = Buffer::from_slice(ctx, &coords)?;
+    let args: Vec<u32> = (0..n).map(|i| 0x0777_0000 + i as u32).collect();
+    let args_buf = Buffer::from_slice(ctx, &args)?;
+    let rets_buf = Buffer::filled(ctx, 0xFFFF_FFFFu32, 3 * n)?;
+    let out = ctx.dispatch_and_read(
+        &kernel,
+        [1, 1, 1],
+        &[
+            Bind::image(0, 0, &img),
+            Bind::new(0, 1, &coords_buf),
+            Bind::new(0, 2, &args_buf),
+            Bind::new(0, 3, &rets_buf),
+        ],
+    )?;
+    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[3]);
+    if let Some(t) = (0..after.len()).find(|&t| after[t] != init[t]) {
+        return Ok(Some(format!(
+            "texel {t} changed from {} to {:#x} by out-of-range accesses",
+            init[t], after[t]
+        )));
+    }
+    for (i, c) in bad.iter().enumerate() {
+        let (atomic, load) = (rets[3 * i], rets[3 * i + 1]);
+        if atomic != 0 || load != 0 {
+            return Ok(Some(format!(
+                "out-of-range (x {}, y {}, layer {}, sample {}): the atomic returned {atomic:#x} and imageLoad {load:#x}, not 0",
+                c[0], c[1], c[2], c[3]
+            )));
+        }
+        if rets[3 * i + 2] != desc.width {
+            return Ok(Some(format!(
+                "imageSize(img).x is {}, not {}",
+                rets[3 * i + 2],
+                desc.width
+            )));
+        }
+    }
+    Ok(None)
+}
