@@ -404,7 +404,10 @@ impl Context {
             .spawn(move || {
                 let mut id = 0u64;
                 while let Some(job) = next_job(&rx) {
-                    job(&worker_gpu);
+                    // A panic in wgpu or the driver ends this job only: its
+                    // caller sees the reply channel close.
+                    let _ =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&worker_gpu)));
                     id += 1;
                     worker_finished.store(id, Ordering::Release);
                 }
@@ -583,7 +586,7 @@ fn next_job(rx: &mpsc::Receiver<Job>) -> Option<Job> {
 }
 
 fn worker_gone() -> Error {
-    Error::Internal("the GPU worker thread ended".into())
+    Error::Internal("a GPU job ended without a result (a panic in wgpu or the driver)".into())
 }
 
 /// Runs `f` inside validation and out-of-memory error scopes on `device`

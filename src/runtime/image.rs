@@ -327,8 +327,22 @@ impl Image {
     }
 
     /// Overwrites the texels from `textures` (one per sample, shaped as [`Image::texture_descriptor`]).
+    ///
+    /// wgpu's GL backend keeps a square 2D texture of 6·n layers as a cube
+    /// map (array), which it cannot copy from: that case is an
+    /// [`Error::Unsupported`] rather than texels silently lost.
     pub fn copy_from_textures(&self, ctx: &Context, textures: &[wgpu::Texture]) -> Result<()> {
         self.check_textures(textures)?;
+        let want = self.texture_descriptor();
+        if ctx.info().backend == wgpu::Backend::Gl
+            && want.dimension == wgpu::TextureDimension::D2
+            && want.size.width == want.size.height
+            && want.size.depth_or_array_layers.is_multiple_of(6)
+        {
+            return Err(Error::Unsupported(
+                "wgpu's GL backend cannot copy from a cube map (a square 2D texture of 6·n layers); read the image itself instead".into(),
+            ));
+        }
         let mut texels: Vec<u32> = Vec::with_capacity(self.desc.texel_count());
         for t in textures {
             texels.extend(read_texture(ctx, t)?);

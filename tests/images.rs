@@ -1,0 +1,306 @@
+//! Image atomics beyond the conformance matrix: texel addressing of every
+//! image type, imageLoad/imageStore/imageSize agreeing with the atomics on
+//! the same texels, texture interop round trips, and the checks on images.
+
+mod common;
+
+use atomport::validate::conformance::{Scale, image_size};
+use atomport::{
+    Bind, Error, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions, TexelAddress,
+};
+
+fn desc(dim: ImageDim, format: ImageFormat) -> ImageDesc {
+    let (size, samples) = image_size(dim, Scale::Small);
+    ImageDesc::new(dim, format, &size, samples).unwrap()
+}
+
+/// GLSL that derives (x, y, layer, sample) of invocation i from imageSize and
+/// builds P the way the GLSL type takes it.
+fn coordinate_prelude(dim: ImageDim) -> String {
+    let size = match dim.size_count() {
+        1 => "uvec3(uint(imageSize(img)), 1u, 1u)".to_string(),
+        2 if dim == ImageDim::D1Array => {
+            "uvec3(uint(imageSize(img).x), 1u, uint(imageSize(img).y))".to_string()
+        }
+        2 => "uvec3(uvec2(imageSize(img)), 1u)".to_string(),
+        _ => "uvec3(imageSize(img))".to_string(),
+    };
+    let layers = match dim {
+        ImageDim::Cube => "6u".to_string(),
+        ImageDim::CubeArray => "sz.z * 6u".to_string(),
+        _ => "sz.z".to_string(),
+    };
+    let samples = if dim.is_multisampled() {
+        "uint(imageSamples(img))"
+    } else {
+        "1u"
+    };
+    let p = match dim.coordinate_count() {
+        1 => "int(x)",
+        2 if dim == ImageDim::D1Array => "ivec2(x, layer)",
+        2 => "ivec2(x, y)",
+        _ => "ivec3(x, y, layer)",
+    };
+    let s = if dim.is_multisampled() {
+        ", int(smp)"
+    } else {
+        ""
+    };
+    format!(
+        "    uvec3 sz = {size};
+    uint layers = {layers};
+    uint total = sz.x * sz.y * layers * {samples};
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= total) return;
+    uint x = i % sz.x;
+    uint y = (i / sz.x) % sz.y;
+    uint layer = (i / (sz.x * sz.y)) % layers;
+    uint smp = i / (sz.x * sz.y * layers);
+#define P {p}{s}
+"
+    )
+}
+
+fn encode(a: TexelAddress) -> u32 {
+    a.x | a.y << 8 | a.layer << 16 | a.sample << 24
+}
+
+#[test]
+fn each_texel_lands_at_its_coordinates() {
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for dim in ImageDim::ALL {
+            for (how, write) in [
+                // The never-taken atomic makes the image a texel buffer on every shape.
+                (
+                    "imageStore",
+                    "imageStore(img, P, uvec4(code)); if (i == 0xFFFFFFFFu) imageAtomicAdd(img, P, 0u);",
+                ),
+                ("imageAtomicExchange", "imageAtomicExchange(img, P, code);"),
+            ] {
+                let src = format!(
+                    "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, r32ui) uniform u{} img;
+layout(set = 0, binding = 1) buffer Dummy {{ uint dummy; }};
+void main() {{
+{}    uint code = x | (y << 8) | (layer << 16) | (smp << 24);
+    {write}
+    if (i == 0u) atomicAdd(dummy, 1u);
+}}
+",
+                    dim.glsl_name(),
+                    coordinate_prelude(dim)
+                );
+                let what = format!("{how} {} on {}", dim.name(), ctx.backend_name());
+                let k = Kernel::from_glsl(&src, &SourceOptions::named("addr.comp"))
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let d = desc(dim, ImageFormat::R32Uint);
+                let img = Image::filled(&ctx, d, 0xFFFF_FFFFu32).unwrap();
+                let dummy = atomport::Buffer::zeroed(&ctx, 4).unwrap();
+                let groups = (d.texel_count() as u32).div_ceil(64);
+                ctx.dispatch(
+                    &k,
+                    [groups, 1, 1],
+                    &[Bind::image(0, 0, &img), Bind::new(0, 1, &dummy)],
+                )
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let got = img.read::<u32>(&ctx).unwrap();
+                for (t, &v) in got.iter().enumerate() {
+                    let a = TexelAddress::from_index(t, d.width, d.height, d.layers());
+                    assert_eq!(v, encode(a), "{what}: texel {t} = {a:?} holds {v:#x}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn load_store_and_size_agree_with_atomics() {
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for dim in ImageDim::ALL {
+            let src = format!(
+                "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, r32i) uniform i{} img;
+layout(set = 0, binding = 1) buffer Out {{ int seen[]; }};
+void main() {{
+{}    int a = imageLoad(img, P).x;
+    int b = imageAtomicAdd(img, P, 5);
+    ivec4 c = imageLoad(img, P);
+    imageStore(img, P, ivec4(c.x * 2, 9, 9, 9));
+    int d = imageAtomicExchange(img, P, -1);
+    seen[5u * i] = a;
+    seen[5u * i + 1u] = b;
+    seen[5u * i + 2u] = c.x;
+    seen[5u * i + 3u] = d;
+    seen[5u * i + 4u] = c.w;
+}}
+",
+                dim.glsl_name(),
+                coordinate_prelude(dim)
+            );
+            let what = format!("{} on {}", dim.name(), ctx.backend_name());
+            let k = Kernel::from_glsl(&src, &SourceOptions::named("agree.comp"))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let d = desc(dim, ImageFormat::R32Sint);
+            let init: Vec<i32> = (0..d.texel_count() as i32).map(|t| t * 3 - 7).collect();
+            let img = Image::from_texels(&ctx, d, &init).unwrap();
+            let seen = atomport::Buffer::zeroed(&ctx, d.texel_count() as u64 * 20).unwrap();
+            let groups = (d.texel_count() as u32).div_ceil(64);
+            ctx.dispatch(
+                &k,
+                [groups, 1, 1],
+                &[Bind::image(0, 0, &img), Bind::new(0, 1, &seen)],
+            )
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let seen = seen.read::<i32>(&ctx).unwrap();
+            // Invocation i handles texel i (the prelude walks texel order).
+            for (t, &v) in init.iter().enumerate() {
+                let s = &seen[5 * t..5 * t + 5];
+                assert_eq!(s, &[v, v, v + 5, 2 * (v + 5), 1], "{what}: texel {t}");
+            }
+            assert!(
+                img.read::<i32>(&ctx).unwrap().iter().all(|&v| v == -1),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn texture_round_trip_keeps_every_texel() {
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for dim in ImageDim::ALL {
+            for format in [
+                ImageFormat::R32Uint,
+                ImageFormat::R32Sint,
+                ImageFormat::R32Float,
+            ] {
+                let d = desc(dim, format);
+                let data: Vec<u32> = (0..d.texel_count() as u32)
+                    .map(|t| t.wrapping_mul(2654435761))
+                    .collect();
+                let img = Image::from_texels(&ctx, d, &data).unwrap();
+                let textures = img.to_textures(&ctx).unwrap();
+                assert_eq!(textures.len(), d.samples as usize);
+                let back = Image::zeroed(&ctx, d).unwrap();
+                if let Err(e) = back.copy_from_textures(&ctx, &textures) {
+                    assert!(
+                        matches!(dim, ImageDim::Cube | ImageDim::CubeArray)
+                            && ctx.backend_name() == "gl",
+                        "{e}"
+                    );
+                    println!("skipping the cube read-back on gl: {e}");
+                    continue;
+                }
+                assert_eq!(
+                    back.read::<u32>(&ctx).unwrap(),
+                    data,
+                    "{} {:?} on {}",
+                    dim.name(),
+                    format,
+                    ctx.backend_name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn image_descriptions_are_checked() {
+    let e = |r: atomport::Result<ImageDesc>| r.unwrap_err().to_string();
+    assert_eq!(
+        e(ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[4], 1)),
+        "a 2d image's size has 2 numbers (WxH), not 1"
+    );
+    assert_eq!(
+        e(ImageDesc::new(
+            ImageDim::Cube,
+            ImageFormat::R32Uint,
+            &[4, 3],
+            1
+        )),
+        "cube image: cube faces are square, not 4x3"
+    );
+    assert_eq!(
+        e(ImageDesc::new(
+            ImageDim::D2,
+            ImageFormat::R32Uint,
+            &[4, 3],
+            2
+        )),
+        "2d image: only multisample images have samples, not 2"
+    );
+    assert_eq!(
+        e(ImageDesc::new(
+            ImageDim::D3,
+            ImageFormat::R32Uint,
+            &[4, 0, 2],
+            1
+        )),
+        "3d image: every size and the sample count must be at least 1"
+    );
+    let d = ImageDesc::new(ImageDim::CubeArray, ImageFormat::R32Uint, &[4, 4, 3], 1).unwrap();
+    assert_eq!(
+        (d.layers(), d.texel_count(), d.size()),
+        (18, 288, vec![4, 4, 3])
+    );
+}
+
+#[test]
+fn binding_an_image_of_another_type_is_refused() {
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2DArray img;
+void main() { imageAtomicAdd(img, ivec3(0), 1u); }
+";
+    let k = Kernel::from_glsl(src, &SourceOptions::named("k.comp")).unwrap();
+    let info = &k.bindings()[0];
+    assert_eq!(info.kind, atomport::BindingKind::Image);
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let wrong_dim = Image::zeroed(&ctx, desc(ImageDim::D2, ImageFormat::R32Uint)).unwrap();
+        let e = ctx
+            .dispatch(&k, [1, 1, 1], &[Bind::image(0, 0, &wrong_dim)])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "binding 0.0 (`img`) is a r32ui 2darray image in the kernel but was given a r32ui 2d image"
+        );
+        let wrong_format =
+            Image::zeroed(&ctx, desc(ImageDim::D2Array, ImageFormat::R32Sint)).unwrap();
+        assert!(matches!(
+            ctx.dispatch(&k, [1, 1, 1], &[Bind::image(0, 0, &wrong_format)]),
+            Err(Error::WrongKind { .. })
+        ));
+        let buffer = atomport::Buffer::zeroed(&ctx, 64).unwrap();
+        let e = ctx
+            .dispatch(&k, [1, 1, 1], &[Bind::new(0, 0, &buffer)])
+            .unwrap_err();
+        assert!(e.to_string().ends_with("was given a buffer"), "{e}");
+        let ok = Image::zeroed(&ctx, desc(ImageDim::D2Array, ImageFormat::R32Uint)).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::image(0, 0, &ok)])
+            .unwrap();
+        assert_eq!(ok.read::<u32>(&ctx).unwrap()[0], 1);
+        let e = Image::from_texels(&ctx, ok.desc().to_owned(), &[1u32, 2]).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("8 bytes of texels given, 96 needed"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn non_r32_images_of_unsupported_shapes_say_why() {
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, rgba8) uniform writeonly imageCube img;
+void main() { imageStore(img, ivec3(0), vec4(1.0)); }
+";
+    let e = Kernel::from_glsl(src, &SourceOptions::named("cube.comp")).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("image `img` (imageCube) has format Rgba8"),
+        "{e}"
+    );
+}
