@@ -1,5 +1,6 @@
-//! A job: a kernel, a workgroup count and the buffers to create for its
-//! bindings from textual specs — what `atomport run` (and `diff`) execute.
+//! A job: a kernel, a workgroup count and the buffers and images to create
+//! for its bindings from textual specs — what `atomport run` (and `diff`)
+//! execute.
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -7,7 +8,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::runtime::buffer::cast_vec;
-use crate::{Bind, Buffer, Context, Error, Kernel, Result, ScalarType};
+use crate::{Bind, Buffer, Context, Error, Image, ImageDesc, Kernel, Result, ScalarType};
 
 /// Where a binding is: `BINDING` (group 0) or `GROUP.BINDING`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,6 +221,58 @@ impl FromStr for BufferArg {
     }
 }
 
+/// `--image B=SIZE[:samples=N][:fill=V]`: an image for a binding; the
+/// shape and format come from the shader.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageArg {
+    /// Where to bind.
+    pub slot: Slot,
+    /// `imageSize`'s numbers (`W`, `WxH`, `WxL`, `WxHxL`, `WxHxD`).
+    pub size: Vec<u32>,
+    /// Samples (multisample images).
+    pub samples: u32,
+    /// Every texel's initial value, as written (parsed once the format is known).
+    pub fill: Option<String>,
+}
+
+impl FromStr for ImageArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let usage =
+            "expected B=SIZE[:samples=N][:fill=V], e.g. 0=64x64 or 1.2=32x32x2:samples=4:fill=7";
+        let (b, rest) = s
+            .split_once('=')
+            .ok_or_else(|| Error::Spec(format!("`{s}`: {usage}")))?;
+        let mut parts = rest.split(':');
+        let size_s = parts.next().unwrap_or_default();
+        let size = size_s
+            .split('x')
+            .map(|n| n.parse::<u32>())
+            .collect::<std::result::Result<Vec<u32>, _>>()
+            .map_err(|_| Error::Spec(format!("`{size_s}` is not an image size: {usage}")))?;
+        let mut arg = ImageArg {
+            slot: b.parse()?,
+            size,
+            samples: 1,
+            fill: None,
+        };
+        for p in parts {
+            if let Some(n) = p.strip_prefix("samples=") {
+                arg.samples = n
+                    .parse()
+                    .map_err(|_| Error::Spec(format!("`{n}` is not a sample count in `{s}`")))?;
+            } else if let Some(v) = p.strip_prefix("fill=") {
+                arg.fill = Some(v.to_string());
+            } else {
+                return Err(Error::Spec(format!(
+                    "`{p}` in `{s}` is neither samples=N nor fill=V"
+                )));
+            }
+        }
+        Ok(arg)
+    }
+}
+
 /// Contents of a buffer after a job, as numbers of its type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -286,12 +339,24 @@ pub struct BindingOutput {
     /// The shader's name of the binding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `buffer`.
+    /// `buffer` or `image`.
     pub kind: &'static str,
-    /// Element type name.
-    #[serde(rename = "type")]
-    pub ty: ScalarType,
-    /// The contents.
+    /// Element type name (buffers).
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<ScalarType>,
+    /// The image's shape (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dim: Option<crate::ImageDim>,
+    /// The image's format (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<crate::ImageFormat>,
+    /// `imageSize`'s numbers (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Vec<u32>>,
+    /// Samples per texel (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// The contents; an image's texels in texel order.
     pub data: Data,
 }
 
@@ -304,40 +369,98 @@ pub struct JobOutput {
     pub bindings: Vec<BindingOutput>,
 }
 
-/// Creates the buffers `args` describe, dispatches `groups` workgroups of
-/// `kernel` and reads every buffer back.
+/// Creates the buffers and images the arguments describe, dispatches
+/// `groups` workgroups of `kernel` and reads every binding back.
 pub fn run(
     ctx: &Context,
     kernel: &Kernel,
     groups: [u32; 3],
-    args: &[BufferArg],
+    buffers: &[BufferArg],
+    images: &[ImageArg],
 ) -> Result<JobOutput> {
-    let mut made = Vec::with_capacity(args.len());
-    for a in args {
+    enum Made {
+        Buffer(Buffer, ScalarType),
+        Image(Image),
+    }
+    let mut made: Vec<(Slot, Option<String>, Made)> =
+        Vec::with_capacity(buffers.len() + images.len());
+    for a in buffers {
         let info = kernel.binding(a.slot.group, a.slot.binding);
         let (ty, bytes) = a.init.materialize(info.and_then(|i| i.element))?;
         made.push((
-            a,
-            ty,
+            a.slot,
             info.and_then(|i| i.name.clone()),
-            Buffer::from_bytes(ctx, &bytes)?,
+            Made::Buffer(Buffer::from_bytes(ctx, &bytes)?, ty),
         ));
+    }
+    for a in images {
+        let info = kernel
+            .binding(a.slot.group, a.slot.binding)
+            .ok_or(Error::UnusedBinding {
+                group: a.slot.group,
+                binding: a.slot.binding,
+            })?;
+        let shape = info.image.ok_or_else(|| {
+            Error::Spec(format!(
+                "--image {}.{}: binding `{}` is a {} in the kernel, not an image held in a buffer",
+                a.slot.group,
+                a.slot.binding,
+                info.display_name(),
+                info.kind.describe()
+            ))
+        })?;
+        let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples).map_err(|e| {
+            Error::Spec(format!("--image {}.{}: {e}", a.slot.group, a.slot.binding))
+        })?;
+        let image = match &a.fill {
+            Some(v) => Image::filled(ctx, desc, parse_value(shape.format.scalar(), v)?)?,
+            None => Image::zeroed(ctx, desc)?,
+        };
+        made.push((a.slot, info.name.clone(), Made::Image(image)));
     }
     let binds: Vec<Bind> = made
         .iter()
-        .map(|(a, _, _, buf)| Bind::new(a.slot.group, a.slot.binding, buf))
+        .map(|(slot, _, m)| match m {
+            Made::Buffer(b, _) => Bind::new(slot.group, slot.binding, b),
+            Made::Image(i) => Bind::image(slot.group, slot.binding, i),
+        })
         .collect();
     let data = ctx.dispatch_and_read(kernel, groups, &binds)?;
     let mut bindings: Vec<BindingOutput> = made
         .iter()
         .zip(data)
-        .map(|((a, ty, name, _), bytes)| BindingOutput {
-            group: a.slot.group,
-            binding: a.slot.binding,
-            name: name.clone(),
-            kind: "buffer",
-            ty: *ty,
-            data: Data::from_bytes(*ty, &bytes),
+        .map(|((slot, name, m), bytes)| {
+            let base = BindingOutput {
+                group: slot.group,
+                binding: slot.binding,
+                name: name.clone(),
+                kind: "buffer",
+                ty: None,
+                dim: None,
+                format: None,
+                size: None,
+                samples: None,
+                data: Data::U32(Vec::new()),
+            };
+            match m {
+                Made::Buffer(_, ty) => BindingOutput {
+                    ty: Some(*ty),
+                    data: Data::from_bytes(*ty, &bytes),
+                    ..base
+                },
+                Made::Image(i) => {
+                    let d = i.desc();
+                    BindingOutput {
+                        kind: "image",
+                        dim: Some(d.dim),
+                        format: Some(d.format),
+                        size: Some(d.size()),
+                        samples: Some(d.samples),
+                        data: Data::from_bytes(d.format.scalar(), &bytes),
+                        ..base
+                    }
+                }
+            }
         })
         .collect();
     bindings.sort_by_key(|b| (b.group, b.binding));

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use atomport::job::{self, BufferArg, JobOutput};
+use atomport::job::{self, BufferArg, ImageArg, JobOutput};
 use atomport::{BackendChoice, Context, ContextOptions, Error, Kernel, Lang, SourceOptions};
 use clap::{Parser, Subcommand};
 
@@ -89,6 +89,11 @@ enum Command {
         /// TYPE: u32, i32, f32
         #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
         buffers: Vec<BufferArg>,
+        /// An image for binding B, whose shape and format the shader declares. SIZE is what
+        /// imageSize returns: W (1D, buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array),
+        /// WxHxL (2D array, 2DMS array, cube array with L cubes), WxHxD (3D)
+        #[arg(long = "image", value_name = "B=SIZE[:samples=N][:fill=V]", value_parser = parse_image)]
+        images: Vec<ImageArg>,
         #[command(flatten)]
         adapter: AdapterArgs,
         /// Give up on the GPU after SECS seconds (exit 1)
@@ -120,6 +125,10 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
 }
 
 fn parse_backend(s: &str) -> Result<BackendChoice, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_image(s: &str) -> Result<ImageArg, String> {
     s.parse().map_err(|e: Error| e.to_string())
 }
 
@@ -162,10 +171,11 @@ fn main() -> ExitCode {
             shader,
             groups,
             buffers,
+            images,
             adapter,
             timeout,
             json,
-        } => run(&shader, groups, &buffers, &adapter, timeout, json),
+        } => run(&shader, groups, &buffers, &images, &adapter, timeout, json),
         Command::Translate {
             shader,
             out,
@@ -177,8 +187,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("atomport: {e}");
+            // Malformed user input (a spec that only the shader can check) is a usage error.
             let code = match e {
-                Error::UnknownBackend(_) => USAGE,
+                Error::UnknownBackend(_) | Error::Spec(_) => USAGE,
                 _ => 1,
             };
             // A timed-out kernel may still be running: leave without dropping
@@ -269,6 +280,7 @@ fn run(
     shader: &ShaderArgs,
     groups: [u32; 3],
     buffers: &[BufferArg],
+    images: &[ImageArg],
     adapter: &AdapterArgs,
     timeout: Duration,
     json: bool,
@@ -281,7 +293,7 @@ fn run(
     let kernel = shader.load(native)?;
     let opts = opts.with_features(kernel.required_features());
     let ctx = Context::new(&opts)?;
-    let out = job::run(&ctx, &kernel, groups, buffers)?;
+    let out = job::run(&ctx, &kernel, groups, buffers, images)?;
     if json {
         println!(
             "{}",
@@ -328,15 +340,22 @@ fn print_listing(out: &JobOutput) {
             .as_deref()
             .map(|n| format!(" `{n}`"))
             .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "binding {}.{}{}: {}[{}]",
-            b.group,
-            b.binding,
-            name,
-            b.ty.name(),
-            b.data.len()
-        );
+        let what = match (b.ty, b.dim, b.format, &b.size) {
+            (Some(ty), ..) => format!("{}[{}]", ty.name(), b.data.len()),
+            (None, Some(dim), Some(format), Some(size)) => format!(
+                "{} {} image {}, {} sample(s): {} texels in texel order",
+                format.name(),
+                dim.name(),
+                size.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                b.samples.unwrap_or(1),
+                b.data.len()
+            ),
+            _ => format!("[{}]", b.data.len()),
+        };
+        let _ = writeln!(s, "binding {}.{}{name}: {what}", b.group, b.binding);
         for start in (0..b.data.len()).step_by(8) {
             let row: Vec<String> = (start..(start + 8).min(b.data.len()))
                 .map(|i| b.data.show(i))

@@ -365,3 +365,120 @@ void main() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn run_with_images_prints_them_in_texel_order() {
+    let dir = std::env::temp_dir().join(format!("atomport-cli-img-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let comp = dir.join("img.comp");
+    std::fs::write(
+        &comp,
+        "#version 450
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0, r32ui) uniform uimageCube faces;
+layout(set = 0, binding = 1, r32i) uniform iimage2DMSArray ms;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageAtomicAdd(faces, ivec3(p, 5), uint(p.x + 10 * p.y));
+    imageAtomicMin(ms, ivec3(p, 1), 3, -p.x);
+}
+",
+    )
+    .unwrap();
+    for b in common::backend_names() {
+        let o = atomport(&[
+            "run",
+            comp.to_str().unwrap(),
+            "--groups",
+            "1",
+            "--image",
+            "0=2x2:fill=1",
+            "--image",
+            "1=2x2x2:samples=4",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let faces = &v["bindings"][0];
+        assert_eq!(
+            (
+                faces["kind"].as_str(),
+                faces["dim"].as_str(),
+                faces["format"].as_str()
+            ),
+            (Some("image"), Some("cube"), Some("r32ui"))
+        );
+        assert_eq!(faces["size"], serde_json::json!([2, 2]));
+        assert_eq!(faces["samples"], 1);
+        let data: Vec<i64> = faces["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        // 6 faces of 2x2; face 5 (-Z) got x + 10y on top of the fill.
+        let mut want = vec![1i64; 24];
+        for (k, add) in [0, 1, 10, 11].into_iter().enumerate() {
+            want[20 + k] += add;
+        }
+        assert_eq!(data, want, "{b}");
+        let ms = &v["bindings"][1];
+        assert_eq!(
+            (
+                ms["dim"].as_str(),
+                ms["size"].clone(),
+                ms["samples"].as_u64()
+            ),
+            (Some("2dmsarray"), serde_json::json!([2, 2, 2]), Some(4))
+        );
+        let data: Vec<i64> = ms["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect();
+        // Sample 3, layer 1: texels 3*8 + 4.. hold -x.
+        let mut want = vec![0i64; 32];
+        want[28 + 1] = -1;
+        want[28 + 3] = -1;
+        assert_eq!(data, want, "{b}");
+    }
+    let o = atomport(&[
+        "run",
+        comp.to_str().unwrap(),
+        "--groups",
+        "1",
+        "--image",
+        "0=2x3",
+        "--image",
+        "1=2x2x2:samples=4",
+    ]);
+    assert_fails(
+        &o,
+        2,
+        "--image 0.0: cube image: cube faces are square, not 2x3",
+    );
+    let o = atomport(&[
+        "run",
+        comp.to_str().unwrap(),
+        "--groups",
+        "1",
+        "--image",
+        "0=2x2x6",
+        "--image",
+        "1=2x2x2",
+    ]);
+    assert_fails(&o, 2, "a cube image's size has 2 numbers (WxH), not 3");
+    let o = atomport(&[
+        "run",
+        comp.to_str().unwrap(),
+        "--groups",
+        "1",
+        "--image",
+        "0=2x2:depth=3",
+    ]);
+    assert_fails(&o, 2, "is neither samples=N nor fill=V");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
