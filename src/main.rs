@@ -28,7 +28,28 @@ struct AdapterArgs {
     adapter: Option<String>,
 }
 
-/// Which shader and how to read it, shared by `run` and `translate`.
+/// What to dispatch and with which resources, shared by `run` and `diff`.
+#[derive(clap::Args)]
+struct JobArgs {
+    /// Workgroup counts: X[,Y[,Z]]
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
+    groups: [u32; 3],
+    /// A buffer for binding B (BINDING or GROUP.BINDING). SPEC: TYPE:LEN (zeroed),
+    /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
+    /// TYPE: u32, i32, f32
+    #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
+    buffers: Vec<BufferArg>,
+    /// An image for binding B, whose shape and format the shader declares. SIZE is what
+    /// imageSize returns: W (1D, buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array),
+    /// WxHxL (2D array, 2DMS array, cube array with L cubes), WxHxD (3D)
+    #[arg(long = "image", value_name = "B=SIZE[:samples=N][:fill=V]", value_parser = parse_image)]
+    images: Vec<ImageArg>,
+    /// Give up on the GPU after SECS seconds (exit 1)
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+    timeout: Duration,
+}
+
+/// Which shader and how to read it, shared by `run`, `diff` and `translate`.
 #[derive(clap::Args)]
 struct ShaderArgs {
     /// The kernel: GLSL (.comp, .glsl, …), SPIR-V (.spv) or WGSL (.wgsl)
@@ -81,25 +102,50 @@ enum Command {
     Run {
         #[command(flatten)]
         shader: ShaderArgs,
-        /// Workgroup counts: X[,Y[,Z]]
-        #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
-        groups: [u32; 3],
-        /// A buffer for binding B (BINDING or GROUP.BINDING). SPEC: TYPE:LEN (zeroed),
-        /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
-        /// TYPE: u32, i32, f32
-        #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
-        buffers: Vec<BufferArg>,
-        /// An image for binding B, whose shape and format the shader declares. SIZE is what
-        /// imageSize returns: W (1D, buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array),
-        /// WxHxL (2D array, 2DMS array, cube array with L cubes), WxHxD (3D)
-        #[arg(long = "image", value_name = "B=SIZE[:samples=N][:fill=V]", value_parser = parse_image)]
-        images: Vec<ImageArg>,
+        #[command(flatten)]
+        job: JobArgs,
         #[command(flatten)]
         adapter: AdapterArgs,
-        /// Give up on the GPU after SECS seconds (exit 1)
+        /// Print exactly one JSON object on stdout
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the conformance matrix (every atomic function × int/uint × every memory kind and
+    /// image type) on each selected adapter; exit 1 if any case fails
+    Validate {
+        /// Backend to validate: vulkan, metal, dx12, gl, or all (every backend present)
+        /// [env: ATOMPORT_BACKEND] [default: the default adapter]
+        #[arg(long, value_name = "NAME|all", value_parser = parse_backend)]
+        backend: Option<BackendChoice>,
+        /// Use the first adapter whose name contains TEXT [env: ATOMPORT_ADAPTER]
+        #[arg(long, value_name = "TEXT")]
+        adapter: Option<String>,
+        /// Only the cases whose name contains TEXT (e.g. imageAtomicCompSwap, /cube, chain)
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// List the cases instead of running them
+        #[arg(long)]
+        list: bool,
+        /// Small images instead of the CTS sizes (64x64 and so on), for a quick run
+        #[arg(long)]
+        small: bool,
+        /// Print one JSON object on stdout: the adapters and every case
+        #[arg(long)]
+        json: bool,
+        /// Give up on the GPU after SECS seconds per dispatch
         #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
         timeout: Duration,
-        /// Print exactly one JSON object on stdout
+    },
+    /// Run the same job on two backends and compare every binding exactly; exit 1 on a difference
+    Diff {
+        #[command(flatten)]
+        shader: ShaderArgs,
+        #[command(flatten)]
+        job: JobArgs,
+        /// The two backends to compare, e.g. vulkan,gl
+        #[arg(long, value_name = "A,B", value_parser = parse_backend_pair)]
+        backends: (BackendChoice, BackendChoice),
+        /// Print one JSON object on stdout
         #[arg(long)]
         json: bool,
     },
@@ -126,6 +172,17 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
 
 fn parse_backend(s: &str) -> Result<BackendChoice, String> {
     s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_backend_pair(s: &str) -> Result<(BackendChoice, BackendChoice), String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| "expected two backends, e.g. vulkan,gl".to_string())?;
+    let (a, b) = (parse_backend(a)?, parse_backend(b)?);
+    if a == BackendChoice::All || b == BackendChoice::All {
+        return Err("name two single backends, e.g. vulkan,gl".into());
+    }
+    Ok((a, b))
 }
 
 fn parse_image(s: &str) -> Result<ImageArg, String> {
@@ -163,19 +220,34 @@ const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     headless_egl();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    // naga warns about every SPIR-V capability it does not know, which the
+    // image pass makes moot; keep its errors only unless RUST_LOG says otherwise.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,naga=error"))
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { backend, json } => info(backend, json),
         Command::Run {
             shader,
-            groups,
-            buffers,
-            images,
+            job,
             adapter,
-            timeout,
             json,
-        } => run(&shader, groups, &buffers, &images, &adapter, timeout, json),
+        } => run(&shader, &job, &adapter, json),
+        Command::Validate {
+            backend,
+            adapter,
+            filter,
+            list,
+            small,
+            json,
+            timeout,
+        } => validate(backend, adapter, filter, list, small, json, timeout),
+        Command::Diff {
+            shader,
+            job,
+            backends,
+            json,
+        } => diff(&shader, &job, backends, json),
         Command::Translate {
             shader,
             out,
@@ -276,24 +348,28 @@ fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
     Ok(())
 }
 
-fn run(
+/// Opens the adapter `opts` chooses and runs the job there, with native
+/// float atomics where the adapter has them.
+fn run_job(
     shader: &ShaderArgs,
-    groups: [u32; 3],
-    buffers: &[BufferArg],
-    images: &[ImageArg],
-    adapter: &AdapterArgs,
-    timeout: Duration,
-    json: bool,
-) -> atomport::Result<()> {
-    let opts = context_options(adapter, timeout)?;
-    // Native float atomics where the adapter has them; emulated otherwise.
+    job: &JobArgs,
+    opts: ContextOptions,
+) -> atomport::Result<JobOutput> {
     let native = opts
         .adapter_features()?
         .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
     let kernel = shader.load(native)?;
-    let opts = opts.with_features(kernel.required_features());
-    let ctx = Context::new(&opts)?;
-    let out = job::run(&ctx, &kernel, groups, buffers, images)?;
+    let ctx = Context::new(&opts.with_features(kernel.required_features()))?;
+    job::run(&ctx, &kernel, job.groups, &job.buffers, &job.images)
+}
+
+fn run(
+    shader: &ShaderArgs,
+    job: &JobArgs,
+    adapter: &AdapterArgs,
+    json: bool,
+) -> atomport::Result<()> {
+    let out = run_job(shader, job, context_options(adapter, job.timeout)?)?;
     if json {
         println!(
             "{}",
@@ -301,6 +377,177 @@ fn run(
         );
     } else {
         print_listing(&out);
+    }
+    Ok(())
+}
+
+fn diff(
+    shader: &ShaderArgs,
+    job: &JobArgs,
+    (a, b): (BackendChoice, BackendChoice),
+    json: bool,
+) -> atomport::Result<()> {
+    let base = ContextOptions::from_env()?.with_timeout(job.timeout);
+    let out_a = run_job(shader, job, base.clone().with_backend(a))?;
+    let out_b = run_job(shader, job, base.with_backend(b))?;
+    let diffs = atomport::validate::diff::compare(&out_a, &out_b);
+    let total: usize = diffs.iter().map(|d| d.count).sum();
+    if json {
+        let v = serde_json::json!({
+            "adapters": [out_a.adapter, out_b.adapter],
+            "equal": diffs.is_empty(),
+            "differences": total,
+            "bindings": diffs,
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "a: {} ({})\nb: {} ({})",
+            out_a.adapter.name, out_a.adapter.backend, out_b.adapter.name, out_b.adapter.backend
+        );
+        for d in &diffs {
+            let name = d
+                .name
+                .as_deref()
+                .map(|n| format!(" `{n}`"))
+                .unwrap_or_default();
+            println!(
+                "binding {}.{}{name}: {} element(s) differ",
+                d.group, d.binding, d.count
+            );
+            for e in &d.first {
+                println!("  [{}] a={} b={}", e.index, e.a, e.b);
+            }
+        }
+        let bindings = out_a.bindings.len();
+        if diffs.is_empty() {
+            println!("equal: every element of {bindings} binding(s)");
+        } else {
+            println!(
+                "{total} element(s) differ in {} of {bindings} binding(s)",
+                diffs.len()
+            );
+        }
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        let _ = std::io::stdout().flush();
+        std::process::exit(1);
+    }
+}
+
+fn validate(
+    backend: Option<BackendChoice>,
+    adapter: Option<String>,
+    filter: Option<String>,
+    list: bool,
+    small: bool,
+    json: bool,
+    timeout: Duration,
+) -> atomport::Result<()> {
+    use atomport::validate::conformance::{self, RunOptions, Scale};
+    let cases: Vec<_> = conformance::matrix()
+        .into_iter()
+        .filter(|c| filter.as_deref().is_none_or(|f| c.name().contains(f)))
+        .collect();
+    if list {
+        for c in &cases {
+            println!("{}", c.name());
+        }
+        return Ok(());
+    }
+    if cases.is_empty() {
+        return Err(Error::Spec(format!(
+            "--filter {}: no case matches (see --list)",
+            filter.unwrap_or_default()
+        )));
+    }
+    let mut base = ContextOptions::from_env()?.with_timeout(timeout);
+    if let Some(b) = backend {
+        base.backend = b;
+    }
+    if adapter.is_some() {
+        base.adapter = adapter;
+    }
+    // `all` validates one adapter per backend present; otherwise the one adapter chosen.
+    let contexts: Vec<Context> = if base.backend == BackendChoice::All && backend.is_some() {
+        let found: Vec<Context> = BackendChoice::SINGLE
+            .iter()
+            .filter_map(|b| Context::new(&base.clone().with_backend(*b)).ok())
+            .collect();
+        if found.is_empty() {
+            Context::new(&base)?; // the no-adapter error, with what was tried
+        }
+        found
+    } else {
+        vec![Context::new(&base)?]
+    };
+    let scale = if small { Scale::Small } else { Scale::Full };
+    let bar = if json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new((cases.len() * contexts.len()) as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .expect("the progress template is valid"),
+    );
+    let mut outcomes = Vec::new();
+    let mut timings = Vec::new();
+    for ctx in &contexts {
+        let start = std::time::Instant::now();
+        outcomes.extend(conformance::run_all(
+            ctx,
+            &cases,
+            scale,
+            &RunOptions::default(),
+            |o| {
+                bar.set_message(format!("{} {}", o.backend, o.name));
+                bar.inc(1);
+            },
+        ));
+        timings.push((ctx.summary(), start.elapsed()));
+    }
+    bar.finish_and_clear();
+    let failed = outcomes.iter().filter(|o| !o.passed).count();
+    let passed = outcomes.len() - failed;
+    if json {
+        let v = serde_json::json!({
+            "adapters": timings.iter().map(|(a, t)| {
+                let mut v = serde_json::to_value(a).expect("summaries serialize");
+                v["seconds"] = serde_json::json!(t.as_secs_f64());
+                v
+            }).collect::<Vec<_>>(),
+            "cases": outcomes,
+            "passed": passed,
+            "failed": failed,
+        });
+        println!("{v}");
+    } else {
+        for (a, t) in &timings {
+            println!(
+                "{} ({}): {} cases in {:.1} s",
+                a.name,
+                a.backend,
+                cases.len(),
+                t.as_secs_f64()
+            );
+        }
+        println!();
+        print!("{}", conformance::summary_table(&cases, &outcomes));
+        let failures: Vec<_> = outcomes.iter().filter(|o| !o.passed).collect();
+        if !failures.is_empty() {
+            println!();
+            for o in failures {
+                println!("FAIL {} [{}]: {}", o.name, o.backend, o.detail);
+            }
+        }
+        println!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 {
+        let _ = std::io::stdout().flush();
+        std::process::exit(1);
     }
     Ok(())
 }

@@ -482,3 +482,93 @@ void main() {
     assert_fails(&o, 2, "is neither samples=N nor fill=V");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn validate_passes_on_every_backend_present() {
+    let o = atomport(&["validate", "--backend", "all", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let failures: Vec<String> = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["passed"] == false)
+        .map(|c| format!("{} [{}]: {}", c["name"], c["backend"], c["detail"]))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let backends: Vec<&str> = v["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["backend"].as_str().unwrap())
+        .collect();
+    assert_eq!(backends, common::backend_names());
+    for a in v["adapters"].as_array().unwrap() {
+        println!(
+            "full matrix on {}: {:.1} s",
+            a["backend"],
+            a["seconds"].as_f64().unwrap()
+        );
+    }
+    assert_eq!(v["failed"], 0);
+    assert_eq!(
+        v["passed"].as_u64().unwrap() as usize,
+        v["cases"].as_array().unwrap().len()
+    );
+}
+
+#[test]
+fn validate_table_list_and_filter() {
+    let o = atomport(&[
+        "validate",
+        "--small",
+        "--filter",
+        "imageAtomicCompSwap/uint/cubearray",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    assert_eq!(last, "3 passed, 0 failed");
+    assert!(text.contains("atomicCompSwap chain"), "{text}");
+    let o = atomport(&["validate", "--list", "--filter", "/2dmsarray/out-of-range"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 16);
+    let o = atomport(&["validate", "--filter", "no such case"]);
+    assert_fails(&o, 2, "--filter no such case: no case matches");
+}
+
+#[test]
+fn diff_of_a_deterministic_kernel_is_equal() {
+    let names = common::backend_names();
+    if names.len() < 2 {
+        println!("skipping: diff needs two backends, found {names:?}");
+        return;
+    }
+    let pair = format!("{},{}", names[0], names[1]);
+    let o = atomport(&[
+        "diff",
+        "wgsl/histogram.wgsl",
+        "--backends",
+        &pair,
+        "--groups",
+        "16",
+        "--buffer",
+        "0=u32:4096:iota",
+        "--buffer",
+        "1=u32:256",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["equal"], true);
+    assert_eq!(v["differences"], 0);
+    let o = atomport(&[
+        "diff",
+        "wgsl/histogram.wgsl",
+        "--backends",
+        "vulkan",
+        "--groups",
+        "1",
+    ]);
+    assert_fails(&o, 2, "expected two backends");
+}

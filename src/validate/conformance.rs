@@ -1050,3 +1050,72 @@ fn run_out_of_range(
     }
     Ok(None)
 }
+
+/// Runs `cases` on `ctx`, calling `progress` after each.
+pub fn run_all(
+    ctx: &Context,
+    cases: &[Case],
+    scale: Scale,
+    opts: &RunOptions,
+    mut progress: impl FnMut(&Outcome),
+) -> Vec<Outcome> {
+    cases
+        .iter()
+        .map(|c| {
+            let o = run_case(ctx, c, scale, opts);
+            progress(&o);
+            o
+        })
+        .collect()
+}
+
+/// The function × memory table: one row per function (int and uint
+/// together), one column per memory kind; a cell is `ok` when every case in
+/// it passed on every backend, `FAIL gl` (the failing backends) otherwise,
+/// and `-` where the matrix has no case.
+pub fn summary_table(cases: &[Case], outcomes: &[Outcome]) -> String {
+    let memories = Memory::all();
+    let mut rows: Vec<String> = Vec::new();
+    for c in cases {
+        let label = c.function_label();
+        if !rows.contains(&label) {
+            rows.push(label);
+        }
+    }
+    let width = rows.iter().map(|r| r.len()).max().unwrap_or(8).max(8);
+    let cell_width = 9;
+    let mut out = format!("{:width$}", "");
+    for m in &memories {
+        out.push_str(&format!(" {:>cell_width$}", m.name()));
+    }
+    out.push('\n');
+    for row in &rows {
+        out.push_str(&format!("{row:width$}"));
+        for m in &memories {
+            let names: Vec<String> = cases
+                .iter()
+                .filter(|c| c.memory == *m && &c.function_label() == row)
+                .map(|c| c.name())
+                .collect();
+            let cell = if names.is_empty() {
+                "-".to_string()
+            } else {
+                let mut failing: Vec<&str> = outcomes
+                    .iter()
+                    .filter(|o| !o.passed && names.contains(&o.name))
+                    .map(|o| o.backend.as_str())
+                    .collect();
+                failing.dedup();
+                let ran = outcomes.iter().any(|o| names.contains(&o.name));
+                match (ran, failing.is_empty()) {
+                    (false, _) => ".".to_string(),
+                    (true, true) => "ok".to_string(),
+                    (true, false) => format!("FAIL {}", failing.join(",")),
+                }
+            };
+            out.push_str(&format!(" {cell:>cell_width$}"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -2,4 +2,5 @@
 //! and the conformance matrix built on it.
 
 pub mod conformance;
+pub mod diff;
 pub mod reference;
