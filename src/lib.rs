@@ -41,6 +41,29 @@ pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOption
 pub use runtime::dispatch::{Bind, Resource};
 pub use runtime::image::{Image, ImageDesc};
 
+/// On a machine without a window system, Mesa's EGL and its device-select
+/// Vulkan layer probe Wayland and X and print an error about
+/// `XDG_RUNTIME_DIR` on stderr; wgpu uses the surfaceless platform anyway.
+/// When neither `DISPLAY` nor `WAYLAND_DISPLAY` is set, this says so up
+/// front (`EGL_PLATFORM=surfaceless`, `NODEVICE_SELECT=1`), unless those are
+/// already set.
+///
+/// # Safety
+/// It sets environment variables: call it first thing in `main`, before any
+/// other thread exists.
+pub unsafe fn quiet_headless_probing() {
+    let unset = |k| std::env::var_os(k).is_none();
+    if unset("EGL_PLATFORM") && unset("WAYLAND_DISPLAY") && unset("DISPLAY") {
+        // SAFETY: the caller guarantees no other thread reads the environment.
+        unsafe {
+            std::env::set_var("EGL_PLATFORM", "surfaceless");
+            if unset("NODEVICE_SELECT") {
+                std::env::set_var("NODEVICE_SELECT", "1");
+            }
+        }
+    }
+}
+
 thread_local! {
     /// How many [`guard`] calls are active on this thread.
     static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };

@@ -219,7 +219,8 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    headless_egl();
+    // SAFETY: first thing in main, before any other thread exists.
+    unsafe { atomport::quiet_headless_probing() };
     // naga warns about every SPIR-V capability it does not know, which the
     // image pass makes moot; keep its errors only unless RUST_LOG says otherwise.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,naga=error"))
@@ -268,21 +269,6 @@ fn main() -> ExitCode {
             // the device, whose destructor would wait for it.
             let _ = std::io::stdout().flush();
             std::process::exit(code.into());
-        }
-    }
-}
-
-/// Without a window system, Mesa's EGL and its device-select Vulkan layer
-/// probe Wayland and print an error about XDG_RUNTIME_DIR on stderr; wgpu
-/// uses the surfaceless platform anyway, so say so up front.
-fn headless_egl() {
-    let unset = |k| std::env::var_os(k).is_none();
-    if unset("EGL_PLATFORM") && unset("WAYLAND_DISPLAY") && unset("DISPLAY") {
-        // SAFETY: called first thing in main, before any other thread exists.
-        unsafe {
-            std::env::set_var("EGL_PLATFORM", "surfaceless");
-            // Mesa's device-select Vulkan layer likewise probes Wayland and X.
-            std::env::set_var("NODEVICE_SELECT", "1");
         }
     }
 }

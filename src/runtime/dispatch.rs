@@ -80,6 +80,13 @@ impl Context {
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
+    /// Compiles `kernel`'s pipeline now (otherwise the first dispatch does),
+    /// e.g. to keep compilation out of a timed dispatch.
+    pub fn prepare(&self, kernel: &Kernel) -> Result<()> {
+        self.ready()?;
+        self.pipeline(kernel).map(|_| ())
+    }
+
     /// Like [`Context::dispatch`], then reads back every bound resource in
     /// the same submission; the bytes come in the order of `binds` (for an
     /// image, its texels in texel order).

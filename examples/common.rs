@@ -1,0 +1,146 @@
+//! What every demo shares: its command line, the adapter, timing, PNG output
+//! and the final `check:` line.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use atomport::{BackendChoice, Context, ContextOptions, Kernel, SourceOptions};
+
+/// `--backend NAME`, `--out FILE.png`, `--size WxH`.
+pub struct Args {
+    pub backend: Option<BackendChoice>,
+    pub out: PathBuf,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Parses the demo's arguments; prints usage and exits 2 on a bad one.
+pub fn args(name: &str, default_size: (u32, u32)) -> Args {
+    // SAFETY: demos call this first thing in main, before any other thread exists.
+    unsafe { atomport::quiet_headless_probing() };
+    let usage =
+        format!("usage: {name} [--backend vulkan|metal|dx12|gl] [--out FILE.png] [--size WxH]");
+    let mut a = Args {
+        backend: None,
+        out: PathBuf::from(format!("{name}.png")),
+        width: default_size.0,
+        height: default_size.1,
+    };
+    let mut it = std::env::args().skip(1);
+    let fail = |msg: String| -> ! {
+        eprintln!("{name}: {msg}\n{usage}");
+        std::process::exit(2);
+    };
+    while let Some(flag) = it.next() {
+        if flag == "--help" || flag == "-h" {
+            println!("{usage}");
+            std::process::exit(0);
+        }
+        let Some(value) = it.next() else {
+            fail(format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "--backend" => {
+                a.backend = Some(
+                    value
+                        .parse()
+                        .unwrap_or_else(|e: atomport::Error| fail(e.to_string())),
+                )
+            }
+            "--out" => a.out = value.into(),
+            "--size" => {
+                let parsed = value
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+                    .filter(|&(w, h)| (8..=4096).contains(&w) && (8..=4096).contains(&h));
+                let Some((w, h)) = parsed else {
+                    fail(format!("--size {value}: expected WxH, each 8..=4096"))
+                };
+                a.width = w;
+                a.height = h;
+            }
+            other => fail(format!("unknown flag {other}")),
+        }
+    }
+    a
+}
+
+/// Opens the adapter (`--backend`, else ATOMPORT_BACKEND, else the best).
+pub fn context(args: &Args, features: wgpu::Features) -> Context {
+    let mut opts = ContextOptions::from_env().unwrap_or_else(|e| die(&e.to_string()));
+    if let Some(b) = args.backend {
+        opts.backend = b;
+    }
+    let ctx = Context::new(&opts.with_features(features)).unwrap_or_else(|e| die(&e.to_string()));
+    println!("adapter: {} ({})", ctx.adapter_name(), ctx.backend_name());
+    ctx
+}
+
+/// A kernel from one of the demo's GLSL shaders, its pipeline compiled on `ctx`
+/// so that the timed passes measure the work only.
+pub fn kernel(ctx: &Context, name: &str, source: &str) -> Kernel {
+    let k = Kernel::from_glsl(source, &SourceOptions::named(name))
+        .unwrap_or_else(|e| die(&e.to_string()));
+    ctx.prepare(&k)
+        .unwrap_or_else(|e| die(&format!("{name}: {e}")));
+    k
+}
+
+/// Runs `f`, printing how long the pass took (dispatch to finished readback).
+pub fn timed<T>(what: &str, f: impl FnOnce() -> atomport::Result<T>) -> T {
+    let start = Instant::now();
+    let out = f().unwrap_or_else(|e| die(&format!("{what}: {e}")));
+    println!("  {what}: {:.2} ms", start.elapsed().as_secs_f64() * 1e3);
+    out
+}
+
+/// Writes RGBA8 pixels as a PNG.
+pub fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) {
+    let file =
+        std::fs::File::create(path).unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc
+        .write_header()
+        .unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
+    w.write_image_data(rgba)
+        .unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
+    println!("wrote {} ({width}x{height})", path.display());
+}
+
+/// Prints the error and exits 1.
+pub fn die(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(1);
+}
+
+/// The final line: `check: passed`, or the first mismatch and exit 1.
+pub fn check(result: Result<(), String>) {
+    match result {
+        Ok(()) => println!("check: passed"),
+        Err(e) => {
+            println!("check: FAILED: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u32(&mut self) -> u32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 32) as u32
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
