@@ -6,7 +6,7 @@
 //!
 //! `cargo run --release --example histogram -- [--backend NAME] [--out FILE.png] [--size WxH]`
 
-#[path = "../common.rs"]
+#[path = "../common/mod.rs"]
 mod common;
 
 use atomport::{Bind, Buffer};
