@@ -78,10 +78,12 @@ pub fn context(args: &Args, features: wgpu::Features) -> Context {
 }
 
 /// A kernel from one of the demo's GLSL shaders, its pipeline compiled on `ctx`
-/// so that the timed passes measure the work only.
+/// so that the timed passes measure the work only. Every r32 image is a
+/// texel buffer, so that one `Image` binds to every pass.
 pub fn kernel(ctx: &Context, name: &str, source: &str) -> Kernel {
-    let k = Kernel::from_glsl(source, &SourceOptions::named(name))
-        .unwrap_or_else(|e| die(&e.to_string()));
+    let mut opts = SourceOptions::named(name);
+    opts.images_as_texel_buffers = true;
+    let k = Kernel::from_glsl(source, &opts).unwrap_or_else(|e| die(&e.to_string()));
     ctx.prepare(&k)
         .unwrap_or_else(|e| die(&format!("{name}: {e}")));
     k
@@ -108,6 +110,11 @@ pub fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) {
     w.write_image_data(rgba)
         .unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
     println!("wrote {} ({width}x{height})", path.display());
+}
+
+/// The value, or the error printed and exit 1.
+pub fn ok<T>(r: atomport::Result<T>) -> T {
+    r.unwrap_or_else(|e| die(&e.to_string()))
 }
 
 /// Prints the error and exits 1.

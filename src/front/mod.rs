@@ -23,6 +23,12 @@ pub struct SourceOptions {
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
     /// that run everywhere. Off by default: the output is portable.
     pub native_float_atomics: bool,
+    /// Hold every r32ui/r32i/r32f storage image in a texel buffer, atomics or
+    /// not, so that one [`crate::Image`] binds to every kernel of a
+    /// multi-pass pipeline (e.g. one pass writes it with atomics, the next
+    /// only reads it). Off by default: images without atomics on 1D, 2D,
+    /// 2D-array and 3D stay WGSL storage textures.
+    pub images_as_texel_buffers: bool,
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]
     pub fault: Option<crate::lower::Fault>,

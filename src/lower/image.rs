@@ -60,8 +60,13 @@ struct Common {
     swap_axes: bool,
 }
 
-/// Lowers the images; returns the bindings of those it lowered.
-pub fn images_to_texel_buffers(module: &mut Module, swap_axes: bool) -> Result<Vec<ImageBinding>> {
+/// Lowers the images (with `all_r32`, every r32 storage image); returns the
+/// bindings of those it lowered.
+pub fn images_to_texel_buffers(
+    module: &mut Module,
+    all_r32: bool,
+    swap_axes: bool,
+) -> Result<Vec<ImageBinding>> {
     let defs = Defs::new(module);
     let decorations = decorations(module);
     let texel_pointer_images: Vec<Word> = module
@@ -113,7 +118,8 @@ pub fn images_to_texel_buffers(module: &mut Module, swap_axes: bool) -> Result<V
             shape,
             Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
         );
-        if !atomic && native {
+        let r32 = matches!(format, SpvFormat::R32ui | SpvFormat::R32i | SpvFormat::R32f);
+        if !atomic && native && !(all_r32 && r32) {
             continue;
         }
         let shape = shape.ok_or_else(|| {

@@ -68,9 +68,12 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let mut report = LowerReport::default();
     let mut spv = rspirv::dr::load_words(words)
         .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))?;
-    let images =
-        image::images_to_texel_buffers(&mut spv, opts.fault == Some(Fault::SwappedImageAxes))
-            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    let images = image::images_to_texel_buffers(
+        &mut spv,
+        opts.images_as_texel_buffers,
+        opts.fault == Some(Fault::SwappedImageAxes),
+    )
+    .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     report.vector_sites = vector::scalarize_vector_atomics(&mut spv)
         .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     if !opts.native_float_atomics {

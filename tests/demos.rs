@@ -1,0 +1,99 @@
+//! Every demo at a small size on every backend present: it must end with
+//! `check: passed` (each demo checks its own output against a CPU model) and
+//! write a PNG.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The example binaries cargo builds next to the test binaries.
+fn example(name: &str) -> PathBuf {
+    let deps = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = deps.parent().unwrap().join("examples").join(name);
+    assert!(
+        path.exists(),
+        "{} is not built (cargo test builds the examples)",
+        path.display()
+    );
+    path
+}
+
+fn run_demo(name: &str) {
+    let dir = std::env::temp_dir().join(format!("atomport-demo-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for b in common::backend_names() {
+        let out = dir.join(format!("{b}.png"));
+        let o = Command::new(example(name))
+            .args([
+                "--backend",
+                b,
+                "--size",
+                "96x64",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{name} on {b}: {stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            stdout.lines().last(),
+            Some("check: passed"),
+            "{name} on {b}"
+        );
+        assert!(
+            stdout.contains(&format!("({b})")),
+            "{name} names its adapter: {stdout}"
+        );
+        let png = std::fs::read(&out).unwrap();
+        assert_eq!(&png[1..4], b"PNG", "{name} on {b} wrote a PNG");
+        println!(
+            "{name} on {b}: {}",
+            stdout
+                .lines()
+                .filter(|l| l.contains(" ms"))
+                .collect::<Vec<_>>()
+                .join(";")
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn raster() {
+    run_demo("raster");
+}
+
+#[test]
+fn oit() {
+    run_demo("oit");
+}
+
+#[test]
+fn components() {
+    run_demo("components");
+}
+
+#[test]
+fn histogram() {
+    run_demo("histogram");
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let o = Command::new(example("raster"))
+        .args(["--size", "12"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--size 12: expected WxH"));
+}
