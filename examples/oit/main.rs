@@ -30,9 +30,9 @@ fn discs(w: u32, h: u32, n: usize) -> Vec<Disc> {
         .map(|i| {
             let hue = rng.unit();
             let (r, g, b) = (
-                (0.5 + 0.5 * (6.283 * hue).cos()) * 255.0,
-                (0.5 + 0.5 * (6.283 * (hue + 0.33)).cos()) * 255.0,
-                (0.5 + 0.5 * (6.283 * (hue + 0.67)).cos()) * 255.0,
+                (0.5 + 0.5 * (std::f32::consts::TAU * hue).cos()) * 255.0,
+                (0.5 + 0.5 * (std::f32::consts::TAU * (hue + 0.33)).cos()) * 255.0,
+                (0.5 + 0.5 * (std::f32::consts::TAU * (hue + 0.67)).cos()) * 255.0,
             );
             let a = 0.22 + 0.3 * rng.unit();
             Disc {
