@@ -14,12 +14,12 @@
 //!
 //! The compare-exchange is made strong by the IR pass, like any other.
 
-use std::collections::HashMap;
-
 use rspirv::dr::{Block, Instruction, Module, Operand};
 use rspirv::spirv::{LoopControl, Op, StorageClass, Word};
 
-use super::spirv::{Defs, Rewriter, Site, all_function_instructions, id, is_atomic, site_anchor};
+use super::spirv::{
+    Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
+};
 use crate::{Error, Result};
 
 /// Rewrites every float atomic; returns how many memory sites were retyped.
@@ -124,46 +124,13 @@ fn float_site(defs: &Defs, ptr: Word) -> Result<(Site, StorageClass)> {
 }
 
 impl Rewriter<'_> {
-    /// The id of `OpTypeBool`, created at the start of the types if missing.
-    fn bool_type(&mut self) -> Word {
-        if let Some(i) = self
-            .module
-            .types_global_values
-            .iter()
-            .find(|i| i.class.opcode == Op::TypeBool)
-        {
-            return i.result_id.unwrap_or(0);
-        }
-        let id = self.fresh();
-        self.module
-            .types_global_values
-            .insert(0, Instruction::new(Op::TypeBool, None, Some(id), vec![]));
-        id
-    }
-
     /// Bitcasts every float access of retyped memory and turns float
     /// `atomicAdd` into a compare-exchange loop.
     fn rewrite_float_accesses(&mut self, floats: &[Word]) -> Result<()> {
         let uint = self.uint_type_at_start();
         let boolean = self.bool_type();
         let defs = Defs::new(self.module);
-        let mut result_types: HashMap<Word, Word> = HashMap::new();
-        for i in self
-            .module
-            .types_global_values
-            .iter()
-            .chain(all_function_instructions(self.module))
-            .chain(
-                self.module
-                    .functions
-                    .iter()
-                    .flat_map(|f| f.parameters.iter()),
-            )
-        {
-            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
-                result_types.insert(r, t);
-            }
-        }
+        let result_types = result_types(self.module);
         let points_at_uint = |ptr: Word| {
             result_types
                 .get(&ptr)

@@ -151,7 +151,7 @@ pub fn images_to_texel_buffers(
     }
     let mut rw = super::spirv::Rewriter::new(module);
     let uint = rw.uint_type_at_start();
-    let boolean = bool_type(&mut rw);
+    let boolean = rw.bool_type();
     let c: [Word; 5] = std::array::from_fn(|k| {
         let id = rw.fresh();
         rw.module.types_global_values.push(Instruction::new(
@@ -308,22 +308,6 @@ fn new_pointer(rw: &mut super::spirv::Rewriter, class: StorageClass, pointee: Wo
     p
 }
 
-fn bool_type(rw: &mut super::spirv::Rewriter) -> Word {
-    if let Some(i) = rw
-        .module
-        .types_global_values
-        .iter()
-        .find(|i| i.class.opcode == Op::TypeBool)
-    {
-        return i.result_id.unwrap_or(0);
-    }
-    let id = rw.fresh();
-    rw.module
-        .types_global_values
-        .insert(0, Instruction::new(Op::TypeBool, None, Some(id), vec![]));
-    id
-}
-
 /// (set, binding) of every decorated variable.
 fn decorations(module: &Module) -> HashMap<Word, (u32, u32)> {
     let mut out: HashMap<Word, (u32, u32)> = HashMap::new();
@@ -404,17 +388,7 @@ fn rewrite_functions(
     common: &Common,
 ) -> Result<()> {
     let defs = Defs::new(rw.module);
-    let result_types: HashMap<Word, Word> = rw
-        .module
-        .types_global_values
-        .iter()
-        .chain(rw.module.functions.iter().flat_map(|f| {
-            f.parameters
-                .iter()
-                .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
-        }))
-        .filter_map(|i| Some((i.result_id?, i.result_type?)))
-        .collect();
+    let result_types = super::spirv::result_types(rw.module);
     // Constants made on demand: (type, None) is OpConstantNull, (type, Some(bits)) a value.
     let mut consts: HashMap<(Word, Option<u32>), Word> = HashMap::new();
     let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);

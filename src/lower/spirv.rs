@@ -66,6 +66,17 @@ pub(super) fn id(op: &Operand) -> Option<Word> {
     }
 }
 
+/// The result type of every id that has one (globals, parameters, instructions).
+pub(super) fn result_types(module: &Module) -> HashMap<Word, Word> {
+    module
+        .types_global_values
+        .iter()
+        .chain(module.functions.iter().flat_map(|f| f.parameters.iter()))
+        .chain(all_function_instructions(module))
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .collect()
+}
+
 /// Lookup tables over a module: definitions by id.
 pub(super) struct Defs {
     /// Type and constant definitions, and global variables.
@@ -251,6 +262,23 @@ impl<'m> Rewriter<'m> {
                 id
             }
         }
+    }
+
+    /// The id of `OpTypeBool`, created at the start of the types if missing.
+    pub(super) fn bool_type(&mut self) -> Word {
+        if let Some(i) = self
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| i.class.opcode == Op::TypeBool)
+        {
+            return i.result_id.unwrap_or(0);
+        }
+        let id = self.fresh();
+        self.module
+            .types_global_values
+            .insert(0, Instruction::new(Op::TypeBool, None, Some(id), vec![]));
+        id
     }
 
     /// The pointer type to `pointee` in `class`, created after `pointee` if missing.

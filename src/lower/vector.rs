@@ -14,7 +14,9 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::spirv::{Defs, Rewriter, Site, all_function_instructions, id, is_atomic, site_anchor};
+use super::spirv::{
+    Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
+};
 use crate::{Error, Result};
 
 /// Rewrites `module`; returns how many vector sites were retyped.
@@ -259,23 +261,7 @@ impl Rewriter<'_> {
                 break;
             }
         }
-        let mut result_types: HashMap<Word, Word> = HashMap::new();
-        for i in self
-            .module
-            .types_global_values
-            .iter()
-            .chain(all_function_instructions(self.module))
-            .chain(
-                self.module
-                    .functions
-                    .iter()
-                    .flat_map(|f| f.parameters.iter()),
-            )
-        {
-            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
-                result_types.insert(r, t);
-            }
-        }
+        let result_types = result_types(self.module);
         let pointee = |ptr: Word| -> Option<Word> {
             result_types
                 .get(&ptr)
