@@ -24,6 +24,8 @@
 //! # Ok::<(), atomport::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod front;
 pub mod job;
