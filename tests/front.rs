@@ -189,3 +189,26 @@ fn a_panic_inside_naga_is_an_internal_error() {
         "{e}"
     );
 }
+
+#[test]
+fn specialization_constant_expressions_are_folded_to_defaults() {
+    let src = "#version 450
+layout(local_size_x = 64) in;
+layout(constant_id = 1) const uint BINS = 16;
+const uint TWICE = BINS * 2u + (BINS > 8u ? 0u : 1u);
+layout(binding = 0) buffer B { uint bins[]; };
+void main() { atomicAdd(bins[gl_GlobalInvocationID.x % TWICE], 1u); }
+";
+    // naga alone cannot read the SpecConstantOp: the fold makes it translatable.
+    let k = Kernel::from_glsl(src, &SourceOptions::named("spec.comp")).unwrap();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let b = Buffer::zeroed(&ctx, 32 * 4).unwrap();
+        ctx.dispatch(&k, [2, 1, 1], &[Bind::new(0, 0, &b)]).unwrap();
+        assert_eq!(
+            b.read::<u32>(&ctx).unwrap(),
+            vec![4u32; 32],
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}

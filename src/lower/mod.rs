@@ -1,7 +1,8 @@
 //! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
 //!
 //! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
-//!    express: images used atomically (or of a shape WGSL lacks) become
+//!    express: specialization constants folded when naga could not read
+//!    them ([`spec`]); images used atomically (or of a shape WGSL lacks) become
 //!    texel buffers ([`image`], addressing in [`texel`]); atomics on vector
 //!    components ([`vector`]); float atomics as
 //!    compare-exchange loops on the bits, unless the adapter has
@@ -16,6 +17,7 @@ pub mod compswap;
 pub mod float;
 pub mod image;
 pub mod layout;
+pub mod spec;
 mod spirv;
 pub mod texel;
 pub mod vector;
@@ -38,6 +40,8 @@ pub enum Fault {
 /// What the passes changed, for reports and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LowerReport {
+    /// Specialization constants folded to their defaults.
+    pub folded_spec_constants: usize,
     /// Vector sites retyped to arrays for component atomics.
     pub vector_sites: usize,
     /// Float memory sites retyped to `u32` for emulated float atomics.
@@ -68,6 +72,8 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let mut report = LowerReport::default();
     let mut spv = rspirv::dr::load_words(words)
         .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))?;
+    report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)
+        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
     let images = image::images_to_texel_buffers(
         &mut spv,
         opts.images_as_texel_buffers,
