@@ -98,7 +98,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Dispatch a compute kernel once and print the contents of every buffer
+    /// Dispatch a compute kernel once and print the contents of every buffer and image
     Run {
         #[command(flatten)]
         shader: ShaderArgs,
@@ -265,11 +265,25 @@ fn main() -> ExitCode {
                 Error::UnknownBackend(_) | Error::Spec(_) => USAGE,
                 _ => 1,
             };
-            // A timed-out kernel may still be running: leave without dropping
-            // the device, whose destructor would wait for it.
             let _ = std::io::stdout().flush();
-            std::process::exit(code.into());
+            let _ = std::io::stderr().flush();
+            leave(code)
         }
+    }
+}
+
+/// Exits at once with `code`. A timed-out kernel may still be running, and
+/// the drivers' exit handlers (lavapipe's among them) wait for it; `_exit`
+/// skips them, so a timeout ends the process when it is reported.
+fn leave(code: u8) -> ! {
+    #[cfg(unix)]
+    {
+        // SAFETY: _exit ends the process; stdout and stderr were flushed above.
+        unsafe { libc::_exit(code.into()) }
+    }
+    #[cfg(not(unix))]
+    {
+        std::process::exit(code.into())
     }
 }
 

@@ -336,7 +336,9 @@ type Job = Box<dyn FnOnce(&Gpu) + Send>;
 
 /// Runs every submission and wait on one thread, so that the caller can stop
 /// waiting after the timeout whatever the driver does: lavapipe's fence wait
-/// and GL's submit both block until the kernel ends, however long.
+/// (and even its non-blocking status query, while a kernel runs) and GL's
+/// submit all block until the kernel ends, however long. A caller-side
+/// polling loop was measured and could not keep the timeout on lavapipe.
 struct Worker {
     /// `None` once the context is being dropped.
     jobs: Option<mpsc::Sender<Job>>,
