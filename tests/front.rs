@@ -212,3 +212,42 @@ void main() { atomicAdd(bins[gl_GlobalInvocationID.x % TWICE], 1u); }
         );
     }
 }
+
+/// Corrupted SPIR-V (words flipped at random) is an error or a kernel, never
+/// a panic or an abort.
+#[test]
+fn corrupted_spirv_never_panics() {
+    let src = "#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0, r32ui) uniform uimageCube img;
+layout(set = 0, binding = 1) buffer B { uvec4 v; float f; uint n[]; } b;
+void main() {
+    imageAtomicAdd(img, ivec3(gl_LocalInvocationID), 1u);
+    atomicCompSwap(b.v.z, 0u, 1u);
+    b.n[gl_LocalInvocationIndex] = imageLoad(img, ivec3(0)).x;
+}
+";
+    let words = atomport::front::glsl::compile(src, &SourceOptions::named("fuzz.comp")).unwrap();
+    Kernel::from_spirv(&words, &SourceOptions::named("fuzz.spv")).unwrap();
+    let mut rng = common::Rng(99);
+    let (mut ok, mut errors) = (0, 0);
+    for _ in 0..400 {
+        let mut w = words.clone();
+        for _ in 0..1 + rng.next_u32() % 3 {
+            let at = 5 + (rng.next_u32() as usize) % (w.len() - 5);
+            w[at] = match rng.next_u32() % 3 {
+                0 => rng.next_u32(),
+                1 => w[at] ^ (1 << (rng.next_u32() % 32)),
+                _ => rng.next_u32() % 64,
+            };
+        }
+        match std::panic::catch_unwind(|| Kernel::from_spirv(&w, &SourceOptions::named("fuzz.spv")))
+        {
+            Ok(Ok(_)) => ok += 1,
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("a panic escaped for a corrupted module"),
+        }
+    }
+    println!("{ok} corrupted modules still translated, {errors} refused with an error");
+    assert!(errors > 0);
+}

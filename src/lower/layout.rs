@@ -47,7 +47,10 @@ pub fn match_natural_layout(
             let layout = layouter[m.ty];
             let natural = layout.alignment.round_up(cur);
             if m.offset != natural {
+                // More than 4 KiB of padding is no layout GLSL makes: refuse
+                // rather than build thousands of members.
                 if m.offset < natural
+                    || m.offset - natural > 4096
                     || layout.alignment.round_up(m.offset) != m.offset
                     || !cur.is_multiple_of(4)
                 {

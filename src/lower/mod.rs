@@ -70,24 +70,33 @@ pub struct Lowered {
 pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let name = opts.display_name();
     let mut report = LowerReport::default();
-    let mut spv = rspirv::dr::load_words(words)
-        .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))?;
-    report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)
-        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
-    let images = image::images_to_texel_buffers(
-        &mut spv,
-        opts.images_as_texel_buffers,
-        opts.fault == Some(Fault::SwappedImageAxes),
-    )
-    .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
-    report.vector_sites = vector::scalarize_vector_atomics(&mut spv)
-        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
-    if !opts.native_float_atomics {
-        report.float_sites = float::emulate_float_atomics(&mut spv)
-            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
-    }
-    spirv::refuse_aggregate_copies_of_atomics(&spv)
-        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    // rspirv's reader panics on some corrupt modules (e.g. a string length
+    // past the end): guarded like naga.
+    let mut spv = guard("rspirv's SPIR-V reader", || {
+        rspirv::dr::load_words(words)
+            .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))
+    })?;
+    // Malformed SPIR-V that rspirv still reads could make a pass index out
+    // of bounds: a panic in a pass becomes an internal error, never an abort.
+    let unsupported = |e: Error| match e {
+        Error::Internal(_) => e,
+        e => Error::Unsupported(format!("{name}: {e}")),
+    };
+    let images = guard("atomport's SPIR-V passes", || {
+        report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;
+        let images = image::images_to_texel_buffers(
+            &mut spv,
+            opts.images_as_texel_buffers,
+            opts.fault == Some(Fault::SwappedImageAxes),
+        )?;
+        report.vector_sites = vector::scalarize_vector_atomics(&mut spv)?;
+        if !opts.native_float_atomics {
+            report.float_sites = float::emulate_float_atomics(&mut spv)?;
+        }
+        spirv::refuse_aggregate_copies_of_atomics(&spv)?;
+        Ok(images)
+    })
+    .map_err(unsupported)?;
     if log::log_enabled!(log::Level::Trace) {
         use rspirv::binary::Disassemble;
         log::trace!("SPIR-V after the SPIR-V passes:\n{}", spv.disassemble());
@@ -99,12 +108,14 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     let mut module = front::spirv::to_naga(&words, name)?;
     writeonly_storage_readable(&mut module);
     barriers_without_textures(&mut module);
-    report.strong_compare_exchanges = if opts.fault == Some(Fault::SpuriousCompareExchange) {
-        compswap::spurious_failures(&mut module)
-    } else {
-        compswap::strong_compare_exchange(&mut module)
-            .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?
-    };
+    report.strong_compare_exchanges = guard("atomport's compare-exchange pass", || {
+        if opts.fault == Some(Fault::SpuriousCompareExchange) {
+            Ok(compswap::spurious_failures(&mut module))
+        } else {
+            compswap::strong_compare_exchange(&mut module)
+        }
+    })
+    .map_err(unsupported)?;
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
     guard("naga's compaction", || {
         naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
@@ -112,8 +123,10 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
     })?;
     let mut info = crate::kernel::validate(&module, None, name)
         .map_err(|e| Error::Internal(format!("the lowered module does not validate: {e}")))?;
-    report.padded_structs = layout::match_natural_layout(&mut module, &info)
-        .map_err(|e| Error::Unsupported(format!("{name}: {e}")))?;
+    report.padded_structs = guard("atomport's layout pass", || {
+        layout::match_natural_layout(&mut module, &info)
+    })
+    .map_err(unsupported)?;
     if report.padded_structs > 0 {
         info = crate::kernel::validate(&module, None, name)
             .map_err(|e| Error::Internal(format!("the padded module does not validate: {e}")))?;

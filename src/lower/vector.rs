@@ -144,7 +144,11 @@ impl Rewriter<'_> {
         else {
             return Err(Error::Internal("malformed OpTypeVector".into()));
         };
-        let n = len.map_or(n, |l| l.max(n));
+        if !(2..=4).contains(&n) {
+            return Err(Error::Unsupported(format!("a vector of {n} components")));
+        }
+        // A padded element keeps its array stride, at most 16 bytes here.
+        let n = len.map_or(n, |l| l.max(n)).min(4);
         let uint = self.uint_type(anchor);
         let len = self.fresh();
         self.insert_before(
