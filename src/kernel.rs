@@ -122,6 +122,10 @@ pub struct ImageShape {
     pub dim: crate::lower::texel::ImageDim,
     /// The texel format.
     pub format: crate::lower::texel::ImageFormat,
+    /// The pipeline-overridable constants (WGSL `@id`s) that receive the
+    /// bound image's width, height, layers and samples at dispatch (set them
+    /// yourself when running the WGSL outside atomport).
+    pub size_overrides: [u32; 4],
 }
 
 impl BindingInfo {
@@ -268,6 +272,7 @@ impl Kernel {
                 b.image = Some(ImageShape {
                     dim: img.dim,
                     format: img.format,
+                    size_overrides: img.size_overrides,
                 });
             }
             bindings.push(b);

@@ -77,19 +77,29 @@ pub fn context(args: &Args, features: wgpu::Features) -> Context {
     ctx
 }
 
-/// A kernel from one of the demo's GLSL shaders, its pipeline compiled on `ctx`
-/// so that the timed passes measure the work only. Every r32 image is a
+/// A kernel from one of the demo's GLSL shaders. Every r32 image is a
 /// texel buffer, so that one `Image` binds to every pass.
-pub fn kernel(ctx: &Context, name: &str, source: &str) -> Kernel {
+pub fn kernel(name: &str, source: &str) -> Kernel {
     let mut opts = SourceOptions::named(name);
     opts.images_as_texel_buffers = true;
-    let k = Kernel::from_glsl(source, &opts).unwrap_or_else(|e| die(&e.to_string()));
-    ctx.prepare(&k)
-        .unwrap_or_else(|e| die(&format!("{name}: {e}")));
-    k
+    Kernel::from_glsl(source, &opts).unwrap_or_else(|e| die(&e.to_string()))
 }
 
-/// Runs `f`, printing how long the pass took (dispatch to finished readback).
+/// One pass: the pipeline compiled first (for these resources), then the
+/// dispatch timed from submission to completion.
+pub fn pass(
+    ctx: &Context,
+    what: &str,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    binds: &[atomport::Bind],
+) {
+    ctx.prepare(kernel, binds)
+        .unwrap_or_else(|e| die(&format!("{what}: {e}")));
+    timed(what, || ctx.dispatch(kernel, groups, binds));
+}
+
+/// Runs `f`, printing how long it took.
 pub fn timed<T>(what: &str, f: impl FnOnce() -> atomport::Result<T>) -> T {
     let start = Instant::now();
     let out = f().unwrap_or_else(|e| die(&format!("{what}: {e}")));

@@ -42,8 +42,8 @@ fn main() {
     let args = common::args("components", (512, 384));
     let (w, h) = (args.width, args.height);
     let ctx = common::context(&args, wgpu::Features::empty());
-    let unite = common::kernel(&ctx, "union.comp", include_str!("union.comp"));
-    let flatten = common::kernel(&ctx, "flatten.comp", include_str!("flatten.comp"));
+    let unite = common::kernel("union.comp", include_str!("union.comp"));
+    let flatten = common::kernel("flatten.comp", include_str!("flatten.comp"));
     let fg = foreground(w, h);
     let parents: Vec<u32> = fg
         .iter()
@@ -59,20 +59,20 @@ fn main() {
     let parent = buf(&parents);
     let params = buf(&[w, h, 0, 0]);
     let groups = [w.div_ceil(16), h.div_ceil(16), 1];
-    common::timed("union pass (atomicCompSwap)", || {
-        ctx.dispatch(
-            &unite,
-            groups,
-            &[Bind::new(0, 0, &parent), Bind::new(0, 1, &params)],
-        )
-    });
-    common::timed("flatten pass (atomicMin)", || {
-        ctx.dispatch(
-            &flatten,
-            groups,
-            &[Bind::new(0, 0, &parent), Bind::new(0, 1, &params)],
-        )
-    });
+    common::pass(
+        &ctx,
+        "union pass (atomicCompSwap)",
+        &unite,
+        groups,
+        &[Bind::new(0, 0, &parent), Bind::new(0, 1, &params)],
+    );
+    common::pass(
+        &ctx,
+        "flatten pass (atomicMin)",
+        &flatten,
+        groups,
+        &[Bind::new(0, 0, &parent), Bind::new(0, 1, &params)],
+    );
     let labels: Vec<u32> = parent
         .read(&ctx)
         .unwrap_or_else(|e| common::die(&e.to_string()));

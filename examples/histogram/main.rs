@@ -30,9 +30,9 @@ fn main() {
     let args = common::args("histogram", (512, 384));
     let (w, h) = (args.width, args.height);
     let ctx = common::context(&args, wgpu::Features::empty());
-    let hist = common::kernel(&ctx, "histogram.comp", include_str!("histogram.comp"));
-    let equalize = common::kernel(&ctx, "equalize.comp", include_str!("equalize.comp"));
-    let map = common::kernel(&ctx, "map.comp", include_str!("map.comp"));
+    let hist = common::kernel("histogram.comp", include_str!("histogram.comp"));
+    let equalize = common::kernel("equalize.comp", include_str!("equalize.comp"));
+    let map = common::kernel("map.comp", include_str!("map.comp"));
     let pixels = scene(w, h);
     let count = pixels.len() as u32;
     println!("histogram of a {w}x{h} image ({count} pixels), then equalization");
@@ -44,40 +44,40 @@ fn main() {
     let lut = buf(&[0u32; 256]);
     let out = buf(&vec![0u32; pixels.len()]);
     let groups = (count / 256 / 16).clamp(1, 256);
-    common::timed("histogram pass (shared + global atomicAdd)", || {
-        ctx.dispatch(
-            &hist,
-            [groups, 1, 1],
-            &[
-                Bind::new(0, 0, &pix),
-                Bind::new(0, 1, &bins),
-                Bind::new(0, 2, &params),
-            ],
-        )
-    });
-    common::timed("equalization table pass (prefix sum, atomicMin)", || {
-        ctx.dispatch(
-            &equalize,
-            [1, 1, 1],
-            &[
-                Bind::new(0, 0, &bins),
-                Bind::new(0, 1, &lut),
-                Bind::new(0, 2, &params),
-            ],
-        )
-    });
-    common::timed("mapping pass", || {
-        ctx.dispatch(
-            &map,
-            [count.div_ceil(256), 1, 1],
-            &[
-                Bind::new(0, 0, &pix),
-                Bind::new(0, 1, &lut),
-                Bind::new(0, 2, &out),
-                Bind::new(0, 3, &params),
-            ],
-        )
-    });
+    common::pass(
+        &ctx,
+        "histogram pass (shared + global atomicAdd)",
+        &hist,
+        [groups, 1, 1],
+        &[
+            Bind::new(0, 0, &pix),
+            Bind::new(0, 1, &bins),
+            Bind::new(0, 2, &params),
+        ],
+    );
+    common::pass(
+        &ctx,
+        "equalization table pass (prefix sum, atomicMin)",
+        &equalize,
+        [1, 1, 1],
+        &[
+            Bind::new(0, 0, &bins),
+            Bind::new(0, 1, &lut),
+            Bind::new(0, 2, &params),
+        ],
+    );
+    common::pass(
+        &ctx,
+        "mapping pass",
+        &map,
+        [count.div_ceil(256), 1, 1],
+        &[
+            Bind::new(0, 0, &pix),
+            Bind::new(0, 1, &lut),
+            Bind::new(0, 2, &out),
+            Bind::new(0, 3, &params),
+        ],
+    );
     let got_bins: Vec<u32> = bins
         .read(&ctx)
         .unwrap_or_else(|e| common::die(&e.to_string()));

@@ -50,8 +50,8 @@ fn main() {
     let args = common::args("oit", (640, 480));
     let (w, h) = (args.width, args.height);
     let ctx = common::context(&args, wgpu::Features::empty());
-    let append = common::kernel(&ctx, "append.comp", include_str!("append.comp"));
-    let resolve = common::kernel(&ctx, "resolve.comp", include_str!("resolve.comp"));
+    let append = common::kernel("append.comp", include_str!("append.comp"));
+    let resolve = common::kernel("resolve.comp", include_str!("resolve.comp"));
     let shapes = discs(w, h, 320);
     let fragments = cpu_fragments(w, h, &shapes);
     let total: usize = fragments.iter().map(Vec::len).sum();
@@ -80,32 +80,32 @@ fn main() {
         &[shapes.len() as u32, w, h, capacity],
     ));
     let colors = common::ok(Buffer::zeroed(&ctx, (w * h * 4) as u64));
-    common::timed("append pass (atomicAdd, imageAtomicExchange)", || {
-        ctx.dispatch(
-            &append,
-            [(shapes.len() as u32).div_ceil(64), 1, 1],
-            &[
-                Bind::image(0, 0, &heads),
-                Bind::new(0, 1, &disc_buf),
-                Bind::new(0, 2, &nodes),
-                Bind::new(0, 3, &counters),
-                Bind::new(0, 4, &params),
-            ],
-        )
-    });
-    common::timed("resolve pass (sort and blend)", || {
-        ctx.dispatch(
-            &resolve,
-            [w.div_ceil(16), h.div_ceil(16), 1],
-            &[
-                Bind::image(0, 0, &heads),
-                Bind::new(0, 2, &nodes),
-                Bind::new(0, 3, &counters),
-                Bind::new(0, 4, &params),
-                Bind::new(0, 5, &colors),
-            ],
-        )
-    });
+    common::pass(
+        &ctx,
+        "append pass (atomicAdd, imageAtomicExchange)",
+        &append,
+        [(shapes.len() as u32).div_ceil(64), 1, 1],
+        &[
+            Bind::image(0, 0, &heads),
+            Bind::new(0, 1, &disc_buf),
+            Bind::new(0, 2, &nodes),
+            Bind::new(0, 3, &counters),
+            Bind::new(0, 4, &params),
+        ],
+    );
+    common::pass(
+        &ctx,
+        "resolve pass (sort and blend)",
+        &resolve,
+        [w.div_ceil(16), h.div_ceil(16), 1],
+        &[
+            Bind::image(0, 0, &heads),
+            Bind::new(0, 2, &nodes),
+            Bind::new(0, 3, &counters),
+            Bind::new(0, 4, &params),
+            Bind::new(0, 5, &colors),
+        ],
+    );
     let c: Vec<u32> = common::ok(counters.read(&ctx));
     let (allocated, dropped, truncated) = (c[0], c[1], c[2]);
     println!(

@@ -127,8 +127,8 @@ fn main() {
     let args = common::args("raster", (640, 480));
     let (w, h) = (args.width.min(1024), args.height.min(1024));
     let ctx = common::context(&args, wgpu::Features::empty());
-    let raster = common::kernel(&ctx, "raster.comp", include_str!("raster.comp"));
-    let shade = common::kernel(&ctx, "shade.comp", include_str!("shade.comp"));
+    let raster = common::kernel("raster.comp", include_str!("raster.comp"));
+    let shade = common::kernel("shade.comp", include_str!("shade.comp"));
     let (verts, tris) = torus_knot(720, 36);
     let (screen, shading) = project(w, h, &verts, &tris);
     println!(
@@ -150,29 +150,29 @@ fn main() {
         &ctx,
         &[tris.len() as u32, w, h, MAX_BOX as u32],
     ));
-    common::timed("raster pass (imageAtomicMin)", || {
-        ctx.dispatch(
-            &raster,
-            [(tris.len() as u32).div_ceil(64), 1, 1],
-            &[
-                Bind::image(0, 0, &vis),
-                Bind::new(0, 1, &tri_buf),
-                Bind::new(0, 2, &params),
-            ],
-        )
-    });
-    common::timed("shade pass", || {
-        ctx.dispatch(
-            &shade,
-            [w.div_ceil(16), h.div_ceil(16), 1],
-            &[
-                Bind::image(0, 0, &vis),
-                Bind::new(0, 1, &shade_buf),
-                Bind::new(0, 2, &colors),
-                Bind::new(0, 3, &params),
-            ],
-        )
-    });
+    common::pass(
+        &ctx,
+        "raster pass (imageAtomicMin)",
+        &raster,
+        [(tris.len() as u32).div_ceil(64), 1, 1],
+        &[
+            Bind::image(0, 0, &vis),
+            Bind::new(0, 1, &tri_buf),
+            Bind::new(0, 2, &params),
+        ],
+    );
+    common::pass(
+        &ctx,
+        "shade pass",
+        &shade,
+        [w.div_ceil(16), h.div_ceil(16), 1],
+        &[
+            Bind::image(0, 0, &vis),
+            Bind::new(0, 1, &shade_buf),
+            Bind::new(0, 2, &colors),
+            Bind::new(0, 3, &params),
+        ],
+    );
     let visibility: Vec<u32> = common::ok(vis.read(&ctx));
     let rgba: Vec<u32> = common::ok(colors.read(&ctx));
     common::write_png(&args.out, w, h, bytemuck::cast_slice(&rgba));

@@ -356,7 +356,8 @@ pub struct Context {
     info: wgpu::AdapterInfo,
     timeout: Duration,
     worker: Worker,
-    pub(crate) pipelines: Mutex<HashMap<u64, Arc<Pipeline>>>,
+    /// Compiled pipelines by kernel id and image sizes.
+    pub(crate) pipelines: Mutex<HashMap<(u64, Vec<u32>), Arc<Pipeline>>>,
 }
 
 impl std::fmt::Debug for Context {

@@ -82,9 +82,11 @@ impl Context {
 
     /// Compiles `kernel`'s pipeline now (otherwise the first dispatch does),
     /// e.g. to keep compilation out of a timed dispatch.
-    pub fn prepare(&self, kernel: &Kernel) -> Result<()> {
+    /// A kernel with images compiles once per set of image sizes: pass the
+    /// resources it will be dispatched with.
+    pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
-        self.pipeline(kernel).map(|_| ())
+        self.pipeline(kernel, binds).map(|_| ())
     }
 
     /// Like [`Context::dispatch`], then reads back every bound resource in
@@ -116,7 +118,7 @@ impl Context {
     ) -> Result<wgpu::CommandEncoder> {
         self.ready()?;
         self.check(kernel, groups, binds)?;
-        let pipeline = self.pipeline(kernel)?;
+        let pipeline = self.pipeline(kernel, binds)?;
         let bind_groups = self.bind_groups(&pipeline, binds)?;
         // Recording errors surface at submission, inside its error scope.
         let mut encoder = self
@@ -281,12 +283,38 @@ impl Context {
         Ok(groups)
     }
 
-    /// The compiled pipeline for `kernel`, compiled on first use and cached.
-    fn pipeline(&self, kernel: &Kernel) -> Result<Arc<Pipeline>> {
+    /// The compiled pipeline for `kernel` with the sizes of the images in
+    /// `binds` as its override constants: compiled on first use and cached
+    /// per kernel and image sizes.
+    fn pipeline(&self, kernel: &Kernel, binds: &[Bind]) -> Result<Arc<Pipeline>> {
+        let mut constants: Vec<(String, f64)> = Vec::new();
+        for info in kernel.bindings() {
+            let Some(shape) = info.image else { continue };
+            let desc = binds.iter().find_map(|b| match b.resource {
+                Resource::Image(img) if b.group == info.group && b.binding == info.binding => {
+                    Some(*img.desc())
+                }
+                _ => None,
+            });
+            // Without an image (prepare without binds) the defaults of 1 stand.
+            if let Some(d) = desc {
+                let height = if d.dim.has_height() { d.height } else { 1 };
+                for (id, v) in
+                    shape
+                        .size_overrides
+                        .iter()
+                        .zip([d.width, height, d.layers(), d.samples])
+                {
+                    constants.push((id.to_string(), v as f64));
+                }
+            }
+        }
+        let key: Vec<u32> = constants.iter().map(|(_, v)| *v as u32).collect();
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = cache.get(&kernel.id()) {
+        if let Some(p) = cache.get(&(kernel.id(), key.clone())) {
             return Ok(p.clone());
         }
+        let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let p = self.scoped(|| {
             let module = self
                 .device()
@@ -301,7 +329,10 @@ impl Context {
                         layout: None,
                         module: &module,
                         entry_point: Some(kernel.entry()),
-                        compilation_options: Default::default(),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &constants,
+                            ..Default::default()
+                        },
                         cache: None,
                     });
             let groups = kernel
@@ -320,7 +351,7 @@ impl Context {
             }
         })?;
         let p = Arc::new(p);
-        cache.insert(kernel.id(), p.clone());
+        cache.insert((kernel.id(), key), p.clone());
         Ok(p)
     }
 }
