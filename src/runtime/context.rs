@@ -298,6 +298,9 @@ pub(crate) struct Pipeline {
     pub(crate) last_binds: Mutex<Option<(BindKey, Arc<Vec<wgpu::BindGroup>>)>>,
 }
 
+/// A kernel's id and the sizes its images' override constants were compiled with.
+pub(crate) type PipelineKey = (u64, Vec<u32>);
+
 /// (group, binding, buffer id) of every binding of a dispatch, sorted.
 pub(crate) type BindKey = Vec<(u32, u32, u64)>;
 
@@ -357,7 +360,7 @@ pub struct Context {
     timeout: Duration,
     worker: Worker,
     /// Compiled pipelines by kernel id and image sizes.
-    pub(crate) pipelines: Mutex<HashMap<(u64, Vec<u32>), Arc<Pipeline>>>,
+    pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
 }
 
 impl std::fmt::Debug for Context {
