@@ -12,9 +12,12 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "common/mod.rs"]
+mod common;
+
 use atomport::{
-    BackendChoice, Bind, Buffer, Context, ContextOptions, Image, ImageDesc, ImageDim, ImageFormat,
-    Kernel, SourceOptions,
+    Bind, Buffer, Context, ContextOptions, Image, ImageDesc, ImageDim, ImageFormat, Kernel,
+    SourceOptions,
 };
 
 const ROUNDS: u32 = 1000;
@@ -52,11 +55,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {{
     Kernel::from_wgsl(&src, &SourceOptions::named("weak.wgsl")).unwrap()
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
 /// Interleaved medians of two dispatches; each run starts from zeroed cells
 /// and is checked.
 fn compare(
@@ -69,32 +67,20 @@ fn compare(
     let n = groups as usize * 64;
     let cells = Buffer::zeroed(ctx, n as u64 * 4).unwrap();
     let zeros = vec![0u32; n];
-    let mut ta = Vec::new();
-    let mut tb = Vec::new();
-    for i in 0..runs + 1 {
-        let order = if i % 2 == 0 {
-            [true, false]
-        } else {
-            [false, true]
-        };
-        for first in order {
-            let k = if first { a } else { b };
-            cells.write(ctx, &zeros).unwrap();
-            let t = Instant::now();
-            ctx.dispatch(k, [groups, 1, 1], &[Bind::new(0, 0, &cells)])
-                .unwrap();
-            let d = t.elapsed();
-            let got = cells.read::<u32>(ctx).unwrap();
-            assert!(
-                got.iter().all(|&c| c == ROUNDS),
-                "every compare-swap succeeds uncontended"
-            );
-            if i > 0 {
-                if first { ta.push(d) } else { tb.push(d) }
-            }
-        }
-    }
-    (median(ta), median(tb))
+    let run = |k: &Kernel| {
+        cells.write(ctx, &zeros).unwrap();
+        let t = Instant::now();
+        ctx.dispatch(k, [groups, 1, 1], &[Bind::new(0, 0, &cells)])
+            .unwrap();
+        let d = t.elapsed();
+        let got = cells.read::<u32>(ctx).unwrap();
+        assert!(
+            got.iter().all(|&c| c == ROUNDS),
+            "every compare-swap succeeds uncontended"
+        );
+        d
+    };
+    common::interleaved(runs, || run(a), || run(b))
 }
 
 const SIDE: u32 = 1024;
@@ -213,27 +199,21 @@ fn image_add(ctx: &Context, per_texel: u32, runs: usize) {
     let desc = ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[SIDE, SIDE], 1).unwrap();
     let img = Image::zeroed(ctx, desc).unwrap();
     let groups = groups_for(SIDE * SIDE * per_texel);
-    let (mut ta, mut tn) = (Vec::new(), Vec::new());
-    for i in 0..runs + 1 {
-        let order = if i % 2 == 0 {
-            [true, false]
-        } else {
-            [false, true]
-        };
-        for ours in order {
-            let t = Instant::now();
-            if ours {
+    let time = |f: &dyn Fn()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
+    let (a, n) = common::interleaved(
+        runs,
+        || {
+            time(&|| {
                 ctx.dispatch(&kernel, groups, &[Bind::image(0, 0, &img)])
-                    .unwrap();
-            } else {
-                native.run(ctx, groups);
-            }
-            let d = t.elapsed();
-            if i > 0 {
-                if ours { ta.push(d) } else { tn.push(d) }
-            }
-        }
-    }
+                    .unwrap()
+            })
+        },
+        || time(&|| native.run(ctx, groups)),
+    );
     let texels = img.read::<u32>(ctx).unwrap();
     assert!(
         texels.iter().all(|&t| t == per_texel * (runs as u32 + 1)),
@@ -251,7 +231,6 @@ fn image_add(ctx: &Context, per_texel: u32, runs: usize) {
             .iter()
             .all(|&t| t == per_texel * (runs as u32 + 1))
     );
-    let (a, n) = (median(ta), median(tn));
     let ops = (SIDE * SIDE * per_texel) as f64;
     println!(
         "imageAtomicAdd 1024x1024, {per_texel} per texel: texel buffer {:.1} ms ({:.0} M/s), native textureAtomicAdd {:.1} ms ({:.0} M/s), throughput ratio buffer/native {:.3}",
@@ -302,29 +281,26 @@ void main() {{
     let img = Image::zeroed(ctx, desc).unwrap();
     let cells = Buffer::zeroed(ctx, n as u64 * 4).unwrap();
     let groups = groups_for(n);
-    let (mut ti, mut tb) = (Vec::new(), Vec::new());
-    for i in 0..runs + 1 {
-        let order = if i % 2 == 0 {
-            [true, false]
-        } else {
-            [false, true]
-        };
-        for on_image in order {
-            let t = Instant::now();
-            if on_image {
+    let time = |f: &dyn Fn()| {
+        let t = Instant::now();
+        f();
+        t.elapsed()
+    };
+    let (a, b) = common::interleaved(
+        runs,
+        || {
+            time(&|| {
                 ctx.dispatch(&image, groups, &[Bind::image(0, 0, &img)])
-                    .unwrap();
-            } else {
+                    .unwrap()
+            })
+        },
+        || {
+            time(&|| {
                 ctx.dispatch(&buffer, groups, &[Bind::new(0, 0, &cells)])
-                    .unwrap();
-            }
-            let d = t.elapsed();
-            if i > 0 {
-                if on_image { ti.push(d) } else { tb.push(d) }
-            }
-        }
-    }
-    let (a, b) = (median(ti), median(tb));
+                    .unwrap()
+            })
+        },
+    );
     let ops = 2.0 * n as f64;
     println!(
         "compare-swap on 1M locations: imageAtomicCompSwap {:.1} ms ({:.0} M/s), buffer atomicCompSwap {:.1} ms ({:.0} M/s), throughput ratio image/buffer {:.3}",
@@ -337,17 +313,7 @@ void main() {{
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let backend: BackendChoice = flag("--backend")
-        .map(|b| b.parse().unwrap())
-        .unwrap_or_default();
-    let runs: usize = flag("--runs").map(|r| r.parse().unwrap()).unwrap_or(15);
+    let (backend, runs) = common::backend_and_runs(15);
     let opts = ContextOptions::default().with_backend(backend);
     // Native texture atomics for the comparison, where the adapter has them.
     let texture_atomic = opts

@@ -4,9 +4,12 @@
 //!
 //! `cargo bench --bench dispatch_overhead [-- --backend NAME] [-- --runs N]`
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use atomport::{BackendChoice, Bind, Buffer, Context, ContextOptions, Kernel, SourceOptions};
+#[path = "common/mod.rs"]
+mod common;
+
+use atomport::{Bind, Buffer, Context, ContextOptions, Kernel, SourceOptions};
 
 /// The same work written directly against wgpu.
 struct Raw {
@@ -85,11 +88,6 @@ impl Raw {
     }
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
 fn case(ctx: &Context, kernel: &Kernel, name: &str, groups: [u32; 3], words: u64, runs: usize) {
     let raw = Raw::new(ctx, kernel.wgsl(), words);
     let buf = Buffer::zeroed(ctx, words * 4).unwrap();
@@ -108,26 +106,19 @@ fn case(ctx: &Context, kernel: &Kernel, name: &str, groups: [u32; 3], words: u64
         &expected[..],
         "raw result"
     );
-    let (mut ta, mut tr) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
-    for i in 0..runs {
-        // Interleave, alternating which goes first, so drift hits both alike.
-        let order = if i % 2 == 0 {
-            [true, false]
-        } else {
-            [false, true]
-        };
-        for ours in order {
+    let (ma, mr) = common::interleaved(
+        runs,
+        || {
             let t = Instant::now();
-            if ours {
-                std::hint::black_box(ctx.dispatch_and_read(kernel, groups, &binds).unwrap());
-                ta.push(t.elapsed());
-            } else {
-                std::hint::black_box(raw.run(ctx, groups));
-                tr.push(t.elapsed());
-            }
-        }
-    }
-    let (ma, mr) = (median(ta), median(tr));
+            std::hint::black_box(ctx.dispatch_and_read(kernel, groups, &binds).unwrap());
+            t.elapsed()
+        },
+        || {
+            let t = Instant::now();
+            std::hint::black_box(raw.run(ctx, groups));
+            t.elapsed()
+        },
+    );
     println!(
         "{name:<6} {:>8} invocations {:>9} B readback  atomport {:>10.1?}  raw {:>10.1?}  ratio {:.3}",
         groups.iter().product::<u32>() * 64,
@@ -139,17 +130,7 @@ fn case(ctx: &Context, kernel: &Kernel, name: &str, groups: [u32; 3], words: u64
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let backend: BackendChoice = flag("--backend")
-        .map(|b| b.parse().unwrap())
-        .unwrap_or_default();
-    let runs: usize = flag("--runs").map(|r| r.parse().unwrap()).unwrap_or(200);
+    let (backend, runs) = common::backend_and_runs(200);
     let kernel = Kernel::from_wgsl(
         include_str!("../wgsl/fill.wgsl"),
         &SourceOptions::named("fill.wgsl"),

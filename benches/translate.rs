@@ -4,7 +4,12 @@
 //!
 //! `cargo bench --bench translate`
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::median;
 
 use atomport::{Kernel, SourceOptions};
 
@@ -55,11 +60,6 @@ shared int local_min;
 }
 ";
     s
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
 
 fn main() {

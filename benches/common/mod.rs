@@ -1,0 +1,55 @@
+//! What the benchmarks share: flags, medians and interleaved runs.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use atomport::BackendChoice;
+
+/// The value after `--name`, if given.
+pub fn flag(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+/// `--backend NAME` (default: the best adapter) and `--runs N`.
+pub fn backend_and_runs(default_runs: usize) -> (BackendChoice, usize) {
+    let backend = flag("--backend")
+        .map(|b| b.parse().expect("--backend names a backend"))
+        .unwrap_or_default();
+    let runs = flag("--runs")
+        .map(|r| r.parse().expect("--runs is a count"))
+        .unwrap_or(default_runs);
+    (backend, runs)
+}
+
+/// The median.
+pub fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Runs `a` and `b` `runs` times each, alternating which goes first so that
+/// drift hits both alike, after one untimed warm-up round; each closure
+/// times its own measured part. Returns the two medians.
+pub fn interleaved(
+    runs: usize,
+    mut a: impl FnMut() -> Duration,
+    mut b: impl FnMut() -> Duration,
+) -> (Duration, Duration) {
+    a();
+    b();
+    let (mut ta, mut tb) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    for i in 0..runs {
+        if i % 2 == 0 {
+            ta.push(a());
+            tb.push(b());
+        } else {
+            tb.push(b());
+            ta.push(a());
+        }
+    }
+    (median(ta), median(tb))
+}
