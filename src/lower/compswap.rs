@@ -24,30 +24,45 @@ use naga::{
 
 use crate::{Error, Result};
 
-/// Makes every compare-exchange in `module` strong; returns how many it rewrote.
-pub fn strong_compare_exchange(module: &mut naga::Module) -> Result<usize> {
+/// One compare-exchange statement's operands.
+#[derive(Clone, Copy)]
+struct CompareExchange {
+    pointer: Handle<Expression>,
+    cmp: Handle<Expression>,
+    value: Handle<Expression>,
+    result: Handle<Expression>,
+}
+
+type Rewrite<'a> = dyn FnMut(
+        &mut Function,
+        &naga::UniqueArena<naga::Type>,
+        CompareExchange,
+        Span,
+    ) -> Result<Vec<Statement>>
+    + 'a;
+
+/// Rebuilds every function with each compare-exchange replaced by the
+/// statements `rewrite` returns; returns how many it replaced.
+fn rewrite_all(module: &mut naga::Module, rewrite: &mut Rewrite) -> Result<usize> {
     let mut count = 0;
     let types = &module.types;
-    for (_, f) in module.functions.iter_mut() {
-        count += lower_function(f, types)?;
-    }
-    for ep in module.entry_points.iter_mut() {
-        count += lower_function(&mut ep.function, types)?;
+    let functions = module
+        .functions
+        .iter_mut()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    for f in functions {
+        let body = std::mem::take(&mut f.body);
+        f.body = rewrite_block(body, f, types, rewrite, &mut count)?;
     }
     Ok(count)
 }
 
-fn lower_function(f: &mut Function, types: &naga::UniqueArena<naga::Type>) -> Result<usize> {
-    let body = std::mem::take(&mut f.body);
-    let mut count = 0;
-    f.body = lower_block(body, f, types, &mut count)?;
-    Ok(count)
-}
-
-fn lower_block(
+fn rewrite_block(
     block: Block,
     f: &mut Function,
     types: &naga::UniqueArena<naga::Type>,
+    rewrite: &mut Rewrite,
     count: &mut usize,
 ) -> Result<Block> {
     let mut out = Block::with_capacity(block.len());
@@ -60,24 +75,34 @@ fn lower_block(
                 result: Some(result),
             } => {
                 *count += 1;
-                strong_loop(f, types, pointer, cmp, value, result, span)?
+                let cx = CompareExchange {
+                    pointer,
+                    cmp,
+                    value,
+                    result,
+                };
+                for s in rewrite(f, types, cx, span)? {
+                    out.push(s, span);
+                }
+                continue;
             }
-            Statement::Block(b) => Statement::Block(lower_block(b, f, types, count)?),
+            Statement::Block(b) => Statement::Block(rewrite_block(b, f, types, rewrite, count)?),
             Statement::If {
                 condition,
                 accept,
                 reject,
             } => Statement::If {
                 condition,
-                accept: lower_block(accept, f, types, count)?,
-                reject: lower_block(reject, f, types, count)?,
+                accept: rewrite_block(accept, f, types, rewrite, count)?,
+                reject: rewrite_block(reject, f, types, rewrite, count)?,
             },
             Statement::Switch { selector, cases } => Statement::Switch {
                 selector,
                 cases: cases
                     .into_iter()
                     .map(|mut c| {
-                        c.body = lower_block(std::mem::take(&mut c.body), f, types, count)?;
+                        c.body =
+                            rewrite_block(std::mem::take(&mut c.body), f, types, rewrite, count)?;
                         Ok(c)
                     })
                     .collect::<Result<Vec<_>>>()?,
@@ -87,8 +112,8 @@ fn lower_block(
                 continuing,
                 break_if,
             } => Statement::Loop {
-                body: lower_block(body, f, types, count)?,
-                continuing: lower_block(continuing, f, types, count)?,
+                body: rewrite_block(body, f, types, rewrite, count)?,
+                continuing: rewrite_block(continuing, f, types, rewrite, count)?,
                 break_if,
             },
             other => other,
@@ -96,6 +121,15 @@ fn lower_block(
         out.push(stmt, span);
     }
     Ok(out)
+}
+
+/// Makes every compare-exchange in `module` strong; returns how many it rewrote.
+pub fn strong_compare_exchange(module: &mut naga::Module) -> Result<usize> {
+    rewrite_all(module, &mut |f, types, cx, span| {
+        Ok(vec![strong_loop(
+            f, types, cx.pointer, cx.cmp, cx.value, cx.result, span,
+        )?])
+    })
 }
 
 fn strong_loop(
@@ -254,116 +288,77 @@ fn refers_to(e: &Expression, h: Handle<Expression>) -> bool {
 /// its value is odd, by comparing against `compare ^ 1` (memory still holds
 /// `compare`, so nothing is written and the original is returned, as a
 /// spurious failure does). Returns how many calls it broke.
-pub fn spurious_failures(module: &mut naga::Module) -> usize {
-    let mut count = 0;
-    let types = &module.types;
-    for (_, f) in module.functions.iter_mut() {
-        let body = std::mem::take(&mut f.body);
-        f.body = fault_block(body, f, types, &mut count);
-    }
-    for ep in module.entry_points.iter_mut() {
-        let body = std::mem::take(&mut ep.function.body);
-        ep.function.body = fault_block(body, &mut ep.function, types, &mut count);
-    }
-    count
+pub fn spurious_failures(module: &mut naga::Module) -> Result<usize> {
+    rewrite_all(module, &mut spurious_call)
 }
 
-fn fault_block(
-    block: Block,
+/// The faulty replacement of one compare-exchange (see [`spurious_failures`]).
+fn spurious_call(
     f: &mut Function,
     types: &naga::UniqueArena<naga::Type>,
-    count: &mut usize,
-) -> Block {
-    let mut out = Block::with_capacity(block.len());
-    for (stmt, span) in block.span_into_iter() {
-        let stmt = match stmt {
-            Statement::Atomic {
-                pointer,
-                fun: AtomicFunction::Exchange { compare: Some(cmp) },
-                value,
-                result: Some(result),
-            } => {
-                *count += 1;
-                let kind = match f.expressions[result] {
-                    Expression::AtomicResult { ty, .. } => match &types[ty].inner {
-                        TypeInner::Struct { members, .. } => match types[members[0].ty].inner {
-                            TypeInner::Scalar(s) => s.kind,
-                            _ => naga::ScalarKind::Uint,
-                        },
-                        _ => naga::ScalarKind::Uint,
-                    },
-                    _ => naga::ScalarKind::Uint,
-                };
-                let as_uint = |e| Expression::As {
-                    expr: e,
-                    kind: naga::ScalarKind::Uint,
-                    convert: None,
-                };
-                // A literal needs no Emit: append it before the emitted range.
-                let one = f
-                    .expressions
-                    .append(Expression::Literal(naga::Literal::U32(1)), span);
-                let bits = f.expressions.append(as_uint(value), span);
-                let odd = f.expressions.append(
-                    Expression::Binary {
-                        op: BinaryOperator::And,
-                        left: bits,
-                        right: one,
-                    },
-                    span,
-                );
-                let cmp_bits = f.expressions.append(as_uint(cmp), span);
-                let wrong_bits = f.expressions.append(
-                    Expression::Binary {
-                        op: BinaryOperator::ExclusiveOr,
-                        left: cmp_bits,
-                        right: odd,
-                    },
-                    span,
-                );
-                let wrong = f.expressions.append(
-                    Expression::As {
-                        expr: wrong_bits,
-                        kind,
-                        convert: None,
-                    },
-                    span,
-                );
-                out.push(
-                    Statement::Emit(naga::Range::new_from_bounds(bits, wrong)),
-                    span,
-                );
-                Statement::Atomic {
-                    pointer,
-                    fun: AtomicFunction::Exchange {
-                        compare: Some(wrong),
-                    },
-                    value,
-                    result: Some(result),
-                }
-            }
-            Statement::Block(b) => Statement::Block(fault_block(b, f, types, count)),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-            } => Statement::If {
-                condition,
-                accept: fault_block(accept, f, types, count),
-                reject: fault_block(reject, f, types, count),
+    cx: CompareExchange,
+    span: Span,
+) -> Result<Vec<Statement>> {
+    let CompareExchange {
+        pointer,
+        cmp,
+        value,
+        result,
+    } = cx;
+    let kind = match f.expressions[result] {
+        Expression::AtomicResult { ty, .. } => match &types[ty].inner {
+            TypeInner::Struct { members, .. } => match types[members[0].ty].inner {
+                TypeInner::Scalar(s) => s.kind,
+                _ => naga::ScalarKind::Uint,
             },
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-            } => Statement::Loop {
-                body: fault_block(body, f, types, count),
-                continuing: fault_block(continuing, f, types, count),
-                break_if,
+            _ => naga::ScalarKind::Uint,
+        },
+        _ => naga::ScalarKind::Uint,
+    };
+    let as_uint = |e| Expression::As {
+        expr: e,
+        kind: naga::ScalarKind::Uint,
+        convert: None,
+    };
+    // A literal needs no Emit: append it before the emitted range.
+    let one = f
+        .expressions
+        .append(Expression::Literal(naga::Literal::U32(1)), span);
+    let bits = f.expressions.append(as_uint(value), span);
+    let odd = f.expressions.append(
+        Expression::Binary {
+            op: BinaryOperator::And,
+            left: bits,
+            right: one,
+        },
+        span,
+    );
+    let cmp_bits = f.expressions.append(as_uint(cmp), span);
+    let wrong_bits = f.expressions.append(
+        Expression::Binary {
+            op: BinaryOperator::ExclusiveOr,
+            left: cmp_bits,
+            right: odd,
+        },
+        span,
+    );
+    let wrong = f.expressions.append(
+        Expression::As {
+            expr: wrong_bits,
+            kind,
+            convert: None,
+        },
+        span,
+    );
+    Ok(vec![
+        Statement::Emit(naga::Range::new_from_bounds(bits, wrong)),
+        Statement::Atomic {
+            pointer,
+            fun: AtomicFunction::Exchange {
+                compare: Some(wrong),
             },
-            other => other,
-        };
-        out.push(stmt, span);
-    }
-    out
+            value,
+            result: Some(result),
+        },
+    ])
 }
