@@ -67,7 +67,10 @@ struct Lowered {
 struct Common {
     uint: Word,
     boolean: Word,
-    c: [Word; 5],
+    /// `uint 0`: the coordinate of an axis the shape lacks.
+    zero: Word,
+    /// `uint 4`: the `texels` member of the buffer struct.
+    texels_member: Word,
     /// The [`crate::lower::Fault::SwappedImageAxes`] fault.
     swap_axes: bool,
 }
@@ -164,20 +167,21 @@ pub fn images_to_texel_buffers(
     let mut rw = super::spirv::Rewriter::new(module);
     let uint = rw.uint_type_at_start();
     let boolean = rw.bool_type();
-    let c: [Word; 5] = std::array::from_fn(|k| {
+    let [zero, texels_member] = [0, 4].map(|v| {
         let id = rw.fresh();
         rw.module.types_global_values.push(Instruction::new(
             Op::Constant,
             Some(uint),
             Some(id),
-            vec![Operand::LiteralBit32(k as u32)],
+            vec![Operand::LiteralBit32(v)],
         ));
         id
     });
     let common = Common {
         uint,
         boolean,
-        c,
+        zero,
+        texels_member,
         swap_axes,
     };
     let mut lowered: HashMap<Word, Lowered> = HashMap::new();
@@ -261,13 +265,8 @@ pub fn images_to_texel_buffers(
                 Operand::LiteralString(format!("{name}_texels")),
             ],
         ));
-        let ptr_struct = new_pointer(&mut rw, StorageClass::StorageBuffer, st);
-        let ptr_uint = new_pointer(&mut rw, StorageClass::StorageBuffer, uint);
-        let ptr_texel = if *texel == uint {
-            ptr_uint
-        } else {
-            new_pointer(&mut rw, StorageClass::StorageBuffer, *texel)
-        };
+        let ptr_struct = rw.pointer_to(StorageClass::StorageBuffer, st);
+        let ptr_texel = rw.pointer_to(StorageClass::StorageBuffer, *texel);
         // The variable moves after its new types and becomes a storage buffer.
         let at = rw
             .module
@@ -347,24 +346,6 @@ fn decorate(target: Word, d: Decoration, literals: &[u32]) -> Instruction {
     let mut ops = vec![Operand::IdRef(target), Operand::Decoration(d)];
     ops.extend(literals.iter().map(|l| Operand::LiteralBit32(*l)));
     Instruction::new(Op::Decorate, None, None, ops)
-}
-
-fn new_pointer(rw: &mut super::spirv::Rewriter, class: StorageClass, pointee: Word) -> Word {
-    let existing = rw.module.types_global_values.iter().find(|i| {
-        i.class.opcode == Op::TypePointer
-            && i.operands == [Operand::StorageClass(class), Operand::IdRef(pointee)]
-    });
-    if let Some(i) = existing {
-        return i.result_id.unwrap_or(0);
-    }
-    let p = rw.fresh();
-    rw.module.types_global_values.push(Instruction::new(
-        Op::TypePointer,
-        None,
-        Some(p),
-        vec![Operand::StorageClass(class), Operand::IdRef(pointee)],
-    ));
-    p
 }
 
 /// (set, binding) of every decorated variable.
@@ -495,7 +476,11 @@ fn rewrite_functions(
                         let sample = id(&inst.operands[2]);
                         let (index, inb) =
                             emit_index(&mut em, common, &defs, &result_types, img, coord, sample)?;
-                        let ptr = em.op(Op::AccessChain, img.ptr_texel, &[var, common.c[4], index]);
+                        let ptr = em.op(
+                            Op::AccessChain,
+                            img.ptr_texel,
+                            &[var, common.texels_member, index],
+                        );
                         texel_ptrs.insert(inst.result_id.unwrap_or(0), (ptr, inb));
                     }
                     _ if first.is_some_and(|p| texel_ptrs.contains_key(&p)) => {
@@ -546,7 +531,7 @@ fn rewrite_functions(
                                 let ptr = em.op(
                                     Op::AccessChain,
                                     img.ptr_texel,
-                                    &[var, common.c[4], index],
+                                    &[var, common.texels_member, index],
                                 );
                                 if op == Op::ImageRead {
                                     let vec_ty = inst.result_type.unwrap_or(0);
@@ -734,21 +719,21 @@ fn emit_index(
         let c = component(em, 1);
         as_uint(em, c, comp_ty)
     } else {
-        common.c[0]
+        common.zero
     };
     let layer = match img.dim.layer_coordinate() {
         Some(k) => {
             let c = component(em, k);
             as_uint(em, c, comp_ty)
         }
-        None => common.c[0],
+        None => common.zero,
     };
     let smp = match (img.dim.is_multisampled(), sample) {
         (true, Some(sid)) => {
             let sty = result_types.get(&sid).copied().unwrap_or(u);
             as_uint(em, sid, sty)
         }
-        _ => common.c[0],
+        _ => common.zero,
     };
     let b = common.boolean;
     let in_x = em.op(Op::ULessThan, b, &[x, w]);
