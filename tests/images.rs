@@ -240,6 +240,15 @@ fn image_descriptions_are_checked() {
         )),
         "3d image: every size and the sample count must be at least 1"
     );
+    assert_eq!(
+        e(ImageDesc::new(
+            ImageDim::D3,
+            ImageFormat::R32Uint,
+            &[65536, 65536, 2],
+            1
+        )),
+        "3d image: 65536x65536x2 is too many texels"
+    );
     let d = ImageDesc::new(ImageDim::CubeArray, ImageFormat::R32Uint, &[4, 4, 3], 1).unwrap();
     assert_eq!(
         (d.layers(), d.texel_count(), d.size()),

@@ -14,14 +14,6 @@ use naga::{Expression, Handle, ScalarKind, StructMember, Type, TypeInner};
 
 use crate::{Error, Result};
 
-/// (function, or entry point index), expression, new member index.
-type Edit = (
-    Option<Handle<naga::Function>>,
-    Option<usize>,
-    Handle<Expression>,
-    u32,
-);
-
 /// Pads structs so their natural layout matches their offsets; returns how many it padded.
 pub fn match_natural_layout(
     module: &mut naga::Module,
@@ -34,7 +26,7 @@ pub fn match_natural_layout(
     // struct handle -> (new members, old index -> new index)
     let mut plans: HashMap<Handle<Type>, (Vec<StructMember>, Vec<u32>)> = HashMap::new();
     for (h, ty) in module.types.iter() {
-        let TypeInner::Struct { ref members, span } = ty.inner else {
+        let TypeInner::Struct { ref members, .. } = ty.inner else {
             continue;
         };
         let struct_name = ty.name.as_deref().unwrap_or("struct");
@@ -81,7 +73,6 @@ pub fn match_natural_layout(
             out.push(m.clone());
             cur = m.offset + layout.size;
         }
-        let _ = span;
         if pads > 0 {
             plans.insert(h, (out, map));
         }
@@ -100,19 +91,18 @@ pub fn match_natural_layout(
             _ => None,
         }
     };
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut check = |f: &naga::Function,
-                     fi: &naga::valid::FunctionInfo,
-                     fh: Option<Handle<naga::Function>>,
-                     ep: Option<usize>|
-     -> Result<()> {
+    // Per function (module functions, then entry points): expression, new index.
+    let find_edits = |f: &naga::Function,
+                      fi: &naga::valid::FunctionInfo|
+     -> Result<Vec<(Handle<Expression>, u32)>> {
+        let mut edits = Vec::new();
         for (eh, e) in f.expressions.iter() {
             match *e {
                 Expression::AccessIndex { base, index } => {
                     if let Some(t) = resolve(&fi[base].ty)
                         && let Some((_, map)) = plans.get(&t)
                     {
-                        edits.push((fh, ep, eh, map[index as usize]));
+                        edits.push((eh, map[index as usize]));
                     }
                 }
                 Expression::Compose { ty, .. } if plans.contains_key(&ty) => {
@@ -123,22 +113,30 @@ pub fn match_natural_layout(
                 _ => {}
             }
         }
-        Ok(())
+        Ok(edits)
     };
-    for (fh, f) in module.functions.iter() {
-        check(f, &info[fh], Some(fh), None)?;
-    }
-    for (i, ep) in module.entry_points.iter().enumerate() {
-        check(&ep.function, info.get_entry_point(i), None, Some(i))?;
-    }
-    for (fh, ep, eh, new_index) in edits {
-        let f = match (fh, ep) {
-            (Some(fh), _) => &mut module.functions[fh],
-            (None, Some(i)) => &mut module.entry_points[i].function,
-            _ => unreachable!("an edit names its function"),
-        };
-        if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {
-            *index = new_index;
+    let edits = module
+        .functions
+        .iter()
+        .map(|(fh, f)| find_edits(f, &info[fh]))
+        .chain(
+            module
+                .entry_points
+                .iter()
+                .enumerate()
+                .map(|(i, ep)| find_edits(&ep.function, info.get_entry_point(i))),
+        )
+        .collect::<Result<Vec<_>>>()?;
+    let functions = module
+        .functions
+        .iter_mut()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    for (f, edits) in functions.zip(edits) {
+        for (eh, new_index) in edits {
+            if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {
+                *index = new_index;
+            }
         }
     }
     let count = plans.len();

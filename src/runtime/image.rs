@@ -94,17 +94,9 @@ impl ImageDesc {
                 self.samples
             ));
         }
-        let total = self.texel_count_checked().ok_or_else(|| {
-            Error::Spec(format!(
-                "{name} image: {} texels is too many",
-                self.size()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x")
-            ))
-        })?;
-        let _ = total;
+        if !self.addressable() {
+            return bad(format!("{} is too many texels", self.size_text()));
+        }
         Ok(())
     }
 
@@ -129,13 +121,21 @@ impl ImageDesc {
         }
     }
 
-    fn texel_count_checked(&self) -> Option<u32> {
-        let n = (self.width as u64)
-            .checked_mul(self.height as u64)?
-            .checked_mul(self.layers() as u64)?
-            .checked_mul(self.samples as u64)?;
-        // The scratch texel and the header must stay addressable in 32 bits.
-        (n + 1 + HEADER_WORDS as u64 <= u32::MAX as u64 / 4).then_some(n as u32)
+    /// Whether every texel, the header and the scratch texel have 32-bit byte offsets.
+    fn addressable(&self) -> bool {
+        let n = [self.height, self.layers(), self.samples]
+            .iter()
+            .try_fold(self.width as u64, |n, &d| n.checked_mul(d as u64));
+        n.is_some_and(|n| n + 1 + HEADER_WORDS as u64 <= u32::MAX as u64 / 4)
+    }
+
+    /// `imageSize`'s numbers as `WxHxL`.
+    pub fn size_text(&self) -> String {
+        self.size()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
     }
 
     /// Texels in all: width × height × layers × samples.
@@ -198,11 +198,7 @@ impl Image {
             return Err(Error::Spec(format!(
                 "{} image {}: {} bytes of texels given, {} needed",
                 desc.dim.name(),
-                desc.size()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x"),
+                desc.size_text(),
                 bytes.len(),
                 desc.texel_count() * 4
             )));
