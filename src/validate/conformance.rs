@@ -748,23 +748,7 @@ fn run_standard_image(
             argument(case, t, k, rng)
         };
     }
-    let img = Image::from_texels(ctx, desc, &init)?;
-    let coords_buf = Buffer::from_slice(ctx, &coords)?;
-    let args_buf = Buffer::from_slice(ctx, &args)?;
-    let rets_buf = Buffer::zeroed(ctx, n as u64 * 4)?;
-    let groups = n.div_ceil(64) as u32;
-    let out = ctx.dispatch_and_read(
-        &kernel,
-        [groups, 1, 1],
-        &[
-            Bind::image(0, 0, &img),
-            Bind::new(0, 1, &coords_buf),
-            Bind::new(0, 2, &args_buf),
-            Bind::new(0, 3, &rets_buf),
-        ],
-    )?;
-    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
-    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[3]);
+    let (after, rets) = run_image_kernel(ctx, &kernel, desc, &init, &coords, &args, n, 0)?;
     for t in 0..texels {
         let hits: Vec<usize> = (0..CALLS).map(|k| k * texels + t).collect();
         let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
@@ -779,6 +763,40 @@ fn run_standard_image(
         }
     }
     Ok(None)
+}
+
+/// Dispatches an image case's kernel (image at 0, coords at 1, arguments at
+/// 2, returns at 3) with one invocation per argument; returns the texels
+/// after it and the `rets_len` words of returns, pre-filled with `rets_fill`.
+#[allow(clippy::too_many_arguments)]
+fn run_image_kernel(
+    ctx: &Context,
+    kernel: &Kernel,
+    desc: ImageDesc,
+    init: &[u32],
+    coords: &[i32],
+    args: &[u32],
+    rets_len: usize,
+    rets_fill: u32,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let img = Image::from_texels(ctx, desc, init)?;
+    let coords_buf = Buffer::from_slice(ctx, coords)?;
+    let args_buf = Buffer::from_slice(ctx, args)?;
+    let rets_buf = Buffer::filled(ctx, rets_fill, rets_len)?;
+    let out = ctx.dispatch_and_read(
+        kernel,
+        [args.len().div_ceil(64) as u32, 1, 1],
+        &[
+            Bind::image(0, 0, &img),
+            Bind::new(0, 1, &coords_buf),
+            Bind::new(0, 2, &args_buf),
+            Bind::new(0, 3, &rets_buf),
+        ],
+    )?;
+    Ok((
+        bytemuck::pod_collect_to_vec(&out[0]),
+        bytemuck::pod_collect_to_vec(&out[3]),
+    ))
 }
 
 fn link(j: u32) -> u32 {
@@ -1034,23 +1052,18 @@ fn run_out_of_range(
     );
     let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
     let init: Vec<u32> = (0..desc.texel_count()).map(|t| 1000 + t as u32).collect();
-    let img = Image::from_texels(ctx, desc, &init)?;
-    let coords_buf = Buffer::from_slice(ctx, &coords)?;
     let args: Vec<u32> = (0..n).map(|i| 0x0777_0000 + i as u32).collect();
-    let args_buf = Buffer::from_slice(ctx, &args)?;
-    let rets_buf = Buffer::filled(ctx, 0xFFFF_FFFFu32, 3 * n)?;
-    let out = ctx.dispatch_and_read(
+    // Pre-filled, so that a return value that is never written cannot pass as 0.
+    let (after, rets) = run_image_kernel(
+        ctx,
         &kernel,
-        [1, 1, 1],
-        &[
-            Bind::image(0, 0, &img),
-            Bind::new(0, 1, &coords_buf),
-            Bind::new(0, 2, &args_buf),
-            Bind::new(0, 3, &rets_buf),
-        ],
+        desc,
+        &init,
+        &coords,
+        &args,
+        3 * n,
+        0xFFFF_FFFF,
     )?;
-    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
-    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[3]);
     if let Some(t) = (0..after.len()).find(|&t| after[t] != init[t]) {
         return Ok(Some(format!(
             "texel {t} changed from {} to {:#x} by out-of-range accesses",
