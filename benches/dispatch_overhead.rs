@@ -23,18 +23,7 @@ struct Raw {
 impl Raw {
     fn new(ctx: &Context, wgsl: &str, words: u64) -> Raw {
         let device = ctx.device();
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: None,
-            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: None,
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = common::raw_pipeline(device, &wgsl);
         let size = words * 4;
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: None,

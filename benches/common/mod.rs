@@ -53,3 +53,20 @@ pub fn interleaved(
     }
     (median(ta), median(tb))
 }
+
+/// A compute pipeline for `wgsl`'s `main`, in plain wgpu (the benchmarks'
+/// hand-written side).
+pub fn raw_pipeline(device: &wgpu::Device, wgsl: &str) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: None,
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
