@@ -23,7 +23,7 @@ struct Raw {
 impl Raw {
     fn new(ctx: &Context, wgsl: &str, words: u64) -> Raw {
         let device = ctx.device();
-        let pipeline = common::raw_pipeline(device, &wgsl);
+        let pipeline = common::raw_pipeline(device, wgsl);
         let size = words * 4;
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: None,
