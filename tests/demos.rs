@@ -97,3 +97,47 @@ fn bad_arguments_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--size 12: expected WxH"));
 }
+
+#[test]
+fn oit_reports_a_full_node_buffer_instead_of_writing_past_it() {
+    for b in common::backend_names() {
+        let out = std::env::temp_dir().join(format!(
+            "atomport-oit-overflow-{}-{b}.png",
+            std::process::id()
+        ));
+        let o = Command::new(example("oit"))
+            .args([
+                "--backend",
+                b,
+                "--size",
+                "96x64",
+                "--capacity",
+                "1000",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{b}: {stdout}");
+        // Every fragment past the capacity is counted as dropped, none lost from the count.
+        let total: u32 = stdout
+            .split(" fragments,")
+            .next()
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no fragment count in {stdout}"));
+        assert!(
+            stdout.contains(&format!("dropped when full: {}", total - 1000)),
+            "{b}: {stdout}"
+        );
+        assert!(
+            stdout.lines().last().unwrap().starts_with(&format!(
+                "check: FAILED: {} fragments dropped: the node buffer holds 1000 of {total}",
+                total - 1000
+            )),
+            "{b}: {stdout}"
+        );
+        let _ = std::fs::remove_file(&out);
+    }
+}

@@ -13,19 +13,40 @@ pub struct Args {
     pub out: PathBuf,
     pub width: u32,
     pub height: u32,
+    /// Values of the demo's own flags, as given.
+    pub extra: Vec<(String, String)>,
+}
+
+impl Args {
+    /// The value of one of the demo's own flags, parsed; exits 2 if it does not parse.
+    pub fn extra<T: std::str::FromStr>(&self, flag: &str) -> Option<T> {
+        let (_, v) = self.extra.iter().find(|(f, _)| f == flag)?;
+        Some(v.parse().unwrap_or_else(|_| {
+            eprintln!("{flag} {v}: not a valid value");
+            std::process::exit(2);
+        }))
+    }
 }
 
 /// Parses the demo's arguments; prints usage and exits 2 on a bad one.
 pub fn args(name: &str, default_size: (u32, u32)) -> Args {
+    args_with(name, default_size, &[])
+}
+
+/// [`args`] with the demo's own flags (`("--capacity", "N")`), each taking a value.
+pub fn args_with(name: &str, default_size: (u32, u32), own: &[(&str, &str)]) -> Args {
     // SAFETY: demos call this first thing in main, before any other thread exists.
     unsafe { atomport::quiet_headless_probing() };
-    let usage =
-        format!("usage: {name} [--backend vulkan|metal|dx12|gl] [--out FILE.png] [--size WxH]");
+    let own_usage: String = own.iter().map(|(f, v)| format!(" [{f} {v}]")).collect();
+    let usage = format!(
+        "usage: {name} [--backend vulkan|metal|dx12|gl] [--out FILE.png] [--size WxH]{own_usage}"
+    );
     let mut a = Args {
         backend: None,
         out: PathBuf::from(format!("{name}.png")),
         width: default_size.0,
         height: default_size.1,
+        extra: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
     let fail = |msg: String| -> ! {
@@ -60,6 +81,7 @@ pub fn args(name: &str, default_size: (u32, u32)) -> Args {
                 a.width = w;
                 a.height = h;
             }
+            other if own.iter().any(|(f, _)| *f == other) => a.extra.push((flag.clone(), value)),
             other => fail(format!("unknown flag {other}")),
         }
     }

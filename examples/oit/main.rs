@@ -5,7 +5,11 @@
 //! Checks that no node is lost (nodes allocated = fragments, none dropped)
 //! and that the picture equals a CPU sort-and-blend within 1/255 per channel.
 //!
-//! `cargo run --release --example oit -- [--backend NAME] [--out FILE.png] [--size WxH]`
+//! `cargo run --release --example oit -- [--backend NAME] [--out FILE.png] [--size WxH] [--capacity NODES]`
+//!
+//! `--capacity` makes the node buffer smaller than the fragment count, to
+//! show the overflow path: the extra fragments are counted and reported
+//! (the check then fails), never written.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -47,7 +51,8 @@ fn discs(w: u32, h: u32, n: usize) -> Vec<Disc> {
 }
 
 fn main() {
-    let args = common::args("oit", (640, 480));
+    let args = common::args_with("oit", (640, 480), &[("--capacity", "NODES")]);
+    let capacity_arg = args.extra::<u32>("--capacity");
     let (w, h) = (args.width, args.height);
     let ctx = common::context(&args, wgpu::Features::empty());
     let append = common::kernel("append.comp", include_str!("append.comp"));
@@ -60,7 +65,9 @@ fn main() {
         "{} translucent discs, {total} fragments, at most {deepest} per pixel",
         shapes.len()
     );
-    let capacity = total as u32;
+    // The node buffer holds every fragment unless --capacity says fewer, to
+    // show the overflow path: the extra fragments are counted, not written.
+    let capacity = capacity_arg.unwrap_or(total as u32);
     let desc = common::ok(ImageDesc::new(
         ImageDim::D2,
         ImageFormat::R32Uint,
@@ -114,7 +121,7 @@ fn main() {
     let rgba: Vec<u32> = common::ok(colors.read(&ctx));
     common::write_png(&args.out, w, h, bytemuck::cast_slice(&rgba));
     common::check(verify(
-        total, allocated, dropped, truncated, &shapes, &fragments, &rgba,
+        total, capacity, allocated, dropped, truncated, &shapes, &fragments, &rgba,
     ));
 }
 
@@ -133,8 +140,10 @@ fn cpu_fragments(w: u32, h: u32, shapes: &[Disc]) -> Vec<Vec<usize>> {
     px
 }
 
+#[allow(clippy::too_many_arguments)]
 fn verify(
     total: usize,
+    capacity: u32,
     allocated: u32,
     dropped: u32,
     truncated: u32,
@@ -142,9 +151,15 @@ fn verify(
     fragments: &[Vec<usize>],
     rgba: &[u32],
 ) -> Result<(), String> {
-    if allocated as usize != total || dropped != 0 {
+    let overflow = (total as u32).saturating_sub(capacity);
+    if allocated as usize != total || dropped != overflow {
         return Err(format!(
-            "{allocated} nodes allocated and {dropped} dropped for {total} fragments"
+            "{allocated} nodes allocated and {dropped} dropped for {total} fragments and {capacity} nodes"
+        ));
+    }
+    if dropped > 0 {
+        return Err(format!(
+            "{dropped} fragments dropped: the node buffer holds {capacity} of {total}"
         ));
     }
     let deepest = fragments.iter().map(Vec::len).max().unwrap_or(0);
