@@ -252,7 +252,7 @@ fn help_lists_the_commands() {
     let o = atomport(&["--help"]);
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
-    for cmd in ["info", "run"] {
+    for cmd in ["info", "run", "translate", "validate", "diff"] {
         assert!(text.contains(cmd), "{text}");
     }
 }

@@ -66,6 +66,11 @@ fn async_read_matches_blocking_read() {
         let got: Vec<u32> = pollster::block_on(buf.read_async(&ctx)).unwrap();
         assert_eq!(got, data);
         buf.write(&ctx, &[9u32, 8]).unwrap();
+        let e = buf.write(&ctx, &vec![0u32; 1001]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "write of 4004 bytes into a buffer of 4000 bytes"
+        );
         assert_eq!(&buf.read::<u32>(&ctx).unwrap()[..3], &[9, 8, 2]);
     }
 }
