@@ -474,20 +474,18 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
     }
     if int64_atomics {
         f |= F::SHADER_INT64;
-        // min/max alone need less of the adapter than add/and/or/xor/exchange.
-        let only_min_max = module
-            .functions
-            .iter()
-            .map(|(_, func)| func)
-            .chain(module.entry_points.iter().map(|ep| &ep.function))
-            .all(|func| {
-                func.expressions.iter().all(|(_, e)| match e {
-                    naga::Expression::AtomicResult { ty, .. } => {
-                        !matches!(module.types[*ty].inner, TypeInner::Scalar(s) if s.width == 8)
-                    }
-                    _ => true,
-                })
-            });
+        // min/max with unused results need less of the adapter than the rest:
+        // ask naga's validator whether the module holds without ALL_OPS.
+        let only_min_max = guard("naga's validator", || {
+            Ok(naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all()
+                    - naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
+            )
+            .validate(module)
+            .is_ok())
+        })
+        .unwrap_or(false);
         f |= if only_min_max {
             F::SHADER_INT64_ATOMIC_MIN_MAX
         } else {

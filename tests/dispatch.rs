@@ -289,3 +289,25 @@ fn adapter_filter_that_matches_nothing_says_what_was_tried() {
     assert!(e.starts_with("no adapter found (tried backends: vulkan, metal, dx12, gl; adapter name containing `no such adapter 42`)"), "{e}");
     assert!(e.contains("apt-get install mesa-vulkan-drivers"), "{e}");
 }
+
+#[test]
+fn int64_atomic_features_follow_the_functions_used() {
+    let needs = |body: &str| {
+        wgsl(&format!(
+            "@group(0) @binding(0) var<storage, read_write> x: atomic<u64>;
+             @compute @workgroup_size(1) fn main() {{ {body} }}"
+        ))
+        .required_features()
+    };
+    use wgpu::Features as F;
+    // An add whose result is unused still needs every 64-bit atomic op.
+    let add = needs("atomicAdd(&x, 1lu);");
+    assert!(
+        add.contains(F::SHADER_INT64 | F::SHADER_INT64_ATOMIC_ALL_OPS),
+        "{add:?}"
+    );
+    // min/max with unused results need only the min/max feature.
+    let max = needs("atomicMax(&x, 1lu); atomicMin(&x, 2lu);");
+    assert!(max.contains(F::SHADER_INT64_ATOMIC_MIN_MAX), "{max:?}");
+    assert!(!max.contains(F::SHADER_INT64_ATOMIC_ALL_OPS), "{max:?}");
+}
