@@ -188,20 +188,15 @@ fn image_add(ctx: &Context, per_texel: u32, runs: usize) {
     let desc = ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[SIDE, SIDE], 1).unwrap();
     let img = Image::zeroed(ctx, desc).unwrap();
     let groups = groups_for(SIDE * SIDE * per_texel);
-    let time = |f: &dyn Fn()| {
-        let t = Instant::now();
-        f();
-        t.elapsed()
-    };
     let (a, n) = common::interleaved(
         runs,
         || {
-            time(&|| {
+            common::time(|| {
                 ctx.dispatch(&kernel, groups, &[Bind::image(0, 0, &img)])
                     .unwrap()
             })
         },
-        || time(&|| native.run(ctx, groups)),
+        || common::time(|| native.run(ctx, groups)),
     );
     let texels = img.read::<u32>(ctx).unwrap();
     assert!(
@@ -270,21 +265,16 @@ void main() {{
     let img = Image::zeroed(ctx, desc).unwrap();
     let cells = Buffer::zeroed(ctx, n as u64 * 4).unwrap();
     let groups = groups_for(n);
-    let time = |f: &dyn Fn()| {
-        let t = Instant::now();
-        f();
-        t.elapsed()
-    };
     let (a, b) = common::interleaved(
         runs,
         || {
-            time(&|| {
+            common::time(|| {
                 ctx.dispatch(&image, groups, &[Bind::image(0, 0, &img)])
                     .unwrap()
             })
         },
         || {
-            time(&|| {
+            common::time(|| {
                 ctx.dispatch(&buffer, groups, &[Bind::new(0, 0, &cells)])
                     .unwrap()
             })

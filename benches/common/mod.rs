@@ -25,6 +25,13 @@ pub fn backend_and_runs(default_runs: usize) -> (BackendChoice, usize) {
     (backend, runs)
 }
 
+/// How long `f` takes.
+pub fn time(f: impl FnOnce()) -> Duration {
+    let t = std::time::Instant::now();
+    f();
+    t.elapsed()
+}
+
 /// The median.
 pub fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
