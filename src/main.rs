@@ -477,9 +477,11 @@ fn validate(
             .filter_map(|b| Context::new(&base.clone().with_backend(*b)).ok())
             .collect();
         if found.is_empty() {
-            Context::new(&base)?; // the no-adapter error, with what was tried
+            // The one adapter `all` finds, or the no-adapter error naming what was tried.
+            vec![Context::new(&base)?]
+        } else {
+            found
         }
-        found
     } else {
         vec![Context::new(&base)?]
     };
