@@ -171,6 +171,21 @@ fn includes_and_defines() {
     .unwrap();
     let e = Kernel::from_path(&main, None, &SourceOptions::default()).unwrap_err();
     assert!(e.to_string().contains("main.comp:4: error: 'NBINS'"), "{e}");
+    // Lines before #version keep the reported line right.
+    let commented = dir.join("commented.comp");
+    std::fs::write(
+        &commented,
+        format!(
+            "// a header comment\n\n{}",
+            std::fs::read_to_string(&main).unwrap()
+        ),
+    )
+    .unwrap();
+    let e = Kernel::from_path(&commented, None, &SourceOptions::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("commented.comp:6: error: 'NBINS'"),
+        "{e}"
+    );
     let k = Kernel::from_path(&main, None, &SourceOptions::default().define("NBINS=4")).unwrap();
     assert_eq!(k.bindings()[0].min_size, 16);
     std::fs::remove_dir_all(&dir).unwrap();

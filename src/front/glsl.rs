@@ -124,14 +124,18 @@ fn with_include_extension(source: &str) -> String {
     }
     let mut out = String::with_capacity(source.len() + 64);
     let mut done = false;
-    for line in source.split_inclusive('\n') {
+    for (n, line) in source.split_inclusive('\n').enumerate() {
         out.push_str(line);
         if !done && line.trim_start().starts_with("#version") {
             if !line.ends_with('\n') {
                 out.push('\n');
             }
-            // #line keeps glslang's line numbers those of the file.
-            out.push_str("#extension GL_GOOGLE_include_directive : enable\n#line 2\n");
+            // #line keeps glslang's line numbers those of the file: the line
+            // after #version (line n + 1) is line n + 2.
+            out.push_str(&format!(
+                "#extension GL_GOOGLE_include_directive : enable\n#line {}\n",
+                n + 2
+            ));
             done = true;
         }
     }
