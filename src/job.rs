@@ -7,8 +7,63 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use crate::lower::opengl::OpenGlKind;
 use crate::runtime::buffer::cast_vec;
-use crate::{Bind, Buffer, Context, Error, Image, ImageDesc, Kernel, Result, ScalarType};
+use crate::{
+    Bind, BindingInfo, Buffer, Context, Error, Image, ImageDesc, Kernel, Result, ScalarType,
+    Uniforms,
+};
+
+/// A binding as the command line names it: `BINDING` (group 0),
+/// `GROUP.BINDING`, or the GLSL name (a block's instance or type name, an
+/// image's name, an atomic counter's name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BindingRef {
+    /// WGSL's group and binding.
+    Slot(Slot),
+    /// A GLSL name.
+    Name(String),
+}
+
+impl FromStr for BindingRef {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let identifier = s
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if identifier {
+            Ok(BindingRef::Name(s.to_string()))
+        } else {
+            s.parse().map(BindingRef::Slot).map_err(|_| {
+                Error::Spec(format!(
+                    "`{s}` is not a binding (expected BINDING, GROUP.BINDING or a GLSL name, e.g. 0, 1.2 or Particles)"
+                ))
+            })
+        }
+    }
+}
+
+impl BindingRef {
+    /// The kernel's binding, if it has it: a name it lacks is an error
+    /// listing its names; an unknown slot is `None` (the dispatch refuses it).
+    pub fn resolve<'k>(&self, kernel: &'k Kernel) -> Result<(Slot, Option<&'k BindingInfo>)> {
+        match self {
+            BindingRef::Slot(slot) => Ok((*slot, kernel.binding(slot.group, slot.binding))),
+            BindingRef::Name(name) => {
+                let info = kernel.binding_named(name)?;
+                Ok((
+                    Slot {
+                        group: info.group,
+                        binding: info.binding,
+                    },
+                    Some(info),
+                ))
+            }
+        }
+    }
+}
 
 /// Where a binding is: `BINDING` (group 0) or `GROUP.BINDING`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,31 +134,6 @@ pub enum BufferInit {
     File(PathBuf),
 }
 
-/// Parses one value of type `ty` to its 32-bit pattern (integers also as 0x hex).
-pub fn parse_value(ty: ScalarType, s: &str) -> Result<u32> {
-    let s = s.trim();
-    let bad = || Error::Spec(format!("`{s}` is not a valid {} value", ty.name()));
-    match ty {
-        ScalarType::U32 => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-            Some(h) => u32::from_str_radix(h, 16).map_err(|_| bad()),
-            None => s.parse::<u32>().map_err(|_| bad()),
-        },
-        ScalarType::I32 => {
-            let (neg, body) = match s.strip_prefix('-') {
-                Some(b) => (true, b),
-                None => (false, s),
-            };
-            let v: i64 = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-                Some(h) => i64::from_str_radix(h, 16).map_err(|_| bad())?,
-                None => body.parse::<i64>().map_err(|_| bad())?,
-            };
-            let v = if neg { -v } else { v };
-            i32::try_from(v).map(|v| v as u32).map_err(|_| bad())
-        }
-        ScalarType::F32 => s.parse::<f32>().map(f32::to_bits).map_err(|_| bad()),
-    }
-}
-
 /// Longest buffer a SPEC may ask for, in elements (1 GiB of 4-byte elements).
 const MAX_LEN: usize = 1 << 28;
 
@@ -129,7 +159,7 @@ impl FromStr for BufferInit {
             let bits = list
                 .split(',')
                 .filter(|v| !v.trim().is_empty())
-                .map(|v| parse_value(ty, v))
+                .map(|v| ty.parse_value(v))
                 .collect::<Result<Vec<_>>>()?;
             if bits.is_empty() {
                 return Err(Error::Spec(format!("`{spec}`: the value list is empty")));
@@ -155,7 +185,7 @@ impl FromStr for BufferInit {
                 Some(v) => Ok(BufferInit::Fill {
                     ty,
                     len,
-                    bits: parse_value(ty, v)?,
+                    bits: ty.parse_value(v)?,
                 }),
                 None => Err(Error::Spec(format!(
                     "`{m}` in `{spec}` is neither `fill=V` nor `iota`"
@@ -199,11 +229,11 @@ impl BufferInit {
     }
 }
 
-/// `--buffer B=SPEC`: a slot and how to fill it.
+/// `--buffer B=SPEC`: a binding and how to fill it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferArg {
     /// Where to bind.
-    pub slot: Slot,
+    pub slot: BindingRef,
     /// How to fill.
     pub init: BufferInit,
 }
@@ -211,9 +241,11 @@ pub struct BufferArg {
 impl FromStr for BufferArg {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let (b, spec) = s
-            .split_once('=')
-            .ok_or_else(|| Error::Spec(format!("`{s}`: expected B=SPEC, e.g. 0=u32:256")))?;
+        let (b, spec) = s.split_once('=').ok_or_else(|| {
+            Error::Spec(format!(
+                "`{s}`: expected B=SPEC, e.g. 0=u32:256 or Particles=f32:1024"
+            ))
+        })?;
         Ok(BufferArg {
             slot: b.parse()?,
             init: spec.parse()?,
@@ -226,7 +258,7 @@ impl FromStr for BufferArg {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageArg {
     /// Where to bind.
-    pub slot: Slot,
+    pub slot: BindingRef,
     /// `imageSize`'s numbers (`W`, `WxH`, `WxL`, `WxHxL`, `WxHxD`).
     pub size: Vec<u32>,
     /// Samples (multisample images).
@@ -271,6 +303,86 @@ impl FromStr for ImageArg {
         }
         Ok(arg)
     }
+}
+
+/// `--uniform NAME=VALUE`: a member of a uniform block (loose uniforms
+/// above all) set from text; `BLOCK.NAME` names the block when several
+/// have a member of that name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UniformArg {
+    /// The block, when given.
+    pub block: Option<String>,
+    /// The member.
+    pub name: String,
+    /// The value as written (`5`, `1,2,3`, `true`, `vec2(1.0, 2.0)`).
+    pub value: String,
+}
+
+impl FromStr for UniformArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let (n, value) = s.split_once('=').ok_or_else(|| {
+            Error::Spec(format!(
+                "`{s}`: expected NAME=VALUE, e.g. threshold=0.5 or origin=1,2,3"
+            ))
+        })?;
+        let (block, name) = match n.split_once('.') {
+            Some((b, n)) => (Some(b.to_string()), n.to_string()),
+            None => (None, n.to_string()),
+        };
+        if name.is_empty() || block.as_deref() == Some("") {
+            return Err(Error::Spec(format!("`{s}`: the uniform's name is empty")));
+        }
+        Ok(UniformArg {
+            block,
+            name,
+            value: value.to_string(),
+        })
+    }
+}
+
+/// `--counter NAME=VALUE`: an `atomic_uint` counter's initial value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterArg {
+    /// The counter's GLSL name.
+    pub name: String,
+    /// Its initial value.
+    pub value: u32,
+}
+
+impl FromStr for CounterArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let (name, v) = s
+            .split_once('=')
+            .ok_or_else(|| Error::Spec(format!("`{s}`: expected NAME=VALUE, e.g. visible=0")))?;
+        if name.is_empty() {
+            return Err(Error::Spec(format!("`{s}`: the counter's name is empty")));
+        }
+        Ok(CounterArg {
+            name: name.to_string(),
+            value: ScalarType::U32.parse_value(v).map_err(|_| {
+                Error::Spec(format!(
+                    "counter `{name}`: `{v}` is not a value of an atomic_uint (0..=4294967295)"
+                ))
+            })?,
+        })
+    }
+}
+
+/// Everything a job creates for the kernel's bindings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resources {
+    /// `--buffer`s.
+    pub buffers: Vec<BufferArg>,
+    /// `--image`s.
+    pub images: Vec<ImageArg>,
+    /// `--uniform`s: the uniform blocks not given as buffers are made from
+    /// these and the shader's initializers.
+    pub uniforms: Vec<UniformArg>,
+    /// `--counter`s: atomic-counter buffers not given as buffers start at
+    /// zero except for these.
+    pub counters: Vec<CounterArg>,
 }
 
 /// Contents of a buffer after a job, as numbers of its type.
@@ -360,6 +472,21 @@ pub struct BindingOutput {
     pub data: Data,
 }
 
+/// An atomic counter's value after a job.
+#[derive(Clone, Debug, Serialize)]
+pub struct CounterOutput {
+    /// The counter's GLSL name.
+    pub name: String,
+    /// Bind group of its buffer.
+    pub group: u32,
+    /// Binding of its buffer.
+    pub binding: u32,
+    /// Byte offset in the buffer.
+    pub offset: u32,
+    /// The value.
+    pub value: u32,
+}
+
 /// What a job produced: the adapter and every binding's contents.
 #[derive(Clone, Debug, Serialize)]
 pub struct JobOutput {
@@ -367,56 +494,69 @@ pub struct JobOutput {
     pub adapter: AdapterRef,
     /// Every binding, sorted by (group, binding).
     pub bindings: Vec<BindingOutput>,
+    /// Every atomic counter (OpenGL GLSL), by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterOutput>,
 }
 
-/// Creates the buffers and images the arguments describe, dispatches
-/// `groups` workgroups of `kernel` and reads every binding back.
-pub fn run(
-    ctx: &Context,
-    kernel: &Kernel,
-    groups: [u32; 3],
-    buffers: &[BufferArg],
-    images: &[ImageArg],
-) -> Result<JobOutput> {
+/// Creates the buffers, images, uniform blocks and counter buffers the
+/// arguments describe, dispatches `groups` workgroups of `kernel` and reads
+/// every binding back.
+pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) -> Result<JobOutput> {
     enum Made {
         Buffer(Buffer, ScalarType),
         Image(Image),
     }
-    let mut made: Vec<(Slot, Option<String>, Made)> =
-        Vec::with_capacity(buffers.len() + images.len());
-    for a in buffers {
-        let info = kernel.binding(a.slot.group, a.slot.binding);
+    let mut made: Vec<(Slot, Option<String>, Made)> = Vec::new();
+    for a in &res.buffers {
+        let (slot, info) = a.slot.resolve(kernel)?;
         let (ty, bytes) = a.init.materialize(info.and_then(|i| i.element))?;
         made.push((
-            a.slot,
+            slot,
             info.and_then(|i| i.name.clone()),
             Made::Buffer(Buffer::from_bytes(ctx, &bytes)?, ty),
         ));
     }
-    for a in images {
-        let info = kernel
-            .binding(a.slot.group, a.slot.binding)
-            .ok_or(Error::UnusedBinding {
-                group: a.slot.group,
-                binding: a.slot.binding,
-            })?;
+    for a in &res.images {
+        let (slot, info) = a.slot.resolve(kernel)?;
+        let info = info.ok_or(Error::UnusedBinding {
+            group: slot.group,
+            binding: slot.binding,
+        })?;
         let shape = info.image.ok_or_else(|| {
             Error::Spec(format!(
                 "--image {}.{}: binding `{}` is a {} in the kernel, not an image held in a buffer",
-                a.slot.group,
-                a.slot.binding,
+                slot.group,
+                slot.binding,
                 info.display_name(),
                 info.kind.describe()
             ))
         })?;
-        let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples).map_err(|e| {
-            Error::Spec(format!("--image {}.{}: {e}", a.slot.group, a.slot.binding))
-        })?;
+        let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples)
+            .map_err(|e| Error::Spec(format!("--image {}.{}: {e}", slot.group, slot.binding)))?;
         let image = match &a.fill {
-            Some(v) => Image::filled(ctx, desc, parse_value(shape.format.scalar(), v)?)?,
+            Some(v) => Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?,
             None => Image::zeroed(ctx, desc)?,
         };
-        made.push((a.slot, info.name.clone(), Made::Image(image)));
+        made.push((slot, info.name.clone(), Made::Image(image)));
+    }
+    let given = |info: &BindingInfo| {
+        made.iter()
+            .any(|(s, _, _)| s.group == info.group && s.binding == info.binding)
+    };
+    let extra: Vec<_> = uniform_blocks(kernel, &res.uniforms, &given)?
+        .into_iter()
+        .chain(counter_buffers(kernel, &res.counters, &given)?)
+        .collect();
+    for (info, bytes) in extra {
+        made.push((
+            Slot {
+                group: info.group,
+                binding: info.binding,
+            },
+            info.name.clone(),
+            Made::Buffer(Buffer::from_bytes(ctx, &bytes)?, ScalarType::U32),
+        ));
     }
     let binds: Vec<Bind> = made
         .iter()
@@ -426,6 +566,27 @@ pub fn run(
         })
         .collect();
     let data = ctx.dispatch_and_read(kernel, groups, &binds)?;
+    let mut counters = Vec::new();
+    for ((slot, _, _), bytes) in made.iter().zip(&data) {
+        let Some(info) = kernel.binding(slot.group, slot.binding) else {
+            continue;
+        };
+        if info.opengl.map(|o| o.kind) != Some(OpenGlKind::AtomicCounter) {
+            continue;
+        }
+        for m in &info.members {
+            let at = m.offset as usize;
+            if let Some(word) = bytes.get(at..at + 4) {
+                counters.push(CounterOutput {
+                    name: m.name.clone(),
+                    group: slot.group,
+                    binding: slot.binding,
+                    offset: m.offset,
+                    value: u32::from_le_bytes([word[0], word[1], word[2], word[3]]),
+                });
+            }
+        }
+    }
     let mut bindings: Vec<BindingOutput> = made
         .iter()
         .zip(data)
@@ -470,7 +631,137 @@ pub fn run(
             backend: ctx.backend_name().to_string(),
         },
         bindings,
+        counters,
     })
+}
+
+/// The bytes of every uniform block not `given` as a buffer, from the
+/// `--uniform`s and the shader's initializers.
+fn uniform_blocks<'k>(
+    kernel: &'k Kernel,
+    args: &[UniformArg],
+    given: &dyn Fn(&BindingInfo) -> bool,
+) -> Result<Vec<(&'k BindingInfo, Vec<u8>)>> {
+    let blocks: Vec<&BindingInfo> = kernel
+        .bindings()
+        .iter()
+        .filter(|b| b.kind == crate::BindingKind::Uniform)
+        .collect();
+    let mut values: Vec<Uniforms> = blocks
+        .iter()
+        .map(|b| Uniforms::of(b))
+        .collect::<Result<_>>()?;
+    for a in args {
+        let candidates: Vec<usize> = match &a.block {
+            Some(block) => {
+                let info = kernel.binding_named(block)?;
+                blocks
+                    .iter()
+                    .position(|b| b.group == info.group && b.binding == info.binding)
+                    .into_iter()
+                    .collect()
+            }
+            None => (0..blocks.len())
+                .filter(|&i| blocks[i].members.iter().any(|m| m.name == a.name))
+                .collect(),
+        };
+        let i = match candidates[..] {
+            [i] => i,
+            [] => {
+                let all: Vec<String> = blocks
+                    .iter()
+                    .flat_map(|b| b.members.iter().map(|m| format!("{} {}", m.ty, m.name)))
+                    .collect();
+                return Err(Error::Spec(format!(
+                    "--uniform {}: the kernel has no uniform of that name (uniforms: {})",
+                    a.name,
+                    if all.is_empty() {
+                        "none".to_string()
+                    } else {
+                        all.join(", ")
+                    }
+                )));
+            }
+            _ => {
+                let names: Vec<String> = candidates
+                    .iter()
+                    .map(|&i| blocks[i].display_name())
+                    .collect();
+                return Err(Error::Spec(format!(
+                    "--uniform {}: several uniform blocks have a member of that name ({}); write BLOCK.{}",
+                    a.name,
+                    names.join(", "),
+                    a.name
+                )));
+            }
+        };
+        if given(blocks[i]) {
+            return Err(Error::Spec(format!(
+                "--uniform {}: block `{}` is given as a --buffer already",
+                a.name,
+                blocks[i].display_name()
+            )));
+        }
+        values[i]
+            .set_text(&a.name, &a.value)
+            .map_err(|e| Error::Spec(format!("--uniform {}: {e}", a.name)))?;
+    }
+    blocks
+        .into_iter()
+        .zip(values)
+        .filter(|(b, _)| !given(b))
+        .map(|(b, u)| Ok((b, u.bytes()?.to_vec())))
+        .collect()
+}
+
+/// The bytes of every atomic-counter buffer not `given` as a buffer: zero,
+/// but for the `--counter`s.
+fn counter_buffers<'k>(
+    kernel: &'k Kernel,
+    args: &[CounterArg],
+    given: &dyn Fn(&BindingInfo) -> bool,
+) -> Result<Vec<(&'k BindingInfo, Vec<u8>)>> {
+    let buffers: Vec<&BindingInfo> = kernel
+        .bindings()
+        .iter()
+        .filter(|b| b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter))
+        .collect();
+    let mut out: Vec<(&BindingInfo, Vec<u8>)> = buffers
+        .iter()
+        .map(|b| (*b, vec![0u8; b.min_size.max(4) as usize]))
+        .collect();
+    for a in args {
+        let found = out.iter_mut().find_map(|(b, bytes)| {
+            b.members
+                .iter()
+                .find(|m| m.name == a.name)
+                .map(|m| (*b, m.offset as usize, bytes))
+        });
+        let Some((info, at, bytes)) = found else {
+            let names: Vec<&str> = buffers
+                .iter()
+                .flat_map(|b| b.members.iter().map(|m| m.name.as_str()))
+                .collect();
+            return Err(Error::Spec(format!(
+                "--counter {}: the kernel has no atomic counter of that name (counters: {})",
+                a.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        if given(info) {
+            return Err(Error::Spec(format!(
+                "--counter {}: its buffer `{}` is given as a --buffer already",
+                a.name,
+                info.display_name()
+            )));
+        }
+        bytes[at..at + 4].copy_from_slice(&a.value.to_le_bytes());
+    }
+    Ok(out.into_iter().filter(|(b, _)| !given(b)).collect())
 }
 
 #[cfg(test)]
@@ -556,6 +847,11 @@ mod tests {
             }
         );
         assert!("1.x".parse::<Slot>().is_err());
-        assert!("B=u32:4".parse::<BufferArg>().is_err());
+        assert_eq!(
+            "Particles=u32:4".parse::<BufferArg>().unwrap().slot,
+            BindingRef::Name("Particles".into())
+        );
+        assert!("1.x=u32:4".parse::<BufferArg>().is_err());
+        assert!("a-b=u32:4".parse::<BufferArg>().is_err());
     }
 }

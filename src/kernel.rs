@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use naga::{AddressSpace, ImageClass, ScalarKind, StorageAccess, TypeInner};
 use serde::Serialize;
 
-use crate::front::{self, SourceOptions};
+use crate::front::{self, Dialect, SourceOptions};
+use crate::lower::opengl::{OpenGlKind, OpenGlOrigin};
 use crate::{Error, Result, guard};
 
 /// A scalar element type of a buffer, as the host sees it.
@@ -38,6 +39,43 @@ impl ScalarType {
             "i32" => Some(ScalarType::I32),
             "f32" => Some(ScalarType::F32),
             _ => None,
+        }
+    }
+
+    /// Parses one value of this type to its 32-bit pattern: decimal or
+    /// `0x` hex integers in range, or a float that is finite unless written
+    /// as `inf` or `nan`.
+    pub fn parse_value(self, s: &str) -> Result<u32> {
+        let s = s.trim();
+        let bad = || Error::Spec(format!("`{s}` is not a valid {} value", self.name()));
+        match self {
+            ScalarType::U32 => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                Some(h) => u32::from_str_radix(h, 16).map_err(|_| bad()),
+                None => s.parse::<u32>().map_err(|_| bad()),
+            },
+            ScalarType::I32 => {
+                let (neg, body) = match s.strip_prefix('-') {
+                    Some(b) => (true, b),
+                    None => (false, s),
+                };
+                let v: i64 = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                    Some(h) => i64::from_str_radix(h, 16).map_err(|_| bad())?,
+                    None => body.parse::<i64>().map_err(|_| bad())?,
+                };
+                let v = if neg { -v } else { v };
+                i32::try_from(v).map(|v| v as u32).map_err(|_| bad())
+            }
+            ScalarType::F32 => {
+                let v = s.parse::<f32>().map_err(|_| bad())?;
+                let spelled = s.to_ascii_lowercase();
+                if !(v.is_finite() || spelled.contains("inf") || spelled.contains("nan")) {
+                    return Err(Error::Spec(format!(
+                        "`{s}` is out of the range of f32 (largest finite: {:e})",
+                        f32::MAX
+                    )));
+                }
+                Ok(v.to_bits())
+            }
         }
     }
 
@@ -113,6 +151,70 @@ pub struct BindingInfo {
     /// For [`BindingKind::Image`]: the GLSL image type's shape and format.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub image: Option<ImageShape>,
+    /// For OpenGL-dialect GLSL: the resource's OpenGL kind and number
+    /// (`{"kind": "image", "unit": 0}`); `auto` when the shader named none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opengl: Option<OpenGlOrigin>,
+    /// For uniform blocks and atomic-counter buffers: every member by its
+    /// GLSL name, with its type, offset and size.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Member>,
+    /// The block's type name when the binding is named by its instance.
+    #[serde(skip)]
+    pub(crate) block_name: Option<String>,
+}
+
+/// One member of a uniform block or of an atomic-counter buffer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Member {
+    /// The GLSL name.
+    pub name: String,
+    /// The GLSL type: `uint`, `vec3`, `mat4`, `float[4]`, `atomic_uint`, …
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Byte offset in the block.
+    pub offset: u32,
+    /// Bytes it occupies.
+    pub size: u32,
+    /// A loose uniform's initializer in the shader, as written: the value
+    /// the host uses when it sets none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initializer: Option<String>,
+    #[serde(skip)]
+    pub(crate) shape: MemberShape,
+}
+
+/// How a member's values lie in memory, for setting them from the host.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MemberShape {
+    /// The scalar type; `None` for members the host cannot set (structs, 64-bit).
+    pub scalar: Option<ScalarType>,
+    /// Components of a vector (or rows of a matrix column); 1 for scalars.
+    pub rows: u32,
+    /// Columns of a matrix; 1 otherwise.
+    pub columns: u32,
+    /// Bytes between matrix columns.
+    pub column_stride: u32,
+    /// Array elements; 1 when not an array.
+    pub count: u32,
+    /// Bytes between array elements.
+    pub stride: u32,
+}
+
+impl MemberShape {
+    /// Scalars the member holds.
+    pub(crate) fn scalars(&self) -> usize {
+        (self.rows * self.columns * self.count) as usize
+    }
+
+    /// The byte offset (from the member's start) of scalar `k`, counted
+    /// column-major within an element.
+    pub(crate) fn scalar_offset(&self, k: usize) -> u32 {
+        let per = (self.rows * self.columns) as usize;
+        let (element, within) = (k / per, k % per);
+        let (column, row) = (within as u32 / self.rows, within as u32 % self.rows);
+        element as u32 * self.stride + column * self.column_stride + row * 4
+    }
 }
 
 /// The shape and format of an image binding.
@@ -180,6 +282,31 @@ pub struct Kernel {
     workgroup_size: [u32; 3],
     bindings: Vec<BindingInfo>,
     features: wgpu::Features,
+    dialect: Option<Dialect>,
+}
+
+/// What the front end and the passes know of a module's bindings beyond
+/// what naga reflects.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Provenance {
+    /// The GLSL dialect, for GLSL input.
+    pub dialect: Option<Dialect>,
+    /// Images held in texel buffers.
+    pub images: Vec<crate::lower::image::ImageBinding>,
+    /// OpenGL kinds and numbers.
+    pub opengl: Vec<crate::lower::opengl::OpenGlBinding>,
+    /// Loose uniforms' initializers: (name, text).
+    pub initializers: Vec<(String, String)>,
+}
+
+/// A kernel's binding map, as `atomport translate --bindings` prints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BindingMap<'k> {
+    /// The GLSL dialect the shader was read as (GLSL input only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<Dialect>,
+    /// Every binding the entry point uses.
+    pub bindings: &'k [BindingInfo],
 }
 
 impl Kernel {
@@ -187,25 +314,50 @@ impl Kernel {
     pub fn from_wgsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         let module = front::wgsl::parse(source, opts.display_name())?;
         let info = validate(&module, Some(source), opts.display_name())?;
-        Kernel::build(&module, &info, source.to_string(), &[], opts)
+        Kernel::build(
+            &module,
+            &info,
+            source.to_string(),
+            &Provenance::default(),
+            opts,
+        )
     }
 
     /// Compiles GLSL (a compute shader) through glslang and atomport's passes.
     /// glslang's diagnostics come back as `file:line: error: …`.
     #[cfg(feature = "glsl")]
     pub fn from_glsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
-        let words = front::glsl::compile(source, opts)?;
-        Kernel::from_spirv(&words, opts)
-    }
-
-    /// Translates SPIR-V words through atomport's passes.
-    pub fn from_spirv(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
-        let lowered = crate::lower::lower_spirv(words, opts)?;
+        let compiled = front::glsl::compile(source, opts)?;
+        let mut opts = opts.clone();
+        opts.dialect = Some(compiled.dialect);
+        let lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)?;
         Kernel::build(
             &lowered.module,
             &lowered.info,
             lowered.wgsl,
-            &lowered.images,
+            &Provenance {
+                dialect: Some(compiled.dialect),
+                images: lowered.images,
+                opengl: lowered.opengl,
+                initializers: compiled.uniform_initializers,
+            },
+            &opts,
+        )
+    }
+
+    /// Translates SPIR-V words through atomport's passes.
+    pub fn from_spirv(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
+        let lowered = crate::lower::lower_spirv(words, opts, &[])?;
+        Kernel::build(
+            &lowered.module,
+            &lowered.info,
+            lowered.wgsl,
+            &Provenance {
+                dialect: None,
+                images: lowered.images,
+                opengl: lowered.opengl,
+                initializers: Vec::new(),
+            },
             opts,
         )
     }
@@ -250,7 +402,7 @@ impl Kernel {
         module: &naga::Module,
         info: &naga::valid::ModuleInfo,
         wgsl: String,
-        images: &[crate::lower::image::ImageBinding],
+        provenance: &Provenance,
         opts: &SourceOptions,
     ) -> Result<Kernel> {
         let index = choose_entry(module, opts)?;
@@ -263,7 +415,17 @@ impl Kernel {
                 continue;
             }
             let mut b = reflect(module, var, rb);
-            if let Some(img) = images
+            b.opengl = provenance
+                .opengl
+                .iter()
+                .find(|o| o.group == b.group && o.binding == b.binding)
+                .map(|o| o.origin);
+            let counters = b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter);
+            if b.kind == BindingKind::Uniform || counters {
+                b.members = members(module, var, counters, &provenance.initializers);
+            }
+            if let Some(img) = provenance
+                .images
                 .iter()
                 .find(|i| i.group == b.group && i.binding == b.binding)
             {
@@ -285,7 +447,72 @@ impl Kernel {
             workgroup_size: ep.workgroup_size,
             bindings,
             features: required_features(module),
+            dialect: provenance.dialect,
         })
+    }
+
+    /// The GLSL dialect the shader was read as; `None` for SPIR-V and WGSL input.
+    pub fn dialect(&self) -> Option<Dialect> {
+        self.dialect
+    }
+
+    /// The binding map: dialect and bindings, as `translate --bindings` prints it.
+    pub fn binding_map(&self) -> BindingMap<'_> {
+        BindingMap {
+            dialect: self.dialect,
+            bindings: &self.bindings,
+        }
+    }
+
+    /// The binding a GLSL name refers to: a block's instance or type name,
+    /// an opaque uniform's name (image, texture, sampler), `gl_DefaultUniformBlock`
+    /// for the loose uniforms, or an `atomic_uint` counter's name (its
+    /// buffer). An unknown name is an error listing the names there are.
+    pub fn binding_named(&self, name: &str) -> Result<&BindingInfo> {
+        self.bindings
+            .iter()
+            .find(|b| b.name.as_deref() == Some(name))
+            .or_else(|| {
+                self.bindings
+                    .iter()
+                    .find(|b| b.block_name.as_deref() == Some(name))
+            })
+            .or_else(|| {
+                self.bindings.iter().find(|b| {
+                    b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter)
+                        && b.members.iter().any(|m| m.name == name)
+                })
+            })
+            .ok_or_else(|| {
+                Error::Spec(format!(
+                    "the kernel has no binding named `{name}` (its bindings: {})",
+                    self.binding_names()
+                ))
+            })
+    }
+
+    /// `a, b (or B), c` for messages.
+    pub(crate) fn binding_names(&self) -> String {
+        let names: Vec<String> = self
+            .bindings
+            .iter()
+            .map(|b| {
+                let mut n = b.display_name();
+                if let Some(block) = b.block_name.as_ref().filter(|k| **k != n) {
+                    n = format!("{n} (or {block})");
+                }
+                if b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter) {
+                    let counters: Vec<&str> = b.members.iter().map(|m| m.name.as_str()).collect();
+                    n = format!("{n} (counters {})", counters.join(", "));
+                }
+                n
+            })
+            .collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        }
     }
 
     /// The WGSL text the runtime compiles.
@@ -419,19 +646,169 @@ fn reflect(
         (None, 0)
     };
     // A GLSL block without an instance name is known by its block name.
+    let block_name = module.types[var.ty].name.clone().filter(|n| !n.is_empty());
     let name = var
         .name
         .clone()
         .filter(|n| !n.is_empty())
-        .or_else(|| module.types[var.ty].name.clone().filter(|n| !n.is_empty()));
+        .or_else(|| block_name.clone());
     BindingInfo {
         group: rb.group,
         binding: rb.binding,
+        block_name: block_name.filter(|b| Some(b) != name.as_ref()),
         name,
         kind,
         element,
         min_size,
         image: None,
+        opengl: None,
+        members: Vec::new(),
+    }
+}
+
+/// The members of a block, padding excluded, with their GLSL types and layout.
+fn members(
+    module: &naga::Module,
+    var: &naga::GlobalVariable,
+    counters: bool,
+    initializers: &[(String, String)],
+) -> Vec<Member> {
+    let TypeInner::Struct { members, span } = &module.types[var.ty].inner else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let Some(name) = m.name.clone() else { continue };
+        if crate::lower::layout::is_padding(&name) {
+            continue;
+        }
+        let end = members.get(i + 1).map_or(*span, |n| n.offset);
+        let inner = &module.types[m.ty].inner;
+        let size = inner.size(module.to_ctx()).min(end - m.offset);
+        let initializer = initializers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.clone());
+        out.push(Member {
+            ty: if counters {
+                "atomic_uint".into()
+            } else {
+                glsl_type(module, inner)
+            },
+            shape: member_shape(module, inner),
+            name,
+            offset: m.offset,
+            size,
+            initializer,
+        });
+    }
+    out
+}
+
+/// The element a padded-array wrapper struct holds (see [`crate::lower::std140`]).
+fn unwrap_padded<'m>(module: &'m naga::Module, inner: &'m TypeInner) -> &'m TypeInner {
+    match inner {
+        TypeInner::Struct { members, .. }
+            if members.first().and_then(|m| m.name.as_deref())
+                == Some(crate::lower::std140::WRAPPED_VALUE)
+                && members[1..].iter().all(|m| {
+                    m.name
+                        .as_deref()
+                        .is_some_and(crate::lower::layout::is_padding)
+                }) =>
+        {
+            &module.types[members[0].ty].inner
+        }
+        _ => inner,
+    }
+}
+
+fn member_shape(module: &naga::Module, inner: &TypeInner) -> MemberShape {
+    let one = |scalar: naga::Scalar, rows: u32, columns: u32, column_stride: u32| MemberShape {
+        scalar: ScalarType::from_naga(scalar),
+        rows,
+        columns,
+        column_stride,
+        count: 1,
+        stride: 0,
+    };
+    match *inner {
+        TypeInner::Scalar(s) | TypeInner::Atomic(s) => one(s, 1, 1, 0),
+        TypeInner::Vector { size, scalar } => one(scalar, size as u32, 1, 0),
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => one(
+            scalar,
+            rows as u32,
+            columns as u32,
+            inner.size(module.to_ctx()) / columns as u32,
+        ),
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(n),
+            stride,
+        } => {
+            let e = member_shape(module, unwrap_padded(module, &module.types[base].inner));
+            if e.count != 1 {
+                return MemberShape::default(); // arrays of arrays: not settable
+            }
+            MemberShape {
+                count: n.get(),
+                stride,
+                ..e
+            }
+        }
+        _ => MemberShape::default(),
+    }
+}
+
+/// A naga type spelled as GLSL (`uint`, `ivec2`, `mat3x2`, `float[4]`).
+fn glsl_type(module: &naga::Module, inner: &TypeInner) -> String {
+    let prefix = |s: naga::Scalar| match (s.kind, s.width) {
+        (ScalarKind::Uint, 4) => "u",
+        (ScalarKind::Sint, 4) => "i",
+        (ScalarKind::Bool, _) => "b",
+        (ScalarKind::Float, 8) => "d",
+        (ScalarKind::Uint, 8) => "u64",
+        (ScalarKind::Sint, 8) => "i64",
+        _ => "",
+    };
+    match *inner {
+        TypeInner::Scalar(s) | TypeInner::Atomic(s) => match (s.kind, s.width) {
+            (ScalarKind::Uint, 4) => "uint".into(),
+            (ScalarKind::Sint, 4) => "int".into(),
+            (ScalarKind::Float, 4) => "float".into(),
+            (ScalarKind::Float, 8) => "double".into(),
+            (ScalarKind::Bool, _) => "bool".into(),
+            (ScalarKind::Uint, 8) => "uint64_t".into(),
+            (ScalarKind::Sint, 8) => "int64_t".into(),
+            _ => format!("{s:?}"),
+        },
+        TypeInner::Vector { size, scalar } => format!("{}vec{}", prefix(scalar), size as u32),
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => {
+            let (c, r) = (columns as u32, rows as u32);
+            if c == r {
+                format!("{}mat{c}", prefix(scalar))
+            } else {
+                format!("{}mat{c}x{r}", prefix(scalar))
+            }
+        }
+        TypeInner::Array { base, size, .. } => {
+            let n = match size {
+                naga::ArraySize::Constant(n) => n.to_string(),
+                _ => String::new(),
+            };
+            let element = unwrap_padded(module, &module.types[base].inner);
+            format!("{}[{n}]", glsl_type(module, element))
+        }
+        TypeInner::Struct { .. } => "struct".into(),
+        _ => "opaque".into(),
     }
 }
 

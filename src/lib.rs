@@ -35,13 +35,15 @@ pub mod runtime;
 pub mod validate;
 
 pub use error::{Error, Result};
-pub use front::SourceOptions;
-pub use kernel::{BindingInfo, BindingKind, Kernel, Lang, ScalarType};
+pub use front::{Dialect, SourceOptions};
+pub use kernel::{BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType};
+pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
-pub use runtime::dispatch::{Bind, Resource};
+pub use runtime::dispatch::{Bind, Resource, Target};
 pub use runtime::image::{Image, ImageDesc};
+pub use runtime::uniforms::{UniformValue, Uniforms};
 
 /// On a machine without a window system, Mesa's EGL and its device-select
 /// Vulkan layer probe Wayland and X and print an error about

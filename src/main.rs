@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use atomport::job::{self, BufferArg, ImageArg, JobOutput};
-use atomport::{BackendChoice, Context, ContextOptions, Error, Kernel, Lang, SourceOptions};
+use atomport::job::{self, BufferArg, CounterArg, ImageArg, JobOutput, Resources, UniformArg};
+use atomport::{
+    BackendChoice, Context, ContextOptions, Dialect, Error, Kernel, Lang, SourceOptions,
+};
 use clap::{Parser, Subcommand};
 
 /// Run GLSL compute shaders that use atomics on any wgpu backend, with GLSL semantics.
@@ -34,16 +36,26 @@ struct JobArgs {
     /// Workgroup counts: X[,Y[,Z]]
     #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
     groups: [u32; 3],
-    /// A buffer for binding B (BINDING or GROUP.BINDING). SPEC: TYPE:LEN (zeroed),
+    /// A buffer for binding B (BINDING, GROUP.BINDING or the GLSL name). SPEC: TYPE:LEN (zeroed),
     /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
     /// TYPE: u32, i32, f32
     #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
     buffers: Vec<BufferArg>,
-    /// An image for binding B, whose shape and format the shader declares. SIZE is what
+    /// An image for binding B (as for --buffer), whose shape and format the shader declares. SIZE is what
     /// imageSize returns: W (1D, buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array),
     /// WxHxL (2D array, 2DMS array, cube array with L cubes), WxHxD (3D)
     #[arg(long = "image", value_name = "B=SIZE[:samples=N][:fill=V]", value_parser = parse_image)]
     images: Vec<ImageArg>,
+    /// Set a uniform (a loose uniform of OpenGL GLSL, or a member of a uniform block; BLOCK.NAME
+    /// when several blocks have one): scalars (5, -2, 0x1f, 2.5, true), vectors and matrices as
+    /// lists (1,2,3; matrices column-major). Uniform blocks not given as --buffer are made from
+    /// these and the shader's initializers; a member with neither is an error
+    #[arg(long = "uniform", value_name = "NAME=VALUE", value_parser = parse_uniform)]
+    uniforms: Vec<UniformArg>,
+    /// Initial value of an atomic_uint counter (OpenGL GLSL); counters not set start at 0,
+    /// and the output lists every counter by name
+    #[arg(long = "counter", value_name = "NAME=VALUE", value_parser = parse_counter)]
+    counters: Vec<CounterArg>,
     /// Give up on the GPU after SECS seconds (exit 1)
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
     timeout: Duration,
@@ -67,6 +79,11 @@ struct ShaderArgs {
     /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
     #[arg(short = 'I', value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
+    /// GLSL dialect: vulkan or opengl (loose uniforms, atomic counters, per-kind binding
+    /// numbers) [default: detected; a shader without `set =` that needs OpenGL's rules is
+    /// OpenGL GLSL]
+    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
+    dialect: Option<Dialect>,
 }
 
 impl ShaderArgs {
@@ -77,6 +94,7 @@ impl ShaderArgs {
             o = o.define(d);
         }
         o.include_dirs = self.include_dirs.clone();
+        o.dialect = self.dialect;
         o
     }
 
@@ -166,6 +184,10 @@ enum Command {
     },
 }
 
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::parse(s).ok_or_else(|| format!("`{s}` is not a GLSL dialect (vulkan, opengl)"))
+}
+
 fn parse_lang(s: &str) -> Result<Lang, String> {
     Lang::parse(s).ok_or_else(|| format!("`{s}` is not a shader language (glsl, spirv, wgsl)"))
 }
@@ -186,6 +208,14 @@ fn parse_backend_pair(s: &str) -> Result<(BackendChoice, BackendChoice), String>
 }
 
 fn parse_image(s: &str) -> Result<ImageArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_uniform(s: &str) -> Result<UniformArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_counter(s: &str) -> Result<CounterArg, String> {
     s.parse().map_err(|e: Error| e.to_string())
 }
 
@@ -360,7 +390,13 @@ fn run_job(
         .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
     let kernel = shader.load(native)?;
     let ctx = Context::new(&opts.with_features(kernel.required_features()))?;
-    job::run(&ctx, &kernel, job.groups, &job.buffers, &job.images)
+    let resources = Resources {
+        buffers: job.buffers.clone(),
+        images: job.images.clone(),
+        uniforms: job.uniforms.clone(),
+        counters: job.counters.clone(),
+    };
+    job::run(&ctx, &kernel, job.groups, &resources)
 }
 
 fn run(
@@ -562,7 +598,8 @@ fn translate(
 ) -> atomport::Result<()> {
     let kernel = shader.load(native_float_atomics)?;
     let text = if bindings {
-        let mut t = serde_json::to_string_pretty(kernel.bindings()).expect("bindings serialize");
+        let mut t =
+            serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize");
         t.push('\n');
         t
     } else {
@@ -611,5 +648,12 @@ fn print_listing(out: &JobOutput) {
                 .collect();
             let _ = writeln!(s, "  [{start:>6}] {}", row.join(" "));
         }
+    }
+    for c in &out.counters {
+        let _ = writeln!(
+            s,
+            "counter `{}` (binding {}.{} offset {}): {}",
+            c.name, c.group, c.binding, c.offset, c.value
+        );
     }
 }

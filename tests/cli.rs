@@ -146,7 +146,7 @@ fn bad_buffer_spec_is_a_usage_error_naming_the_flag() {
         "0=u32:abc",
         "0=u32:4:fill=x",
         "0=i32:[1,2",
-        "x=u32:4",
+        "x-y=u32:4",
         "0=u32:4:zeros",
     ] {
         let o = atomport(&[
@@ -270,9 +270,10 @@ fn translate_prints_wgsl_and_bindings() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v[0]["group"], 1);
-    assert_eq!(v[0]["binding"], 2);
-    assert_eq!(v[0]["kind"], "storage_read_write");
+    assert_eq!(v["dialect"], "vulkan");
+    assert_eq!(v["bindings"][0]["group"], 1);
+    assert_eq!(v["bindings"][0]["binding"], 2);
+    assert_eq!(v["bindings"][0]["kind"], "storage_read_write");
     let dir = std::env::temp_dir().join(format!("atomport-cli-tr-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("out.wgsl");
@@ -325,8 +326,9 @@ void main() {
 ";
     let comp = dir.join("k.comp");
     std::fs::write(&comp, src).unwrap();
-    let words =
-        atomport::front::glsl::compile(src, &atomport::SourceOptions::named("k.comp")).unwrap();
+    let words = atomport::front::glsl::compile(src, &atomport::SourceOptions::named("k.comp"))
+        .unwrap()
+        .words;
     let spv = dir.join("k.bin");
     std::fs::write(&spv, bytemuck::cast_slice(&words)).unwrap();
     for b in common::backend_names() {

@@ -8,7 +8,7 @@ mod common;
 use atomport::lower::Fault;
 use atomport::validate::conformance::{Case, Memory, RunOptions, Scale, Variant, matrix, run_case};
 use atomport::validate::reference::AtomicOp;
-use atomport::{ImageDim, ScalarType};
+use atomport::{Dialect, ImageDim, ScalarType};
 
 #[test]
 fn full_matrix_passes_at_small_sizes() {
@@ -65,6 +65,7 @@ fn a_spurious_weak_compare_exchange_is_caught() {
         ty: ScalarType::U32,
         memory,
         variant,
+        dialect: Dialect::Vulkan,
     };
     fails_with(
         Fault::SpuriousCompareExchange,
@@ -91,6 +92,7 @@ fn swapped_image_axes_are_caught() {
         ty: ScalarType::I32,
         memory: Memory::Image(d),
         variant: Variant::Standard,
+        dialect: Dialect::Vulkan,
     })
     .collect();
     fails_with(Fault::SwappedImageAxes, &cases);

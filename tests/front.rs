@@ -13,7 +13,9 @@ void main() { atomicAdd(c.hits, 1u); atomicMax(c.pair.y, gl_LocalInvocationIndex
 
 #[test]
 fn spirv_input_runs_like_the_glsl_it_came_from() {
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
+        .unwrap()
+        .words;
     let from_spirv = Kernel::from_spirv(&words, &SourceOptions::named("c.spv")).unwrap();
     let from_glsl = Kernel::from_glsl(COUNTER, &SourceOptions::named("c.comp")).unwrap();
     assert_eq!(from_spirv.wgsl(), from_glsl.wgsl());
@@ -40,7 +42,9 @@ fn not_spirv_and_truncated_spirv_are_clear_errors() {
         e.to_string(),
         "x.spv: not a SPIR-V module: 4 bytes is shorter than the 20-byte header"
     );
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
+        .unwrap()
+        .words;
     let bytes: Vec<u8> = bytemuck::cast_slice(&words).to_vec();
     let e =
         atomport::front::spirv::words_from_bytes(&bytes[..bytes.len() - 2], "x.spv").unwrap_err();
@@ -109,8 +113,10 @@ void main() { atomicOr(v[1], 1 << int(gl_LocalInvocationIndex)); }
             &k2,
             [1, 1, 1],
             &[Bind {
-                group: 2,
-                binding: 5,
+                target: atomport::Target::Slot {
+                    group: 2,
+                    binding: 5,
+                },
                 resource: atomport::Resource::Buffer(&b),
             }],
         )
@@ -195,7 +201,9 @@ fn includes_and_defines() {
 fn a_panic_inside_naga_is_an_internal_error() {
     // A construct naga 30 panics on before atomport's passes: the vector
     // component atomic, fed to naga's SPIR-V reader directly.
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp")).unwrap();
+    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
+        .unwrap()
+        .words;
     let e = atomport::front::spirv::to_naga(&words, "c.spv").unwrap_err();
     assert!(matches!(e, Error::Internal(_)), "{e:?}");
     assert!(
@@ -242,7 +250,9 @@ void main() {
     b.n[gl_LocalInvocationIndex] = imageLoad(img, ivec3(0)).x;
 }
 ";
-    let words = atomport::front::glsl::compile(src, &SourceOptions::named("fuzz.comp")).unwrap();
+    let words = atomport::front::glsl::compile(src, &SourceOptions::named("fuzz.comp"))
+        .unwrap()
+        .words;
     Kernel::from_spirv(&words, &SourceOptions::named("fuzz.spv")).unwrap();
     let mut rng = common::Rng(99);
     let (mut ok, mut errors) = (0, 0);

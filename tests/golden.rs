@@ -5,7 +5,8 @@
 //! naga here. Regenerate with `UPDATE_GOLDEN=1 cargo test --release --test golden`;
 //! never edit the outputs by hand.
 //!
-//! A shader's second line may read `// defines: NAME=VALUE …` to pass `-D`s.
+//! A shader's first lines may read `// defines: NAME=VALUE …` to pass `-D`s
+//! and `// dialect: vulkan|opengl` to choose the dialect.
 
 use std::path::{Path, PathBuf};
 
@@ -26,11 +27,14 @@ fn options(path: &Path, source: &str) -> SourceOptions {
     // Names relative to the crate, so that golden error texts do not depend on the checkout.
     let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
     let mut o = SourceOptions::named(rel.display().to_string());
-    if let Some(line) = source.lines().nth(1)
-        && let Some(defs) = line.trim().strip_prefix("// defines:")
-    {
-        for d in defs.split_whitespace() {
-            o = o.define(d);
+    for line in source.lines().take(4) {
+        if let Some(defs) = line.trim().strip_prefix("// defines:") {
+            for d in defs.split_whitespace() {
+                o = o.define(d);
+            }
+        }
+        if let Some(d) = line.trim().strip_prefix("// dialect:") {
+            o.dialect = Some(atomport::Dialect::parse(d.trim()).expect("a dialect"));
         }
     }
     o
@@ -102,7 +106,7 @@ fn corpus_translates_to_golden_wgsl() {
         .validate(&module)
         .unwrap_or_else(|e| panic!("{}: golden WGSL does not validate: {e:?}", path.display()));
         check(&path.with_extension("wgsl"), kernel.wgsl(), &mut failures);
-        let bindings = serde_json::to_string_pretty(kernel.bindings()).unwrap() + "\n";
+        let bindings = serde_json::to_string_pretty(&kernel.binding_map()).unwrap() + "\n";
         check(
             &path.with_extension("bindings.json"),
             &bindings,

@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use glslang::include::{IncludeHandler, IncludeResult, IncludeType};
+use glslang::limits::ResourceLimits;
 use glslang::{
-    CompilerOptions, GlslProfile, ShaderInput, ShaderMessage, ShaderSource, ShaderStage,
+    CompilerOptions, ShaderInput, ShaderMessage, ShaderOptions, ShaderSource, ShaderStage,
     SourceLanguage, SpirvVersion, Target, VulkanVersion,
 };
 
-use crate::front::SourceOptions;
+use crate::front::{Dialect, SourceOptions};
 use crate::{Error, Result};
 
 /// Resolves `#include "x"` against the including file's folder, then the include dirs.
@@ -45,23 +46,155 @@ impl IncludeHandler for Includer {
     }
 }
 
+/// What glslang made of a GLSL compute shader.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The SPIR-V words.
+    pub words: Vec<u32>,
+    /// The dialect it was compiled as (the one asked for, or the one detected).
+    pub dialect: Dialect,
+    /// Loose uniforms whose declaration has an initializer, as (name, the
+    /// initializer's text): glslang drops initializers of uniforms it
+    /// gathers into a block, so the host fills them in.
+    pub uniform_initializers: Vec<(String, String)>,
+    /// OpenGL dialect: the words of declarations that name no binding (the
+    /// binding pass marks resources so named as bound automatically).
+    pub unbound: Vec<String>,
+}
+
 /// Compiles a GLSL compute shader to SPIR-V words.
 ///
 /// Desktop GLSL 4.30–4.60 and ES 3.10+ are accepted, written for Vulkan
-/// (`layout(set = …, binding = …)`) or for OpenGL (`layout(binding = N)`,
-/// which is set 0). glslang's diagnostics come back as `file:line: error: …`.
-pub fn compile(source: &str, opts: &SourceOptions) -> Result<Vec<u32>> {
+/// (`layout(set = …, binding = …)`) or for OpenGL (loose uniforms, atomic
+/// counters, `layout(binding = N)` in per-kind namespaces): see
+/// [`SourceOptions::dialect`]. glslang's diagnostics come back as
+/// `file:line: error: …`.
+pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     let name = opts.display_name().to_string();
-    let compiler = glslang::Compiler::acquire()
-        .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    // #include works without the shader naming the extension, as with glslangValidator.
-    let src = with_include_extension(source);
-    if src.contains('\0') {
+    if source.contains('\0') {
         return Err(Error::Shader(format!(
             "{name}: the source contains a NUL byte"
         )));
     }
-    let shader_source = ShaderSource::from(src);
+    check_version(source, &name)?;
+    // glslang's wrapper panics on some inputs (e.g. a log that is not UTF-8).
+    crate::guard("glslang", || match opts.dialect {
+        Some(d) => compile_as(source, opts, d),
+        None => {
+            let vulkan = compile_as(source, opts, Dialect::Vulkan);
+            if names_a_set(source) {
+                return vulkan;
+            }
+            match vulkan {
+                Ok(c) if !crate::front::spirv::bindings_shared(&c.words) => Ok(c),
+                // OpenGL's rules are a superset: its diagnostics are the real ones.
+                _ => compile_as(source, opts, Dialect::OpenGl),
+            }
+        }
+    })
+}
+
+/// Whether the source names a descriptor set (`set = N`) anywhere, which
+/// only Vulkan GLSL can.
+fn names_a_set(source: &str) -> bool {
+    let b = source.as_bytes();
+    source.match_indices("set").any(|(i, _)| {
+        let before_ok = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        let rest = source[i + 3..].trim_start();
+        before_ok && rest.starts_with('=') && !rest.starts_with("==")
+    })
+}
+
+/// Refuses versions without compute shaders, naming the line.
+fn check_version(source: &str, name: &str) -> Result<()> {
+    let Some(line) = source
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))
+    else {
+        return Ok(());
+    };
+    let Some(rest) = line.strip_prefix("#version") else {
+        return Ok(());
+    };
+    let mut words = rest.split_whitespace();
+    let Some(token) = words.next() else {
+        return Ok(()); // glslang names the problem
+    };
+    let Some(version) = token
+        .bytes()
+        .all(|c| c.is_ascii_digit())
+        .then(|| token.parse::<u32>().ok())
+        .flatten()
+    else {
+        return Err(Error::Shader(format!(
+            "{name}:1: error: `{token}` after #version is not a version number"
+        )));
+    };
+    let es = words.next() == Some("es");
+    if (es && version < 310) || (!es && version < 430) {
+        return Err(Error::Shader(format!(
+            "{name}:1: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}{}",
+            if es { " es" } else { "" }
+        )));
+    }
+    Ok(())
+}
+
+/// glslang's limits, with OpenGL 4.6's minimums for atomic counters (the
+/// defaults allow one counter binding only).
+fn limits() -> ResourceLimits {
+    let mut l = ResourceLimits::default();
+    l.set_max_atomic_counter_bindings(8);
+    l.set_max_compute_atomic_counter_buffers(8);
+    l.set_max_combined_atomic_counter_buffers(8);
+    l.set_max_compute_atomic_counters(1024);
+    l.set_max_combined_atomic_counters(1024);
+    l.set_max_atomic_counter_buffer_size(1 << 16);
+    l
+}
+
+fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Compiled> {
+    let name = opts.display_name().to_string();
+    let compiler = glslang::Compiler::acquire()
+        .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
+    let shader = parse(compiler, source, opts, dialect)
+        .map_err(|e| Error::Shader(diagnostics(&e, &name, dialect)))?;
+    // OpenGL gives a resource that names no binding binding 0 of its kind,
+    // and glslang (told to accept them) decorates them with 0 too: the
+    // declarations themselves say which named none.
+    let unbound = if dialect == Dialect::OpenGl {
+        unbound_resources(&shader.get_preprocessed_code())
+    } else {
+        Vec::new()
+    };
+    let uniform_initializers = if dialect == Dialect::OpenGl {
+        uniform_initializers(&shader.get_log(), source, &name)
+    } else {
+        Vec::new()
+    };
+    let mut program = compiler.create_program();
+    program.add_shader(&shader);
+    let words = program
+        .compile(ShaderStage::Compute)
+        .map_err(|e| Error::Shader(diagnostics(&e, &name, dialect)))?;
+    Ok(Compiled {
+        words,
+        dialect,
+        uniform_initializers,
+        unbound,
+    })
+}
+
+/// Preprocesses and parses the shader.
+fn parse(
+    compiler: &'static glslang::Compiler,
+    source: &str,
+    opts: &SourceOptions,
+    dialect: Dialect,
+) -> std::result::Result<glslang::Shader<'static>, glslang::error::GlslangError> {
+    // #include works without the shader naming the extension, as with glslangValidator.
+    let shader_source = ShaderSource::from(with_include_extension(source));
     let options = CompilerOptions {
         source_language: SourceLanguage::GLSL,
         target: Target::Vulkan {
@@ -84,33 +217,229 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Vec<u32>> {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_deref()))
         .collect();
-    if let Some((version, profile)) = shader_source.parse_profile() {
-        let ok = match profile {
-            GlslProfile::ES => version >= 310,
-            _ => version >= 430,
-        };
-        if !ok {
-            return Err(Error::Shader(format!(
-                "{name}:1: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}"
-            )));
-        }
-    }
-    let input = ShaderInput::new(
+    let limits = limits();
+    let input = ShaderInput::new_with_limits(
         &shader_source,
+        &limits,
         ShaderStage::Compute,
         &options,
         Some(&defines[..]),
         Some(&mut includer),
+    )?;
+    let mut builder = glslang::Shader::new(compiler, input);
+    if dialect == Dialect::OpenGl {
+        // glslang's own OpenGL-on-Vulkan rules: loose uniforms gathered into
+        // `gl_DefaultUniformBlock`, each atomic-counter binding a buffer
+        // `gl_AtomicCounterBlock_N`. Auto-mapping lifts the rule that every
+        // block names a binding (no mapIO follows: the numbers are the
+        // binding pass's).
+        builder.options(ShaderOptions::VULKAN_RULES_RELAXED | ShaderOptions::AUTO_MAP_BINDINGS);
+        builder.default_uniform_block_set_and_binding(0, 0);
+    }
+    builder.parse()
+}
+
+/// The log of a glslang error.
+fn error_log(e: &glslang::error::GlslangError) -> String {
+    use glslang::error::GlslangError as G;
+    match e {
+        G::PreprocessError(l) | G::ParseError(l) | G::LinkError(l) | G::MapIoError(l) => {
+            l.log.clone()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The names (block and instance names, opaque uniforms' names) of the
+/// top-level resource declarations of preprocessed GLSL whose layout
+/// names no binding: blocks (`buffer B { … }`, `uniform B { … }`) and
+/// images, textures and samplers. Loose uniforms and atomic counters are
+/// not resources of their own.
+fn unbound_resources(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => {
+                if depth == 0 {
+                    let head = &code[start..i];
+                    if let Some(names) = block_declaration(head) {
+                        // The instance name follows the closing brace.
+                        let close = matching_brace(bytes, i);
+                        let tail_end = code[close..].find(';').map_or(code.len(), |e| close + e);
+                        let instance = identifiers(&code[close + 1..tail_end]).next();
+                        out.extend(names);
+                        out.extend(instance.map(str::to_string));
+                        i = tail_end + 1;
+                        start = i;
+                        continue;
+                    }
+                }
+                depth += 1;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    start = i + 1;
+                }
+            }
+            b';' if depth == 0 => {
+                let decl = &code[start..i];
+                if let Some(name) = opaque_declaration(decl) {
+                    out.push(name);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The index of the `}` that closes the `{` at `open`.
+fn matching_brace(bytes: &[u8], open: usize) -> usize {
+    let mut depth = 0;
+    for (k, &c) in bytes.iter().enumerate().skip(open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k;
+                }
+            }
+            _ => {}
+        }
+    }
+    bytes.len().saturating_sub(1)
+}
+
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        })
+}
+
+/// `(layout qualifier, the rest)` of a declaration.
+fn split_layout(decl: &str) -> (&str, &str) {
+    let decl = decl.trim();
+    match decl.find("layout") {
+        Some(a) => match decl[a..].find(')') {
+            Some(b) => (&decl[a..a + b], &decl[a + b + 1..]),
+            None => ("", decl),
+        },
+        None => ("", decl),
+    }
+}
+
+/// For a block head without a binding (`layout(std430) buffer Name`): its name.
+fn block_declaration(head: &str) -> Option<Vec<String>> {
+    let (layout, rest) = split_layout(head);
+    let words: Vec<&str> = identifiers(rest).collect();
+    let kw = words
+        .iter()
+        .position(|w| *w == "buffer" || *w == "uniform")?;
+    if identifiers(layout).any(|w| w == "binding") {
+        return None;
+    }
+    Some(
+        words
+            .get(kw + 1)
+            .map(|n| n.to_string())
+            .into_iter()
+            .collect(),
     )
-    .map_err(|e| Error::Shader(format!("{name}: {e}")))?;
-    let shader = compiler
-        .create_shader(input)
-        .map_err(|e| Error::Shader(diagnostics(&e, &name)))?;
-    let mut program = compiler.create_program();
-    program.add_shader(&shader);
-    program
-        .compile(ShaderStage::Compute)
-        .map_err(|e| Error::Shader(diagnostics(&e, &name)))
+}
+
+/// For an image, texture or sampler uniform without a binding: its name.
+fn opaque_declaration(decl: &str) -> Option<String> {
+    let (layout, rest) = split_layout(decl);
+    let rest = rest.split(['[', '=']).next().unwrap_or(rest);
+    let words: Vec<&str> = identifiers(rest).collect();
+    if !words.contains(&"uniform") || identifiers(layout).any(|w| w == "binding") {
+        return None;
+    }
+    let opaque = words.iter().any(|w| {
+        let w = w.trim_start_matches(['i', 'u']);
+        w.starts_with("image") || w.starts_with("sampler") || w.starts_with("texture")
+    });
+    opaque
+        .then(|| words.last().map(|n| n.to_string()))
+        .flatten()
+}
+
+/// The text of the file glslang calls `file` (`0`: the main source).
+fn source_of(file: &str, source: &str, name: &str) -> String {
+    if file == "0" || file == name {
+        source.to_string()
+    } else {
+        std::fs::read_to_string(file).unwrap_or_default()
+    }
+}
+
+/// The initializers glslang reports ignoring (`'NAME' : Ignoring
+/// initializer for uniform`), read from the declaration's line: the text
+/// after `NAME … =` up to the `;`.
+fn uniform_initializers(log: &str, source: &str, name: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in log.lines() {
+        let Some(rest) = line.trim().strip_prefix("WARNING: ") else {
+            continue;
+        };
+        if !rest.ends_with("Ignoring initializer for uniform") {
+            continue;
+        }
+        // `FILE:LINE: 'NAME' : Ignoring …`
+        let mut parts = rest.splitn(3, ':');
+        let (Some(file), Some(ln), Some(msg)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let Some(uniform) = msg.split('\'').nth(1) else {
+            continue;
+        };
+        let Ok(ln) = ln.trim().parse::<usize>() else {
+            continue;
+        };
+        let text = source_of(file, source, name);
+        // The declaration may continue over a few lines.
+        let decl: String = text
+            .lines()
+            .skip(ln.saturating_sub(1))
+            .take(8)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Some(init) = initializer_of(&decl, uniform) {
+            out.push((uniform.to_string(), init));
+        }
+    }
+    out
+}
+
+/// In `… NAME[…] = INIT; …`, the text INIT.
+fn initializer_of(decl: &str, name: &str) -> Option<String> {
+    let b = decl.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    for (i, _) in decl.match_indices(name) {
+        let end = i + name.len();
+        if (i > 0 && ident(b[i - 1])) || (end < b.len() && ident(b[end])) {
+            continue;
+        }
+        let mut rest = decl[end..].trim_start();
+        if rest.starts_with('[') {
+            rest = rest[rest.find(']')? + 1..].trim_start();
+        }
+        if let Some(init) = rest.strip_prefix('=') {
+            return Some(init[..init.find(';')?].trim().to_string());
+        }
+    }
+    None
 }
 
 /// Inserts `#extension GL_GOOGLE_include_directive : enable` after `#version`
@@ -143,14 +472,8 @@ fn with_include_extension(source: &str) -> String {
 }
 
 /// glslang's log as `file:line: error: message` lines.
-fn diagnostics(e: &glslang::error::GlslangError, name: &str) -> String {
-    use glslang::error::GlslangError as G;
-    let log = match e {
-        G::PreprocessError(l) | G::ParseError(l) | G::LinkError(l) | G::MapIoError(l) => {
-            l.log.clone()
-        }
-        other => other.to_string(),
-    };
+fn diagnostics(e: &glslang::error::GlslangError, name: &str, dialect: Dialect) -> String {
+    let log = error_log(e);
     let mut lines: Vec<String> = Vec::new();
     for line in log.lines() {
         let line = line.trim();
@@ -182,8 +505,11 @@ fn diagnostics(e: &glslang::error::GlslangError, name: &str) -> String {
                 } else {
                     file
                 };
-                let hint = if msg.contains("atomic counter") {
-                    " (atomport maps buffer, shared and image atomics, not atomic counters: use atomicAdd on a uint in a buffer)"
+                let opengl_only = msg.contains("atomic counter")
+                    || msg.contains("non-opaque uniforms outside a block")
+                    || msg.contains("require layout(binding");
+                let hint = if dialect == Dialect::Vulkan && opengl_only {
+                    " (this is OpenGL GLSL: compile it as the `opengl` dialect)"
                 } else {
                     ""
                 };

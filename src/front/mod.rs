@@ -7,6 +7,44 @@ pub mod wgsl;
 
 use std::path::PathBuf;
 
+use serde::Serialize;
+
+/// Which GLSL a shader is written in. They differ in what is legal outside
+/// blocks and in how bindings are numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// GLSL for Vulkan (`layout(set = S, binding = B)`, every resource in one
+    /// namespace per set, no uniforms outside blocks, no atomic counters).
+    Vulkan,
+    /// GLSL for OpenGL 4.3+ / OpenGL ES 3.1+: loose uniforms (gathered into
+    /// one uniform block), `atomic_uint` counters (held in storage buffers),
+    /// and separate binding namespaces for buffers, uniform buffers, image
+    /// units, texture units and atomic-counter bindings, each resource
+    /// getting a WGSL binding of its own.
+    #[serde(rename = "opengl")]
+    OpenGl,
+}
+
+impl Dialect {
+    /// `vulkan` or `opengl`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Vulkan => "vulkan",
+            Dialect::OpenGl => "opengl",
+        }
+    }
+
+    /// Parses `vulkan` or `opengl` (also `gl`).
+    pub fn parse(s: &str) -> Option<Dialect> {
+        match s {
+            "vulkan" | "vk" => Some(Dialect::Vulkan),
+            "opengl" | "gl" => Some(Dialect::OpenGl),
+            _ => None,
+        }
+    }
+}
+
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
@@ -29,6 +67,11 @@ pub struct SourceOptions {
     /// only reads it). Off by default: images without atomics on 1D, 2D,
     /// 2D-array and 3D stay WGSL storage textures.
     pub images_as_texel_buffers: bool,
+    /// The GLSL dialect; `None` detects it: a shader that names no `set =`
+    /// and compiles only under OpenGL's rules (loose uniforms, atomic
+    /// counters, blocks without a binding) or whose bindings of different
+    /// kinds share a number is OpenGL GLSL; everything else is Vulkan GLSL.
+    pub dialect: Option<Dialect>,
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]
     pub fault: Option<crate::lower::Fault>,

@@ -49,3 +49,36 @@ pub fn to_naga(words: &[u32], name: &str) -> Result<naga::Module> {
             .map_err(|e| Error::Unsupported(format!("{name}: naga cannot read the SPIR-V: {e}")))
     })
 }
+
+/// Whether two variables of a SPIR-V module are decorated with the same
+/// (descriptor set, binding): legal in OpenGL GLSL, where buffers, image
+/// units and the other kinds number their bindings separately. Scans the
+/// words without building a module; malformed words just end the scan.
+pub fn bindings_shared(words: &[u32]) -> bool {
+    const OP_DECORATE: u32 = 71;
+    const BINDING: u32 = 33;
+    const DESCRIPTOR_SET: u32 = 34;
+    let mut slots: std::collections::HashMap<u32, (u32, Option<u32>)> = Default::default();
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            break;
+        }
+        if words[at] & 0xffff == OP_DECORATE && count == 4 {
+            let (target, decoration, value) = (words[at + 1], words[at + 2], words[at + 3]);
+            let slot = slots.entry(target).or_insert((0, None));
+            match decoration {
+                DESCRIPTOR_SET => slot.0 = value,
+                BINDING => slot.1 = Some(value),
+                _ => {}
+            }
+        }
+        at += count;
+    }
+    let mut seen = std::collections::HashSet::new();
+    slots
+        .values()
+        .filter_map(|&(set, binding)| binding.map(|b| (set, b)))
+        .any(|slot| !seen.insert(slot))
+}

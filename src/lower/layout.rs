@@ -14,6 +14,15 @@ use naga::{Expression, Handle, ScalarKind, StructMember, Type, TypeInner};
 
 use crate::{Error, Result};
 
+/// The name of every padding member is this prefix and a number.
+const PADDING: &str = "_pad";
+
+/// Whether a member is one the pass added.
+pub(crate) fn is_padding(name: &str) -> bool {
+    name.strip_prefix(PADDING)
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+}
+
 /// Pads structs so their natural layout matches their offsets; returns how many it padded.
 pub fn match_natural_layout(
     module: &mut naga::Module,
@@ -60,7 +69,7 @@ pub fn match_natural_layout(
                     })?);
                 while cur < m.offset {
                     out.push(StructMember {
-                        name: Some(format!("_pad{pads}")),
+                        name: Some(format!("{PADDING}{pads}")),
                         ty: filler,
                         binding: None,
                         offset: cur,

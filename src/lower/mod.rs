@@ -1,12 +1,15 @@
 //! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
 //!
 //! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
-//!    express: specialization constants folded when naga could not read
+//!    express: OpenGL's binding namespaces made WGSL bindings ([`opengl`],
+//!    OpenGL-dialect GLSL only); specialization constants folded when naga could not read
 //!    them ([`spec`]); images used atomically (or of a shape WGSL lacks) become
 //!    texel buffers ([`image`], addressing in [`texel`]); atomics on vector
 //!    components ([`vector`]); float atomics as
 //!    compare-exchange loops on the bits, unless the adapter has
 //!    SHADER_FLOAT32_ATOMIC and the caller asks for native ones ([`float`]).
+//!    Arrays with a stride wider than their element (std140) get padded
+//!    elements ([`std140`]).
 //! 2. naga's SPIR-V reader.
 //! 3. IR passes (naga IR): every compare-exchange made strong ([`compswap`]);
 //!    structs padded so WGSL's natural layout keeps every offset ([`layout`]).
@@ -17,8 +20,10 @@ pub mod compswap;
 pub mod float;
 pub mod image;
 pub mod layout;
+pub mod opengl;
 pub mod spec;
 mod spirv;
+pub mod std140;
 pub mod texel;
 pub mod vector;
 
@@ -50,6 +55,8 @@ pub struct LowerReport {
     pub strong_compare_exchanges: usize,
     /// Structs given padding members to keep their declared offsets in WGSL.
     pub padded_structs: usize,
+    /// Arrays whose elements were wrapped to keep a stride wider than the element.
+    pub padded_arrays: usize,
 }
 
 /// The result of lowering: the naga module, its validation info and its WGSL.
@@ -64,10 +71,15 @@ pub struct Lowered {
     pub report: LowerReport,
     /// The images now held in texel buffers.
     pub images: Vec<image::ImageBinding>,
+    /// For OpenGL-dialect input: every resource's OpenGL kind and number.
+    pub opengl: Vec<opengl::OpenGlBinding>,
 }
 
-/// Runs every pass over SPIR-V words.
-pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
+/// Runs every pass over SPIR-V words; `opts.dialect` of
+/// [`Dialect::OpenGl`](crate::front::Dialect) runs the OpenGL binding pass
+/// (glslang's output for OpenGL GLSL), which marks the resources named in
+/// `unbound` (declarations without a binding) as bound automatically.
+pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> Result<Lowered> {
     let name = opts.display_name();
     let mut report = LowerReport::default();
     // rspirv's reader panics on some corrupt modules (e.g. a string length
@@ -82,7 +94,12 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
         Error::Internal(_) => e,
         e => Error::Unsupported(format!("{name}: {e}")),
     };
+    let mut opengl = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
+        if opts.dialect == Some(front::Dialect::OpenGl) {
+            opengl = opengl::assign_bindings(&mut spv, unbound)?;
+        }
+        spirv::match_atomic_operand_types(&mut spv)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;
         let images = image::images_to_texel_buffers(
             &mut spv,
@@ -90,6 +107,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
             opts.fault == Some(Fault::SwappedImageAxes),
         )?;
         report.vector_sites = vector::scalarize_vector_atomics(&mut spv)?;
+        report.padded_arrays = std140::pad_strided_arrays(&mut spv)?;
         if !opts.native_float_atomics {
             report.float_sites = float::emulate_float_atomics(&mut spv)?;
         }
@@ -146,6 +164,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions) -> Result<Lowered> {
         wgsl,
         report,
         images,
+        opengl,
     })
 }
 

@@ -496,3 +496,119 @@ pub(super) fn remove_unused_types(module: &mut Module, kinds: &[Op]) {
         }
     }
 }
+
+/// Makes every integer atomic's value operands the type of its result.
+/// glslang's OpenGL ES rules build `atomicCounterIncrement` as an
+/// `OpAtomicIAdd` of a `uint` with the `int` constant 1, which SPIR-V
+/// forbids and naga refuses: a constant is replaced by the same bits in the
+/// result's type, any other value is bitcast first.
+pub(super) fn match_atomic_operand_types(module: &mut Module) -> Result<usize> {
+    let defs = Defs::new(module);
+    let types = result_types(module);
+    let int_type = |ty: Word| {
+        defs.globals.get(&ty).and_then(|t| match t.operands[..] {
+            [Operand::LiteralBit32(w), Operand::LiteralBit32(s)]
+                if t.class.opcode == Op::TypeInt =>
+            {
+                Some((w, s))
+            }
+            _ => None,
+        })
+    };
+    // (function, block, the atomic's result id, operand, result type, value)
+    let mut fixes = Vec::new();
+    for (fi, f) in module.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for inst in &b.instructions {
+                let first_value = match inst.class.opcode {
+                    Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => 4,
+                    Op::AtomicExchange
+                    | Op::AtomicIAdd
+                    | Op::AtomicISub
+                    | Op::AtomicSMin
+                    | Op::AtomicUMin
+                    | Op::AtomicSMax
+                    | Op::AtomicUMax
+                    | Op::AtomicAnd
+                    | Op::AtomicOr
+                    | Op::AtomicXor => 3,
+                    _ => continue,
+                };
+                let (Some(result), Some(atomic)) = (inst.result_type, inst.result_id) else {
+                    continue;
+                };
+                let Some(want) = int_type(result) else {
+                    continue;
+                };
+                for (k, op) in inst.operands.iter().enumerate().skip(first_value) {
+                    let Some(v) = id(op) else { continue };
+                    let Some(ty) = types.get(&v).copied() else {
+                        continue;
+                    };
+                    match int_type(ty) {
+                        Some(have) if have != want && have.0 == want.0 => {
+                            fixes.push((fi, bi, atomic, k, result, v));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    let count = fixes.len();
+    let mut rw = Rewriter::new(module);
+    for (fi, bi, atomic, k, result, v) in fixes {
+        let constant = defs
+            .globals
+            .get(&v)
+            .filter(|c| c.class.opcode == Op::Constant)
+            .map(|c| c.operands.clone());
+        let new = match constant {
+            Some(bits) => {
+                let found = rw.module.types_global_values.iter().find(|i| {
+                    i.class.opcode == Op::Constant
+                        && i.result_type == Some(result)
+                        && i.operands == bits
+                });
+                match found.and_then(|i| i.result_id) {
+                    Some(c) => c,
+                    None => {
+                        let c = rw.fresh();
+                        let at = rw.position(result).map_or(0, |p| p + 1);
+                        rw.module.types_global_values.insert(
+                            at,
+                            Instruction::new(Op::Constant, Some(result), Some(c), bits),
+                        );
+                        c
+                    }
+                }
+            }
+            None => {
+                let cast = rw.fresh();
+                let block = &mut rw.module.functions[fi].blocks[bi].instructions;
+                let at = block
+                    .iter()
+                    .position(|i| i.result_id == Some(atomic))
+                    .unwrap_or(0);
+                block.insert(
+                    at,
+                    Instruction::new(
+                        Op::Bitcast,
+                        Some(result),
+                        Some(cast),
+                        vec![Operand::IdRef(v)],
+                    ),
+                );
+                cast
+            }
+        };
+        if let Some(inst) = rw.module.functions[fi].blocks[bi]
+            .instructions
+            .iter_mut()
+            .find(|i| i.result_id == Some(atomic))
+        {
+            inst.operands[k] = Operand::IdRef(new);
+        }
+    }
+    Ok(count)
+}

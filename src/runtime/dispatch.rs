@@ -35,13 +35,38 @@ impl<'a> Resource<'a> {
     }
 }
 
-/// A resource at (group, binding).
+impl<'a> From<&'a Buffer> for Resource<'a> {
+    fn from(b: &'a Buffer) -> Self {
+        Resource::Buffer(b)
+    }
+}
+
+impl<'a> From<&'a Image> for Resource<'a> {
+    fn from(i: &'a Image) -> Self {
+        Resource::Image(i)
+    }
+}
+
+/// Which kernel binding a resource is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// WGSL's (group, binding).
+    Slot {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+    },
+    /// A GLSL name, resolved by [`Kernel::binding_named`]: a block's
+    /// instance or type name, an image's name, an atomic counter's name.
+    Name(&'a str),
+}
+
+/// A resource for one binding of a kernel.
 #[derive(Clone, Copy, Debug)]
 pub struct Bind<'a> {
-    /// Bind group index.
-    pub group: u32,
-    /// Binding index.
-    pub binding: u32,
+    /// The binding.
+    pub target: Target<'a>,
     /// What is bound.
     pub resource: Resource<'a>,
 }
@@ -50,8 +75,7 @@ impl<'a> Bind<'a> {
     /// Binds `buffer` at (group, binding).
     pub fn new(group: u32, binding: u32, buffer: &'a Buffer) -> Self {
         Bind {
-            group,
-            binding,
+            target: Target::Slot { group, binding },
             resource: Resource::Buffer(buffer),
         }
     }
@@ -59,11 +83,49 @@ impl<'a> Bind<'a> {
     /// Binds `image` at (group, binding).
     pub fn image(group: u32, binding: u32, image: &'a Image) -> Self {
         Bind {
-            group,
-            binding,
+            target: Target::Slot { group, binding },
             resource: Resource::Image(image),
         }
     }
+
+    /// Binds a buffer or image to the binding the shader calls `name`
+    /// (`Bind::named("Particles", &buffer)`); with OpenGL GLSL this is the
+    /// way to bind, as WGSL binding numbers are atomport's choice.
+    pub fn named(name: &'a str, resource: impl Into<Resource<'a>>) -> Self {
+        Bind {
+            target: Target::Name(name),
+            resource: resource.into(),
+        }
+    }
+}
+
+/// A [`Bind`] with its name resolved.
+#[derive(Clone, Copy, Debug)]
+struct Slotted<'a> {
+    group: u32,
+    binding: u32,
+    resource: Resource<'a>,
+}
+
+/// Resolves every name against `kernel`: an unknown name is an error listing the known ones.
+fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> {
+    binds
+        .iter()
+        .map(|b| {
+            let (group, binding) = match b.target {
+                Target::Slot { group, binding } => (group, binding),
+                Target::Name(name) => {
+                    let info = kernel.binding_named(name)?;
+                    (info.group, info.binding)
+                }
+            };
+            Ok(Slotted {
+                group,
+                binding,
+                resource: b.resource,
+            })
+        })
+        .collect()
 }
 
 impl Context {
@@ -86,7 +148,7 @@ impl Context {
     /// resources it will be dispatched with.
     pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
-        self.pipeline(kernel, binds).map(|_| ())
+        self.pipeline(kernel, &resolve(kernel, binds)?).map(|_| ())
     }
 
     /// Like [`Context::dispatch`], then reads back every bound resource in
@@ -117,9 +179,10 @@ impl Context {
         binds: &[Bind],
     ) -> Result<wgpu::CommandEncoder> {
         self.ready()?;
-        self.check(kernel, groups, binds)?;
-        let pipeline = self.pipeline(kernel, binds)?;
-        let bind_groups = self.bind_groups(&pipeline, binds)?;
+        let binds = resolve(kernel, binds)?;
+        self.check(kernel, groups, &binds)?;
+        let pipeline = self.pipeline(kernel, &binds)?;
+        let bind_groups = self.bind_groups(&pipeline, &binds)?;
         // Recording errors surface at submission, inside its error scope.
         let mut encoder = self
             .device()
@@ -140,7 +203,7 @@ impl Context {
         Ok(encoder)
     }
 
-    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
+    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Slotted]) -> Result<()> {
         let missing = kernel.required_features() - self.device().features();
         if !missing.is_empty() {
             return Err(Error::MissingFeature {
@@ -240,7 +303,7 @@ impl Context {
     fn bind_groups(
         &self,
         pipeline: &Pipeline,
-        binds: &[Bind],
+        binds: &[Slotted],
     ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
         let mut key: Vec<(u32, u32, u64)> = binds
             .iter()
@@ -286,7 +349,7 @@ impl Context {
     /// The compiled pipeline for `kernel` with the sizes of the images in
     /// `binds` as its override constants: compiled on first use and cached
     /// per kernel and image sizes.
-    fn pipeline(&self, kernel: &Kernel, binds: &[Bind]) -> Result<Arc<Pipeline>> {
+    fn pipeline(&self, kernel: &Kernel, binds: &[Slotted]) -> Result<Arc<Pipeline>> {
         let mut constants: Vec<(String, f64)> = Vec::new();
         for info in kernel.bindings() {
             let Some(shape) = info.image else { continue };

@@ -4,3 +4,4 @@ pub mod buffer;
 pub mod context;
 pub mod dispatch;
 pub mod image;
+pub mod uniforms;

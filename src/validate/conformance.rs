@@ -20,10 +20,22 @@
 //!   write A_j+1) must take every link exactly once;
 //! - out of range (images): an atomic with any coordinate or sample out of
 //!   range returns 0 and changes nothing; so do imageLoad (0) and imageStore.
+//!
+//! Every standard case runs twice: as Vulkan GLSL and as OpenGL GLSL (`gl/`
+//! cases: `#version 430`, loose uniforms for the parameters, OpenGL binding
+//! numbers with image unit 0 beside buffer binding 0, resources bound by
+//! name). The OpenGL cases add the atomic-counter functions: three counters
+//! in one binding at different offsets, 128 invocations on each, checked
+//! by the reference model (increment returns a permutation of the
+//! initial value onwards, decrement the values after, the rest by fold,
+//! permutation and single winner), with the words between counters unchanged.
 
 use crate::lower::texel::{ImageDim, ImageFormat, TexelAddress};
 use crate::validate::reference::{AtomicOp, explained_by_serial_order};
-use crate::{Bind, Buffer, Context, Image, ImageDesc, Kernel, Result, ScalarType, SourceOptions};
+use crate::{
+    Bind, Buffer, Context, Dialect, Image, ImageDesc, Kernel, Result, ScalarType, SourceOptions,
+    Uniforms,
+};
 
 /// Calls per location.
 pub const CALLS: usize = 5;
@@ -43,6 +55,8 @@ pub enum Memory {
     Shared,
     /// A texel of a storage image.
     Image(ImageDim),
+    /// An `atomic_uint` counter (OpenGL GLSL).
+    Counter,
 }
 
 impl Memory {
@@ -55,6 +69,7 @@ impl Memory {
             Memory::Shared,
         ];
         v.extend(ImageDim::ALL.into_iter().map(Memory::Image));
+        v.push(Memory::Counter);
         v
     }
 
@@ -66,6 +81,7 @@ impl Memory {
             Memory::VectorComponent => "vector",
             Memory::Shared => "shared",
             Memory::Image(d) => d.name(),
+            Memory::Counter => "counter",
         }
     }
 }
@@ -83,6 +99,34 @@ pub enum Variant {
     FloatAdd,
     /// imageAtomicExchange on an r32f image.
     FloatExchange,
+    /// An atomic-counter function (OpenGL GLSL).
+    Counter(CounterFn),
+}
+
+/// The atomic-counter functions of OpenGL GLSL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CounterFn {
+    /// `atomicCounterIncrement`: returns the value before.
+    Increment,
+    /// `atomicCounterDecrement`: returns the value after.
+    Decrement,
+    /// `atomicCounterSubtract`.
+    Subtract,
+    /// `atomicCounterAdd`, `…Min`, `…Max`, `…And`, `…Or`, `…Xor`,
+    /// `…Exchange`, `…CompSwap`: the case's [`Case::op`].
+    Op,
+}
+
+impl CounterFn {
+    /// The GLSL function for `op`.
+    pub fn glsl_name(self, op: AtomicOp) -> String {
+        match self {
+            CounterFn::Increment => "atomicCounterIncrement".into(),
+            CounterFn::Decrement => "atomicCounterDecrement".into(),
+            CounterFn::Subtract => "atomicCounterSubtract".into(),
+            CounterFn::Op => format!("atomicCounter{}", &op.glsl_name()["atomic".len()..]),
+        }
+    }
 }
 
 /// One case of the matrix.
@@ -96,12 +140,19 @@ pub struct Case {
     pub memory: Memory,
     /// What is checked.
     pub variant: Variant,
+    /// The GLSL the case is written in.
+    pub dialect: Dialect,
 }
 
 impl Case {
-    /// `atomicAdd/uint/member`, `imageAtomicCompSwap/int/cube/chain`, …
+    /// `atomicAdd/uint/member`, `imageAtomicCompSwap/int/cube/chain`,
+    /// `gl/atomicAdd/uint/member`, `gl/atomicCounterIncrement/uint/counter`, …
     pub fn name(&self) -> String {
         let f = match self.memory {
+            Memory::Counter => match self.variant {
+                Variant::Counter(f) => f.glsl_name(self.op),
+                _ => self.op.glsl_name().to_string(),
+            },
             Memory::Image(_) => format!(
                 "image{}{}",
                 &self.op.glsl_name()[..1].to_uppercase(),
@@ -119,19 +170,31 @@ impl Case {
             Variant::OutOfRange => "/out-of-range",
             _ => "",
         };
-        format!("{f}/{ty}/{}{suffix}", self.memory.name())
+        let gl = if self.dialect == Dialect::OpenGl {
+            "gl/"
+        } else {
+            ""
+        };
+        format!("{gl}{f}/{ty}/{}{suffix}", self.memory.name())
     }
 
     /// The function's name as the summary table shows it (`atomicAdd`, `atomicCompSwap chain`, …).
     pub fn function_label(&self) -> String {
+        if let Variant::Counter(f) = self.variant {
+            return f.glsl_name(self.op);
+        }
         let base = match self.ty {
             ScalarType::F32 => format!("{} float", self.op.glsl_name()),
             _ => self.op.glsl_name().to_string(),
         };
-        match self.variant {
+        let base = match self.variant {
             Variant::Chain => format!("{base} chain"),
             Variant::OutOfRange => format!("{base} out-of-range"),
             _ => base,
+        };
+        match self.dialect {
+            Dialect::OpenGl => format!("{base} (GL)"),
+            Dialect::Vulkan => base,
         }
     }
 }
@@ -181,48 +244,66 @@ pub fn image_size(dim: ImageDim, scale: Scale) -> (Vec<u32>, u32) {
 /// The whole matrix.
 pub fn matrix() -> Vec<Case> {
     let mut out = Vec::new();
+    let case = |op, ty, memory, variant| Case {
+        op,
+        ty,
+        memory,
+        variant,
+        dialect: Dialect::Vulkan,
+    };
     for memory in Memory::all() {
+        if memory == Memory::Counter {
+            continue;
+        }
         for op in AtomicOp::ALL {
             for ty in [ScalarType::I32, ScalarType::U32] {
-                out.push(Case {
-                    op,
-                    ty,
-                    memory,
-                    variant: Variant::Standard,
-                });
+                out.push(case(op, ty, memory, Variant::Standard));
                 if op == AtomicOp::CompSwap {
-                    out.push(Case {
-                        op,
-                        ty,
-                        memory,
-                        variant: Variant::Chain,
-                    });
+                    out.push(case(op, ty, memory, Variant::Chain));
                 }
                 if matches!(memory, Memory::Image(_)) {
-                    out.push(Case {
-                        op,
-                        ty,
-                        memory,
-                        variant: Variant::OutOfRange,
-                    });
+                    out.push(case(op, ty, memory, Variant::OutOfRange));
                 }
             }
         }
         match memory {
-            Memory::Member | Memory::ArrayElement => out.push(Case {
-                op: AtomicOp::Add,
-                ty: ScalarType::F32,
+            Memory::Member | Memory::ArrayElement => out.push(case(
+                AtomicOp::Add,
+                ScalarType::F32,
                 memory,
-                variant: Variant::FloatAdd,
-            }),
-            Memory::Image(_) => out.push(Case {
-                op: AtomicOp::Exchange,
-                ty: ScalarType::F32,
+                Variant::FloatAdd,
+            )),
+            Memory::Image(_) => out.push(case(
+                AtomicOp::Exchange,
+                ScalarType::F32,
                 memory,
-                variant: Variant::FloatExchange,
-            }),
+                Variant::FloatExchange,
+            )),
             _ => {}
         }
+    }
+    // The same functions written as OpenGL GLSL, and the counter functions.
+    let gl: Vec<Case> = out
+        .iter()
+        .filter(|c| c.variant == Variant::Standard)
+        .map(|c| Case {
+            dialect: Dialect::OpenGl,
+            ..*c
+        })
+        .collect();
+    out.extend(gl);
+    let counter = |op, f| Case {
+        op,
+        ty: ScalarType::U32,
+        memory: Memory::Counter,
+        variant: Variant::Counter(f),
+        dialect: Dialect::OpenGl,
+    };
+    out.push(counter(AtomicOp::Add, CounterFn::Increment));
+    out.push(counter(AtomicOp::Add, CounterFn::Decrement));
+    out.push(counter(AtomicOp::Add, CounterFn::Subtract));
+    for op in AtomicOp::ALL {
+        out.push(counter(op, CounterFn::Op));
     }
     out
 }
@@ -253,6 +334,7 @@ pub struct RunOptions {
 /// Runs one case on `ctx`.
 pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> Outcome {
     let result = match case.variant {
+        Variant::Counter(f) => run_counter(ctx, case, f, opts),
         Variant::Chain => run_chain(ctx, case, scale, opts),
         Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts),
         _ => run_standard(ctx, case, scale, opts),
@@ -287,11 +369,75 @@ fn image_format(ty: ScalarType) -> ImageFormat {
     }
 }
 
-fn translate(src: &str, name: &str, opts: &RunOptions) -> Result<Kernel> {
-    let mut o = SourceOptions::named(name);
+fn translate(case: &Case, src: &str, opts: &RunOptions) -> Result<Kernel> {
+    let mut o = SourceOptions::named(format!("{}.comp", case.name()));
     o.native_float_atomics = opts.native_float_atomics;
     o.fault = opts.fault;
+    o.dialect = Some(case.dialect);
     Kernel::from_glsl(src, &o)
+}
+
+/// The first lines of a case's shader: the version, and for OpenGL GLSL
+/// the loose uniforms that carry its parameters (`u_n`, `u_locs`, and
+/// `u_compare` for compare-swaps).
+fn header(case: &Case, uniforms: &[&str]) -> String {
+    match case.dialect {
+        Dialect::Vulkan => "#version 450\n".into(),
+        Dialect::OpenGl => {
+            let (t, _, _) = glsl_scalar(case.ty);
+            let mut h = "#version 430\n".to_string();
+            for u in uniforms {
+                h.push_str(&format!("uniform uint {u};\n"));
+            }
+            if case.op == AtomicOp::CompSwap {
+                h.push_str(&format!("uniform {t} u_compare;\n"));
+            }
+            h
+        }
+    }
+}
+
+/// `layout(set = 0, binding = N` (Vulkan) or `layout(binding = N` (OpenGL).
+fn binding(case: &Case, n: u32) -> String {
+    match case.dialect {
+        Dialect::Vulkan => format!("layout(set = 0, binding = {n}"),
+        Dialect::OpenGl => format!("layout(binding = {n}"),
+    }
+}
+
+/// A constant of the case, written as GLSL: the literal, or for OpenGL
+/// GLSL the loose uniform that carries it.
+fn param(case: &Case, uniform: &str, literal: String) -> String {
+    match case.dialect {
+        Dialect::Vulkan => literal,
+        Dialect::OpenGl => uniform.into(),
+    }
+}
+
+/// For OpenGL GLSL: the loose uniforms' buffer, with each of `values` the
+/// kernel has.
+fn uniforms(ctx: &Context, kernel: &Kernel, values: &[(&str, u32)]) -> Result<Option<Buffer>> {
+    if kernel.dialect() != Some(Dialect::OpenGl) {
+        return Ok(None);
+    }
+    let Ok(mut u) = Uniforms::new(kernel) else {
+        return Ok(None);
+    };
+    let present: Vec<String> = u.members().iter().map(|m| m.name.clone()).collect();
+    for (name, v) in values.iter().chain(&[("u_compare", COMPARE)]) {
+        if present.iter().any(|p| p == name) {
+            u.set(name, *v)?;
+        }
+    }
+    u.to_buffer(ctx).map(Some)
+}
+
+/// Binds `uniforms` (if any) after `binds`.
+fn with_uniforms<'a>(mut binds: Vec<Bind<'a>>, uniforms: &'a Option<Buffer>) -> Vec<Bind<'a>> {
+    if let Some(u) = uniforms {
+        binds.push(Bind::named(crate::lower::opengl::DEFAULT_UNIFORM_BLOCK, u));
+    }
+    binds
 }
 
 /// A tiny deterministic generator (SplitMix64).
@@ -354,7 +500,7 @@ fn call(case: &Case, target: &str, coords: &str, sample: &str) -> String {
     let (t, _, _) = glsl_scalar(case.ty);
     let name = case.op.glsl_name();
     let compare = if case.op == AtomicOp::CompSwap {
-        format!("{t}({COMPARE}u), ")
+        format!("{}, ", param(case, "u_compare", format!("{t}({COMPARE}u)")))
     } else {
         String::new()
     };
@@ -450,14 +596,17 @@ fn buffer_preamble(case: &Case, workgroup: usize, locs: usize) -> String {
         ""
     };
     format!(
-        "#version 450
-{ext}#define LOCS {locs}u
+        "{}{ext}#define LOCS {locs}u
 layout(local_size_x = {workgroup}) in;
-layout(set = 0, binding = 0) buffer Mem {{ {t} before; {t} member; {v} v; {t} after; {t} arr[]; }} mem;
-layout(set = 0, binding = 1) readonly buffer Args {{ {t} args[]; }};
-layout(set = 0, binding = 2) writeonly buffer Rets {{ {t} rets[]; }};
+{}) buffer Mem {{ {t} before; {t} member; {v} v; {t} after; {t} arr[]; }} mem;
+{}) readonly buffer Args {{ {t} args[]; }};
+{}) writeonly buffer Rets {{ {t} rets[]; }};
 shared {t} sh[LOCS];
-"
+",
+        header(case, &["u_locs"]),
+        binding(case, 0),
+        binding(case, 1),
+        binding(case, 2),
     )
 }
 
@@ -585,16 +734,17 @@ fn run_standard_buffer(
     let src = format!(
         "{}void main() {{
     uint i = gl_GlobalInvocationID.x;
-    uint loc = i % LOCS;
+    uint loc = i % {};
     {load}
     rets[i] = {};
     {store}
 }}
 ",
         buffer_preamble(case, l.workgroup, l.locs),
+        param(case, "u_locs", "LOCS".into()),
         call(case, buffer_target(memory), "", "")
     );
-    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    let kernel = translate(case, &src, opts)?;
     let n = l.workgroup * l.groups;
     // (word, invocations hitting it)
     let locations: Vec<(usize, Vec<usize>)> = match memory {
@@ -638,14 +788,18 @@ fn run_standard_buffer(
     let mem_buf = Buffer::from_slice(ctx, &mem)?;
     let args_buf = Buffer::from_slice(ctx, &args)?;
     let rets_buf = Buffer::zeroed(ctx, n as u64 * 4)?;
+    let u = uniforms(ctx, &kernel, &[("u_locs", l.locs as u32)])?;
     let out = ctx.dispatch_and_read(
         &kernel,
         [l.groups as u32, 1, 1],
-        &[
-            Bind::new(0, 0, &mem_buf),
-            Bind::new(0, 1, &args_buf),
-            Bind::new(0, 2, &rets_buf),
-        ],
+        &with_uniforms(
+            vec![
+                Bind::named("mem", &mem_buf),
+                Bind::named("Args", &args_buf),
+                Bind::named("Rets", &rets_buf),
+            ],
+            &u,
+        ),
     )?;
     let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
     let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[2]);
@@ -676,15 +830,24 @@ fn run_standard_buffer(
 fn image_preamble(case: &Case, dim: ImageDim) -> String {
     let (t, _, prefix) = glsl_scalar(case.ty);
     let format = image_format(case.ty).name();
+    // OpenGL numbers image units apart from buffers: unit 0 beside buffer 0.
+    let first_buffer = match case.dialect {
+        Dialect::Vulkan => 1,
+        Dialect::OpenGl => 0,
+    };
     format!(
-        "#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, {format}) uniform {prefix}{} img;
-layout(set = 0, binding = 1) readonly buffer Coords {{ int coords[]; }};
-layout(set = 0, binding = 2) readonly buffer Args {{ {t} args[]; }};
-layout(set = 0, binding = 3) writeonly buffer Rets {{ {t} rets[]; }};
+        "{}layout(local_size_x = 64) in;
+{}, {format}) uniform {prefix}{} img;
+{}) readonly buffer Coords {{ int coords[]; }};
+{}) readonly buffer Args {{ {t} args[]; }};
+{}) writeonly buffer Rets {{ {t} rets[]; }};
 ",
-        dim.glsl_name()
+        header(case, &["u_n"]),
+        binding(case, 0),
+        dim.glsl_name(),
+        binding(case, first_buffer),
+        binding(case, first_buffer + 1),
+        binding(case, first_buffer + 2),
     )
 }
 
@@ -719,14 +882,15 @@ fn run_standard_image(
     let src = format!(
         "{}void main() {{
     uint i = gl_GlobalInvocationID.x;
-    if (i >= {n}u) return;
+    if (i >= {}) return;
     rets[i] = {};
 }}
 ",
         image_preamble(case, dim),
+        param(case, "u_n", format!("{n}u")),
         call(case, "", &p, &s)
     );
-    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    let kernel = translate(case, &src, opts)?;
     // Invocation i hits texel i % texels: neighbours in a workgroup hit different texels,
     // and the calls at one texel come from different workgroups.
     let mut coords = vec![0i32; 4 * n];
@@ -783,15 +947,19 @@ fn run_image_kernel(
     let coords_buf = Buffer::from_slice(ctx, coords)?;
     let args_buf = Buffer::from_slice(ctx, args)?;
     let rets_buf = Buffer::filled(ctx, rets_fill, rets_len)?;
+    let u = uniforms(ctx, kernel, &[("u_n", args.len() as u32)])?;
     let out = ctx.dispatch_and_read(
         kernel,
         [args.len().div_ceil(64) as u32, 1, 1],
-        &[
-            Bind::image(0, 0, &img),
-            Bind::new(0, 1, &coords_buf),
-            Bind::new(0, 2, &args_buf),
-            Bind::new(0, 3, &rets_buf),
-        ],
+        &with_uniforms(
+            vec![
+                Bind::named("img", &img),
+                Bind::named("Coords", &coords_buf),
+                Bind::named("Args", &args_buf),
+                Bind::named("Rets", &rets_buf),
+            ],
+            &u,
+        ),
     )?;
     Ok((
         bytemuck::pod_collect_to_vec(&out[0]),
@@ -837,7 +1005,7 @@ void main() {{
 "
         )
     };
-    let wins_decl = "layout(set = 0, binding = 4) buffer Wins { uint wins[]; };\n";
+    let wins_decl = format!("{}) buffer Wins {{ uint wins[]; }};\n", binding(case, 4));
     match case.memory {
         Memory::Image(dim) => {
             let desc = image_desc(case, dim, scale)?;
@@ -845,12 +1013,12 @@ void main() {{
             let n = 64 * 2;
             let (p, s) = coord_expr(dim);
             let src = image_preamble(case, dim)
-                + wins_decl
+                + &wins_decl
                 + &chain_body("", &p, &s, &format!("i % {locs}u"))
                     .replace("LOAD", "")
                     .replace("STORE", "")
                     .replace("WINS_BAD", &format!("{}u", locs * LINKS as usize));
-            let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+            let kernel = translate(case, &src, opts)?;
             let mut coords = vec![0i32; 4 * n];
             for i in 0..n {
                 coords[4 * i..4 * i + 4].copy_from_slice(&coords_of(&desc, i % locs));
@@ -865,9 +1033,9 @@ void main() {{
                 &kernel,
                 [(n / 64) as u32, 1, 1],
                 &[
-                    Bind::image(0, 0, &img),
-                    Bind::new(0, 1, &coords_buf),
-                    Bind::new(0, 4, &wins),
+                    Bind::named("img", &img),
+                    Bind::named("Coords", &coords_buf),
+                    Bind::named("Wins", &wins),
                 ],
             )?;
             let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
@@ -901,12 +1069,12 @@ void main() {{
                 _ => "sh[0]",
             };
             let src = buffer_preamble(case, 64, 1)
-                + wins_decl
+                + &wins_decl
                 + &chain_body(target, "", "", &loc_expr)
                     .replace("LOAD", load)
                     .replace("STORE", store)
                     .replace("WINS_BAD", &format!("{}u", locs_total * LINKS as usize));
-            let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+            let kernel = translate(case, &src, opts)?;
             let words = ARR + 7;
             let mut mem = vec![0xCAFEu32; words];
             let targets: Vec<usize> = match memory {
@@ -923,7 +1091,7 @@ void main() {{
             let out = ctx.dispatch_and_read(
                 &kernel,
                 [groups as u32, 1, 1],
-                &[Bind::new(0, 0, &mem_buf), Bind::new(0, 4, &wins)],
+                &[Bind::named("mem", &mem_buf), Bind::named("Wins", &wins)],
             )?;
             let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
             let finals: Vec<u32> = targets.iter().map(|&w| after[w]).collect();
@@ -1050,7 +1218,7 @@ fn run_out_of_range(
         image_preamble(case, dim),
         call(case, "", &p, &s),
     );
-    let kernel = translate(&src, &format!("{}.comp", case.name()), opts)?;
+    let kernel = translate(case, &src, opts)?;
     let init: Vec<u32> = (0..desc.texel_count()).map(|t| 1000 + t as u32).collect();
     let args: Vec<u32> = (0..n).map(|i| 0x0777_0000 + i as u32).collect();
     // Pre-filled, so that a return value that is never written cannot pass as 0.
@@ -1084,6 +1252,171 @@ fn run_out_of_range(
                 rets[3 * i + 2],
                 desc.width
             )));
+        }
+    }
+    Ok(None)
+}
+
+/// Counters of a counter case and their byte offsets in binding 0: the
+/// word at offset 4 lies between two counters and must never change.
+const COUNTER_OFFSETS: [u32; 3] = [0, 8, 12];
+/// Invocations per counter.
+const COUNTER_CALLS: usize = 128;
+
+fn run_counter(
+    ctx: &Context,
+    case: &Case,
+    f: CounterFn,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let counters = COUNTER_OFFSETS.len();
+    let n = counters * COUNTER_CALLS;
+    let call = |c: &str| match f {
+        CounterFn::Increment | CounterFn::Decrement => format!("{}({c})", f.glsl_name(case.op)),
+        CounterFn::Op if case.op == AtomicOp::CompSwap => {
+            format!("{}({c}, u_compare, args[i])", f.glsl_name(case.op))
+        }
+        _ => format!("{}({c}, args[i])", f.glsl_name(case.op)),
+    };
+    let compare = if case.op == AtomicOp::CompSwap && f == CounterFn::Op {
+        "uniform uint u_compare;\n"
+    } else {
+        ""
+    };
+    let src = format!(
+        "#version 460
+layout(local_size_x = 64) in;
+uniform uint u_n;
+{compare}layout(binding = 0, offset = {}) uniform atomic_uint c0;
+layout(binding = 0, offset = {}) uniform atomic_uint c1;
+layout(binding = 0) uniform atomic_uint c2;
+layout(std430, binding = 0) readonly buffer Args {{ uint args[]; }};
+layout(std430, binding = 1) writeonly buffer Rets {{ uint rets[]; }};
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= u_n) return;
+    uint which = i % 3u;
+    uint r;
+    if (which == 0u) {{
+        r = {};
+    }} else if (which == 1u) {{
+        r = {};
+    }} else {{
+        r = {};
+    }}
+    rets[i] = r;
+}}
+",
+        COUNTER_OFFSETS[0],
+        COUNTER_OFFSETS[1],
+        call("c0"),
+        call("c1"),
+        call("c2"),
+    );
+    let kernel = translate(case, &src, opts)?;
+    let mut rng = Rng(0xC0DE ^ case.op as u64 ^ (f as u64) << 8);
+    let words = 8;
+    let mut init: Vec<u32> = (0..words as u32).map(|w| 0xB000_0000 + w).collect();
+    let mut args = vec![0u32; n];
+    for (c, &offset) in COUNTER_OFFSETS.iter().enumerate() {
+        init[offset as usize / 4] = match f {
+            CounterFn::Increment | CounterFn::Decrement => 1000 * (c as u32 + 1),
+            _ => initial(case, &mut rng),
+        };
+        for k in 0..COUNTER_CALLS {
+            args[k * counters + c] = argument(case, c, k, &mut rng);
+        }
+    }
+    let counter_buf = Buffer::from_slice(ctx, &init)?;
+    let args_buf = Buffer::from_slice(ctx, &args)?;
+    let rets_buf = Buffer::filled(ctx, 0xFFFF_FFFFu32, n)?;
+    let u = uniforms(ctx, &kernel, &[("u_n", n as u32)])?;
+    let out = ctx.dispatch_and_read(
+        &kernel,
+        [n.div_ceil(64) as u32, 1, 1],
+        &with_uniforms(
+            vec![
+                Bind::named("c0", &counter_buf),
+                Bind::named("Rets", &rets_buf),
+            ]
+            .into_iter()
+            // Increment and decrement take no arguments.
+            .chain(
+                kernel
+                    .binding_named("Args")
+                    .is_ok()
+                    .then(|| Bind::named("Args", &args_buf)),
+            )
+            .collect(),
+            &u,
+        ),
+    )?;
+    let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
+    let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[1]);
+    for w in 0..words {
+        if !COUNTER_OFFSETS.contains(&(w as u32 * 4)) && after[w] != init[w] {
+            return Ok(Some(format!(
+                "word {w}, beside the counters, changed from {:#x} to {:#x}",
+                init[w], after[w]
+            )));
+        }
+    }
+    for (c, &offset) in COUNTER_OFFSETS.iter().enumerate() {
+        let w = offset as usize / 4;
+        let hits: Vec<usize> = (0..COUNTER_CALLS).map(|k| k * counters + c).collect();
+        let returned: Vec<u32> = hits.iter().map(|&i| rets[i]).collect();
+        let what = format!("counter c{c} (offset {offset})");
+        let (start, fin) = (init[w], after[w]);
+        let steps = COUNTER_CALLS as u32;
+        match f {
+            CounterFn::Increment | CounterFn::Decrement => {
+                // Increment returns the values before: start … start+n-1;
+                // decrement the values after: start-1 … start-n.
+                let expected: Vec<u32> = (0..steps)
+                    .map(|k| match f {
+                        CounterFn::Increment => start.wrapping_add(k),
+                        _ => start.wrapping_sub(k + 1),
+                    })
+                    .collect();
+                let expected_final = match f {
+                    CounterFn::Increment => start.wrapping_add(steps),
+                    _ => start.wrapping_sub(steps),
+                };
+                let mut sorted = returned.clone();
+                sorted.sort_unstable();
+                let mut want = expected.clone();
+                want.sort_unstable();
+                if sorted != want {
+                    return Ok(Some(format!(
+                        "{what}: {} returned {:?}… which is not a permutation of {:?}…",
+                        f.glsl_name(case.op),
+                        &sorted[..4],
+                        &want[..4]
+                    )));
+                }
+                if fin != expected_final {
+                    return Ok(Some(format!(
+                        "{what}: final {fin}, expected {expected_final}"
+                    )));
+                }
+            }
+            CounterFn::Subtract => {
+                // Subtracting d is adding its two's complement.
+                let data: Vec<u32> = hits.iter().map(|&i| args[i].wrapping_neg()).collect();
+                let add = Case {
+                    op: AtomicOp::Add,
+                    ..*case
+                };
+                if let Some(why) = check_location(&add, &what, start, &data, &returned, fin) {
+                    return Ok(Some(why));
+                }
+            }
+            CounterFn::Op => {
+                let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
+                if let Some(why) = check_location(case, &what, start, &data, &returned, fin) {
+                    return Ok(Some(why));
+                }
+            }
         }
     }
     Ok(None)

@@ -100,6 +100,7 @@ mod tests {
                 samples: None,
                 data,
             }],
+            counters: Vec::new(),
         }
     }
 

@@ -1,5 +1,6 @@
 #version 450
-// Refused by glslang: atomic counters are OpenGL-only; atomport points to buffer atomics.
+// dialect: vulkan
+// Atomic counters are OpenGL GLSL: asked to read it as Vulkan GLSL, glslang refuses and the hint names the dialect.
 layout(local_size_x = 64) in;
 layout(binding = 0) uniform atomic_uint ctr;
 void main() {

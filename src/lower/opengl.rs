@@ -1,0 +1,301 @@
+//! SPIR-V pass for OpenGL-dialect GLSL: OpenGL's binding namespaces become
+//! WGSL bindings.
+//!
+//! OpenGL numbers buffer bindings, uniform-buffer bindings, image units,
+//! texture units and atomic-counter bindings separately, so buffer binding 0,
+//! image unit 0 and counter binding 0 can all exist in one shader; WGSL has
+//! one namespace per group. Every resource gets a binding of its own in
+//! group 0:
+//!
+//! 1. in the order buffer, uniform buffer, atomic counter, image, texture,
+//!    sampler, each resource with an explicit number keeps it as its WGSL
+//!    binding when no earlier kind holds it (a shader with buffers only
+//!    keeps every number);
+//! 2. the others — numbers another kind holds, resources that name no
+//!    binding (OpenGL gives them 0 of their kind), and the block of loose
+//!    uniforms — take the smallest free bindings, in the same order.
+//!
+//! The binding map records each one's OpenGL kind and number.
+
+use std::collections::{BTreeSet, HashMap};
+
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::{Decoration, Op, StorageClass, Word};
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use crate::Result;
+
+/// glslang's name for the block of loose uniforms.
+pub const DEFAULT_UNIFORM_BLOCK: &str = "gl_DefaultUniformBlock";
+/// glslang's name for the buffer of atomic counters at binding N, plus N.
+pub const ATOMIC_COUNTER_BLOCK: &str = "gl_AtomicCounterBlock_";
+
+/// An OpenGL binding namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenGlKind {
+    /// A shader storage block (`buffer`), numbered by buffer binding.
+    Buffer,
+    /// A uniform block, numbered by uniform-buffer binding.
+    UniformBuffer,
+    /// The `atomic_uint` counters of one atomic-counter binding, held in a buffer.
+    AtomicCounter,
+    /// A storage image, numbered by image unit.
+    Image,
+    /// A texture (sampled image), numbered by texture unit.
+    Texture,
+    /// A sampler, numbered by texture unit.
+    Sampler,
+    /// The loose uniforms (`uniform float x;` outside any block), gathered
+    /// into one uniform block; OpenGL sets them by name, not by binding.
+    DefaultUniformBlock,
+}
+
+impl OpenGlKind {
+    /// What the number is called: `binding` or `unit`.
+    fn number_name(self) -> &'static str {
+        match self {
+            OpenGlKind::Image | OpenGlKind::Texture | OpenGlKind::Sampler => "unit",
+            _ => "binding",
+        }
+    }
+}
+
+/// Where a WGSL binding came from in OpenGL terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenGlOrigin {
+    /// The namespace.
+    pub kind: OpenGlKind,
+    /// The binding or unit the shader names (0 when it names none, as
+    /// OpenGL would give; `None` for the loose uniforms' block).
+    pub number: Option<u32>,
+    /// The shader named no binding: atomport chose the WGSL binding.
+    pub auto: bool,
+}
+
+impl Serialize for OpenGlOrigin {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("kind", &self.kind)?;
+        if let Some(n) = self.number {
+            m.serialize_entry(self.kind.number_name(), &n)?;
+        }
+        if self.auto {
+            m.serialize_entry("auto", &true)?;
+        }
+        m.end()
+    }
+}
+
+/// One resource after the pass: its WGSL slot and its origin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenGlBinding {
+    /// WGSL group (always 0).
+    pub group: u32,
+    /// WGSL binding.
+    pub binding: u32,
+    /// What it was in OpenGL.
+    pub origin: OpenGlOrigin,
+}
+
+struct Resource {
+    var: Word,
+    kind: OpenGlKind,
+    /// The binding the shader names.
+    explicit: Option<u32>,
+}
+
+/// Assigns every resource variable its WGSL binding in group 0; returns the origins.
+pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<OpenGlBinding>> {
+    let names: HashMap<Word, &str> = module
+        .debug_names
+        .iter()
+        .filter(|i| i.class.opcode == Op::Name)
+        .filter_map(|i| match &i.operands[..] {
+            [Operand::IdRef(t), Operand::LiteralString(n)] => Some((*t, n.as_str())),
+            _ => None,
+        })
+        .collect();
+    let mut decorations: HashMap<Word, Vec<(Decoration, Option<u32>)>> = HashMap::new();
+    for i in &module.annotations {
+        if i.class.opcode != Op::Decorate {
+            continue;
+        }
+        if let (Some(Operand::IdRef(t)), Some(Operand::Decoration(d))) =
+            (i.operands.first(), i.operands.get(1))
+        {
+            let value = match i.operands.get(2) {
+                Some(Operand::LiteralBit32(v)) => Some(*v),
+                _ => None,
+            };
+            decorations.entry(*t).or_default().push((*d, value));
+        }
+    }
+    let decorated = |id: Word, d: Decoration| {
+        decorations
+            .get(&id)
+            .and_then(|v| v.iter().find(|(x, _)| *x == d))
+            .map(|(_, v)| v.unwrap_or(0))
+    };
+    let globals: HashMap<Word, &Instruction> = module
+        .types_global_values
+        .iter()
+        .filter_map(|i| Some((i.result_id?, i)))
+        .collect();
+    // Arrays of resources are one binding: look through them.
+    let element = |mut ty: Word| {
+        while let Some(i) = globals.get(&ty) {
+            match i.class.opcode {
+                Op::TypeArray | Op::TypeRuntimeArray => match i.operands.first() {
+                    Some(Operand::IdRef(e)) => ty = *e,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        ty
+    };
+    let mut resources = Vec::new();
+    for i in &module.types_global_values {
+        if i.class.opcode != Op::Variable {
+            continue;
+        }
+        let (Some(var), Some(ptr)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let Some(Operand::StorageClass(class)) = i.operands.first() else {
+            continue;
+        };
+        let pointee = match globals.get(&ptr).map(|p| &p.operands[..]) {
+            Some([_, Operand::IdRef(p)]) => element(*p),
+            _ => continue,
+        };
+        let ty_name = names.get(&pointee).copied().unwrap_or_default();
+        let ty_op = globals.get(&pointee).map(|t| t.class.opcode);
+        let kind = match class {
+            StorageClass::StorageBuffer => buffer_kind(ty_name),
+            StorageClass::Uniform if decorated(pointee, Decoration::BufferBlock).is_some() => {
+                buffer_kind(ty_name)
+            }
+            StorageClass::Uniform if ty_name == DEFAULT_UNIFORM_BLOCK => {
+                OpenGlKind::DefaultUniformBlock
+            }
+            StorageClass::Uniform => OpenGlKind::UniformBuffer,
+            StorageClass::UniformConstant => match ty_op {
+                Some(Op::TypeSampler) => OpenGlKind::Sampler,
+                Some(Op::TypeSampledImage) => OpenGlKind::Texture,
+                Some(Op::TypeImage) => {
+                    // Operand 6 is `Sampled`: 2 for storage images.
+                    match globals[&pointee].operands.get(5) {
+                        Some(Operand::LiteralBit32(2)) => OpenGlKind::Image,
+                        _ => OpenGlKind::Texture,
+                    }
+                }
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let var_name = names.get(&var).copied().unwrap_or_default();
+        let named_none = [var_name, ty_name]
+            .iter()
+            .any(|n| !n.is_empty() && unbound.iter().any(|u| u == n));
+        let explicit = match kind {
+            OpenGlKind::AtomicCounter => ty_name[ATOMIC_COUNTER_BLOCK.len()..].parse().ok(),
+            OpenGlKind::DefaultUniformBlock => None,
+            _ if named_none => None,
+            _ => decorated(var, Decoration::Binding),
+        };
+        resources.push(Resource {
+            var,
+            kind,
+            explicit,
+        });
+    }
+    // Pass 1: explicit numbers, kind by kind, kept where free.
+    let mut order: Vec<usize> = (0..resources.len()).collect();
+    order.sort_by_key(|&r| {
+        (
+            resources[r].kind,
+            resources[r].explicit.unwrap_or(u32::MAX),
+            r,
+        )
+    });
+    let mut taken = BTreeSet::new();
+    let mut slot: Vec<Option<u32>> = vec![None; resources.len()];
+    for &r in &order {
+        if let Some(n) = resources[r].explicit
+            && taken.insert(n)
+        {
+            slot[r] = Some(n);
+        }
+    }
+    // Pass 2: the rest take the smallest free bindings.
+    let mut next = 0;
+    for &r in &order {
+        if slot[r].is_none() {
+            while taken.contains(&next) {
+                next += 1;
+            }
+            taken.insert(next);
+            slot[r] = Some(next);
+        }
+    }
+    // Rewrite the decorations: drop the old set/binding, write the new.
+    let vars: HashMap<Word, u32> = resources
+        .iter()
+        .zip(&slot)
+        .map(|(r, s)| (r.var, s.unwrap_or(0)))
+        .collect();
+    module.annotations.retain(|i| {
+        !(i.class.opcode == Op::Decorate
+            && matches!(i.operands.first(), Some(Operand::IdRef(t)) if vars.contains_key(t))
+            && matches!(
+                i.operands.get(1),
+                Some(Operand::Decoration(
+                    Decoration::Binding | Decoration::DescriptorSet
+                ))
+            ))
+    });
+    let mut out = Vec::with_capacity(resources.len());
+    for (r, s) in resources.iter().zip(&slot) {
+        let binding = s.unwrap_or(0);
+        for (d, v) in [
+            (Decoration::DescriptorSet, 0),
+            (Decoration::Binding, binding),
+        ] {
+            module.annotations.push(Instruction::new(
+                Op::Decorate,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(r.var),
+                    Operand::Decoration(d),
+                    Operand::LiteralBit32(v),
+                ],
+            ));
+        }
+        let auto = r.explicit.is_none() && r.kind != OpenGlKind::DefaultUniformBlock;
+        out.push(OpenGlBinding {
+            group: 0,
+            binding,
+            origin: OpenGlOrigin {
+                kind: r.kind,
+                number: match r.kind {
+                    OpenGlKind::DefaultUniformBlock => None,
+                    _ => Some(r.explicit.unwrap_or(0)),
+                },
+                auto,
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn buffer_kind(block_name: &str) -> OpenGlKind {
+    if block_name.starts_with(ATOMIC_COUNTER_BLOCK) {
+        OpenGlKind::AtomicCounter
+    } else {
+        OpenGlKind::Buffer
+    }
+}
