@@ -574,3 +574,129 @@ fn diff_of_a_deterministic_kernel_is_equal() {
     ]);
     assert_fails(&o, 2, "expected two backends");
 }
+
+/// The README's OpenGL example: four instances, two inside the box.
+const CULL_ARGS: [&str; 14] = [
+    "run",
+    "tests/glsl/gl_frustum_cull_counter.comp",
+    "--groups",
+    "1",
+    "--buffer",
+    "Instances=f32:[0,0,-5,1,0,0,0,0, 20,0,-5,1,0,0,0,0, 4.5,0,-5,1,0,0,0,0, 0,0,5,1,0,0,0,0]",
+    "--buffer",
+    "VisibleIds=u32:4",
+    "--uniform",
+    "u_viewProj=mat4(1.0)",
+    "--uniform",
+    "u_planes=1,0,0,4, -1,0,0,4, 0,1,0,3, 0,-1,0,3, 0,0,-1,-1, 0,0,1,15",
+    "--uniform",
+    "u_instanceCount=4",
+];
+
+#[test]
+fn run_opengl_shader_with_loose_uniforms_and_a_counter() {
+    for b in common::backend_names() {
+        let mut args = CULL_ARGS.to_vec();
+        args.extend(["--backend", b, "--json"]);
+        let o = atomport(&args);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let counters = v["counters"].as_array().unwrap();
+        assert_eq!(counters.len(), 1);
+        assert_eq!(counters[0]["name"], "visibleCount");
+        assert_eq!(counters[0]["value"], 2);
+        let ids = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "VisibleIds")
+            .unwrap();
+        let mut got: Vec<u64> = ids["data"].as_array().unwrap()[..2]
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, [0, 2], "{b}");
+        // A counter's initial value is where the compaction starts.
+        let mut args = CULL_ARGS.to_vec();
+        args.extend(["--counter", "visibleCount=1", "--backend", b, "--json"]);
+        let o = atomport(&args);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["counters"][0]["value"], 3);
+    }
+}
+
+#[test]
+fn opengl_input_errors_are_usage_errors_listing_what_the_shader_has() {
+    let with = |extra: &[&str]| {
+        let mut args = CULL_ARGS.to_vec();
+        args.extend(extra);
+        atomport(&args)
+    };
+    let o = with(&["--uniform", "u_instanceCount=-1"]);
+    assert_fails(
+        &o,
+        2,
+        "uniform `u_instanceCount` is uint: `-1` is not a valid u32 value",
+    );
+    let o = with(&["--uniform", "u_planes=1,2"]);
+    assert_fails(&o, 2, "it takes 24 value(s), 2 given");
+    let o = with(&["--uniform", "u_nope=1"]);
+    assert_fails(
+        &o,
+        2,
+        "--uniform u_nope: the kernel has no uniform of that name (uniforms: mat4 u_viewProj, vec4[6] u_planes, uint u_instanceCount, float u_boundsScale)",
+    );
+    let o = with(&["--counter", "visible=1"]);
+    assert_fails(
+        &o,
+        2,
+        "--counter visible: the kernel has no atomic counter of that name (counters: visibleCount)",
+    );
+    let o = with(&["--counter", "visibleCount=-1"]);
+    assert_fails(&o, 2, "not a value of an atomic_uint");
+    let o = with(&["--buffer", "Nope=u32:4"]);
+    assert_fails(
+        &o,
+        2,
+        "the kernel has no binding named `Nope` (its bindings: ",
+    );
+    // Without the required uniforms: the first unset one, named.
+    let o = atomport(&CULL_ARGS[..8]);
+    assert_fails(
+        &o,
+        2,
+        "uniform `u_viewProj` (mat4) of `gl_DefaultUniformBlock` is not set",
+    );
+}
+
+#[test]
+fn dialect_flag() {
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/gl_counters_one_binding.comp",
+        "--dialect",
+        "vulkan",
+    ]);
+    assert_fails(&o, 1, "compile it as the `opengl` dialect");
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/gl_counters_one_binding.comp",
+        "--dialect",
+        "gles",
+    ]);
+    assert_fails(&o, 2, "`gles` is not a GLSL dialect (vulkan, opengl)");
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/gl_counters_one_binding.comp",
+        "--bindings",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["dialect"], "opengl");
+    assert_eq!(
+        v["bindings"][1]["opengl"],
+        serde_json::json!({"kind": "atomic_counter", "binding": 0})
+    );
+}

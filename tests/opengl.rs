@@ -121,7 +121,10 @@ fn counter_ops_of_opengl_460() {
             .dispatch_and_read(
                 &k,
                 [1, 1, 1],
-                &[Bind::named("total", &counters), Bind::named("Returned", &rets)],
+                &[
+                    Bind::named("total", &counters),
+                    Bind::named("Returned", &rets),
+                ],
             )
             .unwrap_or_else(|e| panic!("{e}"));
         let c = words(&out[0]);
