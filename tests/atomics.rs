@@ -1,7 +1,8 @@
 //! Heavy contention on buffer memory (thousands of calls on one location,
 //! hundreds on each array and shared element) for every function × {int,
 //! uint} × {member, array element, vector component, shared}, through the
-//! conformance machinery; and float atomics both emulated and native.
+//! conformance machinery, written as Vulkan and as OpenGL GLSL; and float
+//! atomics both emulated and native.
 
 mod common;
 
@@ -17,7 +18,8 @@ fn heavy_contention_on_every_buffer_memory_kind() {
                 && matches!(c.variant, Variant::Standard | Variant::FloatAdd)
         })
         .collect();
-    assert_eq!(cases.len(), 8 * 2 * 4 + 2);
+    // Vulkan and OpenGL GLSL, and the two float cases.
+    assert_eq!(cases.len(), 8 * 2 * 4 * 2 + 2);
     for ctx in common::contexts(wgpu::Features::empty()) {
         let failed: Vec<String> = cases
             .iter()

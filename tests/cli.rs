@@ -530,8 +530,10 @@ fn validate_table_list_and_filter() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(o.stdout).unwrap();
     let last = text.lines().last().unwrap();
-    assert_eq!(last, "3 passed, 0 failed");
+    // Standard, chain and out-of-range, and the standard case as OpenGL GLSL.
+    assert_eq!(last, "4 passed, 0 failed");
     assert!(text.contains("atomicCompSwap chain"), "{text}");
+    assert!(text.contains("atomicCompSwap (GL)"), "{text}");
     let o = atomport(&["validate", "--list", "--filter", "/2dmsarray/out-of-range"]);
     assert!(o.status.success());
     assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 16);

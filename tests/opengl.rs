@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use atomport::{Bind, Buffer, Context, Dialect, Image, ImageDesc, Kernel, SourceOptions, Uniforms};
+use atomport::{Bind, Buffer, Dialect, Image, ImageDesc, Kernel, SourceOptions, Uniforms};
 use common::Rng;
 
 fn kernel(name: &str) -> Kernel {
