@@ -183,13 +183,14 @@ fn uniforms_case(ctx: &Context, runs: usize) {
         bytemuck::cast_slice::<u32, u8>(&std140_by_hand(3)),
         "the named block equals the hand-filled one"
     );
-    let mut k = 0u32;
+    // Both sides write the same values in each round.
+    let k = std::cell::Cell::new(0u32);
     let (ma, mr) = common::interleaved(
         runs,
         || {
-            k += 1;
+            k.set(k.get() + 1);
             let t = Instant::now();
-            set(&mut u, k);
+            set(&mut u, k.get());
             u.write_to(ctx, &by_name).unwrap();
             std::hint::black_box(
                 ctx.dispatch_and_read(
@@ -206,7 +207,7 @@ fn uniforms_case(ctx: &Context, runs: usize) {
         },
         || {
             let t = Instant::now();
-            by_hand.write(ctx, &std140_by_hand(k)).unwrap();
+            by_hand.write(ctx, &std140_by_hand(k.get())).unwrap();
             let (g, b) = (
                 0,
                 kernel
