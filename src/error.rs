@@ -102,11 +102,14 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
-    /// The GPU did not finish in time.
+    /// Translation, pipeline compilation or a dispatch did not finish in time.
     #[error(
-        "dispatch did not finish within {secs} s (timeout); the kernel may loop forever or be too large for this adapter"
+        "{what} did not finish within {secs} s (timeout){}",
+        timeout_hint(what)
     )]
     Timeout {
+        /// What was given up on: `dispatch`, `compiling the pipeline`, `translating FILE`.
+        what: String,
         /// The timeout, in seconds.
         secs: f64,
     },
@@ -133,6 +136,14 @@ pub enum Error {
     /// A bug in atomport or one of its dependencies (e.g. a naga panic), with the construct named.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+fn timeout_hint(what: &str) -> &'static str {
+    if what == "dispatch" {
+        "; the kernel may loop forever or be too large for this adapter"
+    } else {
+        "; the shader may be too large"
+    }
 }
 
 /// atomport's result type.

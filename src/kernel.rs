@@ -283,6 +283,7 @@ pub struct Kernel {
     bindings: Vec<BindingInfo>,
     features: wgpu::Features,
     dialect: Option<Dialect>,
+    module: std::sync::Arc<naga::Module>,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -312,6 +313,11 @@ pub struct BindingMap<'k> {
 impl Kernel {
     /// Parses and validates WGSL. Errors name `file:line:col` (from `opts.name`).
     pub fn from_wgsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
+        let source = source.to_string();
+        bounded(opts, move |opts| Kernel::wgsl_now(&source, opts))
+    }
+
+    fn wgsl_now(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         let module = front::wgsl::parse(source, opts.display_name())?;
         let info = validate(&module, Some(source), opts.display_name())?;
         Kernel::build(
@@ -327,6 +333,12 @@ impl Kernel {
     /// glslang's diagnostics come back as `file:line: error: …`.
     #[cfg(feature = "glsl")]
     pub fn from_glsl(source: &str, opts: &SourceOptions) -> Result<Kernel> {
+        let source = source.to_string();
+        bounded(opts, move |opts| Kernel::glsl_now(&source, opts))
+    }
+
+    #[cfg(feature = "glsl")]
+    fn glsl_now(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         let compiled = front::glsl::compile(source, opts)?;
         let mut opts = opts.clone();
         opts.dialect = Some(compiled.dialect);
@@ -347,6 +359,11 @@ impl Kernel {
 
     /// Translates SPIR-V words through atomport's passes.
     pub fn from_spirv(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
+        let words = words.to_vec();
+        bounded(opts, move |opts| Kernel::spirv_now(&words, opts))
+    }
+
+    fn spirv_now(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
         let lowered = crate::lower::lower_spirv(words, opts, &[])?;
         Kernel::build(
             &lowered.module,
@@ -448,7 +465,13 @@ impl Kernel {
             bindings,
             features: required_features(module),
             dialect: provenance.dialect,
+            module: std::sync::Arc::new(module.clone()),
         })
+    }
+
+    /// The validated naga module the runtime compiles (its WGSL is [`Kernel::wgsl`]).
+    pub fn module(&self) -> &std::sync::Arc<naga::Module> {
+        &self.module
     }
 
     /// The GLSL dialect the shader was read as; `None` for SPIR-V and WGSL input.
@@ -550,6 +573,35 @@ impl Kernel {
     /// A process-unique id, used by the runtime to cache the compiled pipeline.
     pub(crate) fn id(&self) -> u64 {
         self.id
+    }
+}
+
+/// Runs a translation on a thread of its own with a deep stack, waiting at
+/// most `opts.timeout` for it (a thread past its time is abandoned).
+fn bounded<T: Send + 'static>(
+    opts: &SourceOptions,
+    work: impl FnOnce(&SourceOptions) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread_opts = opts.clone();
+    std::thread::Builder::new()
+        .name("atomport-translate".into())
+        .stack_size(crate::DEEP_STACK)
+        .spawn(move || {
+            let _ = tx.send(work(&thread_opts));
+        })
+        .map_err(|e| Error::Internal(format!("could not start a translation thread: {e}")))?;
+    let gone = || Error::Internal("the translation thread ended without a result".into());
+    match opts.timeout {
+        Some(t) => match rx.recv_timeout(t) {
+            Ok(r) => r,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(Error::Timeout {
+                what: format!("translating {}", opts.display_name()),
+                secs: t.as_secs_f64(),
+            }),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(gone()),
+        },
+        None => rx.recv().map_err(|_| gone())?,
     }
 }
 

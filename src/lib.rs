@@ -68,6 +68,12 @@ pub unsafe fn quiet_headless_probing() {
     }
 }
 
+/// Stack of the threads that translate shaders and compile pipelines:
+/// glslang, naga and the drivers' compilers recurse once per level of
+/// nesting (a sum of 15 000 terms is 15 000 levels). Only what is touched
+/// is ever committed.
+pub(crate) const DEEP_STACK: usize = 256 << 20;
+
 thread_local! {
     /// How many [`guard`] calls are active on this thread.
     static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };

@@ -56,7 +56,8 @@ struct JobArgs {
     /// and the output lists every counter by name
     #[arg(long = "counter", value_name = "NAME=VALUE", value_parser = parse_counter)]
     counters: Vec<CounterArg>,
-    /// Give up on the GPU after SECS seconds (exit 1)
+    /// Give up after SECS seconds (exit 1): on the translation, on compiling the pipeline,
+    /// and on the dispatch, each
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
     timeout: Duration,
 }
@@ -98,9 +99,10 @@ impl ShaderArgs {
         o
     }
 
-    fn load(&self, native_float_atomics: bool) -> atomport::Result<Kernel> {
+    fn load(&self, native_float_atomics: bool, timeout: Duration) -> atomport::Result<Kernel> {
         let mut opts = self.options();
         opts.native_float_atomics = native_float_atomics;
+        opts.timeout = Some(timeout);
         Kernel::from_path(&self.path, self.lang, &opts)
     }
 }
@@ -181,6 +183,9 @@ enum Command {
         /// portable compare-exchange loops
         #[arg(long)]
         native_float_atomics: bool,
+        /// Give up on the translation after SECS seconds (exit 1)
+        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+        timeout: Duration,
     },
 }
 
@@ -248,13 +253,43 @@ fn parse_timeout(s: &str) -> Result<Duration, String> {
 /// Exit status for usage errors, as clap uses.
 const USAGE: u8 = 2;
 
+/// Appends a formatted line to a command's output text.
+macro_rules! outln {
+    ($o:expr) => {
+        $o.push('\n')
+    };
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
+/// Writes a command's output to stdout and flushes it. A reader that closed
+/// the pipe early (`| head`) has what it wanted: the process ends quietly
+/// with status 0. Any other failure (a full disk) is an error, status 1.
+fn emit(text: &str) -> atomport::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => leave(0),
+        Err(source) => Err(Error::Io {
+            path: "standard output".into(),
+            source,
+        }),
+    }
+}
+
 fn main() -> ExitCode {
     // SAFETY: first thing in main, before any other thread exists.
     unsafe { atomport::quiet_headless_probing() };
-    // naga warns about every SPIR-V capability it does not know, which the
-    // image pass makes moot; keep its errors only unless RUST_LOG says otherwise.
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,naga=error"))
-        .init();
+    // naga logs every SPIR-V capability it does not know (which the passes
+    // make moot), and naga and wgpu log each error that atomport reports
+    // itself in one line: silent unless RUST_LOG says otherwise.
+    env_logger::Builder::from_env(
+        env_logger::Env::default()
+            .default_filter_or("warn,naga=off,wgpu=off,wgpu_core=off,wgpu_hal=off"),
+    )
+    .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { backend, json } => info(backend, json),
@@ -284,15 +319,29 @@ fn main() -> ExitCode {
             out,
             bindings,
             native_float_atomics,
-        } => translate(&shader, out.as_deref(), bindings, native_float_atomics),
+            timeout,
+        } => translate(
+            &shader,
+            out.as_deref(),
+            bindings,
+            native_float_atomics,
+            timeout,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("atomport: {e}");
-            // Malformed user input (a spec that only the shader can check) is a usage error.
+            // A closed stderr leaves the status to say it.
+            let _ = writeln!(std::io::stderr(), "atomport: {e}");
+            // What the command line got wrong — a flag's value, or a binding,
+            // uniform or counter the shader lacks or needs — is a usage error.
             let code = match e {
-                Error::UnknownBackend(_) | Error::Spec(_) => USAGE,
+                Error::UnknownBackend(_)
+                | Error::Spec(_)
+                | Error::MissingBinding { .. }
+                | Error::UnusedBinding { .. }
+                | Error::WrongKind { .. }
+                | Error::BufferTooSmall { .. } => USAGE,
                 _ => 1,
             };
             let _ = std::io::stdout().flush();
@@ -334,12 +383,14 @@ fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
         None => ContextOptions::from_env()?.backend,
     };
     let list = atomport::adapters(backend);
+    let mut o = String::new();
     if json {
-        println!(
+        outln!(
+            o,
             "{}",
             serde_json::to_string_pretty(&list).expect("adapter list serializes")
         );
-        return Ok(());
+        return emit(&o);
     }
     if list.is_empty() {
         return Err(Error::NoAdapter {
@@ -349,12 +400,13 @@ fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
     }
     for (i, a) in list.iter().enumerate() {
         if i > 0 {
-            println!();
+            outln!(o);
         }
-        println!("{} ({})", a.name, a.backend);
-        println!("  device type: {}", a.device_type);
-        println!("  driver:      {} {}", a.driver, a.driver_info);
-        println!(
+        outln!(o, "{} ({})", a.name, a.backend);
+        outln!(o, "  device type: {}", a.device_type);
+        outln!(o, "  driver:      {} {}", a.driver, a.driver_info);
+        outln!(
+            o,
             "  features:    {}",
             if a.features.is_empty() {
                 "none of the atomics features".to_string()
@@ -362,20 +414,23 @@ fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> {
                 a.features.join(", ")
             }
         );
-        println!(
+        outln!(
+            o,
             "  max_storage_buffer_binding_size:       {}",
             a.limits.max_storage_buffer_binding_size
         );
-        println!(
+        outln!(
+            o,
             "  max_compute_invocations_per_workgroup: {}",
             a.limits.max_compute_invocations_per_workgroup
         );
-        println!(
+        outln!(
+            o,
             "  max_compute_workgroups_per_dimension:  {}",
             a.limits.max_compute_workgroups_per_dimension
         );
     }
-    Ok(())
+    emit(&o)
 }
 
 /// Opens the adapter `opts` chooses and runs the job there, with native
@@ -388,7 +443,7 @@ fn run_job(
     let native = opts
         .adapter_features()?
         .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
-    let kernel = shader.load(native)?;
+    let kernel = shader.load(native, job.timeout)?;
     let ctx = Context::new(&opts.with_features(kernel.required_features()))?;
     let resources = Resources {
         buffers: job.buffers.clone(),
@@ -407,14 +462,12 @@ fn run(
 ) -> atomport::Result<()> {
     let out = run_job(shader, job, context_options(adapter, job.timeout)?)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(&out).expect("job output serializes")
-        );
+        let mut text = serde_json::to_string(&out).expect("job output serializes");
+        text.push('\n');
+        emit(&text)
     } else {
-        print_listing(&out);
+        emit(&listing(&out))
     }
-    Ok(())
 }
 
 fn diff(
@@ -428,6 +481,7 @@ fn diff(
     let out_b = run_job(shader, job, base.with_backend(b))?;
     let diffs = atomport::validate::diff::compare(&out_a, &out_b);
     let total: usize = diffs.iter().map(|d| d.count).sum();
+    let mut o = String::new();
     if json {
         let v = serde_json::json!({
             "adapters": [out_a.adapter, out_b.adapter],
@@ -435,11 +489,15 @@ fn diff(
             "differences": total,
             "bindings": diffs,
         });
-        println!("{v}");
+        outln!(o, "{v}");
     } else {
-        println!(
+        outln!(
+            o,
             "a: {} ({})\nb: {} ({})",
-            out_a.adapter.name, out_a.adapter.backend, out_b.adapter.name, out_b.adapter.backend
+            out_a.adapter.name,
+            out_a.adapter.backend,
+            out_b.adapter.name,
+            out_b.adapter.backend
         );
         for d in &diffs {
             let name = d
@@ -447,30 +505,33 @@ fn diff(
                 .as_deref()
                 .map(|n| format!(" `{n}`"))
                 .unwrap_or_default();
-            println!(
+            outln!(
+                o,
                 "binding {}.{}{name}: {} element(s) differ",
-                d.group, d.binding, d.count
+                d.group,
+                d.binding,
+                d.count
             );
             for e in &d.first {
-                println!("  [{}] a={} b={}", e.index, e.a, e.b);
+                outln!(o, "  [{}] a={} b={}", e.index, e.a, e.b);
             }
         }
         let bindings = out_a.bindings.len();
         if diffs.is_empty() {
-            println!("equal: every element of {bindings} binding(s)");
+            outln!(o, "equal: every element of {bindings} binding(s)");
         } else {
-            println!(
+            outln!(
+                o,
                 "{total} element(s) differ in {} of {bindings} binding(s)",
                 diffs.len()
             );
         }
     }
-    if diffs.is_empty() {
-        Ok(())
-    } else {
-        let _ = std::io::stdout().flush();
-        std::process::exit(1);
+    emit(&o)?;
+    if !diffs.is_empty() {
+        leave(1);
     }
+    Ok(())
 }
 
 fn validate(
@@ -487,11 +548,12 @@ fn validate(
         .into_iter()
         .filter(|c| filter.as_deref().is_none_or(|f| c.name().contains(f)))
         .collect();
+    let mut o = String::new();
     if list {
         for c in &cases {
-            println!("{}", c.name());
+            outln!(o, "{}", c.name());
         }
-        return Ok(());
+        return emit(&o);
     }
     if cases.is_empty() {
         return Err(Error::Spec(format!(
@@ -561,10 +623,11 @@ fn validate(
             "passed": passed,
             "failed": failed,
         });
-        println!("{v}");
+        outln!(o, "{v}");
     } else {
         for (a, t) in &timings {
-            println!(
+            outln!(
+                o,
                 "{} ({}): {} cases in {:.1} s",
                 a.name,
                 a.backend,
@@ -572,20 +635,20 @@ fn validate(
                 t.as_secs_f64()
             );
         }
-        println!();
-        print!("{}", conformance::summary_table(&cases, &outcomes));
+        outln!(o);
+        o.push_str(&conformance::summary_table(&cases, &outcomes));
         let failures: Vec<_> = outcomes.iter().filter(|o| !o.passed).collect();
         if !failures.is_empty() {
-            println!();
-            for o in failures {
-                println!("FAIL {} [{}]: {}", o.name, o.backend, o.detail);
+            outln!(o);
+            for f in failures {
+                outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
             }
         }
-        println!("{passed} passed, {failed} failed");
+        outln!(o, "{passed} passed, {failed} failed");
     }
+    emit(&o)?;
     if failed > 0 {
-        let _ = std::io::stdout().flush();
-        std::process::exit(1);
+        leave(1);
     }
     Ok(())
 }
@@ -595,8 +658,9 @@ fn translate(
     out: Option<&Path>,
     bindings: bool,
     native_float_atomics: bool,
+    timeout: Duration,
 ) -> atomport::Result<()> {
-    let kernel = shader.load(native_float_atomics)?;
+    let kernel = shader.load(native_float_atomics, timeout)?;
     let text = if bindings {
         let mut t =
             serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize");
@@ -610,16 +674,13 @@ fn translate(
             path: path.to_path_buf(),
             source,
         }),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => emit(&text),
     }
 }
 
-fn print_listing(out: &JobOutput) {
-    let mut s = std::io::stdout().lock();
-    let _ = writeln!(s, "adapter: {} ({})", out.adapter.name, out.adapter.backend);
+fn listing(out: &JobOutput) -> String {
+    let mut s = String::new();
+    outln!(s, "adapter: {} ({})", out.adapter.name, out.adapter.backend);
     for b in &out.bindings {
         let name = b
             .name
@@ -641,19 +702,24 @@ fn print_listing(out: &JobOutput) {
             ),
             _ => format!("[{}]", b.data.len()),
         };
-        let _ = writeln!(s, "binding {}.{}{name}: {what}", b.group, b.binding);
+        outln!(s, "binding {}.{}{name}: {what}", b.group, b.binding);
         for start in (0..b.data.len()).step_by(8) {
             let row: Vec<String> = (start..(start + 8).min(b.data.len()))
                 .map(|i| b.data.show(i))
                 .collect();
-            let _ = writeln!(s, "  [{start:>6}] {}", row.join(" "));
+            outln!(s, "  [{start:>6}] {}", row.join(" "));
         }
     }
     for c in &out.counters {
-        let _ = writeln!(
+        outln!(
             s,
             "counter `{}` (binding {}.{} offset {}): {}",
-            c.name, c.group, c.binding, c.offset, c.value
+            c.name,
+            c.group,
+            c.binding,
+            c.offset,
+            c.value
         );
     }
+    s
 }

@@ -72,6 +72,11 @@ pub struct SourceOptions {
     /// counters, blocks without a binding) or whose bindings of different
     /// kinds share a number is OpenGL GLSL; everything else is Vulkan GLSL.
     pub dialect: Option<Dialect>,
+    /// The longest a translation may take; `None` waits for it however long.
+    /// Translation runs on a thread of its own (with a deep stack: glslang
+    /// and naga recurse once per level of nesting), which is abandoned when
+    /// the time is up.
+    pub timeout: Option<std::time::Duration>,
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]
     pub fault: Option<crate::lower::Fault>,

@@ -13,8 +13,10 @@
 //! 2. naga's SPIR-V reader.
 //! 3. IR passes (naga IR): every compare-exchange made strong ([`compswap`]);
 //!    structs padded so WGSL's natural layout keeps every offset ([`layout`]).
-//! 4. naga validation, then WGSL output, which is parsed and validated again
-//!    so that what the runtime compiles is known to be valid.
+//! 4. naga validation, then WGSL output. The runtime compiles the validated
+//!    module (wgpu's `ShaderSource::Naga`), so a valid shader is never
+//!    refused for the WGSL parser's nesting limits; the golden tests parse
+//!    and validate the WGSL text.
 
 pub mod compswap;
 pub mod float;
@@ -153,11 +155,8 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| Error::Internal(format!("{name}: writing WGSL failed: {e}")))
     })?;
-    // What the runtime compiles is the text: check it reads back as valid.
-    let reparsed = front::wgsl::parse(&wgsl, "<generated WGSL>")
-        .map_err(|e| Error::Internal(format!("the generated WGSL does not parse: {e}")))?;
-    crate::kernel::validate(&reparsed, Some(&wgsl), "<generated WGSL>")
-        .map_err(|e| Error::Internal(format!("the generated WGSL does not validate: {e}")))?;
+    // The runtime compiles the validated module itself, not the text: a
+    // re-parse would add the WGSL parser's nesting limits to valid shaders.
     Ok(Lowered {
         module,
         info,

@@ -394,10 +394,12 @@ impl Context {
             adapter: info.name.clone(),
             message: e.to_string(),
         })?;
-        // Errors are caught by error scopes around each operation; anything
-        // else is logged rather than aborting the process.
+        // Errors are caught by error scopes around each operation and
+        // reported; what escapes them follows one already reported (e.g.
+        // asking an invalid pipeline for its layouts): logged at debug level
+        // rather than aborting the process.
         device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
-            log::error!("wgpu: {e}");
+            log::debug!("wgpu: {e}");
         }));
         log::info!("adapter: {} ({:?})", info.name, info.backend);
         let gpu = Gpu { device, queue };
@@ -407,6 +409,7 @@ impl Context {
         let worker_finished = finished.clone();
         let thread = std::thread::Builder::new()
             .name("atomport-gpu".into())
+            .stack_size(crate::DEEP_STACK)
             .spawn(move || {
                 let mut id = 0u64;
                 while let Some(job) = next_job(&rx) {
@@ -482,6 +485,15 @@ impl Context {
         &self,
         work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
     ) -> Result<T> {
+        self.on_gpu_for("dispatch", work)
+    }
+
+    /// [`Context::on_gpu`] for work that a timeout names as `what`.
+    pub(crate) fn on_gpu_for<T: Send + 'static>(
+        &self,
+        what: &str,
+        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
         let (id, rx) = self.queue_job(work)?;
         // Short dispatches answer within microseconds: yield a few times
         // before sleeping on the channel, which costs a wake-up.
@@ -494,7 +506,7 @@ impl Context {
         }
         match rx.recv_timeout(self.timeout) {
             Ok(r) => r,
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(id)),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(id, what)),
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(worker_gone()),
         }
     }
@@ -512,7 +524,7 @@ impl Context {
         });
         match out.receive().await {
             Some(Ok(r)) => r,
-            Some(Err(mpsc::RecvTimeoutError::Timeout)) => Err(self.timed_out(id)),
+            Some(Err(mpsc::RecvTimeoutError::Timeout)) => Err(self.timed_out(id, "dispatch")),
             _ => Err(worker_gone()),
         }
     }
@@ -547,9 +559,10 @@ impl Context {
         Ok((id, rx))
     }
 
-    fn timed_out(&self, id: u64) -> Error {
+    fn timed_out(&self, id: u64, what: &str) -> Error {
         self.worker.timed_out.fetch_max(id, Ordering::AcqRel);
         Error::Timeout {
+            what: what.into(),
             secs: self.timeout.as_secs_f64(),
         }
     }
@@ -598,16 +611,33 @@ fn worker_gone() -> Error {
     Error::Internal("a GPU job ended without a result (a panic in wgpu or the driver)".into())
 }
 
+/// wgpu's multi-line error (`Validation Error\n\nCaused by:\n  In …\n    …`)
+/// as one line: the causes joined by `: `.
+fn one_line(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "Caused by:")
+        .collect();
+    match parts.as_slice() {
+        [first, rest @ ..] if !rest.is_empty() && first.ends_with("Error") => rest.join(": "),
+        _ => parts.join(": "),
+    }
+}
+
 /// Runs `f` inside validation and out-of-memory error scopes on `device`
 /// (scopes are per thread), returning the first error.
-fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T> {
+pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    // A driver's compiler failing (GL's) is an internal error to wgpu.
+    let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
     let out = f();
+    let i = pollster::block_on(internal.pop());
     let v = pollster::block_on(validation.pop());
     let o = pollster::block_on(oom.pop());
-    match v.or(o) {
-        Some(e) => Err(Error::Wgpu(e.to_string())),
+    match i.or(v).or(o) {
+        Some(e) => Err(Error::Wgpu(one_line(&e.to_string()))),
         None => Ok(out),
     }
 }

@@ -377,41 +377,50 @@ impl Context {
         if let Some(p) = cache.get(&(kernel.id(), key.clone())) {
             return Ok(p.clone());
         }
-        let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let p = self.scoped(|| {
-            let module = self
-                .device()
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some(kernel.entry()),
-                    source: wgpu::ShaderSource::Wgsl(kernel.wgsl().into()),
-                });
-            let pipeline =
-                self.device()
-                    .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                        label: Some(kernel.entry()),
-                        layout: None,
-                        module: &module,
-                        entry_point: Some(kernel.entry()),
-                        compilation_options: wgpu::PipelineCompilationOptions {
-                            constants: &constants,
-                            ..Default::default()
-                        },
-                        cache: None,
+        // Drivers compile here, in time that grows with the shader: on the
+        // worker thread, under the context's timeout.
+        let module = kernel.module().clone();
+        let entry = kernel.entry().to_string();
+        let groups = kernel
+            .bindings()
+            .iter()
+            .map(|b| b.group + 1)
+            .max()
+            .unwrap_or(0);
+        let p = self.on_gpu_for("compiling the pipeline", move |gpu| {
+            crate::runtime::context::scoped(&gpu.device, || {
+                let constants: Vec<(&str, f64)> =
+                    constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                let module = gpu
+                    .device
+                    .create_shader_module(wgpu::ShaderModuleDescriptor {
+                        label: Some(&entry),
+                        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
+                            (*module).clone(),
+                        )),
                     });
-            let groups = kernel
-                .bindings()
-                .iter()
-                .map(|b| b.group + 1)
-                .max()
-                .unwrap_or(0);
-            let layouts = (0..groups)
-                .map(|g| pipeline.get_bind_group_layout(g))
-                .collect();
-            Pipeline {
-                pipeline,
-                layouts,
-                last_binds: std::sync::Mutex::new(None),
-            }
+                let pipeline =
+                    gpu.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(&entry),
+                            layout: None,
+                            module: &module,
+                            entry_point: Some(&entry),
+                            compilation_options: wgpu::PipelineCompilationOptions {
+                                constants: &constants,
+                                ..Default::default()
+                            },
+                            cache: None,
+                        });
+                let layouts = (0..groups)
+                    .map(|g| pipeline.get_bind_group_layout(g))
+                    .collect();
+                Pipeline {
+                    pipeline,
+                    layouts,
+                    last_binds: std::sync::Mutex::new(None),
+                }
+            })
         })?;
         let p = Arc::new(p);
         cache.insert((kernel.id(), key), p.clone());
