@@ -45,6 +45,15 @@ impl FromStr for BindingRef {
     }
 }
 
+impl std::fmt::Display for BindingRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BindingRef::Slot(s) => write!(f, "binding {}.{}", s.group, s.binding),
+            BindingRef::Name(n) => write!(f, "`{n}`"),
+        }
+    }
+}
+
 impl BindingRef {
     /// The kernel's binding, if it has it: a name it lacks is an error
     /// listing its names; an unknown slot is `None` (the dispatch refuses it).
@@ -156,14 +165,23 @@ impl FromStr for BufferInit {
             let list = list.strip_suffix(']').ok_or_else(|| {
                 Error::Spec(format!("`{spec}`: the value list has no closing `]`"))
             })?;
-            let bits = list
-                .split(',')
-                .filter(|v| !v.trim().is_empty())
-                .map(|v| ty.parse_value(v))
-                .collect::<Result<Vec<_>>>()?;
-            if bits.is_empty() {
+            if list.trim().is_empty() {
                 return Err(Error::Spec(format!("`{spec}`: the value list is empty")));
             }
+            let bits = list
+                .split(',')
+                .enumerate()
+                .map(|(k, v)| {
+                    if v.trim().is_empty() {
+                        Err(Error::Spec(format!(
+                            "`{spec}`: value {} of the list is empty",
+                            k + 1
+                        )))
+                    } else {
+                        ty.parse_value(v)
+                    }
+                })
+                .collect::<Result<Vec<_>>>()?;
             return Ok(BufferInit::Values { ty, bits });
         }
         let (len_s, mode) = match rest.split_once(':') {
@@ -196,6 +214,23 @@ impl FromStr for BufferInit {
 }
 
 impl BufferInit {
+    /// The bytes the buffer will hold, known before anything is allocated
+    /// (a file's from its size).
+    pub fn byte_len(&self) -> Result<u64> {
+        Ok(match self {
+            BufferInit::Zeroed { len, .. }
+            | BufferInit::Fill { len, .. }
+            | BufferInit::Iota { len, .. } => *len as u64 * 4,
+            BufferInit::Values { bits, .. } => bits.len() as u64 * 4,
+            BufferInit::File(path) => std::fs::metadata(path)
+                .map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?
+                .len(),
+        })
+    }
+
     /// The element type and initial bytes; `shader_type` is used for `@FILE`.
     pub fn materialize(&self, shader_type: Option<ScalarType>) -> Result<(ScalarType, Vec<u8>)> {
         let words = |ty, v: Vec<u32>| (ty, bytemuck::cast_slice(&v).to_vec());
@@ -213,10 +248,7 @@ impl BufferInit {
             ),
             BufferInit::Values { ty, bits } => words(*ty, bits.clone()),
             BufferInit::File(path) => {
-                let bytes = std::fs::read(path).map_err(|source| Error::Io {
-                    path: path.clone(),
-                    source,
-                })?;
+                let bytes = crate::front::read_bounded(path, MAX_LEN as u64 * 4, "buffer file")?;
                 if bytes.is_empty() {
                     return Err(Error::Spec(format!(
                         "{}: the file is empty",
@@ -508,6 +540,22 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
         Image(Image),
     }
     let mut made: Vec<(Slot, Option<String>, Made)> = Vec::new();
+    // Sizes are checked before anything is allocated.
+    let limits = ctx.limits();
+    let largest = limits
+        .max_buffer_size
+        .min(limits.max_storage_buffer_binding_size.into());
+    for a in &res.buffers {
+        let len = a.init.byte_len()?;
+        if len > largest {
+            return Err(Error::Limit {
+                what: format!("the buffer for {}, in bytes,", a.slot),
+                value: len,
+                limit_name: "max_storage_buffer_binding_size",
+                limit: largest,
+            });
+        }
+    }
     for a in &res.buffers {
         let (slot, info) = a.slot.resolve(kernel)?;
         let (ty, bytes) = a.init.materialize(info.and_then(|i| i.element))?;
@@ -534,6 +582,14 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
         })?;
         let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples)
             .map_err(|e| Error::Spec(format!("--image {}.{}: {e}", slot.group, slot.binding)))?;
+        if desc.buffer_len() > largest {
+            return Err(Error::Limit {
+                what: format!("the image for {}, in bytes,", a.slot),
+                value: desc.buffer_len(),
+                limit_name: "max_storage_buffer_binding_size",
+                limit: largest,
+            });
+        }
         let image = match &a.fill {
             Some(v) => Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?,
             None => Image::zeroed(ctx, desc)?,

@@ -284,6 +284,7 @@ pub struct Kernel {
     features: wgpu::Features,
     dialect: Option<Dialect>,
     module: std::sync::Arc<naga::Module>,
+    workgroup_memory: u64,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -389,21 +390,18 @@ impl Kernel {
     ) -> Result<Kernel> {
         let mut opts = opts.clone();
         opts.name = path.display().to_string();
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let max = front::MAX_SOURCE_BYTES;
         match lang.unwrap_or_else(|| Lang::from_path(path)) {
-            Lang::Wgsl => Kernel::from_wgsl(&std::fs::read_to_string(path).map_err(io)?, &opts),
+            Lang::Wgsl => Kernel::from_wgsl(&front::read_text(path, max, "shader")?, &opts),
             Lang::Spirv => {
-                let bytes = std::fs::read(path).map_err(io)?;
+                let bytes = front::read_bounded(path, max, "shader")?;
                 let words = front::spirv::words_from_bytes(&bytes, &opts.name)?;
                 Kernel::from_spirv(&words, &opts)
             }
             Lang::Glsl => {
                 #[cfg(feature = "glsl")]
                 {
-                    Kernel::from_glsl(&std::fs::read_to_string(path).map_err(io)?, &opts)
+                    Kernel::from_glsl(&front::read_text(path, max, "shader")?, &opts)
                 }
                 #[cfg(not(feature = "glsl"))]
                 Err(Error::Unsupported(format!(
@@ -425,6 +423,13 @@ impl Kernel {
         let index = choose_entry(module, opts)?;
         let ep = &module.entry_points[index];
         let ep_info = info.get_entry_point(index);
+        let (workgroup_memory, private_memory) = memory_use(module, ep_info, ep)?;
+        if private_memory > MAX_PRIVATE_MEMORY {
+            return Err(Error::Unsupported(format!(
+                "{}: the private and local variables of one invocation take {private_memory} bytes, over atomport's limit of {MAX_PRIVATE_MEMORY} (WGSL guarantees 8192): keep large arrays in `shared` memory or a buffer",
+                opts.display_name()
+            )));
+        }
         let mut bindings = Vec::new();
         for (handle, var) in module.global_variables.iter() {
             let Some(rb) = &var.binding else { continue };
@@ -466,7 +471,13 @@ impl Kernel {
             features: required_features(module),
             dialect: provenance.dialect,
             module: std::sync::Arc::new(module.clone()),
+            workgroup_memory,
         })
+    }
+
+    /// Bytes of `shared` (workgroup) memory the entry point uses.
+    pub fn workgroup_memory(&self) -> u64 {
+        self.workgroup_memory
     }
 
     /// The validated naga module the runtime compiles (its WGSL is [`Kernel::wgsl`]).
@@ -603,6 +614,52 @@ fn bounded<T: Send + 'static>(
         },
         None => rx.recv().map_err(|_| gone())?,
     }
+}
+
+/// The most private and function-local memory one invocation may use: a
+/// compiler keeps such arrays in registers or spills them per invocation
+/// (`uint a[10000000]` compiled for minutes); WGSL guarantees 8192 bytes.
+const MAX_PRIVATE_MEMORY: u64 = 1 << 20;
+
+/// Bytes of workgroup and of private (+ the entry point's local) memory the
+/// entry point uses; push constants refused.
+fn memory_use(
+    module: &naga::Module,
+    ep_info: &naga::valid::FunctionInfo,
+    ep: &naga::EntryPoint,
+) -> Result<(u64, u64)> {
+    let size =
+        |ty: naga::Handle<naga::Type>| u64::from(module.types[ty].inner.size(module.to_ctx()));
+    let (mut workgroup, mut private) = (0u64, 0u64);
+    for (handle, var) in module.global_variables.iter() {
+        if ep_info[handle].is_empty() {
+            continue;
+        }
+        match var.space {
+            AddressSpace::WorkGroup => workgroup += size(var.ty),
+            AddressSpace::Private => private += size(var.ty),
+            AddressSpace::Immediate => {
+                return Err(Error::Unsupported(format!(
+                    "push constants (`{}`) are not in WebGPU: declare a uniform block instead",
+                    var.name.as_deref().unwrap_or("layout(push_constant)")
+                )));
+            }
+            _ => {}
+        }
+    }
+    let locals: u64 = ep
+        .function
+        .local_variables
+        .iter()
+        .chain(
+            module
+                .functions
+                .iter()
+                .flat_map(|(_, f)| f.local_variables.iter()),
+        )
+        .map(|(_, v)| size(v.ty))
+        .sum();
+    Ok((workgroup, private + locals))
 }
 
 /// Validates a module with every capability on; the device's features are

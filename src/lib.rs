@@ -96,6 +96,15 @@ fn quiet_panics_in_guard() {
 /// Runs `f` and turns a panic inside it (naga, glslang glue) into
 /// [`Error::Internal`] naming `what`, so that bad input never aborts the caller.
 pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    guard_with(f, |msg| Error::Internal(format!("{what} panicked: {msg}")))
+}
+
+/// [`guard`] with the error a panic becomes chosen by the caller: a
+/// reader that panics on a module's bytes was given malformed input.
+pub(crate) fn guard_with<T>(
+    f: impl FnOnce() -> Result<T>,
+    on_panic: impl FnOnce(String) -> Error,
+) -> Result<T> {
     quiet_panics_in_guard();
     GUARDED.with(|g| g.set(g.get() + 1));
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
@@ -108,7 +117,7 @@ pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(Error::Internal(format!("{what} panicked: {msg}")))
+            Err(on_panic(msg))
         }
     }
 }

@@ -235,10 +235,9 @@ fn parse_groups(s: &str) -> Result<[u32; 3], String> {
     }
     let mut g = [1u32; 3];
     for (i, p) in parts.iter().enumerate() {
-        g[i] = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{p}` is not a workgroup count (expected X[,Y[,Z]])"))?;
+        g[i] = p.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+            format!("`{p}` is not a workgroup count (1 or more; expected X[,Y[,Z]])")
+        })?;
     }
     Ok(g)
 }
@@ -367,10 +366,7 @@ fn leave(code: u8) -> ! {
 }
 
 fn context_options(args: &AdapterArgs, timeout: Duration) -> atomport::Result<ContextOptions> {
-    let mut o = ContextOptions::from_env()?.with_timeout(timeout);
-    if let Some(b) = args.backend {
-        o.backend = b;
-    }
+    let mut o = ContextOptions::from_env_with(args.backend)?.with_timeout(timeout);
     if args.adapter.is_some() {
         o.adapter = args.adapter.clone();
     }
@@ -476,7 +472,7 @@ fn diff(
     (a, b): (BackendChoice, BackendChoice),
     json: bool,
 ) -> atomport::Result<()> {
-    let base = ContextOptions::from_env()?.with_timeout(job.timeout);
+    let base = ContextOptions::from_env_with(Some(a))?.with_timeout(job.timeout);
     let out_a = run_job(shader, job, base.clone().with_backend(a))?;
     let out_b = run_job(shader, job, base.with_backend(b))?;
     let diffs = atomport::validate::diff::compare(&out_a, &out_b);
@@ -561,10 +557,7 @@ fn validate(
             filter.unwrap_or_default()
         )));
     }
-    let mut base = ContextOptions::from_env()?.with_timeout(timeout);
-    if let Some(b) = backend {
-        base.backend = b;
-    }
+    let mut base = ContextOptions::from_env_with(backend)?.with_timeout(timeout);
     if adapter.is_some() {
         base.adapter = adapter;
     }

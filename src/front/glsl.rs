@@ -13,10 +13,15 @@ use glslang::{
 use crate::front::{Dialect, SourceOptions};
 use crate::{Error, Result};
 
+/// How deep `#include`s may nest: deeper is taken for a recursive include.
+const MAX_INCLUDE_DEPTH: usize = 32;
+
 /// Resolves `#include "x"` against the including file's folder, then the include dirs.
 struct Includer {
     dirs: Vec<PathBuf>,
     root: PathBuf,
+    /// Why an include was refused, when atomport refused it (glslang only says it failed).
+    refused: Option<String>,
 }
 
 impl IncludeHandler for Includer {
@@ -25,8 +30,14 @@ impl IncludeHandler for Includer {
         ty: IncludeType,
         header: &str,
         includer: &str,
-        _depth: usize,
+        depth: usize,
     ) -> Option<IncludeResult> {
+        if depth > MAX_INCLUDE_DEPTH {
+            self.refused = Some(format!(
+                "{includer}: #include \"{header}\" nests includes more than {MAX_INCLUDE_DEPTH} deep (is an include recursive?)"
+            ));
+            return None;
+        }
         let mut candidates = Vec::new();
         if ty == IncludeType::Local {
             let base = Path::new(includer)
@@ -37,12 +48,17 @@ impl IncludeHandler for Includer {
             candidates.push(base.join(header));
         }
         candidates.extend(self.dirs.iter().map(|d| d.join(header)));
-        candidates.into_iter().find_map(|p| {
-            std::fs::read_to_string(&p).ok().map(|data| IncludeResult {
-                name: p.display().to_string(),
+        let found = candidates.into_iter().find(|p| p.exists())?;
+        match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader") {
+            Ok(data) => Some(IncludeResult {
+                name: found.display().to_string(),
                 data,
-            })
-        })
+            }),
+            Err(e) => {
+                self.refused = Some(e.to_string());
+                None
+            }
+        }
     }
 }
 
@@ -158,8 +174,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
     let name = opts.display_name().to_string();
     let compiler = glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    let shader = parse(compiler, source, opts, dialect)
-        .map_err(|e| Error::Shader(diagnostics(&e, &name, dialect)))?;
+    let shader = parse(compiler, source, opts, dialect)?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
     // declarations themselves say which named none.
@@ -192,7 +207,8 @@ fn parse(
     source: &str,
     opts: &SourceOptions,
     dialect: Dialect,
-) -> std::result::Result<glslang::Shader<'static>, glslang::error::GlslangError> {
+) -> Result<glslang::Shader<'static>> {
+    let name = opts.display_name();
     // #include works without the shader naming the extension, as with glslangValidator.
     let shader_source = ShaderSource::from(with_include_extension(source));
     let options = CompilerOptions {
@@ -211,6 +227,7 @@ fn parse(
     let mut includer = Includer {
         dirs: opts.include_dirs.clone(),
         root,
+        refused: None,
     };
     let defines: Vec<(&str, Option<&str>)> = opts
         .defines
@@ -225,7 +242,8 @@ fn parse(
         &options,
         Some(&defines[..]),
         Some(&mut includer),
-    )?;
+    )
+    .map_err(|e| Error::Shader(diagnostics(&e, name, dialect)))?;
     let mut builder = glslang::Shader::new(compiler, input);
     if dialect == Dialect::OpenGl {
         // glslang's own OpenGL-on-Vulkan rules: loose uniforms gathered into
@@ -236,7 +254,12 @@ fn parse(
         builder.options(ShaderOptions::VULKAN_RULES_RELAXED | ShaderOptions::AUTO_MAP_BINDINGS);
         builder.default_uniform_block_set_and_binding(0, 0);
     }
-    builder.parse()
+    let parsed = builder.parse();
+    match (parsed, includer.refused) {
+        (Ok(shader), _) => Ok(shader),
+        (Err(_), Some(why)) => Err(Error::Shader(why)),
+        (Err(e), None) => Err(Error::Shader(diagnostics(&e, name, dialect))),
+    }
 }
 
 /// The log of a glslang error.
@@ -513,7 +536,14 @@ fn diagnostics(e: &glslang::error::GlslangError, name: &str, dialect: Dialect) -
                 } else {
                     ""
                 };
-                lines.push(format!("{file}:{ln}: {severity}: {msg}{hint}"));
+                if file == "-1" {
+                    // glslang's preamble: the `-D` definitions, as `#define`s.
+                    lines.push(format!(
+                        "{name}: in a preprocessor definition (-D): {severity}: {msg}"
+                    ));
+                } else {
+                    lines.push(format!("{file}:{ln}: {severity}: {msg}{hint}"));
+                }
             }
             None => lines.push(format!("{name}: {severity}: {rest}")),
         }

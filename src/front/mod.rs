@@ -5,7 +5,7 @@ pub mod glsl;
 pub mod spirv;
 pub mod wgsl;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -80,6 +80,58 @@ pub struct SourceOptions {
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]
     pub fault: Option<crate::lower::Fault>,
+}
+
+/// The largest shader source (or included file) atomport reads.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads a file the user named, refusing — before reading anything — what
+/// is not a regular file (a FIFO would block, `/dev/zero` never ends) and
+/// what is longer than `limit` bytes; `what` names the file in messages.
+pub fn read_bounded(path: &Path, limit: u64, what: &str) -> crate::Result<Vec<u8>> {
+    use std::io::Read;
+    let io = |source| crate::Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(crate::Error::Spec(format!(
+            "{}: not a regular file (a {what} must be a file, not a directory, FIFO or device)",
+            path.display()
+        )));
+    }
+    let too_long = |len: u64| {
+        crate::Error::Spec(format!(
+            "{}: the {what} is {len} bytes, over atomport's limit of {limit}",
+            path.display()
+        ))
+    };
+    if meta.len() > limit {
+        return Err(too_long(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The file may grow while it is read: never past the limit.
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_long(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] for text: not UTF-8 is an error naming the file.
+pub fn read_text(path: &Path, limit: u64, what: &str) -> crate::Result<String> {
+    String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| {
+        crate::Error::Shader(format!(
+            "{}: the {what} is not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 impl SourceOptions {

@@ -1,6 +1,6 @@
 //! SPIR-V input: checked, lowered by the SPIR-V passes, then read by naga.
 
-use crate::{Error, Result, guard};
+use crate::{Error, Result};
 
 /// SPIR-V's magic number, first word of every module.
 pub const MAGIC: u32 = 0x0723_0203;
@@ -37,6 +37,37 @@ pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
     }
 }
 
+/// Checks the header and that the instructions tile the words exactly:
+/// every instruction's word count is at least 1 and ends within the module.
+/// A module cut short ends inside an instruction, which this names.
+pub fn check_instruction_stream(words: &[u32], name: &str) -> Result<()> {
+    if words.len() < 5 || words[0] != MAGIC {
+        return Err(Error::Shader(format!(
+            "{name}: not a SPIR-V module (no header with the magic number {MAGIC:#010x})"
+        )));
+    }
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let opcode = words[at] & 0xffff;
+        let op = rspirv::spirv::Op::from_u32(opcode)
+            .map_or_else(|| format!("opcode {opcode}"), |o| format!("Op{o:?}"));
+        if count == 0 {
+            return Err(Error::Shader(format!(
+                "{name}: malformed SPIR-V: the instruction at word {at} ({op}) has a word count of 0"
+            )));
+        }
+        if at + count > words.len() {
+            return Err(Error::Shader(format!(
+                "{name}: truncated SPIR-V: the instruction at word {at} ({op}) needs {count} words, {} remain",
+                words.len() - at
+            )));
+        }
+        at += count;
+    }
+    Ok(())
+}
+
 /// Parses SPIR-V words into a naga module, a naga panic becoming [`Error::Internal`].
 pub fn to_naga(words: &[u32], name: &str) -> Result<naga::Module> {
     let options = naga::front::spv::Options {
@@ -44,10 +75,18 @@ pub fn to_naga(words: &[u32], name: &str) -> Result<naga::Module> {
         strict_capabilities: false,
         block_ctx_dump_prefix: None,
     };
-    guard("naga's SPIR-V reader", || {
-        naga::front::spv::parse_u8_slice(bytemuck::cast_slice(words), &options)
-            .map_err(|e| Error::Unsupported(format!("{name}: naga cannot read the SPIR-V: {e}")))
-    })
+    crate::guard_with(
+        || {
+            naga::front::spv::parse_u8_slice(bytemuck::cast_slice(words), &options).map_err(|e| {
+                Error::Unsupported(format!("{name}: naga cannot read the SPIR-V: {e}"))
+            })
+        },
+        |msg| {
+            Error::Unsupported(format!(
+                "{name}: naga's SPIR-V reader failed on the module ({msg})"
+            ))
+        },
+    )
 }
 
 /// Whether two variables of a SPIR-V module are decorated with the same

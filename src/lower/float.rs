@@ -23,7 +23,7 @@ use super::spirv::{
 use crate::{Error, Result};
 
 /// Rewrites every float atomic; returns how many memory sites were retyped.
-pub fn emulate_float_atomics(module: &mut Module) -> Result<usize> {
+pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<usize> {
     let defs = Defs::new(module);
     let floats: Vec<Word> = module
         .types_global_values
@@ -59,6 +59,10 @@ pub fn emulate_float_atomics(module: &mut Module) -> Result<usize> {
         }
         let ptr = inst.operands.first().and_then(id).unwrap_or(0);
         let site = float_site(&defs, ptr)?;
+        // Native float atomics (`atomic<f32>`) exist in storage buffers only.
+        if !everywhere && site.1 != StorageClass::Workgroup {
+            continue;
+        }
         if !sites.contains(&site) {
             sites.push(site);
         }

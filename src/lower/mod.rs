@@ -86,10 +86,22 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut report = LowerReport::default();
     // rspirv's reader panics on some corrupt modules (e.g. a string length
     // past the end): guarded like naga.
-    let mut spv = guard("rspirv's SPIR-V reader", || {
-        rspirv::dr::load_words(words)
-            .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))
-    })?;
+    front::spirv::check_instruction_stream(words, name)?;
+    // rspirv's reader panics on some corrupt modules (a string past its
+    // instruction's end): that is malformed input, not atomport's bug.
+    let mut spv = crate::guard_with(
+        || {
+            rspirv::dr::load_words(words)
+                .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))
+        },
+        |msg| {
+            Error::Shader(format!(
+                "{name}: malformed SPIR-V: the reader failed ({msg})"
+            ))
+        },
+    )?;
+    spirv::check_ids(&spv, name)?;
+    spirv::strip_debug_lines(&mut spv);
     // Malformed SPIR-V that rspirv still reads could make a pass index out
     // of bounds: a panic in a pass becomes an internal error, never an abort.
     let unsupported = |e: Error| match e {
@@ -100,6 +112,8 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let images = guard("atomport's SPIR-V passes", || {
         if opts.dialect == Some(front::Dialect::OpenGl) {
             opengl = opengl::assign_bindings(&mut spv, unbound)?;
+        } else {
+            spirv::refuse_shared_bindings(&spv)?;
         }
         spirv::match_atomic_operand_types(&mut spv)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;
@@ -110,9 +124,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         )?;
         report.vector_sites = vector::scalarize_vector_atomics(&mut spv)?;
         report.padded_arrays = std140::pad_strided_arrays(&mut spv)?;
-        if !opts.native_float_atomics {
-            report.float_sites = float::emulate_float_atomics(&mut spv)?;
-        }
+        // Native float atomics cover storage buffers; shared memory is
+        // always emulated.
+        report.float_sites = float::emulate_float_atomics(&mut spv, !opts.native_float_atomics)?;
         spirv::refuse_aggregate_copies_of_atomics(&spv)?;
         Ok(images)
     })

@@ -612,3 +612,119 @@ pub(super) fn match_atomic_operand_types(module: &mut Module) -> Result<usize> {
     }
     Ok(count)
 }
+
+/// Refuses a module that uses an id nothing defines, naming the id and the
+/// instruction: the passes and naga's reader would index past their tables.
+pub(super) fn check_ids(module: &Module, name: &str) -> Result<()> {
+    let all = || {
+        module
+            .all_inst_iter()
+            .chain(
+                module
+                    .functions
+                    .iter()
+                    .flat_map(|f| f.def.iter().chain(f.end.iter())),
+            )
+            .chain(
+                module
+                    .functions
+                    .iter()
+                    .flat_map(|f| f.blocks.iter().filter_map(|b| b.label.as_ref())),
+            )
+    };
+    let defined: std::collections::HashSet<Word> = all().filter_map(|i| i.result_id).collect();
+    let bound = module.header.as_ref().map_or(0, |h| h.bound);
+    for inst in module.all_inst_iter() {
+        let used = inst
+            .operands
+            .iter()
+            .filter_map(id)
+            .chain(inst.result_type)
+            .find(|u| !defined.contains(u));
+        if let Some(u) = used {
+            let why = if u >= bound {
+                format!("past the module's id bound {bound}")
+            } else {
+                "which nothing defines".into()
+            };
+            return Err(Error::Shader(format!(
+                "{name}: malformed SPIR-V: Op{:?} uses %{u}, {why}",
+                inst.class.opcode
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Drops `OpLine`/`OpNoLine` (debug line info, `glslangValidator -g`),
+/// which naga's reader refuses and which carry no meaning.
+pub(super) fn strip_debug_lines(module: &mut Module) {
+    let keep = |i: &Instruction| !matches!(i.class.opcode, Op::Line | Op::NoLine);
+    module.types_global_values.retain(keep);
+    for f in &mut module.functions {
+        for b in &mut f.blocks {
+            b.instructions.retain(keep);
+        }
+    }
+}
+
+/// Refuses two resources at one (set, binding), naming both: WGSL binds one
+/// resource per binding, and aliasing one buffer through two blocks has no
+/// WGSL form. (OpenGL GLSL's shared numbers are the binding pass's to sort.)
+pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
+    let mut slots: HashMap<Word, (u32, Option<u32>)> = HashMap::new();
+    for a in &module.annotations {
+        if let [
+            Operand::IdRef(t),
+            Operand::Decoration(d),
+            Operand::LiteralBit32(v),
+        ] = a.operands.as_slice()
+        {
+            let slot = slots.entry(*t).or_insert((0, None));
+            match d {
+                Decoration::DescriptorSet => slot.0 = *v,
+                Decoration::Binding => slot.1 = Some(*v),
+                _ => {}
+            }
+        }
+    }
+    let names: HashMap<Word, &str> = module
+        .debug_names
+        .iter()
+        .filter_map(|i| match i.operands.as_slice() {
+            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
+                Some((*t, n.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    // A block without an instance name is known by its type's name.
+    let defs = Defs::new(module);
+    let label = |v: Word| {
+        let block = defs
+            .globals
+            .get(&v)
+            .and_then(|var| var.result_type)
+            .and_then(|p| defs.pointer(p))
+            .and_then(|(_, t)| names.get(&t));
+        match names.get(&v).filter(|n| !n.is_empty()).or(block) {
+            Some(n) => format!("`{n}`"),
+            None => format!("%{v}"),
+        }
+    };
+    let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
+    let mut vars: Vec<(&Word, &(u32, Option<u32>))> = slots.iter().collect();
+    vars.sort_unstable();
+    for (&var, &(set, binding)) in vars {
+        let Some(binding) = binding else { continue };
+        if let Some(&other) = seen.get(&(set, binding)) {
+            return Err(Error::Unsupported(format!(
+                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding (aliasing one buffer through two blocks has no WGSL form); give one another binding",
+                label(other),
+                label(var)
+            )));
+        }
+        seen.insert((set, binding), var);
+    }
+    Ok(())
+}

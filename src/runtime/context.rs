@@ -71,7 +71,7 @@ impl FromStr for BackendChoice {
             "metal" | "mtl" => Ok(BackendChoice::Metal),
             "dx12" | "d3d12" => Ok(BackendChoice::Dx12),
             "gl" | "gles" | "opengl" => Ok(BackendChoice::Gl),
-            "all" | "" => Ok(BackendChoice::All),
+            "all" => Ok(BackendChoice::All),
             _ => Err(Error::UnknownBackend(s.to_string())),
         }
     }
@@ -117,11 +117,26 @@ impl Default for ContextOptions {
 }
 
 impl ContextOptions {
-    /// Defaults overridden by `ATOMPORT_BACKEND` and `ATOMPORT_ADAPTER`.
+    /// Defaults overridden by `ATOMPORT_BACKEND` and `ATOMPORT_ADAPTER`
+    /// (an empty variable counts as unset).
     pub fn from_env() -> Result<Self> {
+        Self::from_env_with(None)
+    }
+
+    /// [`ContextOptions::from_env`], with `backend` (when given) taking the
+    /// place of `ATOMPORT_BACKEND`, which is then not read at all: an
+    /// explicit choice wins over the environment, whatever it holds.
+    pub fn from_env_with(backend: Option<BackendChoice>) -> Result<Self> {
         let mut o = Self::default();
-        if let Ok(b) = std::env::var("ATOMPORT_BACKEND") {
-            o.backend = b.parse()?;
+        match backend {
+            Some(b) => o.backend = b,
+            None => {
+                if let Ok(b) = std::env::var("ATOMPORT_BACKEND")
+                    && !b.is_empty()
+                {
+                    o.backend = b.parse()?;
+                }
+            }
         }
         if let Ok(a) = std::env::var("ATOMPORT_ADAPTER")
             && !a.is_empty()

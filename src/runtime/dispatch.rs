@@ -148,6 +148,7 @@ impl Context {
     /// resources it will be dispatched with.
     pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
+        self.check_kernel(kernel)?;
         self.pipeline(kernel, &resolve(kernel, binds)?).map(|_| ())
     }
 
@@ -203,7 +204,9 @@ impl Context {
         Ok(encoder)
     }
 
-    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Slotted]) -> Result<()> {
+    /// Checks the kernel against the device: features, workgroup size and
+    /// invocations, workgroup memory, bind groups and binding numbers.
+    fn check_kernel(&self, kernel: &Kernel) -> Result<()> {
         let missing = kernel.required_features() - self.device().features();
         if !missing.is_empty() {
             return Err(Error::MissingFeature {
@@ -212,13 +215,119 @@ impl Context {
             });
         }
         let limits = self.limits();
+        let size = kernel.workgroup_size();
+        let axis_limits = [
+            (
+                "max_compute_workgroup_size_x",
+                limits.max_compute_workgroup_size_x,
+            ),
+            (
+                "max_compute_workgroup_size_y",
+                limits.max_compute_workgroup_size_y,
+            ),
+            (
+                "max_compute_workgroup_size_z",
+                limits.max_compute_workgroup_size_z,
+            ),
+        ];
+        for ((axis, &n), (limit_name, limit)) in ["x", "y", "z"].iter().zip(&size).zip(axis_limits)
+        {
+            if n > limit {
+                return Err(Error::Limit {
+                    what: format!("the workgroup size in {axis} (local_size_{axis})"),
+                    value: n.into(),
+                    limit_name,
+                    limit: limit.into(),
+                });
+            }
+        }
+        let invocations = size.iter().map(|&n| u64::from(n)).product::<u64>();
+        if invocations > limits.max_compute_invocations_per_workgroup.into() {
+            return Err(Error::Limit {
+                what: format!(
+                    "the invocations per workgroup ({}x{}x{})",
+                    size[0], size[1], size[2]
+                ),
+                value: invocations,
+                limit_name: "max_compute_invocations_per_workgroup",
+                limit: limits.max_compute_invocations_per_workgroup.into(),
+            });
+        }
+        if kernel.workgroup_memory() > limits.max_compute_workgroup_storage_size.into() {
+            return Err(Error::Limit {
+                what: "the shared (workgroup) memory in bytes".into(),
+                value: kernel.workgroup_memory(),
+                limit_name: "max_compute_workgroup_storage_size",
+                limit: limits.max_compute_workgroup_storage_size.into(),
+            });
+        }
+        for b in kernel.bindings() {
+            if b.group >= limits.max_bind_groups {
+                return Err(Error::Limit {
+                    what: format!("the bind group (set) of `{}`", b.display_name()),
+                    value: b.group.into(),
+                    limit_name: "max_bind_groups (groups are numbered from 0)",
+                    limit: limits.max_bind_groups.into(),
+                });
+            }
+            if b.binding >= limits.max_bindings_per_bind_group {
+                return Err(Error::Limit {
+                    what: format!("the binding number of `{}`", b.display_name()),
+                    value: b.binding.into(),
+                    limit_name: "max_bindings_per_bind_group (bindings are numbered from 0)",
+                    limit: limits.max_bindings_per_bind_group.into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Slotted]) -> Result<()> {
+        self.check_kernel(kernel)?;
+        let limits = self.limits();
         for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
+            if n == 0 {
+                return Err(Error::Spec(format!(
+                    "the workgroup count in {axis} is 0: a dispatch of no workgroups runs nothing"
+                )));
+            }
             if n > limits.max_compute_workgroups_per_dimension {
                 return Err(Error::Limit {
                     what: format!("workgroup count in {axis}"),
                     value: n as u64,
                     limit_name: "max_compute_workgroups_per_dimension",
                     limit: limits.max_compute_workgroups_per_dimension as u64,
+                });
+            }
+        }
+        // Drivers count workgroups and invocation ids in 32 bits: more wraps
+        // around (measured on lavapipe and llvmpipe) instead of failing.
+        let total = groups.iter().map(|&n| u64::from(n)).product::<u64>();
+        if total > u64::from(u32::MAX) {
+            return Err(Error::Limit {
+                what: format!(
+                    "the total workgroup count ({}x{}x{})",
+                    groups[0], groups[1], groups[2]
+                ),
+                value: total,
+                limit_name: "2^32 - 1 (ids are 32-bit)",
+                limit: u32::MAX.into(),
+            });
+        }
+        for ((axis, &n), &w) in ["x", "y", "z"]
+            .iter()
+            .zip(&groups)
+            .zip(&kernel.workgroup_size())
+        {
+            let ids = u64::from(n) * u64::from(w);
+            if ids > u64::from(u32::MAX) + 1 {
+                return Err(Error::Limit {
+                    what: format!(
+                        "the invocations in {axis} (gl_GlobalInvocationID.{axis} is 32-bit)"
+                    ),
+                    value: ids,
+                    limit_name: "2^32",
+                    limit: 1 << 32,
                 });
             }
         }

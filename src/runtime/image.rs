@@ -94,6 +94,13 @@ impl ImageDesc {
                 self.samples
             ));
         }
+        // Sample counts are powers of two in every API (Vulkan: 1 to 64).
+        if !self.samples.is_power_of_two() || self.samples > 64 {
+            return bad(format!(
+                "{} samples: a sample count is a power of two from 1 to 64",
+                self.samples
+            ));
+        }
         if !self.addressable() {
             return bad(format!("{} is too many texels", self.size_text()));
         }
