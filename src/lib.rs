@@ -88,6 +88,10 @@ fn quiet_panics_in_guard() {
         std::panic::set_hook(Box::new(move |info| {
             if GUARDED.with(|g| g.get()) == 0 {
                 previous(info);
+            } else if log::log_enabled!(log::Level::Debug) {
+                // Where a guarded panic came from, for whoever debugs it.
+                let trace = std::backtrace::Backtrace::force_capture();
+                log::debug!("guarded panic: {info}\n{trace}");
             }
         }));
     });

@@ -112,11 +112,16 @@ fn float_site(defs: &Defs, ptr: Word) -> Result<(Site, StorageClass)> {
                     Op::TypeStruct => {
                         let k = defs.constant_u32(index).ok_or_else(unsupported)?;
                         site = Some(Site::Member(ty, k));
-                        ty = id(&t.operands[k as usize]).unwrap_or(0);
+                        ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
+                            Error::Shader(format!(
+                                "malformed SPIR-V: member {k} of a struct with {} members",
+                                t.operands.len()
+                            ))
+                        })?;
                     }
                     Op::TypeArray | Op::TypeRuntimeArray => {
                         site = Some(Site::Element(ty));
-                        ty = id(&t.operands[0]).unwrap_or(0);
+                        ty = t.operands.first().and_then(id).unwrap_or(0);
                     }
                     _ => return Err(unsupported()),
                 }

@@ -29,9 +29,9 @@ pub fn match_natural_layout(
     info: &naga::valid::ModuleInfo,
 ) -> Result<usize> {
     let mut layouter = Layouter::default();
-    layouter
-        .update(module.to_ctx())
-        .map_err(|e| Error::Internal(format!("layout: {e}")))?;
+    layouter.update(module.to_ctx()).map_err(|e| {
+        Error::Unsupported(format!("a type has no WGSL layout ({e}): is it too large?"))
+    })?;
     // struct handle -> (new members, old index -> new index)
     let mut plans: HashMap<Handle<Type>, (Vec<StructMember>, Vec<u32>)> = HashMap::new();
     for (h, ty) in module.types.iter() {

@@ -106,6 +106,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     // of bounds: a panic in a pass becomes an internal error, never an abort.
     let unsupported = |e: Error| match e {
         Error::Internal(_) => e,
+        Error::Shader(m) => Error::Shader(format!("{name}: {m}")),
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     let mut opengl = Vec::new();
@@ -155,15 +156,19 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
         Ok(())
     })?;
-    let mut info = crate::kernel::validate(&module, None, name)
-        .map_err(|e| Error::Internal(format!("the lowered module does not validate: {e}")))?;
+    let mut info = crate::kernel::validate(&module, None, name).map_err(|e| {
+        // The input got through every pass but WGSL has no valid form
+        // for what came out (a malformed or unusual module, or a gap in
+        // a pass): said as such, not as a bug of the input's making.
+        Error::Unsupported(format!("no valid WGSL for this shader: {e}"))
+    })?;
     report.padded_structs = guard("atomport's layout pass", || {
         layout::match_natural_layout(&mut module, &info)
     })
     .map_err(unsupported)?;
     if report.padded_structs > 0 {
         info = crate::kernel::validate(&module, None, name)
-            .map_err(|e| Error::Internal(format!("the padded module does not validate: {e}")))?;
+            .map_err(|e| Error::Unsupported(format!("no valid WGSL for this shader: {e}")))?;
     }
     let wgsl = guard("naga's WGSL writer", || {
         naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())

@@ -341,20 +341,28 @@ impl<'m> Rewriter<'m> {
                         for op in &inst.operands[1..] {
                             let index = id(op).unwrap_or(0);
                             let def = defs.globals.get(&ty).ok_or_else(|| {
-                                Error::Internal("access chain through an unknown type".into())
+                                Error::Shader(
+                                    "malformed SPIR-V: access chain through an unknown type".into(),
+                                )
                             })?;
                             ty = match def.class.opcode {
                                 Op::TypeStruct => {
                                     let k = defs.constant_u32(index).unwrap_or(0) as usize;
-                                    id(&def.operands[k]).unwrap_or(0)
+                                    def.operands.get(k).and_then(id).ok_or_else(|| {
+                                        Error::Shader(format!(
+                                            "malformed SPIR-V: member {k} of a struct with {} members",
+                                            def.operands.len()
+                                        ))
+                                    })?
                                 }
                                 Op::TypeArray
                                 | Op::TypeRuntimeArray
                                 | Op::TypeVector
                                 | Op::TypeMatrix => id(&def.operands[0]).unwrap_or(0),
                                 _ => {
-                                    return Err(Error::Internal(
-                                        "access chain into a non-composite type".into(),
+                                    return Err(Error::Shader(
+                                        "malformed SPIR-V: access chain into a non-composite type"
+                                            .into(),
                                     ));
                                 }
                             };
@@ -414,9 +422,9 @@ pub(super) fn refuse_aggregate_copies_of_atomics(module: &Module) -> Result<()> 
                     ty = match t.class.opcode {
                         Op::TypeStruct => {
                             let k = id(op).and_then(|i| defs.constant_u32(i)).unwrap_or(0);
-                            id(&t.operands[k as usize]).unwrap_or(0)
+                            t.operands.get(k as usize).and_then(id).unwrap_or(0)
                         }
-                        _ => id(&t.operands[0]).unwrap_or(0),
+                        _ => t.operands.first().and_then(id).unwrap_or(0),
                     };
                 }
                 ptr = base;

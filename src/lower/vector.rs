@@ -99,14 +99,19 @@ fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, S
         match t.class.opcode {
             Op::TypeStruct => {
                 let k = defs.constant_u32(index).ok_or_else(|| {
-                    Error::Internal("a struct index that is not a constant".into())
+                    Error::Shader("malformed SPIR-V: a struct index that is not a constant".into())
                 })?;
                 site = Some(Site::Member(ty, k));
-                ty = id(&t.operands[k as usize]).unwrap_or(0);
+                ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
+                    Error::Shader(format!(
+                        "malformed SPIR-V: member {k} of a struct with {} members",
+                        t.operands.len()
+                    ))
+                })?;
             }
             Op::TypeArray | Op::TypeRuntimeArray => {
                 site = Some(Site::Element(ty));
-                ty = id(&t.operands[0]).unwrap_or(0);
+                ty = t.operands.first().and_then(id).unwrap_or(0);
             }
             Op::TypeVector | Op::TypeMatrix if n + 1 == indices.len() => {
                 if t.class.opcode == Op::TypeMatrix {
@@ -138,11 +143,13 @@ impl Rewriter<'_> {
     ) -> Result<Word> {
         let v = self
             .global(vector)
-            .ok_or_else(|| Error::Internal("vector type not found".into()))?;
+            .ok_or_else(|| Error::Shader("malformed SPIR-V: vector type not found".into()))?;
         let (Some(Operand::IdRef(scalar)), Some(Operand::LiteralBit32(n))) =
             (v.operands.first().cloned(), v.operands.get(1).cloned())
         else {
-            return Err(Error::Internal("malformed OpTypeVector".into()));
+            return Err(Error::Shader(
+                "malformed SPIR-V: malformed OpTypeVector".into(),
+            ));
         };
         if !(2..=4).contains(&n) {
             return Err(Error::Unsupported(format!("a vector of {n} components")));
@@ -300,13 +307,14 @@ impl Rewriter<'_> {
                         out.push(inst);
                         continue;
                     };
-                    let vdef = defs
-                        .globals
-                        .get(&vector)
-                        .ok_or_else(|| Error::Internal("vector type not found".into()))?;
+                    let vdef = defs.globals.get(&vector).ok_or_else(|| {
+                        Error::Shader("malformed SPIR-V: vector type not found".into())
+                    })?;
                     let scalar = id(&vdef.operands[0]).unwrap_or(0);
                     let Operand::LiteralBit32(n) = vdef.operands[1] else {
-                        return Err(Error::Internal("malformed OpTypeVector".into()));
+                        return Err(Error::Shader(
+                            "malformed SPIR-V: malformed OpTypeVector".into(),
+                        ));
                     };
                     let mut fresh = || {
                         bound += 1;
@@ -326,9 +334,13 @@ impl Rewriter<'_> {
                     let (class, _) = result_types
                         .get(&ptr.unwrap_or(0))
                         .and_then(|t| defs.pointer(*t))
-                        .ok_or_else(|| Error::Internal("access through a non-pointer".into()))?;
+                        .ok_or_else(|| {
+                            Error::Shader("malformed SPIR-V: access through a non-pointer".into())
+                        })?;
                     let scalar_ptr = *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
-                        Error::Internal("no pointer type for a vector's scalar".into())
+                        Error::Shader(
+                            "malformed SPIR-V: no pointer type for a vector's scalar".into(),
+                        )
                     })?;
                     let element = |k: u32, e: Word| {
                         Instruction::new(

@@ -1,0 +1,3 @@
+#version 45é
+layout(local_size_x = 1) in;
+void main() {}
