@@ -2,32 +2,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-fn atomport(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_atomport"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the atomport binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Exit status, stdout empty, and one `atomport:` line on stderr containing `needle`.
-fn assert_fails(o: &Output, code: i32, needle: &str) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(code), "stderr: {err}");
-    assert!(
-        o.stdout.is_empty(),
-        "nothing on stdout on failure: {}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    assert!(err.contains(needle), "stderr `{err}` lacks `{needle}`");
-}
+use common::{assert_fails, atomport, stderr};
 
 #[test]
 fn info_json_lists_every_backend_present() {
@@ -183,7 +160,7 @@ fn bad_groups_is_a_usage_error() {
 }
 
 #[test]
-fn missing_binding_fails_with_exit_1() {
+fn missing_binding_is_a_usage_error() {
     let o = atomport(&[
         "run",
         "wgsl/histogram.wgsl",
@@ -194,7 +171,7 @@ fn missing_binding_fails_with_exit_1() {
     ]);
     assert_fails(
         &o,
-        1,
+        2,
         "atomport: binding 0.1 (`bins`) is used by the kernel but was not given",
     );
 }

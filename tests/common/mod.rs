@@ -2,6 +2,7 @@
 //! one with a printed reason, as the conformance suites of the field do.
 #![allow(dead_code)]
 
+use std::process::{Command, Output};
 use std::time::Duration;
 
 use atomport::{BackendChoice, Context, ContextOptions, Kernel, SourceOptions};
@@ -75,4 +76,42 @@ impl Rng {
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
+}
+
+/// Runs the real `atomport` binary in the crate's folder.
+pub fn atomport(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_atomport"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the atomport binary runs")
+}
+
+/// A command's stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit status, stdout empty, and stderr containing `needle`: starting
+/// `atomport:` (a shader's diagnostics may take several lines), or clap's
+/// usage message for a flag it refused.
+pub fn assert_fails(o: &Output, code: i32, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "stderr: {err}");
+    assert!(
+        o.stdout.is_empty(),
+        "nothing on stdout on failure: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(err.contains(needle), "stderr `{err}` lacks `{needle}`");
+    if !err.starts_with("error: ") {
+        assert!(err.starts_with("atomport: "), "{err}");
+    }
+}
+
+/// [`assert_fails`], and the message is exactly one line.
+pub fn assert_fails_in_one_line(o: &Output, code: i32, needle: &str) {
+    assert_fails(o, code, needle);
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "one line on stderr, not `{err}`");
 }

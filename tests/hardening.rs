@@ -1,0 +1,434 @@
+//! Hostile and careless input through the real binary, one test per way it
+//! once broke: every path ends in a clear message and exit 0/1/2, never a
+//! panic, abort, hang or silent loss; limits are named before submission.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{assert_fails, assert_fails_in_one_line, atomport, stderr};
+
+fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("atomport-hardening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn shader(name: &str, body: &str) -> String {
+    write_temp(name, body).display().to_string()
+}
+
+#[test]
+fn multibyte_version_line_is_an_error_naming_it() {
+    let o = atomport(&["translate", "tests/fuzz/version_multibyte.comp"]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "version_multibyte.comp:1: error: `45\u{e9}` after #version is not a version number",
+    );
+}
+
+#[test]
+fn deep_expressions_and_nesting_translate_and_run() {
+    // 15 000 terms: glslang and naga recurse once per term.
+    let o = atomport(&["translate", "tests/fuzz/deep_sum_15000_terms.comp"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // 300 terms and 130 nested ifs, beyond the WGSL parser's nesting
+    // limits: run from the validated module, on every backend.
+    for b in common::backend_names() {
+        let o = atomport(&[
+            "run",
+            "tests/fuzz/sum_300_terms_130_nested_ifs.comp",
+            "--groups",
+            "1",
+            "--buffer",
+            "0=f32:[200,0,0]",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            v["bindings"][0]["data"],
+            serde_json::json!([200.0, 60000.0, 1.0])
+        );
+    }
+}
+
+/// Runs the binary with stdout into `head -c N`-like reader that closes early.
+fn closed_early(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_atomport"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 5];
+    out.read_exact(&mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn output_closed_early_ends_quietly_and_a_full_disk_is_an_error() {
+    for args in [
+        &["translate", "tests/fuzz/deep_sum_15000_terms.comp"][..],
+        &["validate", "--small", "--json", "--filter", "member"][..],
+        &["info"][..],
+    ] {
+        let (code, err) = closed_early(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+    if std::path::Path::new("/dev/full").exists() {
+        for args in [
+            &["info"][..],
+            &["translate", "tests/glsl/atomic_add_uint_member.comp"][..],
+            &[
+                "run",
+                "wgsl/histogram.wgsl",
+                "--groups",
+                "1",
+                "--buffer",
+                "0=u32:4",
+                "--buffer",
+                "0.1=u32:256",
+            ][..],
+        ] {
+            let o = Command::new(env!("CARGO_BIN_EXE_atomport"))
+                .args(args)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .stdout(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open("/dev/full")
+                        .unwrap(),
+                )
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&o.stderr),
+                "atomport: standard output: No space left on device (os error 28)\n"
+            );
+        }
+    }
+}
+
+#[test]
+fn timeout_bounds_pipeline_compilation() {
+    let start = Instant::now();
+    let o = atomport(&[
+        "run",
+        "tests/fuzz/const_array_20000.comp",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=u32:[0,5]",
+        "--timeout",
+        "2",
+    ]);
+    let took = start.elapsed();
+    if o.status.success() {
+        // A fast machine compiled it in time: then the result is right.
+        let v: String = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(v.contains("35"), "{v}");
+    } else {
+        assert_fails_in_one_line(
+            &o,
+            1,
+            "compiling the pipeline did not finish within 2 s (timeout)",
+        );
+        assert!(took < Duration::from_secs(20), "took {took:?}");
+    }
+}
+
+#[test]
+fn unbounded_inputs_are_refused_before_reading() {
+    let o = atomport(&["translate", "tests/fuzz/recursive_include.comp"]);
+    assert_fails_in_one_line(&o, 1, "nests includes more than 32 deep");
+    let o = atomport(&["translate", "/dev/zero"]);
+    assert_fails_in_one_line(&o, 2, "/dev/zero: not a regular file");
+    let o = atomport(&[
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=@/dev/zero",
+        "--buffer",
+        "0.1=u32:256",
+    ]);
+    assert_fails_in_one_line(&o, 2, "/dev/zero: not a regular file");
+    // A FIFO nobody writes to would block forever.
+    let fifo = std::env::temp_dir().join(format!("atomport-fifo-{}", std::process::id()));
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let o = atomport(&["translate", fifo.to_str().unwrap()]);
+        assert_fails_in_one_line(&o, 2, "not a regular file");
+        let _ = std::fs::remove_file(&fifo);
+    }
+    // A buffer over the adapter's binding size is refused before allocating.
+    let o = atomport(&[
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=u32:268435456",
+        "--buffer",
+        "0.1=u32:256",
+    ]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "the buffer for binding 0.0, in bytes, is 1073741824, over the adapter's limit",
+    );
+}
+
+#[test]
+fn workgroup_counts_that_would_wrap_or_run_nothing_are_refused() {
+    let base = [
+        "run",
+        "wgsl/histogram.wgsl",
+        "--buffer",
+        "0=u32:4",
+        "--buffer",
+        "0.1=u32:256",
+        "--groups",
+    ];
+    let mut args = base.to_vec();
+    args.push("65535,65535,65535");
+    assert_fails_in_one_line(
+        &atomport(&args),
+        1,
+        "the total workgroup count (65535x65535x65535) is 281462092005375",
+    );
+    let mut args = base.to_vec();
+    args.push("0");
+    assert_fails(&atomport(&args), 2, "`0` is not a workgroup count");
+}
+
+#[test]
+fn adapter_limits_are_named_in_one_line_before_submission() {
+    let cases = [
+        (
+            "wg.comp",
+            "#version 450\nlayout(local_size_x = 1024, local_size_y = 1024) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
+            "the invocations per workgroup (1024x1024x1) is 1048576, over the adapter's limit max_compute_invocations_per_workgroup",
+        ),
+        (
+            "shared.comp",
+            "#version 450\nlayout(local_size_x = 64) in;\nshared uint big[1000000];\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\nvoid main() { big[gl_LocalInvocationIndex] = 1u; barrier(); v[0] = big[3]; }\n",
+            "the shared (workgroup) memory in bytes is 4000000, over the adapter's limit max_compute_workgroup_storage_size",
+        ),
+        (
+            "set31.comp",
+            "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 31, binding = 1) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
+            "the bind group (set) of `B` is 31, over the adapter's limit max_bind_groups",
+        ),
+        (
+            "binding1024.comp",
+            "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 1024) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
+            "the binding number of `B` is 1024, over the adapter's limit max_bindings_per_bind_group",
+        ),
+    ];
+    for b in common::backend_names() {
+        let bindings_limit = atomport::Context::new(
+            &atomport::ContextOptions::default().with_backend(b.parse().unwrap()),
+        )
+        .unwrap()
+        .limits()
+        .max_bindings_per_bind_group;
+        for (name, src, needle) in cases {
+            if name == "binding1024.comp" && bindings_limit > 1024 {
+                println!(
+                    "{b}: binding 1024 is within max_bindings_per_bind_group = {bindings_limit}"
+                );
+                continue;
+            }
+            let path = shader(name, src);
+            let o = atomport(&[
+                "run",
+                &path,
+                "--groups",
+                "1",
+                "--buffer",
+                "B=u32:4",
+                "--backend",
+                b,
+            ]);
+            assert_fails_in_one_line(&o, 1, needle);
+        }
+    }
+    let o = atomport(&["translate", "tests/fuzz/push_constant.comp"]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "push constants (`pc`) are not in WebGPU: declare a uniform block instead",
+    );
+    let o = atomport(&["translate", "tests/fuzz/private_array_40mb.comp"]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "the private and local variables of one invocation take 40000000 bytes",
+    );
+}
+
+#[test]
+fn valid_shaders_are_not_internal_errors() {
+    // Float atomicAdd on shared memory with native float atomics chosen:
+    // shared memory stays emulated (atomic<f32> exists in storage only).
+    let path = shader(
+        "shared_float.comp",
+        "#version 450\n#extension GL_EXT_shader_atomic_float : require\nlayout(local_size_x = 64) in;\nshared float acc;\nlayout(set = 0, binding = 0) buffer B { float v[]; };\nvoid main() {\n  if (gl_LocalInvocationIndex == 0u) acc = 0.0;\n  barrier();\n  atomicAdd(acc, v[gl_LocalInvocationIndex]);\n  barrier();\n  if (gl_LocalInvocationIndex == 0u) v[64] = acc;\n}\n",
+    );
+    let o = atomport(&["translate", &path, "--native-float-atomics"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for b in common::backend_names() {
+        let o = atomport(&[
+            "run",
+            &path,
+            "--groups",
+            "1",
+            "--buffer",
+            "0=f32:65:iota",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            v["bindings"][0]["data"][64],
+            (0..64).sum::<i32>() as f64,
+            "{b}"
+        );
+    }
+    // glslangValidator -g output: debug line instructions are dropped.
+    let o = atomport(&["translate", "tests/fuzz/debug_lines.spv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Two blocks at one binding: named, not an internal error.
+    let o = atomport(&["translate", "tests/fuzz/two_blocks_one_binding.comp"]);
+    assert_fails_in_one_line(&o, 1, "`A` and `B` are both at set 0 binding 0");
+}
+
+#[test]
+fn malformed_spirv_names_its_problem() {
+    let o = atomport(&["translate", "tests/fuzz/truncated.spv"]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "truncated SPIR-V: the instruction at word 45 (OpMemberName) needs 6 words, 5 remain",
+    );
+    let o = atomport(&["translate", "tests/fuzz/undefined_id.spv"]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "malformed SPIR-V: OpAtomicIAdd uses %99999, past the module's id bound 33",
+    );
+    let o = atomport(&[
+        "translate",
+        "tests/fuzz/access_chain_through_empty_struct.spv",
+    ]);
+    assert!(!stderr(&o).contains("internal error"), "{}", stderr(&o));
+}
+
+#[test]
+fn quiet_and_consistent() {
+    // No naga or wgpu log lines before the message.
+    let o = atomport(&["translate", "tests/fuzz/two_blocks_one_binding.comp"]);
+    assert!(!stderr(&o).contains("ERROR"), "{}", stderr(&o));
+    // -D problems say so.
+    let o = atomport(&[
+        "translate",
+        "tests/glsl/atomic_add_uint_member.comp",
+        "-D",
+        "1BAD",
+    ]);
+    assert_fails(&o, 1, "in a preprocessor definition (-D): error:");
+    // Samples blamed on the samples.
+    let path = shader(
+        "ms.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0, r32ui) uniform uimage2DMS img;\nvoid main() { imageAtomicAdd(img, ivec2(0), 0, 1u); }\n",
+    );
+    for samples in ["4294967295", "3"] {
+        let o = atomport(&[
+            "run",
+            &path,
+            "--groups",
+            "1",
+            "--image",
+            &format!("0=4x4:samples={samples}"),
+        ]);
+        assert_fails_in_one_line(
+            &o,
+            2,
+            &format!("{samples} samples: a sample count is a power of two from 1 to 64"),
+        );
+    }
+    // A binding given twice and a binding the kernel lacks: both usage errors.
+    let base = [
+        "run",
+        "wgsl/histogram.wgsl",
+        "--groups",
+        "1",
+        "--buffer",
+        "0=u32:4",
+        "--buffer",
+        "0.1=u32:256",
+    ];
+    let mut twice = base.to_vec();
+    twice.extend(["--buffer", "0=u32:4"]);
+    assert_fails_in_one_line(&atomport(&twice), 2, "binding 0.0 is given twice");
+    let mut unused = base.to_vec();
+    unused.extend(["--buffer", "0.7=u32:4"]);
+    assert_fails_in_one_line(
+        &atomport(&unused),
+        2,
+        "binding 0.7 was given but the kernel does not use it",
+    );
+    // An explicit --backend wins over a junk ATOMPORT_BACKEND.
+    let b = common::backend_names()[0];
+    let mut args = base.to_vec();
+    args.extend(["--backend", b]);
+    let o = Command::new(env!("CARGO_BIN_EXE_atomport"))
+        .args(&args)
+        .env("ATOMPORT_BACKEND", "junk")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Specs that used to pass.
+    let mut args = base[..4].to_vec();
+    args.extend(["--backend", ""]);
+    assert_fails(&atomport(&args), 2, "unknown backend ``");
+    for (spec, needle) in [
+        ("0=u32:[1,,2]", "value 2 of the list is empty"),
+        ("0=f32:1:fill=1e39", "`1e39` is out of the range of f32"),
+    ] {
+        let o = atomport(&[
+            "run",
+            "wgsl/histogram.wgsl",
+            "--groups",
+            "1",
+            "--buffer",
+            spec,
+        ]);
+        assert_fails(&o, 2, needle);
+    }
+}
