@@ -235,7 +235,7 @@ pub fn image_size(dim: ImageDim, scale: Scale) -> (Vec<u32>, u32) {
             ImageDim::D2Array => (vec![4, 3, 2], 1),
             ImageDim::D3 => (vec![3, 4, 2], 1),
             ImageDim::CubeArray => (vec![2, 2, 2], 1),
-            ImageDim::D2Ms => (vec![3, 2], 3),
+            ImageDim::D2Ms => (vec![3, 2], 4),
             ImageDim::D2MsArray => (vec![2, 3, 2], 2),
         },
     }
