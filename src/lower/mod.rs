@@ -2,7 +2,9 @@
 //!
 //! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
 //!    express: OpenGL's binding namespaces made WGSL bindings ([`opengl`],
-//!    OpenGL-dialect GLSL only); specialization constants folded when naga could not read
+//!    OpenGL-dialect GLSL only); combined image samplers split into a
+//!    texture and a sampler, implicit-LOD sampling made explicit
+//!    ([`sampler`]); specialization constants folded when naga could not read
 //!    them ([`spec`]); images used atomically (or of a shape WGSL lacks) become
 //!    texel buffers ([`image`], addressing in [`texel`]); atomics on vector
 //!    components ([`vector`]); float atomics as
@@ -23,6 +25,7 @@ pub mod float;
 pub mod image;
 pub mod layout;
 pub mod opengl;
+pub mod sampler;
 pub mod spec;
 mod spirv;
 pub mod std140;
@@ -75,6 +78,8 @@ pub struct Lowered {
     pub images: Vec<image::ImageBinding>,
     /// For OpenGL-dialect input: every resource's OpenGL kind and number.
     pub opengl: Vec<opengl::OpenGlBinding>,
+    /// Combined image samplers split into a texture and a sampler.
+    pub samplers: Vec<sampler::SplitSampler>,
 }
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
@@ -110,12 +115,15 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     let mut opengl = Vec::new();
+    let mut samplers = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
         if opts.dialect == Some(front::Dialect::OpenGl) {
             opengl = opengl::assign_bindings(&mut spv, unbound)?;
         } else {
             spirv::refuse_shared_bindings(&spv)?;
         }
+        samplers = sampler::split_combined_samplers(&mut spv)?;
+        sampler::explicit_lod_sampling(&mut spv)?;
         spirv::match_atomic_operand_types(&mut spv)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;
         let images = image::images_to_texel_buffers(
@@ -183,6 +191,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         report,
         images,
         opengl,
+        samplers,
     })
 }
 

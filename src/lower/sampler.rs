@@ -1,0 +1,410 @@
+//! SPIR-V passes for sampled textures:
+//!
+//! - Combined image samplers (`sampler2D`, `isampler3D`, `samplerCube`,
+//!   `sampler2DShadow`, and arrays of them indexed by constants), which
+//!   naga's reader cannot take ("invalid id"), become a texture at the
+//!   combined sampler's own (set, binding) and a sampler at the next free
+//!   binding of the set. Every load of the combined sampler becomes a load
+//!   of each and an `OpSampledImage`, which naga reads as the pair it is.
+//! - Implicit-LOD sampling (`texture()` outside fragment shaders, where
+//!   GLSL defines the level as 0 plus the bias) becomes explicit-LOD
+//!   sampling at that level: WGSL's `textureSample` exists in fragment
+//!   shaders only.
+
+use std::collections::HashMap;
+
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::{Decoration, ImageOperands, Op, StorageClass, Word};
+
+use super::spirv::{Defs, Rewriter, id};
+use crate::{Error, Result};
+
+/// A combined sampler the pass split, for the binding map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitSampler {
+    /// Descriptor set of both halves.
+    pub group: u32,
+    /// The texture's binding (the combined sampler's own).
+    pub texture_binding: u32,
+    /// The sampler's binding (the next free one of the set).
+    pub sampler_binding: u32,
+    /// The GLSL name of the combined sampler.
+    pub name: String,
+}
+
+/// Suffix of the sampler half's name (`tex` → `tex_sampler`).
+pub const SAMPLER_SUFFIX: &str = "_sampler";
+
+/// Splits every combined image sampler variable; returns what it split.
+pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>> {
+    let defs = Defs::new(module);
+    let names: HashMap<Word, String> = module
+        .debug_names
+        .iter()
+        .filter_map(|i| match i.operands.as_slice() {
+            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
+                Some((*t, n.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    // (variable, element SI type, array length constant or None, runtime?)
+    let mut found: Vec<(Word, Word, Option<Word>, bool)> = Vec::new();
+    for i in &module.types_global_values {
+        if i.class.opcode != Op::Variable
+            || i.operands.first() != Some(&Operand::StorageClass(StorageClass::UniformConstant))
+        {
+            continue;
+        }
+        let (Some(var), Some(ptr)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let Some((_, pointee)) = defs.pointer(ptr) else {
+            continue;
+        };
+        let Some(t) = defs.globals.get(&pointee) else {
+            continue;
+        };
+        match t.class.opcode {
+            Op::TypeSampledImage => found.push((var, pointee, None, false)),
+            Op::TypeArray | Op::TypeRuntimeArray => {
+                let Some(e) = t.operands.first().and_then(id) else {
+                    continue;
+                };
+                if defs
+                    .globals
+                    .get(&e)
+                    .is_some_and(|e| e.class.opcode == Op::TypeSampledImage)
+                {
+                    let len = t.operands.get(1).and_then(id);
+                    found.push((var, e, len, t.class.opcode == Op::TypeRuntimeArray));
+                }
+            }
+            _ => {}
+        }
+    }
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (sets, bindings) = decorations(module);
+    let mut next_free: HashMap<u32, u32> = HashMap::new();
+    for (v, b) in &bindings {
+        let set = sets.get(v).copied().unwrap_or(0);
+        let n = next_free.entry(set).or_insert(0);
+        *n = (*n).max(b + 1);
+    }
+    let mut rw = Rewriter::new(module);
+    let sampler_ty = sampler_type(&mut rw);
+    let mut split = Vec::new();
+    // var -> sampler var
+    let mut twins: HashMap<Word, Word> = HashMap::new();
+    for &(var, si, len, runtime) in &found {
+        let image = defs
+            .globals
+            .get(&si)
+            .and_then(|t| t.operands.first())
+            .and_then(id)
+            .ok_or_else(|| Error::Shader("malformed SPIR-V: OpTypeSampledImage without an image".into()))?;
+        let (image_ty, sampler_pointee) = match (len, runtime) {
+            (None, false) => (image, sampler_ty),
+            _ => {
+                let make = |rw: &mut Rewriter, element: Word| {
+                    let r = rw.fresh();
+                    let (op, operands) = match len {
+                        Some(l) if !runtime => (Op::TypeArray, vec![Operand::IdRef(element), Operand::IdRef(l)]),
+                        _ => (Op::TypeRuntimeArray, vec![Operand::IdRef(element)]),
+                    };
+                    rw.insert_before(var, Instruction::new(op, None, Some(r), operands));
+                    r
+                };
+                (make(&mut rw, image), make(&mut rw, sampler_ty))
+            }
+        };
+        let image_ptr = rw.pointer_to(StorageClass::UniformConstant, image_ty);
+        let sampler_ptr = rw.pointer_to(StorageClass::UniformConstant, sampler_pointee);
+        rw.set_result_type(var, image_ptr);
+        let svar = rw.fresh();
+        let at = rw.position(var).map_or(rw.module.types_global_values.len(), |p| p + 1);
+        rw.module.types_global_values.insert(
+            at,
+            Instruction::new(
+                Op::Variable,
+                Some(sampler_ptr),
+                Some(svar),
+                vec![Operand::StorageClass(StorageClass::UniformConstant)],
+            ),
+        );
+        let set = sets.get(&var).copied().unwrap_or(0);
+        let texture_binding = bindings.get(&var).copied().unwrap_or(0);
+        let slot = next_free.entry(set).or_insert(0);
+        let sampler_binding = *slot;
+        *slot += 1;
+        for (d, v) in [
+            (Decoration::DescriptorSet, set),
+            (Decoration::Binding, sampler_binding),
+        ] {
+            rw.module.annotations.push(Instruction::new(
+                Op::Decorate,
+                None,
+                None,
+                vec![Operand::IdRef(svar), Operand::Decoration(d), Operand::LiteralBit32(v)],
+            ));
+        }
+        let name = names.get(&var).cloned().unwrap_or_default();
+        rw.module.debug_names.push(Instruction::new(
+            Op::Name,
+            None,
+            None,
+            vec![
+                Operand::IdRef(svar),
+                Operand::LiteralString(format!("{name}{SAMPLER_SUFFIX}")),
+            ],
+        ));
+        twins.insert(var, svar);
+        split.push(SplitSampler {
+            group: set,
+            texture_binding,
+            sampler_binding,
+            name,
+        });
+    }
+    rewrite_uses(&mut rw, &defs, &found, twins, sampler_ty)?;
+    Ok(split)
+}
+
+/// The (set, binding) decorations of every decorated id.
+fn decorations(module: &Module) -> (HashMap<Word, u32>, HashMap<Word, u32>) {
+    let (mut sets, mut bindings) = (HashMap::new(), HashMap::new());
+    for a in &module.annotations {
+        if let [Operand::IdRef(t), Operand::Decoration(d), Operand::LiteralBit32(v)] =
+            a.operands.as_slice()
+        {
+            match d {
+                Decoration::DescriptorSet => {
+                    sets.insert(*t, *v);
+                }
+                Decoration::Binding => {
+                    bindings.insert(*t, *v);
+                }
+                _ => {}
+            }
+        }
+    }
+    (sets, bindings)
+}
+
+/// `OpTypeSampler`, found or created at the start of the types.
+fn sampler_type(rw: &mut Rewriter) -> Word {
+    if let Some(s) = rw
+        .module
+        .types_global_values
+        .iter()
+        .find(|i| i.class.opcode == Op::TypeSampler)
+        .and_then(|i| i.result_id)
+    {
+        return s;
+    }
+    let s = rw.fresh();
+    rw.module
+        .types_global_values
+        .insert(0, Instruction::new(Op::TypeSampler, None, Some(s), vec![]));
+    s
+}
+
+/// Access chains into a split variable get a twin into the sampler
+/// variable; loads become a load of each and an `OpSampledImage`.
+fn rewrite_uses(
+    rw: &mut Rewriter,
+    defs: &Defs,
+    found: &[(Word, Word, Option<Word>, bool)],
+    mut twins: HashMap<Word, Word>,
+    sampler_ty: Word,
+) -> Result<()> {
+    let image_of: HashMap<Word, Word> = found
+        .iter()
+        .filter_map(|&(v, si, _, _)| {
+            let img = defs.globals.get(&si)?.operands.first().and_then(id)?;
+            Some((v, img))
+        })
+        .collect();
+    // Which split variable each pointer reaches.
+    let mut root: HashMap<Word, Word> = found.iter().map(|f| (f.0, f.0)).collect();
+    let image_ptr_ty: HashMap<Word, Word> = image_of
+        .iter()
+        .map(|(v, img)| (*v, rw.pointer_to(StorageClass::UniformConstant, *img)))
+        .collect();
+    let sampler_ptr_ty = rw.pointer_to(StorageClass::UniformConstant, sampler_ty);
+    let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
+    let mut fresh = || {
+        bound += 1;
+        bound - 1
+    };
+    for f in &mut rw.module.functions {
+        for b in &mut f.blocks {
+            let mut out = Vec::with_capacity(b.instructions.len());
+            for inst in std::mem::take(&mut b.instructions) {
+                let first = inst.operands.first().and_then(id);
+                let reaches = first.and_then(|p| root.get(&p).copied());
+                match (inst.class.opcode, reaches) {
+                    (Op::AccessChain | Op::InBoundsAccessChain, Some(var)) => {
+                        let (Some(r), Some(base)) = (inst.result_id, first) else {
+                            out.push(inst);
+                            continue;
+                        };
+                        let twin = fresh();
+                        let mut chain = inst.clone();
+                        chain.result_type = Some(image_ptr_ty[&var]);
+                        let mut s = inst.clone();
+                        s.result_id = Some(twin);
+                        s.result_type = Some(sampler_ptr_ty);
+                        s.operands[0] = Operand::IdRef(twins[&base]);
+                        root.insert(r, var);
+                        twins.insert(r, twin);
+                        out.push(chain);
+                        out.push(s);
+                    }
+                    (Op::Load, Some(var)) => {
+                        let (Some(r), Some(si), Some(ptr)) = (inst.result_id, inst.result_type, first)
+                        else {
+                            out.push(inst);
+                            continue;
+                        };
+                        if !defs
+                            .globals
+                            .get(&si)
+                            .is_some_and(|t| t.class.opcode == Op::TypeSampledImage)
+                        {
+                            return Err(Error::Unsupported(
+                                "a whole array of combined samplers is loaded at once: WGSL binds one sampled texture per binding; index it with constants".into(),
+                            ));
+                        }
+                        let (t, s) = (fresh(), fresh());
+                        out.push(Instruction::new(Op::Load, Some(image_of[&var]), Some(t), vec![Operand::IdRef(ptr)]));
+                        out.push(Instruction::new(Op::Load, Some(sampler_ty), Some(s), vec![Operand::IdRef(twins[&ptr])]));
+                        out.push(Instruction::new(
+                            Op::SampledImage,
+                            Some(si),
+                            Some(r),
+                            vec![Operand::IdRef(t), Operand::IdRef(s)],
+                        ));
+                    }
+                    (op, Some(_)) => {
+                        return Err(Error::Unsupported(format!(
+                            "a combined sampler is used by Op{op:?} (passed to a function?): atomport splits combined samplers where they are loaded; pass the sampler2D's texture and sampler separately, or load it where it is used"
+                        )));
+                    }
+                    _ => {
+                        // Any other use of a split pointer (a function argument).
+                        if let Some(p) = inst.operands.iter().skip(1).filter_map(id).find(|p| root.contains_key(p)) {
+                            return Err(Error::Unsupported(format!(
+                                "a combined sampler (%{p}) is passed on by Op{:?}: atomport splits combined samplers where they are loaded; load it where it is used",
+                                inst.class.opcode
+                            )));
+                        }
+                        out.push(inst);
+                    }
+                }
+            }
+            b.instructions = out;
+        }
+    }
+    if let Some(h) = rw.module.header.as_mut() {
+        h.bound = bound;
+    }
+    Ok(())
+}
+
+/// Implicit-LOD sampling becomes explicit at level 0 (or at the bias, which
+/// GLSL adds to the level 0 of non-fragment stages); returns how many.
+pub fn explicit_lod_sampling(module: &mut Module) -> Result<usize> {
+    let mut sites = Vec::new();
+    for (fi, f) in module.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, i) in b.instructions.iter().enumerate() {
+                if matches!(
+                    i.class.opcode,
+                    Op::ImageSampleImplicitLod
+                        | Op::ImageSampleDrefImplicitLod
+                        | Op::ImageSampleProjImplicitLod
+                        | Op::ImageSampleProjDrefImplicitLod
+                ) {
+                    sites.push((fi, bi, ii));
+                }
+            }
+        }
+    }
+    if sites.is_empty() {
+        return Ok(0);
+    }
+    let mut rw = Rewriter::new(module);
+    let zero = float_zero(&mut rw)?;
+    for &(fi, bi, ii) in &sites {
+        let inst = &mut rw.module.functions[fi].blocks[bi].instructions[ii];
+        let (op, fixed) = match inst.class.opcode {
+            Op::ImageSampleImplicitLod => (Op::ImageSampleExplicitLod, 2),
+            Op::ImageSampleDrefImplicitLod => (Op::ImageSampleDrefExplicitLod, 3),
+            Op::ImageSampleProjImplicitLod => (Op::ImageSampleProjExplicitLod, 2),
+            _ => (Op::ImageSampleProjDrefExplicitLod, 3),
+        };
+        let mut operands: Vec<Operand> = inst.operands[..fixed.min(inst.operands.len())].to_vec();
+        let (mask, ids) = match inst.operands.get(fixed) {
+            Some(Operand::ImageOperands(m)) => (*m, inst.operands[fixed + 1..].to_vec()),
+            _ => (ImageOperands::NONE, Vec::new()),
+        };
+        // Operand ids follow the mask's bits in order: Bias (first) becomes
+        // Lod; MinLod (only for implicit or gradient sampling) is dropped.
+        let mut rest = ids.into_iter();
+        let mut new_mask = ImageOperands::LOD;
+        let mut new_ids = Vec::new();
+        let lod = if mask.contains(ImageOperands::BIAS) {
+            rest.next().unwrap_or(Operand::IdRef(zero))
+        } else {
+            Operand::IdRef(zero)
+        };
+        new_ids.push(lod);
+        for bit in [
+            ImageOperands::CONST_OFFSET,
+            ImageOperands::OFFSET,
+            ImageOperands::CONST_OFFSETS,
+            ImageOperands::SAMPLE,
+            ImageOperands::MIN_LOD,
+        ] {
+            if mask.contains(bit) {
+                let v = rest.next();
+                if bit != ImageOperands::MIN_LOD {
+                    new_mask |= bit;
+                    new_ids.extend(v);
+                }
+            }
+        }
+        operands.push(Operand::ImageOperands(new_mask));
+        operands.extend(new_ids);
+        *inst = Instruction::new(op, inst.result_type, inst.result_id, operands);
+    }
+    Ok(sites.len())
+}
+
+/// A 32-bit float constant 0.0, found or created.
+fn float_zero(rw: &mut Rewriter) -> Result<Word> {
+    let float = rw
+        .module
+        .types_global_values
+        .iter()
+        .find(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
+        .and_then(|i| i.result_id)
+        .ok_or_else(|| Error::Shader("malformed SPIR-V: sampling without a 32-bit float type".into()))?;
+    if let Some(z) = rw.module.types_global_values.iter().find(|i| {
+        i.class.opcode == Op::Constant
+            && i.result_type == Some(float)
+            && i.operands == [Operand::LiteralBit32(0)]
+    }) {
+        return Ok(z.result_id.unwrap_or(0));
+    }
+    let z = rw.fresh();
+    let at = rw.position(float).map_or(0, |p| p + 1);
+    rw.module.types_global_values.insert(
+        at,
+        Instruction::new(Op::Constant, Some(float), Some(z), vec![Operand::LiteralBit32(0)]),
+    );
+    Ok(z)
+}
