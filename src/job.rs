@@ -9,9 +9,10 @@ use serde::Serialize;
 
 use crate::lower::opengl::OpenGlKind;
 use crate::runtime::buffer::cast_vec;
+use crate::runtime::texture::format_name;
 use crate::{
-    Bind, BindingInfo, Buffer, Context, Error, Image, ImageDesc, Kernel, Result, ScalarType,
-    Uniforms,
+    Bind, BindingInfo, Buffer, Context, Error, Image, ImageDesc, Kernel, Result, Sampler,
+    ScalarType, Texture, Uniforms,
 };
 
 /// A binding as the command line names it: `BINDING` (group 0),
@@ -297,13 +298,14 @@ pub struct ImageArg {
     pub samples: u32,
     /// Every texel's initial value, as written (parsed once the format is known).
     pub fill: Option<String>,
+    /// The format, when written (it must be the one the shader declares).
+    pub format: Option<String>,
 }
 
 impl FromStr for ImageArg {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let usage =
-            "expected B=SIZE[:samples=N][:fill=V], e.g. 0=64x64 or 1.2=32x32x2:samples=4:fill=7";
+        let usage = "expected B=SIZE[:FORMAT][:samples=N][:fill=V], e.g. 0=64x64, out=512x512:rgba8unorm or 1.2=32x32x2:samples=4:fill=7";
         let (b, rest) = s
             .split_once('=')
             .ok_or_else(|| Error::Spec(format!("`{s}`: {usage}")))?;
@@ -319,9 +321,14 @@ impl FromStr for ImageArg {
             size,
             samples: 1,
             fill: None,
+            format: None,
         };
         for p in parts {
-            if let Some(n) = p.strip_prefix("samples=") {
+            if crate::runtime::texture::parse_format(p).is_some()
+                || crate::ImageFormat::parse(p).is_some()
+            {
+                arg.format = Some(p.to_string());
+            } else if let Some(n) = p.strip_prefix("samples=") {
                 arg.samples = n
                     .parse()
                     .map_err(|_| Error::Spec(format!("`{n}` is not a sample count in `{s}`")))?;
@@ -329,11 +336,137 @@ impl FromStr for ImageArg {
                 arg.fill = Some(v.to_string());
             } else {
                 return Err(Error::Spec(format!(
-                    "`{p}` in `{s}` is neither samples=N nor fill=V"
+                    "`{p}` in `{s}` is neither a format, samples=N nor fill=V"
                 )));
             }
         }
         Ok(arg)
+    }
+}
+
+/// How to fill a texture (`--texture B=SPEC`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextureInit {
+    /// `SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N]`: the format defaults to
+    /// the shader's kind (`rgba8unorm` for float, `rgba32uint`/`rgba32sint`
+    /// for integer, `depth32float` for depth textures).
+    Make {
+        /// `textureSize`'s numbers.
+        size: Vec<u32>,
+        /// The format, if written.
+        format: Option<wgpu::TextureFormat>,
+        /// Every texel's channels (one value for all, or one per channel).
+        fill: Option<Vec<f64>>,
+        /// Channel 0 of texel i holds i (wrapping in the format's range).
+        iota: bool,
+        /// Mip levels (the data fills level 0; the rest are zero).
+        mips: u32,
+    },
+    /// `@FILE.png`: a 2D texture of the image's size and format.
+    Png(PathBuf),
+}
+
+/// `--texture B=SPEC`: a sampled or storage texture for a binding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextureArg {
+    /// Where to bind (a combined sampler's name binds its texture half).
+    pub slot: BindingRef,
+    /// How to make it.
+    pub init: TextureInit,
+}
+
+impl FromStr for TextureArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let usage = "expected B=SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] or B=@FILE.png, e.g. tex=64x64:rgba8unorm:iota";
+        let (b, spec) = s
+            .split_once('=')
+            .ok_or_else(|| Error::Spec(format!("`{s}`: {usage}")))?;
+        let slot = b.parse()?;
+        if let Some(path) = spec.strip_prefix('@') {
+            if path.is_empty() {
+                return Err(Error::Spec("`@` needs a file name: @FILE.png".into()));
+            }
+            return Ok(TextureArg {
+                slot,
+                init: TextureInit::Png(path.into()),
+            });
+        }
+        let mut parts = spec.split(':');
+        let size_s = parts.next().unwrap_or_default();
+        let size = size_s
+            .split('x')
+            .map(|n| n.parse::<u32>())
+            .collect::<std::result::Result<Vec<u32>, _>>()
+            .map_err(|_| Error::Spec(format!("`{size_s}` is not a texture size: {usage}")))?;
+        let (mut format, mut fill, mut iota, mut mips) = (None, None, false, 1);
+        for p in parts {
+            if let Some(f) = crate::runtime::texture::parse_format(p) {
+                format = Some(f);
+            } else if p == "iota" {
+                iota = true;
+            } else if let Some(n) = p.strip_prefix("mips=") {
+                mips = n
+                    .parse()
+                    .map_err(|_| Error::Spec(format!("`{n}` is not a mip level count in `{s}`")))?;
+            } else if let Some(v) = p.strip_prefix("fill=") {
+                let values = v
+                    .split(',')
+                    .map(|x| {
+                        x.trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|x| x.is_finite())
+                            .ok_or_else(|| Error::Spec(format!("`{x}` in `{s}` is not a number")))
+                    })
+                    .collect::<Result<Vec<f64>>>()?;
+                if values.len() > 4 {
+                    return Err(Error::Spec(format!(
+                        "`{v}`: a texel has at most 4 channels"
+                    )));
+                }
+                fill = Some(values);
+            } else {
+                return Err(Error::Spec(format!(
+                    "`{p}` in `{s}` is neither a format ({}), fill=V, iota nor mips=N",
+                    crate::runtime::texture::format_names()
+                )));
+            }
+        }
+        Ok(TextureArg {
+            slot,
+            init: TextureInit::Make {
+                size,
+                format,
+                fill,
+                iota,
+                mips,
+            },
+        })
+    }
+}
+
+/// `--sampler B=linear|nearest[,clamp|repeat|mirror][,compare=F]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SamplerArg {
+    /// The sampler binding, or the combined sampler's name.
+    pub name: String,
+    /// How it samples.
+    pub desc: crate::SamplerDesc,
+}
+
+impl FromStr for SamplerArg {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let (b, spec) = s.split_once('=').ok_or_else(|| {
+            Error::Spec(format!(
+                "`{s}`: expected NAME=linear|nearest[,clamp|repeat|mirror][,compare=FUNC]"
+            ))
+        })?;
+        Ok(SamplerArg {
+            name: b.to_string(),
+            desc: spec.parse()?,
+        })
     }
 }
 
@@ -415,6 +548,10 @@ pub struct Resources {
     /// `--counter`s: atomic-counter buffers not given as buffers start at
     /// zero except for these.
     pub counters: Vec<CounterArg>,
+    /// `--texture`s.
+    pub textures: Vec<TextureArg>,
+    /// `--sampler`s.
+    pub samplers: Vec<SamplerArg>,
 }
 
 /// Contents of a buffer after a job, as numbers of its type.
@@ -430,6 +567,17 @@ pub enum Data {
 }
 
 impl Data {
+    /// Every channel of every texel as the shader reads it: integers for
+    /// integer formats, floats otherwise (0..1 for unorm).
+    pub fn from_texels(format: wgpu::TextureFormat, bytes: &[u8]) -> Data {
+        let values = crate::runtime::texture::decode_texels(format, bytes).unwrap_or_default();
+        match crate::runtime::texture::integer_channels(format) {
+            Some(false) => Data::U32(values.iter().map(|&v| v as u32).collect()),
+            Some(true) => Data::I32(values.iter().map(|&v| v as i32).collect()),
+            None => Data::F32(values.iter().map(|&v| v as f32).collect()),
+        }
+    }
+
     /// Interprets little-endian bytes as `ty` (trailing bytes short of an element are dropped).
     pub fn from_bytes(ty: ScalarType, bytes: &[u8]) -> Data {
         let whole = &bytes[..bytes.len() / 4 * 4];
@@ -483,24 +631,25 @@ pub struct BindingOutput {
     /// The shader's name of the binding.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// `buffer` or `image`.
+    /// `buffer`, `image`, `texture` or `storage_texture`.
     pub kind: &'static str,
     /// Element type name (buffers).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<ScalarType>,
-    /// The image's shape (images).
+    /// The shape (images and textures): `2d`, `cube`, …
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dim: Option<crate::ImageDim>,
-    /// The image's format (images).
+    pub dim: Option<String>,
+    /// The format (images and textures): `r32ui`, `rgba8unorm`, …
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<crate::ImageFormat>,
+    pub format: Option<String>,
     /// `imageSize`'s numbers (images).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Vec<u32>>,
     /// Samples per texel (images).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub samples: Option<u32>,
-    /// The contents; an image's texels in texel order.
+    /// The contents; an image's texels in texel order; a texture's level
+    /// 0, every channel of every texel as the shader reads it.
     pub data: Data,
 }
 
@@ -538,6 +687,8 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
     enum Made {
         Buffer(Buffer, ScalarType),
         Image(Image),
+        Texture(Texture),
+        Sampler(Sampler),
     }
     let mut made: Vec<(Slot, Option<String>, Made)> = Vec::new();
     // Sizes are checked before anything is allocated.
@@ -571,15 +722,29 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             group: slot.group,
             binding: slot.binding,
         })?;
+        if info.kind == crate::BindingKind::StorageTexture {
+            // A storage image of an ordinary format: a storage texture.
+            let texture = storage_texture(ctx, info, a)?;
+            made.push((slot, info.name.clone(), Made::Texture(texture)));
+            continue;
+        }
         let shape = info.image.ok_or_else(|| {
             Error::Spec(format!(
-                "--image {}.{}: binding `{}` is a {} in the kernel, not an image held in a buffer",
+                "--image {}.{}: binding `{}` is a {} in the kernel, not an image",
                 slot.group,
                 slot.binding,
                 info.display_name(),
                 info.kind.describe()
             ))
         })?;
+        if let Some(f) = a.format.as_deref().filter(|f| *f != shape.format.name()) {
+            return Err(Error::Spec(format!(
+                "--image {}: the shader declares `{}` as {}, not {f}",
+                a.slot,
+                info.display_name(),
+                shape.format.name()
+            )));
+        }
         let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples)
             .map_err(|e| Error::Spec(format!("--image {}.{}: {e}", slot.group, slot.binding)))?;
         if desc.buffer_len() > largest {
@@ -595,6 +760,40 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             None => Image::zeroed(ctx, desc)?,
         };
         made.push((slot, info.name.clone(), Made::Image(image)));
+    }
+    for a in &res.textures {
+        let (slot, info) = a.slot.resolve(kernel)?;
+        let info = info.ok_or(Error::UnusedBinding {
+            group: slot.group,
+            binding: slot.binding,
+        })?;
+        let texture = sampled_texture(ctx, info, a)?;
+        made.push((slot, info.name.clone(), Made::Texture(texture)));
+    }
+    for a in &res.samplers {
+        let info = kernel
+            .bindings()
+            .iter()
+            .find(|b| {
+                b.kind == crate::BindingKind::Sampler
+                    && (b.name.as_deref() == Some(a.name.as_str())
+                        || b.combined.as_deref() == Some(a.name.as_str()))
+            })
+            .ok_or_else(|| {
+                Error::Spec(format!(
+                    "--sampler {}: the kernel has no sampler of that name (its bindings: {})",
+                    a.name,
+                    kernel.binding_names()
+                ))
+            })?;
+        made.push((
+            Slot {
+                group: info.group,
+                binding: info.binding,
+            },
+            info.name.clone(),
+            Made::Sampler(Sampler::new(ctx, a.desc)?),
+        ));
     }
     let given = |info: &BindingInfo| {
         made.iter()
@@ -619,6 +818,20 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
         .map(|(slot, _, m)| match m {
             Made::Buffer(b, _) => Bind::new(slot.group, slot.binding, b),
             Made::Image(i) => Bind::image(slot.group, slot.binding, i),
+            Made::Texture(t) => Bind {
+                target: crate::Target::Slot {
+                    group: slot.group,
+                    binding: slot.binding,
+                },
+                resource: crate::Resource::Texture(t),
+            },
+            Made::Sampler(smp) => Bind {
+                target: crate::Target::Slot {
+                    group: slot.group,
+                    binding: slot.binding,
+                },
+                resource: crate::Resource::Sampler(smp),
+            },
         })
         .collect();
     let data = ctx.dispatch_and_read(kernel, groups, &binds)?;
@@ -669,14 +882,37 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
                     let d = i.desc();
                     BindingOutput {
                         kind: "image",
-                        dim: Some(d.dim),
-                        format: Some(d.format),
+                        dim: Some(d.dim.name().into()),
+                        format: Some(d.format.name().into()),
                         size: Some(d.size()),
                         samples: Some(d.samples),
                         data: Data::from_bytes(d.format.scalar(), &bytes),
                         ..base
                     }
                 }
+                Made::Texture(t) => {
+                    let d = t.desc();
+                    BindingOutput {
+                        kind: if t.is_storage()
+                            && kernel
+                                .binding(slot.group, slot.binding)
+                                .is_some_and(|i| i.kind == crate::BindingKind::StorageTexture)
+                        {
+                            "storage_texture"
+                        } else {
+                            "texture"
+                        },
+                        dim: Some(d.dim.name().into()),
+                        format: Some(format_name(d.format)),
+                        size: Some(d.size()),
+                        data: Data::from_texels(d.format, &bytes),
+                        ..base
+                    }
+                }
+                Made::Sampler(_) => BindingOutput {
+                    kind: "sampler",
+                    ..base
+                },
             }
         })
         .collect();
@@ -689,6 +925,169 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
         bindings,
         counters,
     })
+}
+
+/// The format a texture binding takes when the command line names none.
+fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {
+    match info.texture.as_ref().map(|t| t.sample) {
+        Some("uint") => wgpu::TextureFormat::Rgba32Uint,
+        Some("sint") => wgpu::TextureFormat::Rgba32Sint,
+        Some("depth") => wgpu::TextureFormat::Depth32Float,
+        _ => wgpu::TextureFormat::Rgba8Unorm,
+    }
+}
+
+/// The texels of a texture made from `size`, `fill` and `iota`.
+fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
+    let texels = (desc.level_bytes(0) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
+    let channels = crate::runtime::texture::channels(desc.format).unwrap_or(1);
+    let base: [f64; 4] = match fill {
+        Some([v]) => [*v; 4],
+        Some(vs) => {
+            if vs.len() != channels {
+                return Err(Error::Spec(format!(
+                    "fill has {} values; {} has {channels} channel(s) (or give one value for all)",
+                    vs.len(),
+                    format_name(desc.format)
+                )));
+            }
+            let mut b = [0.0; 4];
+            b[..vs.len()].copy_from_slice(vs);
+            b
+        }
+        None => [0.0; 4],
+    };
+    let normalized = crate::runtime::texture::integer_channels(desc.format).is_none();
+    let mut out = Vec::with_capacity(texels * desc.texel_bytes().unwrap_or(4) as usize);
+    for i in 0..texels {
+        let mut v = base;
+        if iota {
+            // Unorm channels take i / 255 wrapping: exact in 8 bits.
+            v[0] = if normalized
+                && !matches!(
+                    desc.format,
+                    wgpu::TextureFormat::R32Float
+                        | wgpu::TextureFormat::Rg32Float
+                        | wgpu::TextureFormat::Rgba32Float
+                        | wgpu::TextureFormat::Rgba16Float
+                        | wgpu::TextureFormat::R16Float
+                        | wgpu::TextureFormat::Rg16Float
+                        | wgpu::TextureFormat::Depth32Float
+                ) {
+                (i % 256) as f64 / 255.0
+            } else {
+                i as f64
+            };
+        }
+        out.extend(crate::runtime::texture::encode_texel(desc.format, v)?);
+    }
+    Ok(out)
+}
+
+/// A sampled texture for `info` from a `--texture` spec.
+fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<Texture> {
+    let flag = |e: Error| Error::Spec(format!("--texture {}: {e}", a.slot));
+    let want = info.texture.as_ref().ok_or_else(|| {
+        Error::Spec(format!(
+            "--texture {}: binding `{}` is a {} in the kernel, not a texture",
+            a.slot,
+            info.display_name(),
+            info.kind.describe()
+        ))
+    })?;
+    let dim = want.dim.ok_or_else(|| {
+        Error::Spec(format!(
+            "--texture {}: atomport makes no multisampled textures",
+            a.slot
+        ))
+    })?;
+    match &a.init {
+        TextureInit::Png(path) => {
+            if dim != crate::TextureDim::D2 {
+                return Err(Error::Spec(format!(
+                    "--texture {}: a PNG makes a 2d texture; the shader declares {}",
+                    a.slot,
+                    dim.name()
+                )));
+            }
+            let (w, h, format, data) = crate::runtime::texture::read_png(path)?;
+            let desc = crate::TextureDesc::new(dim, format, &[w, h], 1).map_err(flag)?;
+            Texture::from_data(ctx, desc, &data)
+        }
+        TextureInit::Make {
+            size,
+            format,
+            fill,
+            iota,
+            mips,
+        } => {
+            let format = format.unwrap_or_else(|| default_format(info));
+            let desc = crate::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
+            let data = texel_data(&desc, fill.as_deref(), *iota).map_err(flag)?;
+            Texture::from_data(ctx, desc, &data)
+        }
+    }
+}
+
+/// A storage texture for `info` from an `--image` spec.
+fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Texture> {
+    let flag = |e: Error| Error::Spec(format!("--image {}: {e}", a.slot));
+    let want = info
+        .texture
+        .as_ref()
+        .and_then(|t| Some((t.dim?, t.format.clone()?)));
+    let Some((dim, declared)) = want else {
+        return Err(Error::Spec(format!(
+            "--image {}: `{}` is a storage texture of a shape or format atomport cannot make",
+            a.slot,
+            info.display_name()
+        )));
+    };
+    if let Some(f) = a.format.as_deref().filter(|f| **f != declared) {
+        return Err(Error::Spec(format!(
+            "--image {}: the shader declares `{}` as {declared}, not {f}",
+            a.slot,
+            info.display_name()
+        )));
+    }
+    if a.samples != 1 {
+        return Err(flag(Error::Spec("storage textures have one sample".into())));
+    }
+    let format = crate::runtime::texture::parse_format(&declared).ok_or_else(|| {
+        Error::Spec(format!(
+            "--image {}: atomport cannot make a {declared} texture",
+            a.slot
+        ))
+    })?;
+    let desc = crate::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
+    let fill: Option<Vec<f64>> = a
+        .fill
+        .as_deref()
+        .map(|v| {
+            v.split(',')
+                .map(|x| {
+                    x.trim().parse::<f64>().map_err(|_| {
+                        Error::Spec(format!("--image {}: `{x}` is not a number", a.slot))
+                    })
+                })
+                .collect::<Result<Vec<f64>>>()
+        })
+        .transpose()?;
+    let t = match fill {
+        Some(f) => Texture::from_data(
+            ctx,
+            desc,
+            &texel_data(&desc, Some(&f), false).map_err(flag)?,
+        )?,
+        None => Texture::zeroed(ctx, desc)?,
+    };
+    if !t.is_storage() {
+        return Err(Error::Spec(format!(
+            "--image {}: the adapter cannot use {declared} as a storage texture",
+            a.slot
+        )));
+    }
+    Ok(t)
 }
 
 /// The bytes of every uniform block not `given` as a buffer, from the
@@ -910,4 +1309,64 @@ mod tests {
         assert!("1.x=u32:4".parse::<BufferArg>().is_err());
         assert!("a-b=u32:4".parse::<BufferArg>().is_err());
     }
+}
+
+/// Writes the 2D texture binding `name` of a job's output as a PNG file.
+pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<()> {
+    let b = out
+        .bindings
+        .iter()
+        .find(|b| b.name.as_deref() == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = out
+                .bindings
+                .iter()
+                .filter(|b| b.kind.ends_with("texture"))
+                .filter_map(|b| b.name.as_deref())
+                .collect();
+            Error::Spec(format!(
+                "--out-png {name}: no texture of that name in the job (textures: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: `{name}` is a {}, not a texture",
+            b.kind
+        )));
+    };
+    let fmt = crate::runtime::texture::parse_format(format)
+        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
+        .ok_or_else(|| {
+            Error::Spec(format!(
+                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
+                b.kind.replace('_', " ")
+            ))
+        })?;
+    let Data::F32(values) = &b.data else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
+        )));
+    };
+    let bytes: Vec<u8> = match crate::runtime::texture::channels(fmt) {
+        Some(4)
+            if matches!(
+                fmt,
+                wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+            ) =>
+        {
+            // Decoded channels are RGBA: store them as the format does.
+            values
+                .chunks_exact(4)
+                .flat_map(|p| [p[2], p[1], p[0], p[3]])
+                .map(|v| (v * 255.0).round() as u8)
+                .collect()
+        }
+        _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
+    };
+    crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes)
 }

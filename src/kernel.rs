@@ -159,9 +159,38 @@ pub struct BindingInfo {
     /// GLSL name, with its type, offset and size.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<Member>,
+    /// For sampled and storage textures: shape, sample type, and a storage
+    /// texture's format and access.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<TextureInfo>,
+    /// For samplers: whether it compares (a shadow sampler).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<bool>,
+    /// For the texture and the sampler a combined image sampler
+    /// (`sampler2D tex`) was split into: its GLSL name (`tex`); binding a
+    /// texture and a sampler by that name binds both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub combined: Option<String>,
     /// The block's type name when the binding is named by its instance.
     #[serde(skip)]
     pub(crate) block_name: Option<String>,
+}
+
+/// What a texture binding declares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TextureInfo {
+    /// The shape; `None` for shapes WGSL has no texture for.
+    pub dim: Option<crate::TextureDim>,
+    /// What it holds: `float`, `sint`, `uint` or `depth`.
+    pub sample: &'static str,
+    /// A multisampled texture.
+    pub multisampled: bool,
+    /// A storage texture's format (`rgba8unorm`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// A storage texture's access: `read`, `write` or `read_write`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access: Option<&'static str>,
 }
 
 /// One member of a uniform block or of an atomic-counter buffer.
@@ -299,6 +328,8 @@ pub(crate) struct Provenance {
     pub opengl: Vec<crate::lower::opengl::OpenGlBinding>,
     /// Loose uniforms' initializers: (name, text).
     pub initializers: Vec<(String, String)>,
+    /// Combined image samplers split into a texture and a sampler.
+    pub samplers: Vec<crate::lower::sampler::SplitSampler>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -353,6 +384,7 @@ impl Kernel {
                 images: lowered.images,
                 opengl: lowered.opengl,
                 initializers: compiled.uniform_initializers,
+                samplers: lowered.samplers,
             },
             &opts,
         )
@@ -375,6 +407,7 @@ impl Kernel {
                 images: lowered.images,
                 opengl: lowered.opengl,
                 initializers: Vec::new(),
+                samplers: lowered.samplers,
             },
             opts,
         )
@@ -442,6 +475,25 @@ impl Kernel {
                 .iter()
                 .find(|o| o.group == b.group && o.binding == b.binding)
                 .map(|o| o.origin);
+            for s in &provenance.samplers {
+                if s.group != b.group {
+                    continue;
+                }
+                if s.texture_binding == b.binding || s.sampler_binding == b.binding {
+                    b.combined = Some(s.name.clone());
+                }
+                // The sampler half shares its texture unit (OpenGL).
+                if s.sampler_binding == b.binding {
+                    b.opengl = provenance
+                        .opengl
+                        .iter()
+                        .find(|o| o.group == s.group && o.binding == s.texture_binding)
+                        .map(|o| OpenGlOrigin {
+                            kind: OpenGlKind::Sampler,
+                            ..o.origin
+                        });
+                }
+            }
             let counters = b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter);
             if b.kind == BindingKind::Uniform || counters {
                 b.members = members(module, var, counters, &provenance.initializers);
@@ -754,6 +806,18 @@ fn reflect(
     } else {
         (None, 0)
     };
+    let texture = match *ty {
+        TypeInner::Image {
+            dim,
+            arrayed,
+            class,
+        } => Some(texture_info(dim, arrayed, class)),
+        _ => None,
+    };
+    let comparison = match *ty {
+        TypeInner::Sampler { comparison } => Some(comparison),
+        _ => None,
+    };
     // A GLSL block without an instance name is known by its block name.
     let block_name = module.types[var.ty].name.clone().filter(|n| !n.is_empty());
     let name = var
@@ -772,6 +836,49 @@ fn reflect(
         image: None,
         opengl: None,
         members: Vec::new(),
+        texture,
+        comparison,
+        combined: None,
+    }
+}
+
+fn texture_info(dim: naga::ImageDimension, arrayed: bool, class: ImageClass) -> TextureInfo {
+    let kind = |k: ScalarKind| match k {
+        ScalarKind::Sint => "sint",
+        ScalarKind::Uint => "uint",
+        _ => "float",
+    };
+    let (sample, multisampled, format, access) = match class {
+        ImageClass::Sampled { kind: k, multi } => (kind(k), multi, None, None),
+        ImageClass::Depth { multi } => ("depth", multi, None, None),
+        ImageClass::Storage { format, access } => {
+            let scalar: naga::Scalar = format.into();
+            let access = if access.contains(StorageAccess::LOAD | StorageAccess::STORE) {
+                "read_write"
+            } else if access.contains(StorageAccess::STORE) {
+                "write"
+            } else {
+                "read"
+            };
+            (
+                kind(scalar.kind),
+                false,
+                Some(
+                    crate::runtime::texture::storage_format(format)
+                        .map(crate::runtime::texture::format_name)
+                        .unwrap_or_else(|| format!("{format:?}").to_ascii_lowercase()),
+                ),
+                Some(access),
+            )
+        }
+        _ => ("float", false, None, None),
+    };
+    TextureInfo {
+        dim: crate::TextureDim::from_naga(dim, arrayed),
+        sample,
+        multisampled,
+        format,
+        access,
     }
 }
 

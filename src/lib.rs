@@ -36,13 +36,16 @@ pub mod validate;
 
 pub use error::{Error, Result};
 pub use front::{Dialect, SourceOptions};
-pub use kernel::{BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType};
+pub use kernel::{
+    BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType, TextureInfo,
+};
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Bind, Resource, Target};
 pub use runtime::image::{Image, ImageDesc};
+pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
 pub use runtime::uniforms::{UniformValue, Uniforms};
 
 /// On a machine without a window system, Mesa's EGL and its device-select

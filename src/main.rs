@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use atomport::job::{self, BufferArg, CounterArg, ImageArg, JobOutput, Resources, UniformArg};
+use atomport::job::{
+    self, BufferArg, CounterArg, ImageArg, JobOutput, Resources, SamplerArg, TextureArg, UniformArg,
+};
 use atomport::{
     BackendChoice, Context, ContextOptions, Dialect, Error, Kernel, Lang, SourceOptions,
 };
@@ -52,6 +54,19 @@ struct JobArgs {
     /// these and the shader's initializers; a member with neither is an error
     #[arg(long = "uniform", value_name = "NAME=VALUE", value_parser = parse_uniform)]
     uniforms: Vec<UniformArg>,
+    /// A texture for binding B (a sampled texture, or the texture of a combined sampler by its
+    /// name): SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] (SIZE as textureSize reports it;
+    /// FORMAT defaults to rgba8unorm for float textures), or @FILE.png (8-bit RGBA, RGB, gray,
+    /// gray+alpha, 16-bit gray)
+    #[arg(long = "texture", value_name = "B=SPEC", value_parser = parse_texture)]
+    textures: Vec<TextureArg>,
+    /// A sampler for binding NAME (a sampler, or the sampler of a combined sampler by its name):
+    /// linear|nearest[,clamp|repeat|mirror][,compare=less|lequal|greater|gequal|equal|notequal|always|never]
+    #[arg(long = "sampler", value_name = "NAME=SPEC", value_parser = parse_sampler)]
+    samplers: Vec<SamplerArg>,
+    /// After the dispatch, write the 2D texture or storage texture NAME (8-bit unorm) as PNG
+    #[arg(long = "out-png", value_name = "NAME=FILE", value_parser = parse_out_png)]
+    out_png: Vec<(String, PathBuf)>,
     /// Initial value of an atomic_uint counter (OpenGL GLSL); counters not set start at 0,
     /// and the output lists every counter by name
     #[arg(long = "counter", value_name = "NAME=VALUE", value_parser = parse_counter)]
@@ -218,6 +233,21 @@ fn parse_image(s: &str) -> Result<ImageArg, String> {
 
 fn parse_uniform(s: &str) -> Result<UniformArg, String> {
     s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_texture(s: &str) -> Result<TextureArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_sampler(s: &str) -> Result<SamplerArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_out_png(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), f.into())),
+        _ => Err(format!("`{s}`: expected NAME=FILE.png")),
+    }
 }
 
 fn parse_counter(s: &str) -> Result<CounterArg, String> {
@@ -446,8 +476,14 @@ fn run_job(
         images: job.images.clone(),
         uniforms: job.uniforms.clone(),
         counters: job.counters.clone(),
+        textures: job.textures.clone(),
+        samplers: job.samplers.clone(),
     };
-    job::run(&ctx, &kernel, job.groups, &resources)
+    let out = job::run(&ctx, &kernel, job.groups, &resources)?;
+    for (name, path) in &job.out_png {
+        job::write_png(&out, name, path)?;
+    }
+    Ok(out)
 }
 
 fn run(
@@ -680,20 +716,27 @@ fn listing(out: &JobOutput) -> String {
             .as_deref()
             .map(|n| format!(" `{n}`"))
             .unwrap_or_default();
-        let what = match (b.ty, b.dim, b.format, &b.size) {
+        let size_text = |size: &[u32]| {
+            size.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        };
+        let what = match (b.ty, &b.dim, &b.format, &b.size) {
             (Some(ty), ..) => format!("{}[{}]", ty.name(), b.data.len()),
-            (None, Some(dim), Some(format), Some(size)) => format!(
-                "{} {} image {}, {} sample(s): {} texels in texel order",
-                format.name(),
-                dim.name(),
-                size.iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x"),
+            (None, Some(dim), Some(format), Some(size)) if b.kind == "image" => format!(
+                "{format} {dim} image {}, {} sample(s): {} texels in texel order",
+                size_text(size),
                 b.samples.unwrap_or(1),
                 b.data.len()
             ),
-            _ => format!("[{}]", b.data.len()),
+            (None, Some(dim), Some(format), Some(size)) => format!(
+                "{format} {dim} {} {}: level 0, {} channel values in texel order",
+                b.kind.replace('_', " "),
+                size_text(size),
+                b.data.len()
+            ),
+            _ => b.kind.to_string(),
         };
         outln!(s, "binding {}.{}{name}: {what}", b.group, b.binding);
         for start in (0..b.data.len()).step_by(8) {

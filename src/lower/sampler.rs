@@ -104,14 +104,19 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             .get(&si)
             .and_then(|t| t.operands.first())
             .and_then(id)
-            .ok_or_else(|| Error::Shader("malformed SPIR-V: OpTypeSampledImage without an image".into()))?;
+            .ok_or_else(|| {
+                Error::Shader("malformed SPIR-V: OpTypeSampledImage without an image".into())
+            })?;
         let (image_ty, sampler_pointee) = match (len, runtime) {
             (None, false) => (image, sampler_ty),
             _ => {
                 let make = |rw: &mut Rewriter, element: Word| {
                     let r = rw.fresh();
                     let (op, operands) = match len {
-                        Some(l) if !runtime => (Op::TypeArray, vec![Operand::IdRef(element), Operand::IdRef(l)]),
+                        Some(l) if !runtime => (
+                            Op::TypeArray,
+                            vec![Operand::IdRef(element), Operand::IdRef(l)],
+                        ),
                         _ => (Op::TypeRuntimeArray, vec![Operand::IdRef(element)]),
                     };
                     rw.insert_before(var, Instruction::new(op, None, Some(r), operands));
@@ -124,7 +129,9 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
         let sampler_ptr = rw.pointer_to(StorageClass::UniformConstant, sampler_pointee);
         rw.set_result_type(var, image_ptr);
         let svar = rw.fresh();
-        let at = rw.position(var).map_or(rw.module.types_global_values.len(), |p| p + 1);
+        let at = rw
+            .position(var)
+            .map_or(rw.module.types_global_values.len(), |p| p + 1);
         rw.module.types_global_values.insert(
             at,
             Instruction::new(
@@ -147,7 +154,11 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
                 Op::Decorate,
                 None,
                 None,
-                vec![Operand::IdRef(svar), Operand::Decoration(d), Operand::LiteralBit32(v)],
+                vec![
+                    Operand::IdRef(svar),
+                    Operand::Decoration(d),
+                    Operand::LiteralBit32(v),
+                ],
             ));
         }
         let name = names.get(&var).cloned().unwrap_or_default();
@@ -176,8 +187,11 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
 fn decorations(module: &Module) -> (HashMap<Word, u32>, HashMap<Word, u32>) {
     let (mut sets, mut bindings) = (HashMap::new(), HashMap::new());
     for a in &module.annotations {
-        if let [Operand::IdRef(t), Operand::Decoration(d), Operand::LiteralBit32(v)] =
-            a.operands.as_slice()
+        if let [
+            Operand::IdRef(t),
+            Operand::Decoration(d),
+            Operand::LiteralBit32(v),
+        ] = a.operands.as_slice()
         {
             match d {
                 Decoration::DescriptorSet => {
@@ -264,7 +278,8 @@ fn rewrite_uses(
                         out.push(s);
                     }
                     (Op::Load, Some(var)) => {
-                        let (Some(r), Some(si), Some(ptr)) = (inst.result_id, inst.result_type, first)
+                        let (Some(r), Some(si), Some(ptr)) =
+                            (inst.result_id, inst.result_type, first)
                         else {
                             out.push(inst);
                             continue;
@@ -279,8 +294,18 @@ fn rewrite_uses(
                             ));
                         }
                         let (t, s) = (fresh(), fresh());
-                        out.push(Instruction::new(Op::Load, Some(image_of[&var]), Some(t), vec![Operand::IdRef(ptr)]));
-                        out.push(Instruction::new(Op::Load, Some(sampler_ty), Some(s), vec![Operand::IdRef(twins[&ptr])]));
+                        out.push(Instruction::new(
+                            Op::Load,
+                            Some(image_of[&var]),
+                            Some(t),
+                            vec![Operand::IdRef(ptr)],
+                        ));
+                        out.push(Instruction::new(
+                            Op::Load,
+                            Some(sampler_ty),
+                            Some(s),
+                            vec![Operand::IdRef(twins[&ptr])],
+                        ));
                         out.push(Instruction::new(
                             Op::SampledImage,
                             Some(si),
@@ -295,7 +320,13 @@ fn rewrite_uses(
                     }
                     _ => {
                         // Any other use of a split pointer (a function argument).
-                        if let Some(p) = inst.operands.iter().skip(1).filter_map(id).find(|p| root.contains_key(p)) {
+                        if let Some(p) = inst
+                            .operands
+                            .iter()
+                            .skip(1)
+                            .filter_map(id)
+                            .find(|p| root.contains_key(p))
+                        {
                             return Err(Error::Unsupported(format!(
                                 "a combined sampler (%{p}) is passed on by Op{:?}: atomport splits combined samplers where they are loaded; load it where it is used",
                                 inst.class.opcode
@@ -392,7 +423,9 @@ fn float_zero(rw: &mut Rewriter) -> Result<Word> {
         .iter()
         .find(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
         .and_then(|i| i.result_id)
-        .ok_or_else(|| Error::Shader("malformed SPIR-V: sampling without a 32-bit float type".into()))?;
+        .ok_or_else(|| {
+            Error::Shader("malformed SPIR-V: sampling without a 32-bit float type".into())
+        })?;
     if let Some(z) = rw.module.types_global_values.iter().find(|i| {
         i.class.opcode == Op::Constant
             && i.result_type == Some(float)
@@ -404,7 +437,12 @@ fn float_zero(rw: &mut Rewriter) -> Result<Word> {
     let at = rw.position(float).map_or(0, |p| p + 1);
     rw.module.types_global_values.insert(
         at,
-        Instruction::new(Op::Constant, Some(float), Some(z), vec![Operand::LiteralBit32(0)]),
+        Instruction::new(
+            Op::Constant,
+            Some(float),
+            Some(z),
+            vec![Operand::LiteralBit32(0)],
+        ),
     );
     Ok(z)
 }

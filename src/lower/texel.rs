@@ -279,6 +279,17 @@ impl ImageFormat {
         }
     }
 
+    /// Parses `r32ui`, `r32i` or `r32f`.
+    pub fn parse(s: &str) -> Option<ImageFormat> {
+        [
+            ImageFormat::R32Uint,
+            ImageFormat::R32Sint,
+            ImageFormat::R32Float,
+        ]
+        .into_iter()
+        .find(|f| f.name() == s)
+    }
+
     /// The element type of the texels.
     pub fn scalar(self) -> crate::ScalarType {
         match self {

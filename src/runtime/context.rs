@@ -488,6 +488,11 @@ impl Context {
         self.gpu.device.limits()
     }
 
+    /// What the adapter can do with `format` (usages, filtering).
+    pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
+        self.adapter.get_texture_format_features(format)
+    }
+
     /// The longest wait for GPU work.
     pub fn timeout(&self) -> Duration {
         self.timeout

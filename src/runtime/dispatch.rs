@@ -5,7 +5,8 @@ use std::sync::Arc;
 use crate::kernel::BindingKind;
 use crate::runtime::buffer::readback_job;
 use crate::runtime::context::Pipeline;
-use crate::{Buffer, Context, Error, Image, Kernel, Result};
+use crate::runtime::texture::format_name;
+use crate::{Buffer, Context, Error, Image, Kernel, Result, Sampler, Texture};
 
 /// A resource bound to a kernel binding.
 #[derive(Clone, Copy, Debug)]
@@ -14,6 +15,13 @@ pub enum Resource<'a> {
     Buffer(&'a Buffer),
     /// An image, for GLSL storage images held in texel buffers.
     Image(&'a Image),
+    /// A texture, for sampled and storage texture bindings.
+    Texture(&'a Texture),
+    /// A sampler.
+    Sampler(&'a Sampler),
+    /// A texture and a sampler for a combined image sampler (`sampler2D
+    /// tex`), bound together by its GLSL name.
+    Sampled(&'a Texture, &'a Sampler),
 }
 
 impl<'a> Resource<'a> {
@@ -23,15 +31,52 @@ impl<'a> Resource<'a> {
             Resource::Image(i) => {
                 format!("{} {} image", i.desc().format.name(), i.desc().dim.name())
             }
+            Resource::Texture(t) => format!(
+                "{} {} texture",
+                format_name(t.desc().format),
+                t.desc().dim.name()
+            ),
+            Resource::Sampler(s) if s.is_comparison() => "comparison sampler".into(),
+            Resource::Sampler(_) => "sampler".into(),
+            Resource::Sampled(..) => "texture and sampler".into(),
         }
     }
 
-    /// The buffer that backs the resource.
-    fn buffer(&self) -> &'a Buffer {
+    /// The buffer that backs the resource, if one does.
+    fn buffer(&self) -> Option<&'a Buffer> {
         match *self {
-            Resource::Buffer(b) => b,
-            Resource::Image(i) => i.buffer(),
+            Resource::Buffer(b) => Some(b),
+            Resource::Image(i) => Some(i.buffer()),
+            _ => None,
         }
+    }
+
+    /// A process-unique id of what is bound.
+    fn id(&self) -> u64 {
+        match *self {
+            Resource::Buffer(b) => b.id(),
+            Resource::Image(i) => i.buffer().id(),
+            Resource::Texture(t) | Resource::Sampled(t, _) => t.id(),
+            Resource::Sampler(s) => s.id(),
+        }
+    }
+}
+
+impl<'a> From<&'a Texture> for Resource<'a> {
+    fn from(t: &'a Texture) -> Self {
+        Resource::Texture(t)
+    }
+}
+
+impl<'a> From<&'a Sampler> for Resource<'a> {
+    fn from(s: &'a Sampler) -> Self {
+        Resource::Sampler(s)
+    }
+}
+
+impl<'a> From<(&'a Texture, &'a Sampler)> for Resource<'a> {
+    fn from((t, s): (&'a Texture, &'a Sampler)) -> Self {
+        Resource::Sampled(t, s)
     }
 }
 
@@ -107,25 +152,58 @@ struct Slotted<'a> {
     resource: Resource<'a>,
 }
 
-/// Resolves every name against `kernel`: an unknown name is an error listing the known ones.
+/// Resolves every name against `kernel`: an unknown name is an error
+/// listing the known ones. A texture and sampler pair becomes its halves.
 fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> {
-    binds
-        .iter()
-        .map(|b| {
-            let (group, binding) = match b.target {
-                Target::Slot { group, binding } => (group, binding),
-                Target::Name(name) => {
-                    let info = kernel.binding_named(name)?;
-                    (info.group, info.binding)
-                }
+    let mut out = Vec::with_capacity(binds.len());
+    for b in binds {
+        if let Resource::Sampled(texture, sampler) = b.resource {
+            let Target::Name(name) = b.target else {
+                return Err(Error::Spec(
+                    "a texture and sampler pair binds by its combined sampler's GLSL name (Bind::named)".into(),
+                ));
             };
-            Ok(Slotted {
-                group,
-                binding,
-                resource: b.resource,
-            })
-        })
-        .collect()
+            let half = |kind: BindingKind| {
+                kernel
+                    .bindings()
+                    .iter()
+                    .find(|i| i.kind == kind && i.combined.as_deref() == Some(name))
+            };
+            let (Some(t), Some(s)) = (
+                half(BindingKind::SampledTexture),
+                half(BindingKind::Sampler),
+            ) else {
+                return Err(Error::Spec(format!(
+                    "the kernel has no combined sampler named `{name}` (its bindings: {})",
+                    kernel.binding_names()
+                )));
+            };
+            out.push(Slotted {
+                group: t.group,
+                binding: t.binding,
+                resource: Resource::Texture(texture),
+            });
+            out.push(Slotted {
+                group: s.group,
+                binding: s.binding,
+                resource: Resource::Sampler(sampler),
+            });
+            continue;
+        }
+        let (group, binding) = match b.target {
+            Target::Slot { group, binding } => (group, binding),
+            Target::Name(name) => {
+                let info = kernel.binding_named(name)?;
+                (info.group, info.binding)
+            }
+        };
+        out.push(Slotted {
+            group,
+            binding,
+            resource: b.resource,
+        });
+    }
+    Ok(out)
 }
 
 impl Context {
@@ -162,12 +240,19 @@ impl Context {
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
         let encoder = self.encode(kernel, groups, binds)?;
-        let buffers: Vec<&Buffer> = binds.iter().map(|b| b.resource.buffer()).collect();
-        let mut out = self.on_gpu(readback_job(self, &buffers, Some(encoder)))?;
-        for (bytes, b) in out.iter_mut().zip(binds) {
-            if let Resource::Image(img) = b.resource {
-                *bytes = img.texel_bytes(bytes).to_vec();
-            }
+        let buffers: Vec<&Buffer> = binds.iter().filter_map(|b| b.resource.buffer()).collect();
+        let mut read = self
+            .on_gpu(readback_job(self, &buffers, Some(encoder)))?
+            .into_iter();
+        // Textures are read after, in a submission of their own; samplers hold nothing.
+        let mut out = Vec::with_capacity(binds.len());
+        for b in binds {
+            out.push(match b.resource {
+                Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
+                Resource::Buffer(_) => read.next().unwrap_or_default(),
+                Resource::Texture(t) | Resource::Sampled(t, _) => t.read(self)?,
+                Resource::Sampler(_) => Vec::new(),
+            });
         }
         Ok(out)
     }
@@ -363,19 +448,25 @@ impl Context {
                 group: info.group,
                 binding: info.binding,
                 name: info.display_name(),
-                expected: match info.image {
-                    Some(shape) => format!("{} {} image", shape.format.name(), shape.dim.name()),
-                    None => info.kind.describe().into(),
-                },
+                expected: expected(info),
                 given: bind.resource.describe(),
             };
             match (bind.resource, info.image) {
                 (Resource::Buffer(_), None) if info.kind.is_buffer() => {}
                 (Resource::Image(img), Some(shape))
                     if img.desc().dim == shape.dim && img.desc().format == shape.format => {}
+                (Resource::Texture(t), None) if texture_fits(info, t) => continue,
+                (Resource::Sampler(s), None)
+                    if info.kind == BindingKind::Sampler
+                        && info.comparison == Some(s.is_comparison()) =>
+                {
+                    continue;
+                }
                 _ => return Err(wrong_kind()),
             }
-            let buf = bind.resource.buffer();
+            let Some(buf) = bind.resource.buffer() else {
+                return Err(wrong_kind());
+            };
             if buf.len() < info.min_size {
                 return Err(Error::BufferTooSmall {
                     group: info.group,
@@ -416,7 +507,7 @@ impl Context {
     ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
         let mut key: Vec<(u32, u32, u64)> = binds
             .iter()
-            .map(|b| (b.group, b.binding, b.resource.buffer().id()))
+            .map(|b| (b.group, b.binding, b.resource.id()))
             .collect();
         key.sort_unstable();
         let mut last = pipeline
@@ -439,7 +530,14 @@ impl Context {
                         .filter(|b| b.group == group as u32)
                         .map(|b| wgpu::BindGroupEntry {
                             binding: b.binding,
-                            resource: b.resource.buffer().raw().as_entire_binding(),
+                            resource: match b.resource {
+                                Resource::Texture(t) | Resource::Sampled(t, _) => {
+                                    wgpu::BindingResource::TextureView(t.view())
+                                }
+                                Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
+                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
+                                Resource::Image(img) => img.buffer().raw().as_entire_binding(),
+                            },
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {
@@ -534,5 +632,63 @@ impl Context {
         let p = Arc::new(p);
         cache.insert((kernel.id(), key), p.clone());
         Ok(p)
+    }
+}
+
+/// What a binding takes, for messages: `r32ui cube image`, `float 2d
+/// texture`, `rgba8unorm 2d storage texture`, `comparison sampler`.
+fn expected(info: &crate::BindingInfo) -> String {
+    if let Some(shape) = info.image {
+        return format!("{} {} image", shape.format.name(), shape.dim.name());
+    }
+    let dim = |t: &crate::TextureInfo| t.dim.map_or("multisampled or 1D-array", |d| d.name());
+    match (&info.texture, info.kind) {
+        (Some(t), BindingKind::StorageTexture) => format!(
+            "{} {} storage texture",
+            t.format.as_deref().unwrap_or("?"),
+            dim(t)
+        ),
+        (Some(t), _) => format!(
+            "{}{} {} texture",
+            t.sample,
+            if t.multisampled { " multisampled" } else { "" },
+            dim(t)
+        ),
+        (None, BindingKind::Sampler) if info.comparison == Some(true) => {
+            "comparison sampler (a sampler with a compare function)".into()
+        }
+        (None, BindingKind::Sampler) => "sampler without a compare function".into(),
+        _ => info.kind.describe().into(),
+    }
+}
+
+/// Whether `t` fits the texture binding `info`: shape, sample type, and for
+/// a storage texture the format and the storage usage.
+fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
+    let Some(want) = &info.texture else {
+        return false;
+    };
+    let d = t.desc();
+    if want.multisampled || want.dim != Some(d.dim) {
+        return false;
+    }
+    match info.kind {
+        BindingKind::StorageTexture => {
+            t.is_storage() && want.format.as_deref() == Some(format_name(d.format).as_str())
+        }
+        BindingKind::SampledTexture => {
+            let aspect = d
+                .format
+                .has_depth_aspect()
+                .then_some(wgpu::TextureAspect::DepthOnly);
+            match (want.sample, d.format.sample_type(aspect, None)) {
+                ("float", Some(wgpu::TextureSampleType::Float { .. })) => true,
+                ("depth", Some(wgpu::TextureSampleType::Depth)) => true,
+                ("sint", Some(wgpu::TextureSampleType::Sint)) => true,
+                ("uint", Some(wgpu::TextureSampleType::Uint)) => true,
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }

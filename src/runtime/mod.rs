@@ -4,4 +4,5 @@ pub mod buffer;
 pub mod context;
 pub mod dispatch;
 pub mod image;
+pub mod texture;
 pub mod uniforms;

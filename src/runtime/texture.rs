@@ -1,0 +1,1024 @@
+//! [`Texture`] and [`Sampler`]: the sampled textures, storage textures of
+//! ordinary formats and samplers a compute shader declares, made from host
+//! data or wrapping the caller's `wgpu::Texture` / `wgpu::Sampler`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+use crate::{Context, Error, Result};
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The shape of a texture as a shader declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextureDim {
+    /// `texture1D`, `image1D`.
+    #[serde(rename = "1d")]
+    D1,
+    /// `texture2D`, `image2D`.
+    #[serde(rename = "2d")]
+    D2,
+    /// `texture2DArray`, `image2DArray`.
+    #[serde(rename = "2darray")]
+    D2Array,
+    /// `textureCube` (6 layers: +X, −X, +Y, −Y, +Z, −Z).
+    Cube,
+    /// `textureCubeArray` (6 layers per cube).
+    #[serde(rename = "cubearray")]
+    CubeArray,
+    /// `texture3D`, `image3D`.
+    #[serde(rename = "3d")]
+    D3,
+}
+
+impl TextureDim {
+    /// The name used on the command line and in messages (`2d`, `cubearray`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureDim::D1 => "1d",
+            TextureDim::D2 => "2d",
+            TextureDim::D2Array => "2darray",
+            TextureDim::Cube => "cube",
+            TextureDim::CubeArray => "cubearray",
+            TextureDim::D3 => "3d",
+        }
+    }
+
+    /// The shape of a naga image type.
+    pub(crate) fn from_naga(dim: naga::ImageDimension, arrayed: bool) -> Option<TextureDim> {
+        use naga::ImageDimension as D;
+        Some(match (dim, arrayed) {
+            (D::D1, false) => TextureDim::D1,
+            (D::D2, false) => TextureDim::D2,
+            (D::D2, true) => TextureDim::D2Array,
+            (D::Cube, false) => TextureDim::Cube,
+            (D::Cube, true) => TextureDim::CubeArray,
+            (D::D3, false) => TextureDim::D3,
+            _ => return None,
+        })
+    }
+
+    fn texture_dimension(self) -> wgpu::TextureDimension {
+        match self {
+            TextureDim::D1 => wgpu::TextureDimension::D1,
+            TextureDim::D3 => wgpu::TextureDimension::D3,
+            _ => wgpu::TextureDimension::D2,
+        }
+    }
+
+    fn view_dimension(self) -> wgpu::TextureViewDimension {
+        match self {
+            TextureDim::D1 => wgpu::TextureViewDimension::D1,
+            TextureDim::D2 => wgpu::TextureViewDimension::D2,
+            TextureDim::D2Array => wgpu::TextureViewDimension::D2Array,
+            TextureDim::Cube => wgpu::TextureViewDimension::Cube,
+            TextureDim::CubeArray => wgpu::TextureViewDimension::CubeArray,
+            TextureDim::D3 => wgpu::TextureViewDimension::D3,
+        }
+    }
+
+    /// How many numbers `textureSize` reports: the size's form on the command line.
+    pub fn size_pattern(self) -> &'static str {
+        match self {
+            TextureDim::D1 => "W",
+            TextureDim::D2 | TextureDim::Cube => "WxH",
+            TextureDim::D2Array => "WxHxL",
+            TextureDim::CubeArray => "WxHxC (C cubes)",
+            TextureDim::D3 => "WxHxD",
+        }
+    }
+}
+
+/// A texture's shape, format, size and mip levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureDesc {
+    /// The shape.
+    pub dim: TextureDim,
+    /// The texel format.
+    pub format: wgpu::TextureFormat,
+    /// Width in texels.
+    pub width: u32,
+    /// Height (1 for 1D).
+    pub height: u32,
+    /// Depth of a 3D texture, array layers, 6 per cube; 1 otherwise.
+    pub depth_or_layers: u32,
+    /// Mip levels.
+    pub mip_levels: u32,
+}
+
+impl TextureDesc {
+    /// A description from `textureSize`'s numbers (`W`, `WxH`, `WxHxL`,
+    /// `WxHxC` cubes, `WxHxD`) and mip levels, checked.
+    pub fn new(
+        dim: TextureDim,
+        format: wgpu::TextureFormat,
+        size: &[u32],
+        mip_levels: u32,
+    ) -> Result<TextureDesc> {
+        let want = match dim {
+            TextureDim::D1 => 1,
+            TextureDim::D2 | TextureDim::Cube => 2,
+            _ => 3,
+        };
+        if size.len() != want {
+            return Err(Error::Spec(format!(
+                "a {} texture's size is {} ({want} number{}), not {} number{}",
+                dim.name(),
+                dim.size_pattern(),
+                if want == 1 { "" } else { "s" },
+                size.len(),
+                if size.len() == 1 { "" } else { "s" }
+            )));
+        }
+        let (width, height, depth_or_layers) = match dim {
+            TextureDim::D1 => (size[0], 1, 1),
+            TextureDim::D2 => (size[0], size[1], 1),
+            TextureDim::Cube => (size[0], size[1], 6),
+            TextureDim::CubeArray => (size[0], size[1], size[2].saturating_mul(6)),
+            _ => (size[0], size[1], size[2]),
+        };
+        let desc = TextureDesc {
+            dim,
+            format,
+            width,
+            height,
+            depth_or_layers,
+            mip_levels,
+        };
+        desc.check()?;
+        Ok(desc)
+    }
+
+    fn check(&self) -> Result<()> {
+        let bad = |why: String| Err(Error::Spec(format!("{} texture: {why}", self.dim.name())));
+        if self.width == 0 || self.height == 0 || self.depth_or_layers == 0 {
+            return bad("every size must be at least 1".into());
+        }
+        if matches!(self.dim, TextureDim::Cube | TextureDim::CubeArray) && self.width != self.height
+        {
+            return bad(format!(
+                "cube faces are square, not {}x{}",
+                self.width, self.height
+            ));
+        }
+        if self.texel_bytes().is_none() {
+            return bad(format!(
+                "{:?} is not a format atomport can fill from the host (compressed or multi-planar)",
+                self.format
+            ));
+        }
+        if self.format.is_depth_stencil_format()
+            && !matches!(
+                self.dim,
+                TextureDim::D2 | TextureDim::D2Array | TextureDim::Cube | TextureDim::CubeArray
+            )
+        {
+            return bad(format!(
+                "{:?} exists for 2D, 2D array and cube textures only",
+                self.format
+            ));
+        }
+        let largest = match self.dim {
+            TextureDim::D3 => self.width.max(self.height).max(self.depth_or_layers),
+            TextureDim::D1 => self.width,
+            _ => self.width.max(self.height),
+        };
+        let max_levels = 32 - largest.leading_zeros();
+        if self.mip_levels == 0 || self.mip_levels > max_levels {
+            return bad(format!(
+                "{} mip levels: a {}x{} texture has 1 to {max_levels}",
+                self.mip_levels, self.width, self.height
+            ));
+        }
+        if self.dim == TextureDim::D1 && self.mip_levels != 1 {
+            return bad("1D textures have one mip level".into());
+        }
+        Ok(())
+    }
+
+    /// Bytes of one texel (of the depth aspect for depth formats).
+    pub fn texel_bytes(&self) -> Option<u32> {
+        let aspect = self
+            .format
+            .has_depth_aspect()
+            .then_some(wgpu::TextureAspect::DepthOnly);
+        self.format.block_copy_size(aspect)
+    }
+
+    /// `textureSize`'s numbers at level 0.
+    pub fn size(&self) -> Vec<u32> {
+        match self.dim {
+            TextureDim::D1 => vec![self.width],
+            TextureDim::D2 | TextureDim::Cube => vec![self.width, self.height],
+            TextureDim::CubeArray => vec![self.width, self.height, self.depth_or_layers / 6],
+            _ => vec![self.width, self.height, self.depth_or_layers],
+        }
+    }
+
+    /// The size of mip `level`: (width, height, depth or layers).
+    pub fn level_size(&self, level: u32) -> (u32, u32, u32) {
+        let shrink = |n: u32| (n >> level).max(1);
+        match self.dim {
+            TextureDim::D3 => (
+                shrink(self.width),
+                shrink(self.height),
+                shrink(self.depth_or_layers),
+            ),
+            TextureDim::D1 => (shrink(self.width), 1, self.depth_or_layers),
+            _ => (
+                shrink(self.width),
+                shrink(self.height),
+                self.depth_or_layers,
+            ),
+        }
+    }
+
+    /// Bytes of mip `level`, tightly packed (x fastest, then y, then layer or slice).
+    pub fn level_bytes(&self, level: u32) -> u64 {
+        let (w, h, d) = self.level_size(level);
+        u64::from(w) * u64::from(h) * u64::from(d) * u64::from(self.texel_bytes().unwrap_or(4))
+    }
+
+    fn extent(&self) -> wgpu::Extent3d {
+        wgpu::Extent3d {
+            width: self.width,
+            height: self.height,
+            depth_or_array_layers: self.depth_or_layers,
+        }
+    }
+}
+
+/// A texture a kernel samples or writes as a storage texture.
+#[derive(Debug)]
+pub struct Texture {
+    id: u64,
+    raw: wgpu::Texture,
+    view: wgpu::TextureView,
+    desc: TextureDesc,
+}
+
+impl Texture {
+    /// A texture holding `data`: mip level 0 of every layer tightly packed
+    /// (x fastest, then y, then layer — cube faces +X, −X, +Y, −Y, +Z, −Z —
+    /// or slice), optionally followed by the further levels; levels the
+    /// data does not reach are zero.
+    pub fn from_data(ctx: &Context, desc: TextureDesc, data: &[u8]) -> Result<Texture> {
+        let t = Texture::zeroed(ctx, desc)?;
+        let mut at = 0usize;
+        for level in 0..desc.mip_levels {
+            let len = desc.level_bytes(level) as usize;
+            let Some(bytes) = data.get(at..at + len) else {
+                if level == 0 {
+                    return Err(Error::Spec(format!(
+                        "{} texture {}: {} bytes of data, level 0 needs {len}",
+                        desc.dim.name(),
+                        size_text(&desc.size()),
+                        data.len()
+                    )));
+                }
+                break;
+            };
+            t.write_level(ctx, level, bytes)?;
+            at += len;
+        }
+        if at < data.len() {
+            return Err(Error::Spec(format!(
+                "{} bytes of texture data, {at} more than the {} level(s) hold",
+                data.len(),
+                desc.mip_levels
+            )));
+        }
+        Ok(t)
+    }
+
+    /// A zeroed texture, usable for sampling, as a storage texture where
+    /// the adapter allows it for the format, and for copies.
+    pub fn zeroed(ctx: &Context, desc: TextureDesc) -> Result<Texture> {
+        ctx.ready()?;
+        desc.check()?;
+        let limits = ctx.limits();
+        let max = match desc.dim {
+            TextureDim::D1 => limits.max_texture_dimension_1d,
+            TextureDim::D3 => limits.max_texture_dimension_3d,
+            _ => limits.max_texture_dimension_2d,
+        };
+        if desc.width.max(desc.height) > max {
+            return Err(Error::Limit {
+                what: format!("the {} texture's size", desc.dim.name()),
+                value: desc.width.max(desc.height).into(),
+                limit_name: "max_texture_dimension_*",
+                limit: max.into(),
+            });
+        }
+        let features = ctx.format_features(desc.format);
+        let mut usage = wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
+        for u in [
+            wgpu::TextureUsages::TEXTURE_BINDING,
+            wgpu::TextureUsages::STORAGE_BINDING,
+        ] {
+            if features.allowed_usages.contains(u) {
+                usage |= u;
+            }
+        }
+        let raw = ctx.scoped(|| {
+            ctx.device().create_texture(&wgpu::TextureDescriptor {
+                label: Some("atomport texture"),
+                size: desc.extent(),
+                mip_level_count: desc.mip_levels,
+                sample_count: 1,
+                dimension: desc.dim.texture_dimension(),
+                format: desc.format,
+                usage,
+                view_formats: &[],
+            })
+        })?;
+        Ok(Texture::wrap(raw, desc))
+    }
+
+    /// Wraps the caller's texture (no copy), seen as `dim` (a 2D texture of
+    /// 6 layers can be a cube). It needs TEXTURE_BINDING or STORAGE_BINDING
+    /// usage, and COPY_SRC to be read back.
+    pub fn from_wgpu(texture: wgpu::Texture, dim: TextureDim) -> Result<Texture> {
+        let usage = texture.usage();
+        if !usage
+            .intersects(wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING)
+        {
+            return Err(Error::Spec(format!(
+                "the texture's usage ({usage:?}) has neither TEXTURE_BINDING nor STORAGE_BINDING"
+            )));
+        }
+        let size = texture.size();
+        let desc = TextureDesc {
+            dim,
+            format: texture.format(),
+            width: size.width,
+            height: size.height,
+            depth_or_layers: size.depth_or_array_layers,
+            mip_levels: texture.mip_level_count(),
+        };
+        if desc.dim.texture_dimension() != texture.dimension()
+            || (dim == TextureDim::Cube && desc.depth_or_layers != 6)
+            || (dim == TextureDim::CubeArray && desc.depth_or_layers % 6 != 0)
+            || (matches!(dim, TextureDim::D1 | TextureDim::D2) && desc.depth_or_layers != 1)
+        {
+            return Err(Error::Spec(format!(
+                "a {:?} texture of {}x{}x{} cannot be seen as a {} texture",
+                texture.dimension(),
+                size.width,
+                size.height,
+                size.depth_or_array_layers,
+                dim.name()
+            )));
+        }
+        desc.check()?;
+        Ok(Texture::wrap(texture, desc))
+    }
+
+    fn wrap(raw: wgpu::Texture, desc: TextureDesc) -> Texture {
+        let view = raw.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("atomport texture view"),
+            dimension: Some(desc.dim.view_dimension()),
+            ..Default::default()
+        });
+        Texture {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            raw,
+            view,
+            desc,
+        }
+    }
+
+    /// The description.
+    pub fn desc(&self) -> &TextureDesc {
+        &self.desc
+    }
+
+    /// The wgpu texture, for the caller's own pipelines.
+    pub fn raw(&self) -> &wgpu::Texture {
+        &self.raw
+    }
+
+    /// The view bound to kernels (all levels, all layers, as [`TextureDesc::dim`]).
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    /// A process-unique id.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Whether it can be bound as a storage texture.
+    pub fn is_storage(&self) -> bool {
+        self.raw
+            .usage()
+            .contains(wgpu::TextureUsages::STORAGE_BINDING)
+    }
+
+    /// Writes mip `level` (every layer, tightly packed).
+    pub fn write_level(&self, ctx: &Context, level: u32, bytes: &[u8]) -> Result<()> {
+        ctx.ready()?;
+        let (w, h, d) = self.desc.level_size(level);
+        if bytes.len() as u64 != self.desc.level_bytes(level) {
+            return Err(Error::Spec(format!(
+                "level {level} of the texture is {} bytes, not {}",
+                self.desc.level_bytes(level),
+                bytes.len()
+            )));
+        }
+        let texel = self.desc.texel_bytes().unwrap_or(4);
+        ctx.scoped(|| {
+            ctx.queue().write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &self.raw,
+                    mip_level: level,
+                    origin: wgpu::Origin3d::ZERO,
+                    aspect: wgpu::TextureAspect::All,
+                },
+                bytes,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(w * texel),
+                    rows_per_image: Some(h),
+                },
+                wgpu::Extent3d {
+                    width: w,
+                    height: h,
+                    depth_or_array_layers: d,
+                },
+            )
+        })
+    }
+
+    /// Reads mip level 0 back, every layer, tightly packed.
+    pub fn read(&self, ctx: &Context) -> Result<Vec<u8>> {
+        ctx.ready()?;
+        let (w, h, d) = self.desc.level_size(0);
+        let texel = self.desc.texel_bytes().unwrap_or(4);
+        let row = w * texel;
+        let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+        let size = u64::from(padded_row) * u64::from(h) * u64::from(d);
+        let staging = ctx.device().create_buffer(&wgpu::BufferDescriptor {
+            label: Some("atomport texture readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = ctx
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport texture readback"),
+            });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.raw,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded_row),
+                    rows_per_image: Some(h),
+                },
+            },
+            wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: d,
+            },
+        );
+        let cmd = encoder.finish();
+        let padded: Vec<u8> = ctx.on_gpu(move |gpu| {
+            let submission = gpu.submit(cmd)?;
+            let (tx, rx) = std::sync::mpsc::channel();
+            staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
+            gpu.wait(submission)?;
+            rx.try_recv()
+                .map_err(|_| Error::Wgpu("the texture readback was not mapped".into()))?
+                .map_err(|e| Error::Wgpu(format!("mapping a texture readback failed: {e}")))?;
+            let bytes = staging
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?
+                .to_vec();
+            staging.unmap();
+            Ok(bytes)
+        })?;
+        let mut out = Vec::with_capacity((row * h * d) as usize);
+        for r in padded.chunks(padded_row as usize) {
+            out.extend_from_slice(&r[..row as usize]);
+        }
+        Ok(out)
+    }
+}
+
+/// `WxH` of a size.
+pub(crate) fn size_text(size: &[u32]) -> String {
+    size.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// How a sampler filters and addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerDesc {
+    /// Magnification and minification filter.
+    pub filter: wgpu::FilterMode,
+    /// Between mip levels.
+    pub mipmap_filter: wgpu::MipmapFilterMode,
+    /// Every axis's address mode.
+    pub address: wgpu::AddressMode,
+    /// For a comparison (shadow) sampler, the comparison.
+    pub compare: Option<wgpu::CompareFunction>,
+}
+
+impl Default for SamplerDesc {
+    fn default() -> Self {
+        SamplerDesc {
+            filter: wgpu::FilterMode::Nearest,
+            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+            address: wgpu::AddressMode::ClampToEdge,
+            compare: None,
+        }
+    }
+}
+
+impl std::str::FromStr for SamplerDesc {
+    type Err = Error;
+    /// `linear|nearest[,clamp|repeat|mirror][,compare=less|lequal|greater|gequal|equal|notequal|always|never]`.
+    fn from_str(s: &str) -> Result<Self> {
+        let usage = "expected linear|nearest[,clamp|repeat|mirror][,compare=FUNC]";
+        let mut d = SamplerDesc::default();
+        let mut parts = s.split(',').map(str::trim);
+        match parts.next() {
+            Some("nearest") => {}
+            Some("linear") => {
+                d.filter = wgpu::FilterMode::Linear;
+                d.mipmap_filter = wgpu::MipmapFilterMode::Linear;
+            }
+            _ => return Err(Error::Spec(format!("`{s}`: {usage}"))),
+        }
+        for p in parts {
+            match p {
+                "clamp" => d.address = wgpu::AddressMode::ClampToEdge,
+                "repeat" => d.address = wgpu::AddressMode::Repeat,
+                "mirror" => d.address = wgpu::AddressMode::MirrorRepeat,
+                _ => {
+                    use wgpu::CompareFunction as C;
+                    let f = match p.strip_prefix("compare=") {
+                        Some("less") => C::Less,
+                        Some("lequal") => C::LessEqual,
+                        Some("greater") => C::Greater,
+                        Some("gequal") => C::GreaterEqual,
+                        Some("equal") => C::Equal,
+                        Some("notequal") => C::NotEqual,
+                        Some("always") => C::Always,
+                        Some("never") => C::Never,
+                        _ => return Err(Error::Spec(format!("`{p}` in `{s}`: {usage}"))),
+                    };
+                    d.compare = Some(f);
+                }
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// A sampler a kernel samples with.
+#[derive(Debug)]
+pub struct Sampler {
+    id: u64,
+    raw: wgpu::Sampler,
+    comparison: bool,
+}
+
+impl Sampler {
+    /// A sampler as `desc` says.
+    pub fn new(ctx: &Context, desc: SamplerDesc) -> Result<Sampler> {
+        ctx.ready()?;
+        let raw = ctx.scoped(|| {
+            ctx.device().create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("atomport sampler"),
+                address_mode_u: desc.address,
+                address_mode_v: desc.address,
+                address_mode_w: desc.address,
+                mag_filter: desc.filter,
+                min_filter: desc.filter,
+                mipmap_filter: desc.mipmap_filter,
+                compare: desc.compare,
+                ..Default::default()
+            })
+        })?;
+        Ok(Sampler::from_wgpu(raw, desc.compare.is_some()))
+    }
+
+    /// Wraps the caller's sampler; `comparison` says whether it was made
+    /// with a compare function (wgpu does not tell).
+    pub fn from_wgpu(raw: wgpu::Sampler, comparison: bool) -> Sampler {
+        Sampler {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            raw,
+            comparison,
+        }
+    }
+
+    /// The wgpu sampler.
+    pub fn raw(&self) -> &wgpu::Sampler {
+        &self.raw
+    }
+
+    /// Whether it compares (a shadow sampler).
+    pub fn is_comparison(&self) -> bool {
+        self.comparison
+    }
+
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// Texture formats by the names WGSL and the command line use.
+const FORMATS: &[(&str, wgpu::TextureFormat)] = {
+    use wgpu::TextureFormat as F;
+    &[
+        ("r8unorm", F::R8Unorm),
+        ("r8snorm", F::R8Snorm),
+        ("r8uint", F::R8Uint),
+        ("r8sint", F::R8Sint),
+        ("r16uint", F::R16Uint),
+        ("r16sint", F::R16Sint),
+        ("r16float", F::R16Float),
+        ("rg8unorm", F::Rg8Unorm),
+        ("rg8snorm", F::Rg8Snorm),
+        ("rg8uint", F::Rg8Uint),
+        ("rg8sint", F::Rg8Sint),
+        ("r32uint", F::R32Uint),
+        ("r32sint", F::R32Sint),
+        ("r32float", F::R32Float),
+        ("rg16uint", F::Rg16Uint),
+        ("rg16sint", F::Rg16Sint),
+        ("rg16float", F::Rg16Float),
+        ("rgba8unorm", F::Rgba8Unorm),
+        ("rgba8unorm-srgb", F::Rgba8UnormSrgb),
+        ("rgba8snorm", F::Rgba8Snorm),
+        ("rgba8uint", F::Rgba8Uint),
+        ("rgba8sint", F::Rgba8Sint),
+        ("bgra8unorm", F::Bgra8Unorm),
+        ("bgra8unorm-srgb", F::Bgra8UnormSrgb),
+        ("rgb10a2uint", F::Rgb10a2Uint),
+        ("rgb10a2unorm", F::Rgb10a2Unorm),
+        ("rg11b10ufloat", F::Rg11b10Ufloat),
+        ("rg32uint", F::Rg32Uint),
+        ("rg32sint", F::Rg32Sint),
+        ("rg32float", F::Rg32Float),
+        ("rgba16uint", F::Rgba16Uint),
+        ("rgba16sint", F::Rgba16Sint),
+        ("rgba16float", F::Rgba16Float),
+        ("rgba32uint", F::Rgba32Uint),
+        ("rgba32sint", F::Rgba32Sint),
+        ("rgba32float", F::Rgba32Float),
+        ("r16unorm", F::R16Unorm),
+        ("r16snorm", F::R16Snorm),
+        ("rg16unorm", F::Rg16Unorm),
+        ("rg16snorm", F::Rg16Snorm),
+        ("rgba16unorm", F::Rgba16Unorm),
+        ("rgba16snorm", F::Rgba16Snorm),
+        ("depth32float", F::Depth32Float),
+        ("depth16unorm", F::Depth16Unorm),
+    ]
+};
+
+/// The format named `name` (`rgba8unorm`, `r32float`, `depth32float`, …).
+pub fn parse_format(name: &str) -> Option<wgpu::TextureFormat> {
+    FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+}
+
+/// The name of a format, as [`parse_format`] takes it.
+pub fn format_name(format: wgpu::TextureFormat) -> String {
+    FORMATS
+        .iter()
+        .find(|(_, f)| *f == format)
+        .map(|(n, _)| n.to_string())
+        .unwrap_or_else(|| format!("{format:?}").to_ascii_lowercase())
+}
+
+/// The names of every format [`parse_format`] takes, for messages.
+pub fn format_names() -> String {
+    FORMATS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The texture format of a WGSL storage format (`None`: none atomport binds).
+pub(crate) fn storage_format(f: naga::StorageFormat) -> Option<wgpu::TextureFormat> {
+    use naga::StorageFormat as S;
+    let name = match f {
+        S::R64Uint => return None,
+        other => format!("{other:?}").to_ascii_lowercase(),
+    };
+    parse_format(&name)
+}
+
+/// How a format's channels are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Channel {
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+    Float,
+}
+
+/// (channels, kind, bits per channel, stored as BGRA) of the formats the
+/// host fills and reads per channel.
+fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
+    use Channel::*;
+    use wgpu::TextureFormat as F;
+    Some(match format {
+        F::R8Unorm => (1, Unorm, 8, false),
+        F::R8Snorm => (1, Snorm, 8, false),
+        F::R8Uint => (1, Uint, 8, false),
+        F::R8Sint => (1, Sint, 8, false),
+        F::Rg8Unorm => (2, Unorm, 8, false),
+        F::Rg8Snorm => (2, Snorm, 8, false),
+        F::Rg8Uint => (2, Uint, 8, false),
+        F::Rg8Sint => (2, Sint, 8, false),
+        F::Rgba8Unorm | F::Rgba8UnormSrgb => (4, Unorm, 8, false),
+        F::Bgra8Unorm | F::Bgra8UnormSrgb => (4, Unorm, 8, true),
+        F::Rgba8Snorm => (4, Snorm, 8, false),
+        F::Rgba8Uint => (4, Uint, 8, false),
+        F::Rgba8Sint => (4, Sint, 8, false),
+        F::R16Unorm => (1, Unorm, 16, false),
+        F::R16Snorm => (1, Snorm, 16, false),
+        F::R16Uint => (1, Uint, 16, false),
+        F::R16Sint => (1, Sint, 16, false),
+        F::R16Float => (1, Float, 16, false),
+        F::Rg16Unorm => (2, Unorm, 16, false),
+        F::Rg16Snorm => (2, Snorm, 16, false),
+        F::Rg16Uint => (2, Uint, 16, false),
+        F::Rg16Sint => (2, Sint, 16, false),
+        F::Rg16Float => (2, Float, 16, false),
+        F::Rgba16Unorm => (4, Unorm, 16, false),
+        F::Rgba16Snorm => (4, Snorm, 16, false),
+        F::Rgba16Uint => (4, Uint, 16, false),
+        F::Rgba16Sint => (4, Sint, 16, false),
+        F::Rgba16Float => (4, Float, 16, false),
+        F::R32Uint => (1, Uint, 32, false),
+        F::R32Sint => (1, Sint, 32, false),
+        F::R32Float | F::Depth32Float => (1, Float, 32, false),
+        F::Rg32Uint => (2, Uint, 32, false),
+        F::Rg32Sint => (2, Sint, 32, false),
+        F::Rg32Float => (2, Float, 32, false),
+        F::Rgba32Uint => (4, Uint, 32, false),
+        F::Rgba32Sint => (4, Sint, 32, false),
+        F::Rgba32Float => (4, Float, 32, false),
+        F::Depth16Unorm => (1, Unorm, 16, false),
+        _ => return None,
+    })
+}
+
+/// Channels of a format the host reads and writes per channel.
+pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
+    layout(format).map(|l| l.0)
+}
+
+/// Whether the format's channels read back as integers (and which sign).
+pub fn integer_channels(format: wgpu::TextureFormat) -> Option<bool> {
+    match layout(format)?.1 {
+        Channel::Uint => Some(false),
+        Channel::Sint => Some(true),
+        _ => None,
+    }
+}
+
+/// One texel of `format` holding `values` (as the shader reads them:
+/// normalized formats take 0..1 or -1..1, integer formats whole numbers);
+/// channels past the format's are ignored.
+pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec<u8>> {
+    let (n, kind, bits, bgra) = layout(format).ok_or_else(|| {
+        Error::Spec(format!(
+            "{}: atomport does not fill this format channel by channel",
+            format_name(format)
+        ))
+    })?;
+    let mut v = values;
+    if bgra {
+        v.swap(0, 2);
+    }
+    let mut out = Vec::with_capacity(n * bits as usize / 8);
+    for &x in &v[..n] {
+        let max_u = ((1u64 << bits) - 1) as f64;
+        let max_s = ((1u64 << (bits - 1)) - 1) as f64;
+        let word: u64 = match kind {
+            Channel::Unorm => (x.clamp(0.0, 1.0) * max_u).round() as u64,
+            Channel::Snorm => ((x.clamp(-1.0, 1.0) * max_s).round() as i64) as u64,
+            Channel::Uint => {
+                if x < 0.0 || x > max_u || x.fract() != 0.0 {
+                    return Err(Error::Spec(format!(
+                        "{x} is not a value of a {}-bit unsigned channel ({})",
+                        bits,
+                        format_name(format)
+                    )));
+                }
+                x as u64
+            }
+            Channel::Sint => {
+                if x < -max_s - 1.0 || x > max_s || x.fract() != 0.0 {
+                    return Err(Error::Spec(format!(
+                        "{x} is not a value of a {}-bit signed channel ({})",
+                        bits,
+                        format_name(format)
+                    )));
+                }
+                (x as i64) as u64
+            }
+            Channel::Float if bits == 16 => u64::from(f32_to_f16(x as f32)),
+            Channel::Float => u64::from((x as f32).to_bits()),
+        };
+        out.extend_from_slice(&word.to_le_bytes()[..bits as usize / 8]);
+    }
+    Ok(out)
+}
+
+/// Every channel of every texel of `bytes` as the shader reads it.
+pub fn decode_texels(format: wgpu::TextureFormat, bytes: &[u8]) -> Option<Vec<f64>> {
+    let (n, kind, bits, bgra) = layout(format)?;
+    let size = bits as usize / 8;
+    let mut out = Vec::with_capacity(bytes.len() / size);
+    for texel in bytes.chunks_exact(n * size) {
+        let mut vals: Vec<f64> = texel
+            .chunks_exact(size)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..size].copy_from_slice(c);
+                let u = u64::from_le_bytes(w);
+                let max_u = ((1u64 << bits) - 1) as f64;
+                let signed = ((u << (64 - bits)) as i64 >> (64 - bits)) as f64;
+                match kind {
+                    Channel::Unorm => u as f64 / max_u,
+                    Channel::Snorm => (signed / ((1u64 << (bits - 1)) - 1) as f64).max(-1.0),
+                    Channel::Uint => u as f64,
+                    Channel::Sint => signed,
+                    Channel::Float if bits == 16 => f64::from(f16_to_f32(u as u16)),
+                    Channel::Float => f64::from(f32::from_bits(u as u32)),
+                }
+            })
+            .collect();
+        if bgra {
+            vals.swap(0, 2);
+        }
+        out.extend(vals);
+    }
+    Some(out)
+}
+
+/// IEEE half from single, rounding to nearest even.
+fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = (man | 0x80_0000) >> (1 - e);
+        let round = (m & 0x1fff) > 0x1000 || ((m & 0x1fff) == 0x1000 && (m & 0x2000) != 0);
+        return sign | ((m >> 13) as u16 + round as u16);
+    }
+    let round = (man & 0x1fff) > 0x1000 || ((man & 0x1fff) == 0x1000 && (man & 0x2000) != 0);
+    (sign | ((e as u16) << 10) | (man >> 13) as u16) + round as u16
+}
+
+/// Single from IEEE half.
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h & 0x8000) << 16;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: normalize.
+            let shift = m.leading_zeros() - 21;
+            sign | ((113 - shift) << 23) | ((m << shift) & 0x3ff) << 13
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// A PNG file as texture data: 8-bit RGB(A) and gray+alpha become
+/// `rgba8unorm`, 8-bit gray `r8unorm`, 16-bit gray `r32float` (0..1).
+/// Returns (width, height, format, tightly packed texels).
+pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, wgpu::TextureFormat, Vec<u8>)> {
+    let bytes = crate::front::read_bounded(path, 1 << 30, "PNG file")?;
+    let bad = |why: String| Error::Spec(format!("{}: {why}", path.display()));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(&bytes[..]));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| bad(format!("not a PNG file atomport can read ({e})")))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| bad("the image is too large".into()))?;
+    let mut buf = vec![0u8; size];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| bad(format!("the PNG data is damaged ({e})")))?;
+    buf.truncate(info.buffer_size());
+    let (w, h) = (info.width, info.height);
+    use png::{BitDepth, ColorType};
+    let (format, data) = match (info.color_type, info.bit_depth) {
+        (ColorType::Rgba, BitDepth::Eight) => (wgpu::TextureFormat::Rgba8Unorm, buf),
+        (ColorType::Rgb, BitDepth::Eight) => (
+            wgpu::TextureFormat::Rgba8Unorm,
+            buf.chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+        ),
+        (ColorType::GrayscaleAlpha, BitDepth::Eight) => (
+            wgpu::TextureFormat::Rgba8Unorm,
+            buf.chunks_exact(2)
+                .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                .collect(),
+        ),
+        (ColorType::Grayscale, BitDepth::Eight) => (wgpu::TextureFormat::R8Unorm, buf),
+        (ColorType::Grayscale, BitDepth::Sixteen) => (
+            wgpu::TextureFormat::R32Float,
+            buf.chunks_exact(2)
+                .flat_map(|p| (f32::from(u16::from_be_bytes([p[0], p[1]])) / 65535.0).to_le_bytes())
+                .collect(),
+        ),
+        (c, d) => {
+            return Err(bad(format!(
+                "a {c:?} PNG of {d:?} bits per channel: atomport reads 8-bit RGBA, RGB, gray and gray+alpha, and 16-bit gray"
+            )));
+        }
+    };
+    Ok((w, h, format, data))
+}
+
+/// Writes 2D texel data of an 8-bit unorm format (`rgba8unorm`, `bgra8unorm`,
+/// `rg8unorm`, `r8unorm`) as a PNG file.
+pub fn write_png(
+    path: &std::path::Path,
+    width: u32,
+    height: u32,
+    format: wgpu::TextureFormat,
+    data: &[u8],
+) -> Result<()> {
+    use wgpu::TextureFormat as F;
+    let (color, pixels): (png::ColorType, Vec<u8>) = match format {
+        F::Rgba8Unorm | F::Rgba8UnormSrgb => (png::ColorType::Rgba, data.to_vec()),
+        F::Bgra8Unorm | F::Bgra8UnormSrgb => (
+            png::ColorType::Rgba,
+            data.chunks_exact(4)
+                .flat_map(|p| [p[2], p[1], p[0], p[3]])
+                .collect(),
+        ),
+        F::Rg8Unorm => (
+            png::ColorType::Rgb,
+            data.chunks_exact(2).flat_map(|p| [p[0], p[1], 0]).collect(),
+        ),
+        F::R8Unorm => (png::ColorType::Grayscale, data.to_vec()),
+        other => {
+            return Err(Error::Spec(format!(
+                "{}: PNG output takes 8-bit unorm textures (rgba8unorm, bgra8unorm, rg8unorm, r8unorm), not {}",
+                path.display(),
+                format_name(other)
+            )));
+        }
+    };
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let file = std::fs::File::create(path).map_err(io)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(color);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc
+        .write_header()
+        .map_err(|e| io(std::io::Error::other(e)))?;
+    w.write_image_data(&pixels)
+        .map_err(|e| io(std::io::Error::other(e)))?;
+    w.finish().map_err(|e| io(std::io::Error::other(e)))
+}
