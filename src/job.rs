@@ -771,21 +771,27 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
         made.push((slot, info.name.clone(), Made::Texture(texture)));
     }
     for a in &res.samplers {
-        let info = kernel
-            .bindings()
-            .iter()
-            .find(|b| {
-                b.kind == crate::BindingKind::Sampler
-                    && (b.name.as_deref() == Some(a.name.as_str())
-                        || b.combined.as_deref() == Some(a.name.as_str()))
-            })
-            .ok_or_else(|| {
-                Error::Spec(format!(
-                    "--sampler {}: the kernel has no sampler of that name (its bindings: {})",
-                    a.name,
-                    kernel.binding_names()
-                ))
-            })?;
+        let found = kernel.bindings().iter().find(|b| {
+            b.kind == crate::BindingKind::Sampler
+                && (b.name.as_deref() == Some(a.name.as_str())
+                    || b.combined.as_deref() == Some(a.name.as_str()))
+        });
+        // A combined sampler read only by texelFetch uses no sampler.
+        let texel_fetch_only = found.is_none()
+            && kernel
+                .bindings()
+                .iter()
+                .any(|b| b.combined.as_deref() == Some(a.name.as_str()));
+        if texel_fetch_only {
+            continue;
+        }
+        let info = found.ok_or_else(|| {
+            Error::Spec(format!(
+                "--sampler {}: the kernel has no sampler of that name (its bindings: {})",
+                a.name,
+                kernel.binding_names()
+            ))
+        })?;
         made.push((
             Slot {
                 group: info.group,

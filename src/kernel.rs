@@ -374,7 +374,8 @@ impl Kernel {
         let compiled = front::glsl::compile(source, opts)?;
         let mut opts = opts.clone();
         opts.dialect = Some(compiled.dialect);
-        let lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)?;
+        let lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)
+            .map_err(|e| at_declaration(e, source, opts.display_name()))?;
         Kernel::build(
             &lowered.module,
             &lowered.info,
@@ -636,6 +637,38 @@ impl Kernel {
     /// A process-unique id, used by the runtime to cache the compiled pipeline.
     pub(crate) fn id(&self) -> u64 {
         self.id
+    }
+}
+
+/// Adds the line to a `FILE: … `name` …` message about a GLSL declaration:
+/// the first line of the source that names it.
+fn at_declaration(e: Error, source: &str, name: &str) -> Error {
+    let locate =
+        |m: String| {
+            let Some(rest) = m.strip_prefix(&format!("{name}: ")) else {
+                return m;
+            };
+            let Some(ident) = rest.split('`').nth(1).filter(|i| {
+                !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }) else {
+                return m;
+            };
+            let word = |l: &str| {
+                l.match_indices(ident).any(|(i, _)| {
+                    let b = l.as_bytes();
+                    let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
+                    (i == 0 || ok(b[i - 1])) && b.get(i + ident.len()).is_none_or(|&c| ok(c))
+                })
+            };
+            match source.lines().position(word) {
+                Some(line) => format!("{name}:{}: {rest}", line + 1),
+                None => m,
+            }
+        };
+    match e {
+        Error::Unsupported(m) => Error::Unsupported(locate(m)),
+        Error::Shader(m) => Error::Shader(locate(m)),
+        e => e,
     }
 }
 

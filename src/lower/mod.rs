@@ -122,7 +122,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         } else {
             spirv::refuse_shared_bindings(&spv)?;
         }
+        spirv::refuse_storage_images_without_format(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;
+        sampler::refuse_integer_sampling(&spv)?;
         sampler::explicit_lod_sampling(&mut spv)?;
         spirv::match_atomic_operand_types(&mut spv)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;

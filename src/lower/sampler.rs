@@ -179,7 +179,7 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             name,
         });
     }
-    rewrite_uses(&mut rw, &defs, &found, twins, sampler_ty)?;
+    rewrite_uses(&mut rw, &defs, &names, &found, twins, sampler_ty)?;
     Ok(split)
 }
 
@@ -230,6 +230,7 @@ fn sampler_type(rw: &mut Rewriter) -> Word {
 fn rewrite_uses(
     rw: &mut Rewriter,
     defs: &Defs,
+    names: &HashMap<Word, String>,
     found: &[(Word, Word, Option<Word>, bool)],
     mut twins: HashMap<Word, Word>,
     sampler_ty: Word,
@@ -265,6 +266,16 @@ fn rewrite_uses(
                             out.push(inst);
                             continue;
                         };
+                        if inst.operands[1..]
+                            .iter()
+                            .filter_map(id)
+                            .any(|i| defs.constant_u32(i).is_none())
+                        {
+                            return Err(Error::Unsupported(format!(
+                                "the combined sampler array `{}` is indexed by a value known only at run time: WGSL binds each texture and sampler on its own; index it with constants",
+                                names.get(&var).map_or("?", String::as_str)
+                            )));
+                        }
                         let twin = fresh();
                         let mut chain = inst.clone();
                         chain.result_type = Some(image_ptr_ty[&var]);
@@ -341,6 +352,75 @@ fn rewrite_uses(
     }
     if let Some(h) = rw.module.header.as_mut() {
         h.bound = bound;
+    }
+    Ok(())
+}
+
+/// Refuses sampling an integer texture with a sampler, which WGSL has no
+/// form for (`textureLod` on an `isampler2D`); `texelFetch` reads one.
+pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
+    let defs = Defs::new(module);
+    let result_types = super::spirv::result_types(module);
+    for i in super::spirv::all_function_instructions(module) {
+        let name = format!("{:?}", i.class.opcode);
+        if !(name.starts_with("ImageSample")
+            || name.starts_with("ImageGather")
+            || name.starts_with("ImageDrefGather"))
+        {
+            continue;
+        }
+        let Some(si) = i
+            .operands
+            .first()
+            .and_then(id)
+            .and_then(|v| result_types.get(&v))
+        else {
+            continue;
+        };
+        // OpTypeSampledImage -> OpTypeImage -> sampled type.
+        let image = defs
+            .globals
+            .get(si)
+            .and_then(|t| t.operands.first())
+            .and_then(id);
+        let sampled = image
+            .and_then(|t| defs.globals.get(&t))
+            .and_then(|t| t.operands.first())
+            .and_then(id)
+            .and_then(|t| defs.globals.get(&t));
+        if sampled.is_some_and(|t| t.class.opcode == Op::TypeInt) && !name.contains("Gather") {
+            // Follow the value back to its variable, for the name.
+            let mut v = i.operands.first().and_then(id);
+            let mut var = None;
+            while let Some(d) = v.and_then(|v| defs.def(v)) {
+                match d.class.opcode {
+                    Op::SampledImage | Op::Load | Op::AccessChain | Op::InBoundsAccessChain => {
+                        v = d.operands.first().and_then(id)
+                    }
+                    Op::Variable => {
+                        var = d.result_id;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            let texture = var
+                .and_then(|var| {
+                    module
+                        .debug_names
+                        .iter()
+                        .find_map(|n| match n.operands.as_slice() {
+                            [Operand::IdRef(t), Operand::LiteralString(s)] if *t == var => {
+                                Some(s.clone())
+                            }
+                            _ => None,
+                        })
+                })
+                .unwrap_or_else(|| "?".into());
+            return Err(Error::Unsupported(format!(
+                "the integer texture `{texture}` is sampled (texture/textureLod on an isampler or usampler): WGSL samples float textures only; read its texels with texelFetch"
+            )));
+        }
     }
     Ok(())
 }

@@ -736,3 +736,54 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
     }
     Ok(())
 }
+
+/// Refuses a storage image declared without a format qualifier, naming it:
+/// WGSL storage textures always have one.
+pub(super) fn refuse_storage_images_without_format(module: &Module) -> Result<()> {
+    let defs = Defs::new(module);
+    let names: HashMap<Word, &str> = module
+        .debug_names
+        .iter()
+        .filter_map(|i| match i.operands.as_slice() {
+            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
+                Some((*t, n.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    for v in &module.types_global_values {
+        if v.class.opcode != Op::Variable {
+            continue;
+        }
+        let Some((_, mut ty)) = v.result_type.and_then(|p| defs.pointer(p)) else {
+            continue;
+        };
+        while let Some(t) = defs.globals.get(&ty) {
+            match t.class.opcode {
+                Op::TypeArray | Op::TypeRuntimeArray => {
+                    ty = t.operands.first().and_then(id).unwrap_or(0)
+                }
+                Op::TypeImage => {
+                    // Operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format.
+                    let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
+                    let unknown = matches!(
+                        t.operands.get(6),
+                        Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
+                    );
+                    if storage && unknown {
+                        return Err(Error::Unsupported(format!(
+                            "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
+                            v.result_id
+                                .and_then(|r| names.get(&r))
+                                .copied()
+                                .unwrap_or("?")
+                        )));
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+    Ok(())
+}
