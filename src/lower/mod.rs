@@ -124,6 +124,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         }
         spirv::refuse_storage_images_without_format(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;
+        sampler::declare_coordinate_types(&mut spv);
         sampler::refuse_integer_sampling(&spv)?;
         sampler::explicit_lod_sampling(&mut spv)?;
         spirv::match_atomic_operand_types(&mut spv)?;

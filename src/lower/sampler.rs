@@ -356,6 +356,64 @@ fn rewrite_uses(
     Ok(())
 }
 
+/// Declares the 2- and 3-component `int`, `uint` and `float` vector types
+/// in a module with arrayed images: naga's reader splits an arrayed
+/// image's coordinates into such a vector and the layer, and panics when
+/// the module never declared the vector type (a `texelFetch` on a
+/// `sampler2DArray` with `ivec3` coordinates).
+pub fn declare_coordinate_types(module: &mut Module) {
+    let arrayed = module.types_global_values.iter().any(|i| {
+        i.class.opcode == Op::TypeImage && i.operands.get(3) == Some(&Operand::LiteralBit32(1))
+    });
+    if !arrayed {
+        return;
+    }
+    let mut rw = Rewriter::new(module);
+    for (op, operands) in [
+        (
+            Op::TypeInt,
+            vec![Operand::LiteralBit32(32), Operand::LiteralBit32(1)],
+        ),
+        (
+            Op::TypeInt,
+            vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
+        ),
+        (Op::TypeFloat, vec![Operand::LiteralBit32(32)]),
+    ] {
+        let scalar = match rw
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| i.class.opcode == op && i.operands == operands)
+            .and_then(|i| i.result_id)
+        {
+            Some(s) => s,
+            None => {
+                let s = rw.fresh();
+                rw.module
+                    .types_global_values
+                    .insert(0, Instruction::new(op, None, Some(s), operands.clone()));
+                s
+            }
+        };
+        for n in [2u32, 3] {
+            let want = vec![Operand::IdRef(scalar), Operand::LiteralBit32(n)];
+            let exists = rw
+                .module
+                .types_global_values
+                .iter()
+                .any(|i| i.class.opcode == Op::TypeVector && i.operands == want);
+            if !exists {
+                let v = rw.fresh();
+                let at = rw.position(scalar).map_or(0, |p| p + 1);
+                rw.module
+                    .types_global_values
+                    .insert(at, Instruction::new(Op::TypeVector, None, Some(v), want));
+            }
+        }
+    }
+}
+
 /// Refuses sampling an integer texture with a sampler, which WGSL has no
 /// form for (`textureLod` on an `isampler2D`); `texelFetch` reads one.
 pub fn refuse_integer_sampling(module: &Module) -> Result<()> {

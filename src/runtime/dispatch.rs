@@ -169,10 +169,7 @@ fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> 
                     .iter()
                     .find(|i| i.kind == kind && i.combined.as_deref() == Some(name))
             };
-            let (Some(t), Some(s)) = (
-                half(BindingKind::SampledTexture),
-                half(BindingKind::Sampler),
-            ) else {
+            let Some(t) = half(BindingKind::SampledTexture) else {
                 return Err(Error::Spec(format!(
                     "the kernel has no combined sampler named `{name}` (its bindings: {})",
                     kernel.binding_names()
@@ -183,11 +180,15 @@ fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> 
                 binding: t.binding,
                 resource: Resource::Texture(texture),
             });
-            out.push(Slotted {
-                group: s.group,
-                binding: s.binding,
-                resource: Resource::Sampler(sampler),
-            });
+            // A combined sampler only read with texelFetch/textureSize uses
+            // no sampler: then the pair's sampler is not bound.
+            if let Some(s) = half(BindingKind::Sampler) {
+                out.push(Slotted {
+                    group: s.group,
+                    binding: s.binding,
+                    resource: Resource::Sampler(sampler),
+                });
+            }
             continue;
         }
         let (group, binding) = match b.target {
