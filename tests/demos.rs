@@ -89,6 +89,50 @@ fn histogram() {
 }
 
 #[test]
+fn histogram_of_a_png_input() {
+    // The demo's own picture as its input: gray, read through a sampled texture.
+    let dir = std::env::temp_dir().join(format!("atomport-demo-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("first.png");
+    let o = Command::new(example("histogram"))
+        .args(["--size", "40x24", "--out", first.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for b in common::backend_names() {
+        let o = Command::new(example("histogram"))
+            .args([
+                "--backend",
+                b,
+                "--input",
+                first.to_str().unwrap(),
+                "--out",
+                dir.join("second.png").to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{b}: {stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(stdout.contains("(80x24, 1920 pixels)"), "{stdout}");
+        assert_eq!(stdout.lines().last(), Some("check: passed"), "{b}");
+    }
+    // Not a PNG: a clear error, exit 1.
+    let bad = dir.join("bad.png");
+    std::fs::write(&bad, "not a png").unwrap();
+    let o = Command::new(example("histogram"))
+        .args(["--input", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a PNG file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_arguments_exit_2() {
     let o = Command::new(example("raster"))
         .args(["--size", "12"])

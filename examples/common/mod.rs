@@ -131,16 +131,13 @@ pub fn timed<T>(what: &str, f: impl FnOnce() -> atomport::Result<T>) -> T {
 
 /// Writes RGBA8 pixels as a PNG.
 pub fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) {
-    let file =
-        std::fs::File::create(path).unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut w = enc
-        .write_header()
-        .unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
-    w.write_image_data(rgba)
-        .unwrap_or_else(|e| die(&format!("{}: {e}", path.display())));
+    ok(atomport::runtime::texture::write_png(
+        path,
+        width,
+        height,
+        wgpu::TextureFormat::Rgba8Unorm,
+        rgba,
+    ));
     println!("wrote {} ({width}x{height})", path.display());
 }
 

@@ -1,44 +1,94 @@
-//! `histogram`: a 256-bin histogram of a procedural low-contrast image, with
-//! shared-memory atomicAdd per workgroup merged into global bins by
-//! atomicAdd, then histogram equalization. Writes the image before and after,
-//! side by side, and checks the bins against a CPU count and the equalized
-//! pixels against a CPU equalization, exactly.
+//! `histogram`: a 256-bin histogram of a photo's luma — a PNG (`--input`)
+//! or a procedural low-contrast picture — read through a sampled texture
+//! with a sampler, with shared-memory atomicAdd per workgroup merged into
+//! global bins by atomicAdd, then histogram equalization, written back
+//! before and after, side by side, through an rgba8 storage image. Checks
+//! the luma, the bins, the equalized pixels and the picture against the CPU,
+//! exactly.
 //!
-//! `cargo run --release --example histogram -- [--backend NAME] [--out FILE.png] [--size WxH]`
+//! `cargo run --release --example histogram -- [--backend NAME] [--out FILE.png] [--size WxH] [--input PHOTO.png]`
 
 #[path = "../common/mod.rs"]
 mod common;
 
-use atomport::{Bind, Buffer};
+use atomport::{Bind, Buffer, Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
 
-/// A smooth, dim scene with some noise: most values between 60 and 150.
-fn scene(w: u32, h: u32) -> Vec<u32> {
+/// A smooth, dim, tinted scene with some noise: luma mostly 60 to 150.
+fn scene(w: u32, h: u32) -> Vec<u8> {
     let mut rng = common::Rng(42);
     (0..h)
         .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| {
+        .flat_map(|(x, y)| {
             let (u, v) = (x as f32 / w as f32, y as f32 / h as f32);
             let rings = ((u - 0.4).hypot(v - 0.55) * 18.0).sin();
             let wave = (u * 7.0 + v * 3.0).sin() * (v * 5.0).cos();
             let base = 100.0 + 22.0 * rings + 18.0 * wave + 10.0 * (u - v);
-            (base + rng.unit() * 8.0).clamp(0.0, 255.0) as u32
+            let g = (base + rng.unit() * 8.0).clamp(0.0, 255.0);
+            [(g * 1.1).min(255.0) as u8, g as u8, (g * 0.8) as u8, 255]
         })
         .collect()
 }
 
+/// The shader's luma, in the same integer arithmetic.
+fn luma(rgba: &[u8]) -> Vec<u32> {
+    rgba.chunks_exact(4)
+        .map(|p| (54 * p[0] as u32 + 183 * p[1] as u32 + 19 * p[2] as u32 + 128) >> 8)
+        .collect()
+}
+
 fn main() {
-    let args = common::args("histogram", (512, 384));
-    let (w, h) = (args.width, args.height);
+    let args = common::args_with("histogram", (512, 384), &[("--input", "PHOTO.png")]);
+    let input: Option<std::path::PathBuf> = args.extra("--input");
     let ctx = common::context(&args, wgpu::Features::empty());
+    // The photo as rgba8: a PNG (gray ones widened) or the procedural scene.
+    let (w, h, rgba) = match &input {
+        Some(path) => {
+            let (w, h, format, data) = common::ok(atomport::runtime::texture::read_png(path));
+            let rgba = match format {
+                wgpu::TextureFormat::Rgba8Unorm => data,
+                wgpu::TextureFormat::R8Unorm => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+                other => common::die(&format!(
+                    "{}: a {other:?} picture; the demo reads 8-bit PNGs",
+                    path.display()
+                )),
+            };
+            (w, h, rgba)
+        }
+        None => (args.width, args.height, scene(args.width, args.height)),
+    };
+    let luma_kernel = common::kernel("luma.comp", include_str!("luma.comp"));
     let hist = common::kernel("histogram.comp", include_str!("histogram.comp"));
     let equalize = common::kernel("equalize.comp", include_str!("equalize.comp"));
     let map = common::kernel("map.comp", include_str!("map.comp"));
-    let pixels = scene(w, h);
-    let count = pixels.len() as u32;
-    println!("histogram of a {w}x{h} image ({count} pixels), then equalization");
+    let present = common::kernel("present.comp", include_str!("present.comp"));
+    let count = w * h;
+    println!(
+        "histogram of {} ({w}x{h}, {count} pixels) read through a sampled texture, then equalization",
+        input
+            .as_ref()
+            .map_or("a procedural picture".to_string(), |p| p
+                .display()
+                .to_string())
+    );
     let buf =
         |d: &[u32]| Buffer::from_slice(&ctx, d).unwrap_or_else(|e| common::die(&e.to_string()));
-    let pix = buf(&pixels);
+    let photo = common::ok(
+        TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::Rgba8Unorm, &[w, h], 1)
+            .and_then(|d| Texture::from_data(&ctx, d, &rgba)),
+    );
+    let nearest = common::ok(Sampler::new(&ctx, SamplerDesc::default()));
+    let pix = buf(&vec![0u32; count as usize]);
+    common::pass(
+        &ctx,
+        "luma pass (sampled texture)",
+        &luma_kernel,
+        [w.div_ceil(16), h.div_ceil(16), 1],
+        &[
+            Bind::named("photo", (&photo, &nearest)),
+            Bind::named("Pixels", &pix),
+        ],
+    );
+    let pixels: Vec<u32> = common::ok(pix.read(&ctx));
     let bins = buf(&[0u32; 256]);
     let params = buf(&[count, 0, 0, 0]);
     let lut = buf(&[0u32; 256]);
@@ -84,21 +134,49 @@ fn main() {
     let equalized: Vec<u32> = out
         .read(&ctx)
         .unwrap_or_else(|e| common::die(&e.to_string()));
-    // Before and after, side by side.
-    let mut rgba = Vec::with_capacity((2 * w * h * 4) as usize);
-    for y in 0..h as usize {
-        for v in pixels[y * w as usize..(y + 1) * w as usize]
-            .iter()
-            .chain(&equalized[y * w as usize..(y + 1) * w as usize])
-        {
-            rgba.extend([*v as u8, *v as u8, *v as u8, 255]);
-        }
-    }
-    common::write_png(&args.out, 2 * w, h, &rgba);
-    common::check(verify(&pixels, &got_bins, &equalized));
+    // Before and after, side by side, through an rgba8 storage image.
+    let picture = common::ok(
+        TextureDesc::new(
+            TextureDim::D2,
+            wgpu::TextureFormat::Rgba8Unorm,
+            &[2 * w, h],
+            1,
+        )
+        .and_then(|d| Texture::zeroed(&ctx, d)),
+    );
+    common::pass(
+        &ctx,
+        "present pass (rgba8 storage image)",
+        &present,
+        [(2 * w).div_ceil(16), h.div_ceil(16), 1],
+        &[
+            Bind::named("Pixels", &pix),
+            Bind::named("Out", &out),
+            Bind::named("picture", &picture),
+        ],
+    );
+    let shown = common::ok(picture.read(&ctx));
+    common::write_png(&args.out, 2 * w, h, &shown);
+    common::check(verify(
+        &rgba, w as usize, &pixels, &got_bins, &equalized, &shown,
+    ));
 }
 
-fn verify(pixels: &[u32], bins: &[u32], equalized: &[u32]) -> Result<(), String> {
+fn verify(
+    rgba: &[u8],
+    width: usize,
+    pixels: &[u32],
+    bins: &[u32],
+    equalized: &[u32],
+    shown: &[u8],
+) -> Result<(), String> {
+    let want = luma(rgba);
+    if let Some(i) = (0..want.len()).find(|&i| pixels[i] != want[i]) {
+        return Err(format!(
+            "pixel {i}: the sampled texture gave luma {} but the CPU computes {}",
+            pixels[i], want[i]
+        ));
+    }
     let mut expected = [0u32; 256];
     for &p in pixels {
         expected[(p & 255) as usize] += 1;
@@ -132,8 +210,19 @@ fn verify(pixels: &[u32], bins: &[u32], equalized: &[u32]) -> Result<(), String>
             equalized[i], lut[pixels[i] as usize]
         ));
     }
+    // The picture: row y is the luma row, then the equalized row, as gray.
+    let w = 2 * width;
+    for (t, px) in shown.chunks_exact(4).enumerate() {
+        let (x, y) = (t % w, t / w);
+        let i = y * width + x % width;
+        let v = if x < width { pixels[i] } else { equalized[i] } as u8;
+        if px != [v, v, v, 255] {
+            return Err(format!("picture texel ({x}, {y}) is {px:?}, not gray {v}"));
+        }
+    }
     println!(
-        "bins: {} non-empty, equal to the CPU count; {} pixels equalized as the CPU does",
+        "luma of {} texels equal to the CPU's; bins: {} non-empty, equal to the CPU count; {} pixels equalized as the CPU does; the rgba8 picture equal texel for texel",
+        want.len(),
         expected.iter().filter(|&&b| b > 0).count(),
         pixels.len()
     );
