@@ -840,7 +840,15 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             },
         })
         .collect();
-    let data = ctx.dispatch_and_read(kernel, groups, &binds)?;
+    let mut data = ctx.dispatch_and_read(kernel, groups, &binds)?;
+    // Sampled textures are not read back by the dispatch: show their data.
+    for ((_, _, m), bytes) in made.iter().zip(data.iter_mut()) {
+        if let Made::Texture(t) = m
+            && bytes.is_empty()
+        {
+            *bytes = t.read(ctx)?;
+        }
+    }
     let mut counters = Vec::new();
     for ((slot, _, _), bytes) in made.iter().zip(&data) {
         let Some(info) = kernel.binding(slot.group, slot.binding) else {

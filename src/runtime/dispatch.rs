@@ -231,9 +231,12 @@ impl Context {
         self.pipeline(kernel, &resolve(kernel, binds)?).map(|_| ())
     }
 
-    /// Like [`Context::dispatch`], then reads back every bound resource in
-    /// the same submission; the bytes come in the order of `binds` (for an
-    /// image, its texels in texel order).
+    /// Like [`Context::dispatch`], then reads back what the kernel can
+    /// write: every buffer and image in the same submission, and storage
+    /// textures the kernel writes (level 0, in a submission of its own, when
+    /// the texture has COPY_SRC usage). The bytes come in the order of
+    /// `binds` (for an image, its texels in texel order); sampled textures
+    /// and samplers give none.
     pub fn dispatch_and_read(
         &self,
         kernel: &Kernel,
@@ -251,8 +254,9 @@ impl Context {
             out.push(match b.resource {
                 Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
                 Resource::Buffer(_) => read.next().unwrap_or_default(),
-                Resource::Texture(t) | Resource::Sampled(t, _) => t.read(self)?,
-                Resource::Sampler(_) => Vec::new(),
+                Resource::Texture(t) if writable(kernel, b) && t.is_copyable() => t.read(self)?,
+                // What the kernel cannot write is not read back.
+                Resource::Texture(_) | Resource::Sampled(..) | Resource::Sampler(_) => Vec::new(),
             });
         }
         Ok(out)
@@ -692,4 +696,16 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the binding `b` names is a storage texture the kernel writes.
+fn writable(kernel: &Kernel, b: &Bind) -> bool {
+    let info = match b.target {
+        Target::Slot { group, binding } => kernel.binding(group, binding),
+        Target::Name(n) => kernel.binding_named(n).ok(),
+    };
+    info.is_some_and(|i| {
+        i.kind == BindingKind::StorageTexture
+            && i.texture.as_ref().and_then(|t| t.access) != Some("read")
+    })
 }

@@ -410,6 +410,11 @@ impl Texture {
         self.id
     }
 
+    /// Whether it can be read back (COPY_SRC usage).
+    pub fn is_copyable(&self) -> bool {
+        self.raw.usage().contains(wgpu::TextureUsages::COPY_SRC)
+    }
+
     /// Whether it can be bound as a storage texture.
     pub fn is_storage(&self) -> bool {
         self.raw
