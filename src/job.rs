@@ -29,11 +29,17 @@ pub enum BindingRef {
 impl FromStr for BindingRef {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        let identifier = s
+        // An identifier, or an element of a split array of combined
+        // samplers (`layers[2]`).
+        let base = match s.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            Some((b, i)) if !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()) => b,
+            _ => s,
+        };
+        let identifier = base
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if identifier {
             Ok(BindingRef::Name(s.to_string()))
         } else {
@@ -1382,5 +1388,8 @@ pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<
         }
         _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
     };
-    crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes)
+    crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(|e| match e {
+        Error::Spec(m) => Error::Spec(format!("--out-png {name}: {m}")),
+        e => e,
+    })
 }

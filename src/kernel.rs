@@ -163,6 +163,12 @@ pub struct BindingInfo {
     /// texture's format and access.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub texture: Option<TextureInfo>,
+    /// For array textures: the override id (WGSL `@id`) that receives the
+    /// bound texture's layer count (cubes for a cube array), which
+    /// `textureSize`/`imageSize` report (set it yourself when running the
+    /// WGSL outside atomport).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layers_override: Option<u32>,
     /// For samplers: whether it compares (a shadow sampler).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<bool>,
@@ -330,6 +336,8 @@ pub(crate) struct Provenance {
     pub initializers: Vec<(String, String)>,
     /// Combined image samplers split into a texture and a sampler.
     pub samplers: Vec<crate::lower::sampler::SplitSampler>,
+    /// Array textures whose layer count is an override.
+    pub layer_counts: Vec<crate::lower::sampler::LayerCount>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -386,6 +394,7 @@ impl Kernel {
                 opengl: lowered.opengl,
                 initializers: compiled.uniform_initializers,
                 samplers: lowered.samplers,
+                layer_counts: lowered.layer_counts,
             },
             &opts,
         )
@@ -409,6 +418,7 @@ impl Kernel {
                 opengl: lowered.opengl,
                 initializers: Vec::new(),
                 samplers: lowered.samplers,
+                layer_counts: lowered.layer_counts,
             },
             opts,
         )
@@ -476,6 +486,11 @@ impl Kernel {
                 .iter()
                 .find(|o| o.group == b.group && o.binding == b.binding)
                 .map(|o| o.origin);
+            b.layers_override = provenance
+                .layer_counts
+                .iter()
+                .find(|l| l.group == b.group && l.binding == b.binding)
+                .map(|l| l.override_id);
             for s in &provenance.samplers {
                 if s.group != b.group {
                     continue;
@@ -870,6 +885,7 @@ fn reflect(
         opengl: None,
         members: Vec::new(),
         texture,
+        layers_override: None,
         comparison,
         combined: None,
     }

@@ -43,10 +43,16 @@ struct JobArgs {
     /// TYPE: u32, i32, f32
     #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
     buffers: Vec<BufferArg>,
-    /// An image for binding B (as for --buffer), whose shape and format the shader declares. SIZE is what
-    /// imageSize returns: W (1D, buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array),
-    /// WxHxL (2D array, 2DMS array, cube array with L cubes), WxHxD (3D)
-    #[arg(long = "image", value_name = "B=SIZE[:samples=N][:fill=V]", value_parser = parse_image)]
+    /// An image for binding B (as for --buffer), whose shape and format the shader declares
+    /// (FORMAT, if written, must be the declared one). SIZE is what imageSize returns: W (1D,
+    /// buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array), WxHxL (2D array, 2DMS array, cube
+    /// array with L cubes), WxHxD (3D). V is one value, or one per channel (1,0.5,0,1) for
+    /// storage images of ordinary formats (rgba8, rgba16f, …)
+    #[arg(
+        long = "image",
+        value_name = "B=SIZE[:FORMAT][:samples=N][:fill=V]",
+        value_parser = parse_image
+    )]
     images: Vec<ImageArg>,
     /// Set a uniform (a loose uniform of OpenGL GLSL, or a member of a uniform block; BLOCK.NAME
     /// when several blocks have one): scalars (5, -2, 0x1f, 2.5, true), vectors and matrices as

@@ -458,7 +458,7 @@ void main() {
         "--image",
         "0=2x2:depth=3",
     ]);
-    assert_fails(&o, 2, "is neither samples=N nor fill=V");
+    assert_fails(&o, 2, "is neither a format, samples=N nor fill=V");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -678,4 +678,162 @@ fn dialect_flag() {
         v["bindings"][1]["opengl"],
         serde_json::json!({"kind": "atomic_counter", "binding": 0})
     );
+}
+
+#[test]
+fn run_with_textures_samplers_storage_images_and_png_output() {
+    let dir = std::env::temp_dir().join(format!("atomport-cli-tex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("out.png");
+    for b in common::backend_names() {
+        // The tone mapper: an rgba16f input image, an rgba8 output image.
+        let o = atomport(&[
+            "run",
+            "tests/glsl/img_storage_rgba8_tonemap.comp",
+            "--groups",
+            "1,1",
+            "--image",
+            "hdr=4x2:fill=1,3,0,1",
+            "--image",
+            "ldr=4x2:rgba8unorm",
+            "--out-png",
+            &format!("ldr={}", png.display()),
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let ldr = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == "ldr")
+            .unwrap();
+        assert_eq!(ldr["kind"], "storage_texture");
+        assert_eq!(ldr["format"], "rgba8unorm");
+        // c / (1 + c): 1 -> 0.5, 3 -> 0.75, 0 -> 0, alpha 1; 8-bit rounding.
+        let data: Vec<f64> = ldr["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        for t in data.chunks(4) {
+            let want = [128.0 / 255.0, 191.0 / 255.0, 0.0, 1.0];
+            for (g, w) in t.iter().zip(want) {
+                assert!((g - w).abs() < 1e-6, "{b}: {t:?}");
+            }
+        }
+        let (w, h, f, pixels) = atomport::runtime::texture::read_png(&png).unwrap();
+        assert_eq!((w, h, f), (4, 2, wgpu::TextureFormat::Rgba8Unorm));
+        assert!(
+            pixels.chunks(4).all(|p| p == [128, 191, 0, 255]),
+            "{pixels:?}"
+        );
+        // A combined sampler from the command line: a histogram of an iota texture.
+        let o = atomport(&[
+            "run",
+            "tests/glsl/tex_combined_fetch_histogram.comp",
+            "--groups",
+            "2,2",
+            "--texture",
+            "photo=16x16:r8unorm:iota",
+            "--sampler",
+            "photo=nearest",
+            "--buffer",
+            "Bins=u32:64",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{b}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let bins = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == "Bins")
+            .unwrap();
+        // r8 texel t = t/255 in red; luma = 0.2126 * t/255: bin = floor(64 * that).
+        let mut want = vec![0u64; 64];
+        for t in 0..256u32 {
+            let y = 0.2126f64 * t as f64 / 255.0;
+            want[((y * 64.0) as usize).min(63)] += 1;
+        }
+        let got: Vec<u64> = bins["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(got, want, "{b}");
+    }
+    // Errors: usage errors naming the flag and what the shader declares.
+    let base = [
+        "run",
+        "tests/glsl/img_storage_rgba8_tonemap.comp",
+        "--groups",
+        "1,1",
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(extra);
+        atomport(&a)
+    };
+    assert_fails(
+        &with(&["--image", "hdr=4x2", "--image", "ldr=4x2:rgba16float"]),
+        2,
+        "--image `ldr`: the shader declares `ldr` as rgba8unorm, not rgba16float",
+    );
+    assert_fails(
+        &with(&[
+            "--image",
+            "hdr=4x2",
+            "--image",
+            "ldr=4x2",
+            "--out-png",
+            "hdr=x.png",
+        ]),
+        2,
+        "--out-png hdr: x.png: PNG output takes 8-bit unorm textures (rgba8unorm, bgra8unorm, rg8unorm, r8unorm), not rgba16float",
+    );
+    let o = atomport(&[
+        "run",
+        "tests/glsl/tex_sampler_cube_env.comp",
+        "--groups",
+        "1",
+        "--texture",
+        "env=@Cargo.toml",
+        "--buffer",
+        "Out=f32:28",
+    ]);
+    assert_fails(
+        &o,
+        2,
+        "--texture `env`: a PNG makes a 2d texture; the shader declares cube",
+    );
+    let o = atomport(&[
+        "run",
+        "tests/glsl/tex_combined_fetch_histogram.comp",
+        "--groups",
+        "1",
+        "--texture",
+        "photo=@Cargo.toml",
+        "--buffer",
+        "Bins=u32:64",
+    ]);
+    assert_fails(&o, 2, "Cargo.toml: not a PNG file atomport can read");
+    let o = atomport(&[
+        "run",
+        "tests/glsl/tex_combined_fetch_histogram.comp",
+        "--groups",
+        "1",
+        "--texture",
+        "photo=16x16:mips=9",
+        "--buffer",
+        "Bins=u32:64",
+    ]);
+    assert_fails(&o, 2, "9 mip levels: a 16x16 texture has 1 to 5");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -183,7 +183,7 @@ fn buffer_bound_to_a_texture_is_the_wrong_kind() {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "binding 0.0 (`img`) is a storage texture in the kernel but was given a buffer"
+            "binding 0.0 (`img`) is a r32uint 2d storage texture in the kernel but was given a buffer"
         );
     }
 }

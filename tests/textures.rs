@@ -593,3 +593,104 @@ fn png_files_in_and_out() {
     assert!(e.contains("a Rgba PNG of Sixteen bits per channel"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn array_sizes_and_arrays_of_combined_samplers() {
+    let sizes = kernel(
+        "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2DArray frames;
+layout(set = 0, binding = 1) uniform samplerCubeArray cubes;
+layout(set = 0, binding = 2, rgba8) uniform readonly image2DArray layers;
+layout(set = 0, binding = 3) buffer Out { ivec4 a; ivec4 b; ivec4 c; };
+void main() { a = ivec4(textureSize(frames, 0), 0); b = ivec4(textureSize(cubes, 0), 0); c = ivec4(imageSize(layers), 0); }
+",
+    );
+    let blend = kernel(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/glsl/tex_sampler_array_constant_index.comp"
+        ))
+        .unwrap(),
+    );
+    let names: Vec<String> = blend.bindings().iter().map(|b| b.display_name()).collect();
+    assert_eq!(
+        names,
+        [
+            "layers[0]",
+            "Out",
+            "layers[0]_sampler",
+            "layers[1]",
+            "layers[2]",
+            "layers[2]_sampler"
+        ]
+    );
+    let rgba8 = wgpu::TextureFormat::Rgba8Unorm;
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for (frames, cubes, images) in [(7u32, 3u32, 9u32), (2, 1, 4)] {
+            let t = |dim, size: &[u32]| {
+                Texture::zeroed(&ctx, TextureDesc::new(dim, rgba8, size, 1).unwrap()).unwrap()
+            };
+            let (f, c, l) = (
+                t(TextureDim::D2Array, &[5, 3, frames]),
+                t(TextureDim::CubeArray, &[4, 4, cubes]),
+                t(TextureDim::D2Array, &[6, 2, images]),
+            );
+            let nearest = Sampler::new(&ctx, SamplerDesc::default()).unwrap();
+            let out = Buffer::zeroed(&ctx, 48).unwrap();
+            ctx.dispatch(
+                &sizes,
+                [1, 1, 1],
+                &[
+                    Bind::named("frames", (&f, &nearest)),
+                    Bind::named("cubes", (&c, &nearest)),
+                    Bind::named("layers", &l),
+                    Bind::named("Out", &out),
+                ],
+            )
+            .unwrap();
+            assert_eq!(
+                out.read::<i32>(&ctx).unwrap(),
+                [
+                    5,
+                    3,
+                    frames as i32,
+                    0,
+                    4,
+                    4,
+                    cubes as i32,
+                    0,
+                    6,
+                    2,
+                    images as i32,
+                    0
+                ],
+                "{}",
+                ctx.backend_name()
+            );
+        }
+        // Three textures of constant colours, blended 1/2, 1/4, 1/4.
+        let solid = |v: u8| {
+            let desc = TextureDesc::new(TextureDim::D2, rgba8, &[4, 4], 1).unwrap();
+            Texture::from_data(&ctx, desc, &[v; 64]).unwrap()
+        };
+        let (a, b, c) = (solid(200), solid(100), solid(40));
+        let nearest = Sampler::new(&ctx, SamplerDesc::default()).unwrap();
+        let out = Buffer::zeroed(&ctx, 16 * 16).unwrap();
+        ctx.dispatch(
+            &blend,
+            [1, 1, 1],
+            &[
+                Bind::named("layers[0]", (&a, &nearest)),
+                Bind::named("layers[1]", (&b, &nearest)),
+                Bind::named("layers[2]", (&c, &nearest)),
+                Bind::named("Out", &out),
+            ],
+        )
+        .unwrap();
+        let want = (200.0 * 0.5 + 100.0 * 0.25 + 40.0 * 0.25) / 255.0;
+        for v in out.read::<f32>(&ctx).unwrap() {
+            assert!(close(v, want, 1e-5), "{} {v} != {want}", ctx.backend_name());
+        }
+    }
+}

@@ -80,6 +80,8 @@ pub struct Lowered {
     pub opengl: Vec<opengl::OpenGlBinding>,
     /// Combined image samplers split into a texture and a sampler.
     pub samplers: Vec<sampler::SplitSampler>,
+    /// Array textures whose layer count is an override.
+    pub layer_counts: Vec<sampler::LayerCount>,
 }
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
@@ -116,6 +118,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     };
     let mut opengl = Vec::new();
     let mut samplers = Vec::new();
+    let mut layer_counts = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
         if opts.dialect == Some(front::Dialect::OpenGl) {
             opengl = opengl::assign_bindings(&mut spv, unbound)?;
@@ -134,6 +137,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
             opts.images_as_texel_buffers,
             opts.fault == Some(Fault::SwappedImageAxes),
         )?;
+        // After the image pass: images it made texel buffers answer their
+        // sizes themselves.
+        layer_counts = sampler::array_sizes_from_overrides(&mut spv)?;
         report.vector_sites = vector::scalarize_vector_atomics(&mut spv)?;
         report.padded_arrays = std140::pad_strided_arrays(&mut spv)?;
         // Native float atomics cover storage buffers; shared memory is
@@ -195,6 +201,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         images,
         opengl,
         samplers,
+        layer_counts,
     })
 }
 

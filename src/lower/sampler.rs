@@ -96,8 +96,8 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
     let mut rw = Rewriter::new(module);
     let sampler_ty = sampler_type(&mut rw);
     let mut split = Vec::new();
-    // var -> sampler var
-    let mut twins: HashMap<Word, Word> = HashMap::new();
+    // variable -> its (texture, sampler) variables, one pair per element
+    let mut pairs: HashMap<Word, Vec<(Word, Word)>> = HashMap::new();
     for &(var, si, len, runtime) in &found {
         let image = defs
             .globals
@@ -107,79 +107,122 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             .ok_or_else(|| {
                 Error::Shader("malformed SPIR-V: OpTypeSampledImage without an image".into())
             })?;
-        let (image_ty, sampler_pointee) = match (len, runtime) {
-            (None, false) => (image, sampler_ty),
+        let name = names.get(&var).cloned().unwrap_or_default();
+        // An array of combined samplers becomes one texture and one sampler
+        // per element, each at a binding of its own (WGSL binds them one by one).
+        let count = match (len, runtime) {
+            (None, false) => None,
+            (Some(l), false) => Some(defs.constant_u32(l).filter(|&n| (1..=64).contains(&n)).ok_or_else(
+                || {
+                    Error::Unsupported(format!(
+                        "the combined sampler array `{name}` has a length atomport cannot split (1 to 64 elements)"
+                    ))
+                },
+            )?),
             _ => {
-                let make = |rw: &mut Rewriter, element: Word| {
-                    let r = rw.fresh();
-                    let (op, operands) = match len {
-                        Some(l) if !runtime => (
-                            Op::TypeArray,
-                            vec![Operand::IdRef(element), Operand::IdRef(l)],
-                        ),
-                        _ => (Op::TypeRuntimeArray, vec![Operand::IdRef(element)]),
-                    };
-                    rw.insert_before(var, Instruction::new(op, None, Some(r), operands));
-                    r
-                };
-                (make(&mut rw, image), make(&mut rw, sampler_ty))
+                return Err(Error::Unsupported(format!(
+                    "the combined sampler array `{name}` has no size: WGSL binds each texture and sampler on its own; give it a size"
+                )));
             }
         };
-        let image_ptr = rw.pointer_to(StorageClass::UniformConstant, image_ty);
-        let sampler_ptr = rw.pointer_to(StorageClass::UniformConstant, sampler_pointee);
-        rw.set_result_type(var, image_ptr);
-        let svar = rw.fresh();
-        let at = rw
-            .position(var)
-            .map_or(rw.module.types_global_values.len(), |p| p + 1);
-        rw.module.types_global_values.insert(
-            at,
-            Instruction::new(
-                Op::Variable,
-                Some(sampler_ptr),
-                Some(svar),
-                vec![Operand::StorageClass(StorageClass::UniformConstant)],
-            ),
-        );
+        let image_ptr = rw.pointer_to(StorageClass::UniformConstant, image);
+        let sampler_ptr = rw.pointer_to(StorageClass::UniformConstant, sampler_ty);
         let set = sets.get(&var).copied().unwrap_or(0);
-        let texture_binding = bindings.get(&var).copied().unwrap_or(0);
-        let slot = next_free.entry(set).or_insert(0);
-        let sampler_binding = *slot;
-        *slot += 1;
-        for (d, v) in [
-            (Decoration::DescriptorSet, set),
-            (Decoration::Binding, sampler_binding),
-        ] {
-            rw.module.annotations.push(Instruction::new(
-                Op::Decorate,
+        let first_binding = bindings.get(&var).copied().unwrap_or(0);
+        let add_var = |rw: &mut Rewriter, ptr: Word, binding: u32, label: String| {
+            let v = rw.fresh();
+            let at = rw
+                .position(var)
+                .map_or(rw.module.types_global_values.len(), |p| p + 1);
+            rw.module.types_global_values.insert(
+                at,
+                Instruction::new(
+                    Op::Variable,
+                    Some(ptr),
+                    Some(v),
+                    vec![Operand::StorageClass(StorageClass::UniformConstant)],
+                ),
+            );
+            for (d, x) in [
+                (Decoration::DescriptorSet, set),
+                (Decoration::Binding, binding),
+            ] {
+                rw.module.annotations.push(Instruction::new(
+                    Op::Decorate,
+                    None,
+                    None,
+                    vec![
+                        Operand::IdRef(v),
+                        Operand::Decoration(d),
+                        Operand::LiteralBit32(x),
+                    ],
+                ));
+            }
+            rw.module.debug_names.push(Instruction::new(
+                Op::Name,
                 None,
                 None,
-                vec![
-                    Operand::IdRef(svar),
-                    Operand::Decoration(d),
-                    Operand::LiteralBit32(v),
-                ],
+                vec![Operand::IdRef(v), Operand::LiteralString(label)],
             ));
+            v
+        };
+        let mut next = |set: u32| {
+            let slot = next_free.entry(set).or_insert(0);
+            *slot += 1;
+            *slot - 1
+        };
+        let mut elements = Vec::new();
+        match count {
+            None => {
+                rw.set_result_type(var, image_ptr);
+                let b = next(set);
+                let svar = add_var(&mut rw, sampler_ptr, b, format!("{name}{SAMPLER_SUFFIX}"));
+                elements.push((var, svar));
+                split.push(SplitSampler {
+                    group: set,
+                    texture_binding: first_binding,
+                    sampler_binding: b,
+                    name: name.clone(),
+                });
+            }
+            Some(n) => {
+                for k in 0..n {
+                    let element = format!("{name}[{k}]");
+                    // Element 0 keeps the array's binding.
+                    let tb = if k == 0 { first_binding } else { next(set) };
+                    let tvar = add_var(&mut rw, image_ptr, tb, element.clone());
+                    let sb = next(set);
+                    let svar = add_var(
+                        &mut rw,
+                        sampler_ptr,
+                        sb,
+                        format!("{element}{SAMPLER_SUFFIX}"),
+                    );
+                    elements.push((tvar, svar));
+                    split.push(SplitSampler {
+                        group: set,
+                        texture_binding: tb,
+                        sampler_binding: sb,
+                        name: element,
+                    });
+                }
+            }
         }
-        let name = names.get(&var).cloned().unwrap_or_default();
-        rw.module.debug_names.push(Instruction::new(
-            Op::Name,
-            None,
-            None,
-            vec![
-                Operand::IdRef(svar),
-                Operand::LiteralString(format!("{name}{SAMPLER_SUFFIX}")),
-            ],
-        ));
-        twins.insert(var, svar);
-        split.push(SplitSampler {
-            group: set,
-            texture_binding,
-            sampler_binding,
-            name,
-        });
+        pairs.insert(var, elements);
     }
-    rewrite_uses(&mut rw, &defs, &names, &found, twins, sampler_ty)?;
+    // The arrays themselves are gone: only their elements are bound.
+    let arrays: Vec<Word> = found
+        .iter()
+        .filter(|f| f.2.is_some())
+        .map(|f| f.0)
+        .collect();
+    rw.module.types_global_values.retain(|i| {
+        !(i.class.opcode == Op::Variable && i.result_id.is_some_and(|r| arrays.contains(&r)))
+    });
+    let named_array = |i: &Instruction| matches!(i.operands.first(), Some(Operand::IdRef(t)) if arrays.contains(t));
+    rw.module.annotations.retain(|i| !named_array(i));
+    rw.module.debug_names.retain(|i| !named_array(i));
+    rewrite_uses(&mut rw, &defs, &names, &found, &pairs, sampler_ty)?;
     Ok(split)
 }
 
@@ -225,14 +268,15 @@ fn sampler_type(rw: &mut Rewriter) -> Word {
     s
 }
 
-/// Access chains into a split variable get a twin into the sampler
-/// variable; loads become a load of each and an `OpSampledImage`.
+/// Loads of a split variable (or of an element of a split array, selected
+/// by a constant) become a load of its texture, a load of its sampler and
+/// an `OpSampledImage`.
 fn rewrite_uses(
     rw: &mut Rewriter,
     defs: &Defs,
     names: &HashMap<Word, String>,
     found: &[(Word, Word, Option<Word>, bool)],
-    mut twins: HashMap<Word, Word>,
+    pairs: &HashMap<Word, Vec<(Word, Word)>>,
     sampler_ty: Word,
 ) -> Result<()> {
     let image_of: HashMap<Word, Word> = found
@@ -242,13 +286,17 @@ fn rewrite_uses(
             Some((v, img))
         })
         .collect();
-    // Which split variable each pointer reaches.
-    let mut root: HashMap<Word, Word> = found.iter().map(|f| (f.0, f.0)).collect();
-    let image_ptr_ty: HashMap<Word, Word> = image_of
+    // Pointer -> (split variable, its texture and sampler variables).
+    let mut alias: HashMap<Word, (Word, Word, Word)> = pairs
         .iter()
-        .map(|(v, img)| (*v, rw.pointer_to(StorageClass::UniformConstant, *img)))
+        .filter(|(v, e)| e.len() == 1 && e[0].0 == **v)
+        .map(|(v, e)| (*v, (*v, e[0].0, e[0].1)))
         .collect();
-    let sampler_ptr_ty = rw.pointer_to(StorageClass::UniformConstant, sampler_ty);
+    let arrays: HashMap<Word, &Vec<(Word, Word)>> = pairs
+        .iter()
+        .filter(|(v, e)| !(e.len() == 1 && e[0].0 == **v))
+        .map(|(v, e)| (*v, e))
+        .collect();
     let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
     let mut fresh = || {
         bound += 1;
@@ -259,63 +307,44 @@ fn rewrite_uses(
             let mut out = Vec::with_capacity(b.instructions.len());
             for inst in std::mem::take(&mut b.instructions) {
                 let first = inst.operands.first().and_then(id);
-                let reaches = first.and_then(|p| root.get(&p).copied());
-                match (inst.class.opcode, reaches) {
-                    (Op::AccessChain | Op::InBoundsAccessChain, Some(var)) => {
-                        let (Some(r), Some(base)) = (inst.result_id, first) else {
-                            out.push(inst);
-                            continue;
+                match (inst.class.opcode, first) {
+                    (Op::AccessChain | Op::InBoundsAccessChain, Some(base))
+                        if arrays.contains_key(&base) =>
+                    {
+                        let elements = arrays[&base];
+                        let label = names.get(&base).map_or("?", String::as_str);
+                        let indices: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
+                        let k = match indices.as_slice() {
+                            [i] => defs.constant_u32(*i),
+                            _ => None,
                         };
-                        if inst.operands[1..]
-                            .iter()
-                            .filter_map(id)
-                            .any(|i| defs.constant_u32(i).is_none())
-                        {
+                        let Some(&(tex, samp)) = k.and_then(|k| elements.get(k as usize)) else {
                             return Err(Error::Unsupported(format!(
-                                "the combined sampler array `{}` is indexed by a value known only at run time: WGSL binds each texture and sampler on its own; index it with constants",
-                                names.get(&var).map_or("?", String::as_str)
+                                "the combined sampler array `{label}` is indexed by a value known only at run time: WGSL binds each texture and sampler on its own; index it with constants"
                             )));
+                        };
+                        if let Some(r) = inst.result_id {
+                            alias.insert(r, (base, tex, samp));
                         }
-                        let twin = fresh();
-                        let mut chain = inst.clone();
-                        chain.result_type = Some(image_ptr_ty[&var]);
-                        let mut s = inst.clone();
-                        s.result_id = Some(twin);
-                        s.result_type = Some(sampler_ptr_ty);
-                        s.operands[0] = Operand::IdRef(twins[&base]);
-                        root.insert(r, var);
-                        twins.insert(r, twin);
-                        out.push(chain);
-                        out.push(s);
                     }
-                    (Op::Load, Some(var)) => {
-                        let (Some(r), Some(si), Some(ptr)) =
-                            (inst.result_id, inst.result_type, first)
-                        else {
+                    (Op::Load, Some(ptr)) if alias.contains_key(&ptr) => {
+                        let (var, tex, samp) = alias[&ptr];
+                        let (Some(r), Some(si)) = (inst.result_id, inst.result_type) else {
                             out.push(inst);
                             continue;
                         };
-                        if !defs
-                            .globals
-                            .get(&si)
-                            .is_some_and(|t| t.class.opcode == Op::TypeSampledImage)
-                        {
-                            return Err(Error::Unsupported(
-                                "a whole array of combined samplers is loaded at once: WGSL binds one sampled texture per binding; index it with constants".into(),
-                            ));
-                        }
                         let (t, s) = (fresh(), fresh());
                         out.push(Instruction::new(
                             Op::Load,
                             Some(image_of[&var]),
                             Some(t),
-                            vec![Operand::IdRef(ptr)],
+                            vec![Operand::IdRef(tex)],
                         ));
                         out.push(Instruction::new(
                             Op::Load,
                             Some(sampler_ty),
                             Some(s),
-                            vec![Operand::IdRef(twins[&ptr])],
+                            vec![Operand::IdRef(samp)],
                         ));
                         out.push(Instruction::new(
                             Op::SampledImage,
@@ -324,23 +353,19 @@ fn rewrite_uses(
                             vec![Operand::IdRef(t), Operand::IdRef(s)],
                         ));
                     }
-                    (op, Some(_)) => {
-                        return Err(Error::Unsupported(format!(
-                            "a combined sampler is used by Op{op:?} (passed to a function?): atomport splits combined samplers where they are loaded; pass the sampler2D's texture and sampler separately, or load it where it is used"
-                        )));
-                    }
-                    _ => {
-                        // Any other use of a split pointer (a function argument).
+                    (op, _) => {
+                        // Any other use of a split pointer (a function argument,
+                        // a whole-array load).
                         if let Some(p) = inst
                             .operands
                             .iter()
-                            .skip(1)
                             .filter_map(id)
-                            .find(|p| root.contains_key(p))
+                            .find(|p| alias.contains_key(p) || arrays.contains_key(p))
                         {
+                            let var = alias.get(&p).map_or(p, |a| a.0);
                             return Err(Error::Unsupported(format!(
-                                "a combined sampler (%{p}) is passed on by Op{:?}: atomport splits combined samplers where they are loaded; load it where it is used",
-                                inst.class.opcode
+                                "the combined sampler `{}` is used by Op{op:?} (passed to a function, or a whole array loaded): atomport splits combined samplers where they are loaded; load them where they are used",
+                                names.get(&var).map_or("?", String::as_str)
                             )));
                         }
                         out.push(inst);
@@ -583,4 +608,212 @@ fn float_zero(rw: &mut Rewriter) -> Result<Word> {
         ),
     );
     Ok(z)
+}
+
+/// An array texture whose layer count reaches the shader as an override.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerCount {
+    /// Descriptor set of the texture.
+    pub group: u32,
+    /// Binding of the texture.
+    pub binding: u32,
+    /// The override id (WGSL `@id`) that receives the layer count (cubes
+    /// for a cube array) of the bound texture.
+    pub override_id: u32,
+}
+
+/// `textureSize`/`imageSize` of an array texture: naga's reader drops the
+/// layer count (it answers the size of one layer). The query becomes the
+/// size of one layer and the layer count, an override constant the runtime
+/// sets from the bound texture, as the image pass does for image sizes.
+pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>> {
+    let defs = Defs::new(module);
+    let types = super::spirv::result_types(module);
+    // The variable a loaded image (or sampled image) comes from.
+    let var_of = |mut v: Word| {
+        while let Some(d) = defs.def(v) {
+            match d.class.opcode {
+                Op::Variable => return Some(v),
+                Op::Load
+                | Op::SampledImage
+                | Op::Image
+                | Op::AccessChain
+                | Op::InBoundsAccessChain => {
+                    v = d.operands.first().and_then(id)?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    let mut sites = Vec::new();
+    for (fi, f) in module.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, i) in b.instructions.iter().enumerate() {
+                if !matches!(i.class.opcode, Op::ImageQuerySize | Op::ImageQuerySizeLod) {
+                    continue;
+                }
+                let Some(img) = i.operands.first().and_then(id) else {
+                    continue;
+                };
+                let Some(img_ty) = types.get(&img).and_then(|t| defs.globals.get(t)) else {
+                    continue;
+                };
+                if img_ty.class.opcode != Op::TypeImage
+                    || img_ty.operands.get(3) != Some(&Operand::LiteralBit32(1))
+                {
+                    continue;
+                }
+                let Some(var) = var_of(img) else { continue };
+                sites.push((fi, bi, ii, var));
+            }
+        }
+    }
+    if sites.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (sets, bindings) = decorations(module);
+    let mut next_spec_id = module
+        .annotations
+        .iter()
+        .filter_map(|a| match a.operands.as_slice() {
+            [
+                _,
+                Operand::Decoration(Decoration::SpecId),
+                Operand::LiteralBit32(v),
+            ] => Some(*v + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .max(2000);
+    let mut rw = Rewriter::new(module);
+    let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::new();
+    // Back to front, so that inserted instructions keep earlier indices.
+    for &(fi, bi, ii, var) in sites.iter().rev() {
+        let inst = rw.module.functions[fi].blocks[bi].instructions[ii].clone();
+        let (Some(result_ty), Some(result)) = (inst.result_type, inst.result_id) else {
+            continue;
+        };
+        let Some(vec_ty) = defs.globals.get(&result_ty) else {
+            continue;
+        };
+        let (Some(scalar), Some(Operand::LiteralBit32(n))) = (
+            vec_ty.operands.first().and_then(id),
+            vec_ty.operands.get(1).cloned(),
+        ) else {
+            continue;
+        };
+        let entry = counts.entry(var).or_insert_with(|| {
+            let c = rw.fresh();
+            let spec_id = next_spec_id;
+            next_spec_id += 1;
+            (
+                c,
+                LayerCount {
+                    group: sets.get(&var).copied().unwrap_or(0),
+                    binding: bindings.get(&var).copied().unwrap_or(0),
+                    override_id: spec_id,
+                },
+            )
+        });
+        let layers = entry.0;
+        // The size of one layer: a vector one shorter.
+        let short = rw
+            .module
+            .types_global_values
+            .iter()
+            .find(|t| {
+                t.class.opcode == Op::TypeVector
+                    && t.operands == [Operand::IdRef(scalar), Operand::LiteralBit32(n - 1)]
+            })
+            .and_then(|t| t.result_id);
+        let short = match (short, n - 1) {
+            (Some(s), _) => s,
+            (None, 1) => scalar,
+            (None, m) => {
+                let s = rw.fresh();
+                let at = rw.position(scalar).map_or(0, |p| p + 1);
+                rw.module.types_global_values.insert(
+                    at,
+                    Instruction::new(
+                        Op::TypeVector,
+                        None,
+                        Some(s),
+                        vec![Operand::IdRef(scalar), Operand::LiteralBit32(m)],
+                    ),
+                );
+                s
+            }
+        };
+        let layer_size = rw.fresh();
+        let mut query = inst.clone();
+        query.result_type = Some(short);
+        query.result_id = Some(layer_size);
+        let mut parts = Vec::new();
+        let mut new_insts = vec![query];
+        for k in 0..n - 1 {
+            if n - 1 == 1 {
+                parts.push(layer_size);
+                break;
+            }
+            let e = rw.fresh();
+            new_insts.push(Instruction::new(
+                Op::CompositeExtract,
+                Some(scalar),
+                Some(e),
+                vec![Operand::IdRef(layer_size), Operand::LiteralBit32(k)],
+            ));
+            parts.push(e);
+        }
+        parts.push(layers);
+        new_insts.push(Instruction::new(
+            Op::CompositeConstruct,
+            Some(result_ty),
+            Some(result),
+            parts.into_iter().map(Operand::IdRef).collect(),
+        ));
+        let block = &mut rw.module.functions[fi].blocks[bi].instructions;
+        block.splice(ii..=ii, new_insts);
+        // The layer count's type is the result's scalar type.
+        let _ = scalar;
+    }
+    let mut out = Vec::new();
+    for (c, lc) in counts.values() {
+        // Declared with the scalar type of a query that uses it (int or uint).
+        let scalar = rw
+            .module
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter())
+            .flat_map(|b| b.instructions.iter())
+            .find(|i| {
+                i.class.opcode == Op::CompositeConstruct
+                    && i.operands.last() == Some(&Operand::IdRef(*c))
+            })
+            .and_then(|i| i.result_type)
+            .and_then(|t| defs.globals.get(&t))
+            .and_then(|t| t.operands.first())
+            .and_then(id)
+            .unwrap_or(0);
+        rw.module.types_global_values.push(Instruction::new(
+            Op::SpecConstant,
+            Some(scalar),
+            Some(*c),
+            vec![Operand::LiteralBit32(1)],
+        ));
+        rw.module.annotations.push(Instruction::new(
+            Op::Decorate,
+            None,
+            None,
+            vec![
+                Operand::IdRef(*c),
+                Operand::Decoration(Decoration::SpecId),
+                Operand::LiteralBit32(lc.override_id),
+            ],
+        ));
+        out.push(*lc);
+    }
+    out.sort_by_key(|l| (l.group, l.binding));
+    Ok(out)
 }

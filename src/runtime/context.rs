@@ -488,9 +488,22 @@ impl Context {
         self.gpu.device.limits()
     }
 
-    /// What the adapter can do with `format` (usages, filtering).
+    /// What this device may do with `format` (usages, filtering): the
+    /// adapter's own capabilities when the device was opened with
+    /// TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES, WebGPU's guaranteed ones
+    /// (that the adapter has) otherwise.
     pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
-        self.adapter.get_texture_format_features(format)
+        let features = self.gpu.device.features();
+        let adapter = self.adapter.get_texture_format_features(format);
+        if features.contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) {
+            adapter
+        } else {
+            // WebGPU's guarantees, less what a downlevel adapter cannot do.
+            let mut f = format.guaranteed_format_features(features);
+            f.allowed_usages &= adapter.allowed_usages;
+            f.flags &= adapter.flags;
+            f
+        }
     }
 
     /// The longest wait for GPU work.

@@ -584,6 +584,24 @@ impl Context {
                 }
             }
         }
+        for info in kernel.bindings() {
+            let Some(id) = info.layers_override else {
+                continue;
+            };
+            let layers = binds.iter().find_map(|b| match b.resource {
+                Resource::Texture(t) if b.group == info.group && b.binding == info.binding => {
+                    let d = t.desc();
+                    Some(match d.dim {
+                        crate::TextureDim::CubeArray => d.depth_or_layers / 6,
+                        _ => d.depth_or_layers,
+                    })
+                }
+                _ => None,
+            });
+            if let Some(n) = layers {
+                constants.push((id.to_string(), f64::from(n)));
+            }
+        }
         let key: Vec<u32> = constants.iter().map(|(_, v)| *v as u32).collect();
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(p) = cache.get(&(kernel.id(), key.clone())) {

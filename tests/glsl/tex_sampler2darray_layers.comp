@@ -1,9 +1,11 @@
 #version 450
-// A 2D array texture: every layer summed at one texel.
+// A 2D array texture: every layer summed at one texel; textureSize reports
+// the layer count too (an override the runtime sets from the bound texture).
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform sampler2DArray frames;
-layout(set = 0, binding = 1) buffer Sum { ivec4 size; vec4 sum[]; };
+layout(set = 0, binding = 1) buffer Sum { vec4 sum[]; };
 void main() {
+    ivec3 size = textureSize(frames, 0);
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (any(greaterThanEqual(p, size.xy))) return;
     vec4 acc = vec4(0.0);
