@@ -701,7 +701,7 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
     let limits = ctx.limits();
     let largest = limits
         .max_buffer_size
-        .min(limits.max_storage_buffer_binding_size.into());
+        .min(limits.max_storage_buffer_binding_size);
     for a in &res.buffers {
         let len = a.init.byte_len()?;
         if len > largest {
@@ -1239,6 +1239,69 @@ fn counter_buffers<'k>(
     Ok(out.into_iter().filter(|(b, _)| !given(b)).collect())
 }
 
+/// Writes the 2D texture binding `name` of a job's output as a PNG file.
+pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<()> {
+    let b = out
+        .bindings
+        .iter()
+        .find(|b| b.name.as_deref() == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = out
+                .bindings
+                .iter()
+                .filter(|b| b.kind.ends_with("texture"))
+                .filter_map(|b| b.name.as_deref())
+                .collect();
+            Error::Spec(format!(
+                "--out-png {name}: no texture of that name in the job (textures: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: `{name}` is a {}, not a texture",
+            b.kind
+        )));
+    };
+    let fmt = crate::runtime::texture::parse_format(format)
+        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
+        .ok_or_else(|| {
+            Error::Spec(format!(
+                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
+                b.kind.replace('_', " ")
+            ))
+        })?;
+    let Data::F32(values) = &b.data else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
+        )));
+    };
+    let bytes: Vec<u8> = match crate::runtime::texture::channels(fmt) {
+        Some(4)
+            if matches!(
+                fmt,
+                wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+            ) =>
+        {
+            // Decoded channels are RGBA: store them as the format does.
+            values
+                .chunks_exact(4)
+                .flat_map(|p| [p[2], p[1], p[0], p[3]])
+                .map(|v| (v * 255.0).round() as u8)
+                .collect()
+        }
+        _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
+    };
+    crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(|e| match e {
+        Error::Spec(m) => Error::Spec(format!("--out-png {name}: {m}")),
+        e => e,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1329,67 +1392,4 @@ mod tests {
         assert!("1.x=u32:4".parse::<BufferArg>().is_err());
         assert!("a-b=u32:4".parse::<BufferArg>().is_err());
     }
-}
-
-/// Writes the 2D texture binding `name` of a job's output as a PNG file.
-pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<()> {
-    let b = out
-        .bindings
-        .iter()
-        .find(|b| b.name.as_deref() == Some(name))
-        .ok_or_else(|| {
-            let names: Vec<&str> = out
-                .bindings
-                .iter()
-                .filter(|b| b.kind.ends_with("texture"))
-                .filter_map(|b| b.name.as_deref())
-                .collect();
-            Error::Spec(format!(
-                "--out-png {name}: no texture of that name in the job (textures: {})",
-                if names.is_empty() {
-                    "none".into()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        })?;
-    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
-        return Err(Error::Spec(format!(
-            "--out-png {name}: `{name}` is a {}, not a texture",
-            b.kind
-        )));
-    };
-    let fmt = crate::runtime::texture::parse_format(format)
-        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
-        .ok_or_else(|| {
-            Error::Spec(format!(
-                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
-                b.kind.replace('_', " ")
-            ))
-        })?;
-    let Data::F32(values) = &b.data else {
-        return Err(Error::Spec(format!(
-            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
-        )));
-    };
-    let bytes: Vec<u8> = match crate::runtime::texture::channels(fmt) {
-        Some(4)
-            if matches!(
-                fmt,
-                wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
-            ) =>
-        {
-            // Decoded channels are RGBA: store them as the format does.
-            values
-                .chunks_exact(4)
-                .flat_map(|p| [p[2], p[1], p[0], p[3]])
-                .map(|v| (v * 255.0).round() as u8)
-                .collect()
-        }
-        _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
-    };
-    crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(|e| match e {
-        Error::Spec(m) => Error::Spec(format!("--out-png {name}: {m}")),
-        e => e,
-    })
 }

@@ -106,7 +106,7 @@ const TOKENS: &[&str] = &[
 fn mutate_text(rng: &mut Rng, src: &str) -> String {
     let mut b = src.as_bytes().to_vec();
     // Mostly one edit, so that many mutants still get past the parsers.
-    let edits = if rng.next_u32() % 2 == 0 {
+    let edits = if rng.next_u32().is_multiple_of(2) {
         1
     } else {
         2 + rng.next_u32() % 3
@@ -156,7 +156,11 @@ fn mutate_text(rng: &mut Rng, src: &str) -> String {
 
 fn mutate_words(rng: &mut Rng, words: &[u32]) -> Vec<u32> {
     let mut w = words.to_vec();
-    let edits = if rng.next_u32() % 2 == 0 { 1 } else { 2 };
+    let edits = if rng.next_u32().is_multiple_of(2) {
+        1
+    } else {
+        2
+    };
     for _ in 0..edits {
         let len = w.len();
         let i = 5 + rng.next_u32() as usize % (len - 5).max(1);

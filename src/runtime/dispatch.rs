@@ -704,13 +704,13 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
                 .format
                 .has_depth_aspect()
                 .then_some(wgpu::TextureAspect::DepthOnly);
-            match (want.sample, d.format.sample_type(aspect, None)) {
-                ("float", Some(wgpu::TextureSampleType::Float { .. })) => true,
-                ("depth", Some(wgpu::TextureSampleType::Depth)) => true,
-                ("sint", Some(wgpu::TextureSampleType::Sint)) => true,
-                ("uint", Some(wgpu::TextureSampleType::Uint)) => true,
-                _ => false,
-            }
+            matches!(
+                (want.sample, d.format.sample_type(aspect, None)),
+                ("float", Some(wgpu::TextureSampleType::Float { .. }))
+                    | ("depth", Some(wgpu::TextureSampleType::Depth))
+                    | ("sint", Some(wgpu::TextureSampleType::Sint))
+                    | ("uint", Some(wgpu::TextureSampleType::Uint))
+            )
         }
         _ => false,
     }

@@ -360,7 +360,7 @@ impl Texture {
         };
         if desc.dim.texture_dimension() != texture.dimension()
             || (dim == TextureDim::Cube && desc.depth_or_layers != 6)
-            || (dim == TextureDim::CubeArray && desc.depth_or_layers % 6 != 0)
+            || (dim == TextureDim::CubeArray && !desc.depth_or_layers.is_multiple_of(6))
             || (matches!(dim, TextureDim::D1 | TextureDim::D2) && desc.depth_or_layers != 1)
         {
             return Err(Error::Spec(format!(
