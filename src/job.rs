@@ -864,15 +864,17 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             continue;
         }
         for m in &info.members {
-            let at = m.offset as usize;
-            if let Some(word) = bytes.get(at..at + 4) {
-                counters.push(CounterOutput {
-                    name: m.name.clone(),
-                    group: slot.group,
-                    binding: slot.binding,
-                    offset: m.offset,
-                    value: u32::from_le_bytes([word[0], word[1], word[2], word[3]]),
-                });
+            for (name, offset) in counter_elements(m) {
+                let at = offset as usize;
+                if let Some(word) = bytes.get(at..at + 4) {
+                    counters.push(CounterOutput {
+                        name,
+                        group: slot.group,
+                        binding: slot.binding,
+                        offset,
+                        value: u32::from_le_bytes([word[0], word[1], word[2], word[3]]),
+                    });
+                }
             }
         }
     }
@@ -1189,6 +1191,22 @@ fn uniform_blocks<'k>(
         .collect()
 }
 
+/// Every counter of a counter member, as (name, byte offset): the member
+/// itself, or `name[k]` for each element of an array of counters.
+fn counter_elements(m: &crate::Member) -> Vec<(String, u32)> {
+    match m.shape.count {
+        0 | 1 => vec![(m.name.clone(), m.offset)],
+        n => (0..n)
+            .map(|k| {
+                (
+                    format!("{}[{k}]", m.name),
+                    m.offset + k * m.shape.stride.max(4),
+                )
+            })
+            .collect(),
+    }
+}
+
 /// The bytes of every atomic-counter buffer not `given` as a buffer: zero,
 /// but for the `--counter`s.
 fn counter_buffers<'k>(
@@ -1209,13 +1227,15 @@ fn counter_buffers<'k>(
         let found = out.iter_mut().find_map(|(b, bytes)| {
             b.members
                 .iter()
-                .find(|m| m.name == a.name)
-                .map(|m| (*b, m.offset as usize, bytes))
+                .flat_map(counter_elements)
+                .find(|(n, _)| *n == a.name)
+                .map(|(_, offset)| (*b, offset as usize, bytes))
         });
         let Some((info, at, bytes)) = found else {
-            let names: Vec<&str> = buffers
+            let names: Vec<String> = buffers
                 .iter()
-                .flat_map(|b| b.members.iter().map(|m| m.name.as_str()))
+                .flat_map(|b| b.members.iter().flat_map(counter_elements))
+                .map(|(n, _)| n)
                 .collect();
             return Err(Error::Spec(format!(
                 "--counter {}: the kernel has no atomic counter of that name (counters: {})",

@@ -956,7 +956,10 @@ fn members(
             .map(|(_, t)| t.clone());
         out.push(Member {
             ty: if counters {
-                "atomic_uint".into()
+                match member_shape(module, inner).count {
+                    1 => "atomic_uint".into(),
+                    n => format!("atomic_uint[{n}]"),
+                }
             } else {
                 glsl_type(module, inner)
             },

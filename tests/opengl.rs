@@ -589,3 +589,42 @@ void main() { if (v[gl_GlobalInvocationID.x] < u_limit) atomicAdd(below, 1u); }"
         }
     }
 }
+
+#[test]
+fn arrays_of_counters_count_each_element() {
+    let k = kernel("gl_counter_array.comp");
+    let member = &k.binding_named("buckets").unwrap().members[0];
+    assert_eq!((member.ty.as_str(), member.size), ("atomic_uint[4]", 16));
+    let mut rng = Rng(4);
+    let keys: Vec<u32> = (0..256).map(|_| rng.next_u32()).collect();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let counters = Buffer::from_slice(&ctx, &[10u32, 20, 30, 40]).unwrap();
+        let kb = Buffer::from_slice(&ctx, &keys).unwrap();
+        let slots = Buffer::zeroed(&ctx, 256 * 4).unwrap();
+        let out = ctx
+            .dispatch_and_read(
+                &k,
+                [4, 1, 1],
+                &[
+                    Bind::named("buckets", &counters),
+                    Bind::named("Keys", &kb),
+                    Bind::named("Slots", &slots),
+                ],
+            )
+            .unwrap();
+        let c = words(&out[0]);
+        let got = words(&out[2]);
+        for bucket in 0..4u32 {
+            let hits = keys.iter().filter(|&&k| k & 3 == bucket).count() as u32;
+            let start = 10 * (bucket + 1);
+            assert_eq!(c[bucket as usize], start + hits, "{}", ctx.backend_name());
+            // Each bucket's increments returned start, start+1, …
+            let mut returned: Vec<u32> = (0..256)
+                .filter(|&i| keys[i] & 3 == bucket)
+                .map(|i| got[i])
+                .collect();
+            returned.sort_unstable();
+            assert_eq!(returned, (start..start + hits).collect::<Vec<_>>());
+        }
+    }
+}

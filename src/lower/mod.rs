@@ -126,6 +126,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
             spirv::refuse_shared_bindings(&spv)?;
         }
         spirv::refuse_storage_images_without_format(&spv)?;
+        spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;
         sampler::declare_coordinate_types(&mut spv);
         sampler::refuse_integer_sampling(&spv)?;

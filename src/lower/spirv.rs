@@ -787,3 +787,66 @@ pub(super) fn refuse_storage_images_without_format(module: &Module) -> Result<()
     }
     Ok(())
 }
+
+/// Refuses a matrix with two rows laid out with a 16-byte column stride
+/// (std140's `mat2`, `mat3x2`, `mat4x2`, a loose `uniform mat2` among
+/// them), naming the member: naga's reader cannot take that stride.
+pub(super) fn refuse_two_row_matrices_with_wide_columns(module: &Module) -> Result<()> {
+    let defs = Defs::new(module);
+    for a in &module.annotations {
+        let [
+            Operand::IdRef(s),
+            Operand::LiteralBit32(k),
+            Operand::Decoration(Decoration::MatrixStride),
+            Operand::LiteralBit32(stride),
+        ] = a.operands.as_slice()
+        else {
+            continue;
+        };
+        let rows = defs
+            .globals
+            .get(s)
+            .and_then(|st| st.operands.get(*k as usize))
+            .and_then(id)
+            .map(|mut t| {
+                // Through arrays of matrices.
+                while let Some(d) = defs.globals.get(&t) {
+                    match d.class.opcode {
+                        Op::TypeArray | Op::TypeRuntimeArray => {
+                            t = d.operands.first().and_then(id).unwrap_or(0)
+                        }
+                        _ => break,
+                    }
+                }
+                t
+            })
+            .and_then(|m| defs.globals.get(&m))
+            .filter(|m| m.class.opcode == Op::TypeMatrix)
+            .and_then(|m| m.operands.first().and_then(id))
+            .and_then(|col| defs.globals.get(&col))
+            .and_then(|col| match col.operands.get(1) {
+                Some(Operand::LiteralBit32(n)) => Some(*n),
+                _ => None,
+            });
+        if rows == Some(2) && *stride > 8 {
+            let member = module
+                .debug_names
+                .iter()
+                .find_map(|n| match n.operands.as_slice() {
+                    [
+                        Operand::IdRef(t),
+                        Operand::LiteralBit32(m),
+                        Operand::LiteralString(name),
+                    ] if t == s && m == k && n.class.opcode == Op::MemberName => {
+                        Some(name.as_str())
+                    }
+                    _ => None,
+                });
+            return Err(Error::Unsupported(format!(
+                "`{}` is a matrix with two rows laid out with a {stride}-byte column stride (std140's mat2, mat3x2, mat4x2), which naga cannot read: use vec4 columns or a std430 block",
+                member.unwrap_or("?")
+            )));
+        }
+    }
+    Ok(())
+}
