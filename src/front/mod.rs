@@ -75,7 +75,8 @@ pub struct SourceOptions {
     /// The longest a translation may take; `None` waits for it however long.
     /// Translation runs on a thread of its own (with a deep stack: glslang
     /// and naga recurse once per level of nesting), which is abandoned when
-    /// the time is up.
+    /// the time is up: it cannot be interrupted, and keeps its memory until
+    /// the compiler returns (a process that gives up usually exits).
     pub timeout: Option<std::time::Duration>,
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]

@@ -190,7 +190,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     }
     let wgsl = guard("naga's WGSL writer", || {
         naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| Error::Internal(format!("{name}: writing WGSL failed: {e}")))
+            .map_err(|e| {
+                Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
+            })
     })?;
     // The runtime compiles the validated module itself, not the text: a
     // re-parse would add the WGSL parser's nesting limits to valid shaders.
