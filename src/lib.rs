@@ -43,7 +43,7 @@ pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
-pub use runtime::dispatch::{Bind, Resource, Target};
+pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
 pub use runtime::uniforms::{UniformValue, Uniforms};

@@ -21,10 +21,13 @@ pub struct Buffer {
     staging: Mutex<Option<wgpu::Buffer>>,
 }
 
+/// Every buffer can be bound as storage or uniform, copied both ways, and
+/// hold indirect dispatch arguments a pass wrote.
 const USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
     .union(wgpu::BufferUsages::UNIFORM)
     .union(wgpu::BufferUsages::COPY_SRC)
-    .union(wgpu::BufferUsages::COPY_DST);
+    .union(wgpu::BufferUsages::COPY_DST)
+    .union(wgpu::BufferUsages::INDIRECT);
 
 /// wgpu copies and bindings work in 4-byte units.
 fn padded(len: u64) -> u64 {
@@ -54,6 +57,41 @@ impl Buffer {
                 contents,
                 usage: USAGE,
             })
+        })
+    }
+
+    /// A zeroed buffer of `len` bytes that also has `extra` usages (VERTEX,
+    /// INDEX, …) for the caller's own pipelines.
+    pub fn zeroed_with_usage(ctx: &Context, len: u64, extra: wgpu::BufferUsages) -> Result<Buffer> {
+        if extra.intersects(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::MAP_WRITE) {
+            return Err(Error::Spec(
+                "MAP_READ and MAP_WRITE buffers cannot be storage buffers; atomport maps its own staging buffers".into(),
+            ));
+        }
+        Self::create(ctx, len, |d| {
+            d.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("atomport buffer"),
+                size: padded(len),
+                usage: USAGE | extra,
+                mapped_at_creation: false,
+            })
+        })
+    }
+
+    /// Wraps the caller's buffer (no copy). It must have STORAGE or UNIFORM
+    /// usage to be bound, COPY_SRC to be read back and COPY_DST to be written.
+    pub fn from_wgpu(buffer: wgpu::Buffer) -> Result<Buffer> {
+        let usage = buffer.usage();
+        if !usage.intersects(wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM) {
+            return Err(Error::Spec(format!(
+                "the buffer's usage ({usage:?}) has neither STORAGE nor UNIFORM"
+            )));
+        }
+        Ok(Buffer {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            len: buffer.size(),
+            raw: buffer,
+            staging: Mutex::new(None),
         })
     }
 
@@ -138,6 +176,7 @@ impl Buffer {
     /// Reads the whole buffer back as `T`s, waiting at most the context's timeout.
     pub fn read<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
         ctx.ready()?;
+        self.readable()?;
         let bytes = ctx.on_gpu(readback_job(ctx, &[self], None))?;
         cast_vec(&bytes[0])
     }
@@ -147,8 +186,21 @@ impl Buffer {
     /// under any executor, with [`Error::Timeout`] after the context's timeout.
     pub async fn read_async<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
         ctx.ready()?;
+        self.readable()?;
         let bytes = ctx.on_gpu_async(readback_job(ctx, &[self], None)).await?;
         cast_vec(&bytes[0])
+    }
+
+    /// A caller's buffer without COPY_SRC cannot be read back.
+    fn readable(&self) -> Result<()> {
+        if self.raw.usage().contains(wgpu::BufferUsages::COPY_SRC) {
+            Ok(())
+        } else {
+            Err(Error::Spec(format!(
+                "the buffer's usage ({:?}) lacks COPY_SRC, which reading it back needs",
+                self.raw.usage()
+            )))
+        }
     }
 
     /// Records a copy of this buffer into its staging buffer.

@@ -220,9 +220,14 @@ pub struct LimitsSummary {
 }
 
 fn summarize(adapter: &wgpu::Adapter) -> AdapterSummary {
-    let info = adapter.get_info();
-    let features = adapter.features();
-    let limits = adapter.limits();
+    summarize_parts(adapter.get_info(), adapter.features(), adapter.limits())
+}
+
+fn summarize_parts(
+    info: wgpu::AdapterInfo,
+    features: wgpu::Features,
+    limits: wgpu::Limits,
+) -> AdapterSummary {
     AdapterSummary {
         name: info.name,
         backend: backend_name(info.backend),
@@ -369,7 +374,8 @@ struct Worker {
 
 /// An open device on the chosen adapter.
 pub struct Context {
-    adapter: wgpu::Adapter,
+    /// `None` for a caller's device ([`Context::from_wgpu`]).
+    adapter: Option<wgpu::Adapter>,
     gpu: Gpu,
     info: wgpu::AdapterInfo,
     timeout: Duration,
@@ -416,6 +422,30 @@ impl Context {
         device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
             log::debug!("wgpu: {e}");
         }));
+        Context::assemble(Some(adapter), info, device, queue, opts.timeout)
+    }
+
+    /// A context over the caller's own device and queue (a wgpu program's),
+    /// with the same checks and timeouts: features and limits are the
+    /// device's. atomport's work goes on the caller's queue in order with
+    /// the caller's; the caller's uncaught-error handler is left as it is.
+    /// Without the adapter, format capabilities are WebGPU's guarantees.
+    pub fn from_wgpu(
+        info: wgpu::AdapterInfo,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        timeout: Duration,
+    ) -> Result<Context> {
+        Context::assemble(None, info, device, queue, timeout)
+    }
+
+    fn assemble(
+        adapter: Option<wgpu::Adapter>,
+        info: wgpu::AdapterInfo,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        timeout: Duration,
+    ) -> Result<Context> {
         log::info!("adapter: {} ({:?})", info.name, info.backend);
         let gpu = Gpu { device, queue };
         let (jobs, rx) = mpsc::channel::<Job>();
@@ -441,7 +471,7 @@ impl Context {
             adapter,
             gpu,
             info,
-            timeout: opts.timeout,
+            timeout,
             worker: Worker {
                 jobs: Some(jobs),
                 thread: Some(thread),
@@ -470,7 +500,11 @@ impl Context {
 
     /// A summary of the adapter as `atomport info` shows it.
     pub fn summary(&self) -> AdapterSummary {
-        summarize(&self.adapter)
+        summarize_parts(
+            self.info.clone(),
+            self.gpu.device.features(),
+            self.gpu.device.limits(),
+        )
     }
 
     /// The wgpu device, for interop with the caller's own pipelines.
@@ -494,16 +528,21 @@ impl Context {
     /// (that the adapter has) otherwise.
     pub fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
         let features = self.gpu.device.features();
-        let adapter = self.adapter.get_texture_format_features(format);
+        let mut f = format.guaranteed_format_features(features);
+        let Some(adapter) = self
+            .adapter
+            .as_ref()
+            .map(|a| a.get_texture_format_features(format))
+        else {
+            return f;
+        };
         if features.contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) {
-            adapter
-        } else {
-            // WebGPU's guarantees, less what a downlevel adapter cannot do.
-            let mut f = format.guaranteed_format_features(features);
-            f.allowed_usages &= adapter.allowed_usages;
-            f.flags &= adapter.flags;
-            f
+            return adapter;
         }
+        // WebGPU's guarantees, less what a downlevel adapter cannot do.
+        f.allowed_usages &= adapter.allowed_usages;
+        f.flags &= adapter.flags;
+        f
     }
 
     /// The longest wait for GPU work.

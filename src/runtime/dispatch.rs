@@ -144,6 +144,106 @@ impl<'a> Bind<'a> {
     }
 }
 
+/// How many workgroups a dispatch runs.
+#[derive(Clone, Copy, Debug)]
+pub enum Workgroups<'a> {
+    /// Counts known on the host, checked against the adapter's limits.
+    Count([u32; 3]),
+    /// Three `u32` counts read on the GPU from a buffer with INDIRECT usage.
+    Indirect {
+        /// The buffer holding the counts.
+        buffer: &'a Buffer,
+        /// Byte offset of the counts (a multiple of 4).
+        offset: u64,
+    },
+}
+
+/// Dispatches and copies recorded into one command encoder and submitted
+/// once: the chained passes of a pipeline without a wait between them.
+/// Every dispatch is checked as it is recorded.
+pub struct Batch<'c> {
+    ctx: &'c Context,
+    encoder: wgpu::CommandEncoder,
+    dispatches: usize,
+}
+
+impl<'c> Batch<'c> {
+    /// Records a dispatch of `groups` workgroups.
+    pub fn dispatch(
+        &mut self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind],
+    ) -> Result<&mut Self> {
+        self.ctx
+            .record(&mut self.encoder, kernel, Workgroups::Count(groups), binds)?;
+        self.dispatches += 1;
+        Ok(self)
+    }
+
+    /// Records a dispatch whose counts the GPU reads from `args` at `offset`.
+    pub fn dispatch_indirect(
+        &mut self,
+        kernel: &Kernel,
+        args: &Buffer,
+        offset: u64,
+        binds: &[Bind],
+    ) -> Result<&mut Self> {
+        self.ctx.record(
+            &mut self.encoder,
+            kernel,
+            Workgroups::Indirect {
+                buffer: args,
+                offset,
+            },
+            binds,
+        )?;
+        self.dispatches += 1;
+        Ok(self)
+    }
+
+    /// Records a copy of all of `src` into `dst` (after the work recorded so far).
+    pub fn copy(&mut self, src: &Buffer, dst: &Buffer) -> Result<&mut Self> {
+        if dst.len() < src.len() {
+            return Err(Error::Spec(format!(
+                "a copy of {} bytes into a buffer of {}",
+                src.len(),
+                dst.len()
+            )));
+        }
+        self.encoder.copy_buffer_to_buffer(
+            src.raw(),
+            0,
+            dst.raw(),
+            0,
+            src.len().next_multiple_of(4),
+        );
+        Ok(self)
+    }
+
+    /// How many dispatches are recorded.
+    pub fn len(&self) -> usize {
+        self.dispatches
+    }
+
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.dispatches == 0
+    }
+
+    /// Submits everything once and waits at most the context's timeout.
+    pub fn submit(self) -> Result<()> {
+        let cmd = self.encoder.finish();
+        self.ctx.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
+    }
+
+    /// Submits everything, then reads `buffers` back in the same submission.
+    pub fn submit_and_read(self, buffers: &[&Buffer]) -> Result<Vec<Vec<u8>>> {
+        self.ctx
+            .on_gpu(readback_job(self.ctx, buffers, Some(self.encoder)))
+    }
+}
+
 /// A [`Bind`] with its name resolved.
 #[derive(Clone, Copy, Debug)]
 struct Slotted<'a> {
@@ -244,7 +344,13 @@ impl Context {
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
         let encoder = self.encode(kernel, groups, binds)?;
-        let buffers: Vec<&Buffer> = binds.iter().filter_map(|b| b.resource.buffer()).collect();
+        // A caller's buffer without COPY_SRC cannot be read back.
+        let copyable = |b: &Buffer| b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC);
+        let buffers: Vec<&Buffer> = binds
+            .iter()
+            .filter_map(|b| b.resource.buffer())
+            .filter(|b| copyable(b))
+            .collect();
         let mut read = self
             .on_gpu(readback_job(self, &buffers, Some(encoder)))?
             .into_iter();
@@ -253,7 +359,8 @@ impl Context {
         for b in binds {
             out.push(match b.resource {
                 Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
-                Resource::Buffer(_) => read.next().unwrap_or_default(),
+                Resource::Buffer(b) if copyable(b) => read.next().unwrap_or_default(),
+                Resource::Buffer(_) => Vec::new(),
                 Resource::Texture(t) if writable(kernel, b) && t.is_copyable() => t.read(self)?,
                 // What the kernel cannot write is not read back.
                 Resource::Texture(_) | Resource::Sampled(..) | Resource::Sampler(_) => Vec::new(),
@@ -269,29 +376,113 @@ impl Context {
         groups: [u32; 3],
         binds: &[Bind],
     ) -> Result<wgpu::CommandEncoder> {
-        self.ready()?;
-        let binds = resolve(kernel, binds)?;
-        self.check(kernel, groups, &binds)?;
-        let pipeline = self.pipeline(kernel, &binds)?;
-        let bind_groups = self.bind_groups(&pipeline, &binds)?;
-        // Recording errors surface at submission, inside its error scope.
         let mut encoder = self
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("atomport dispatch"),
             });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(kernel.entry()),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            for (i, bg) in bind_groups.iter().enumerate() {
-                pass.set_bind_group(i as u32, bg, &[]);
-            }
-            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
-        }
+        self.record(&mut encoder, kernel, Workgroups::Count(groups), binds)?;
         Ok(encoder)
+    }
+
+    /// Checks everything — features, limits, every binding — compiles the
+    /// pipeline if need be, and records the dispatch as one compute pass of
+    /// the caller's `encoder`, to be submitted with the caller's other work.
+    /// The dispatch's resources must outlive the submission.
+    pub fn encode_into(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        kernel: &Kernel,
+        workgroups: Workgroups,
+        binds: &[Bind],
+    ) -> Result<()> {
+        self.record(encoder, kernel, workgroups, binds)
+    }
+
+    /// Dispatches `kernel` with its workgroup counts read on the GPU from
+    /// `args` at `offset` (three `u32`s, as a previous pass wrote them —
+    /// the stream-compaction pattern), and waits at most the timeout. The
+    /// counts are not checked against the adapter's limits: the GPU reads them.
+    pub fn dispatch_indirect(
+        &self,
+        kernel: &Kernel,
+        args: &Buffer,
+        offset: u64,
+        binds: &[Bind],
+    ) -> Result<()> {
+        let mut encoder = self
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport indirect dispatch"),
+            });
+        self.record(
+            &mut encoder,
+            kernel,
+            Workgroups::Indirect {
+                buffer: args,
+                offset,
+            },
+            binds,
+        )?;
+        let cmd = encoder.finish();
+        self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
+    }
+
+    /// Like [`Context::dispatch`] without blocking the calling thread: the
+    /// submission and the wait run on the context's GPU worker, so the future
+    /// completes under any executor, with [`Error::Timeout`] after the timeout.
+    pub async fn dispatch_async(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind<'_>],
+    ) -> Result<()> {
+        let cmd = self.encode(kernel, groups, binds)?.finish();
+        self.on_gpu_async(move |gpu| gpu.submit_and_wait(cmd)).await
+    }
+
+    /// Starts a batch: dispatches and copies recorded into one encoder and
+    /// submitted once ([`Batch::submit`]), each dispatch checked as it is recorded.
+    pub fn batch(&self) -> Batch<'_> {
+        Batch {
+            ctx: self,
+            encoder: self
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("atomport batch"),
+                }),
+            dispatches: 0,
+        }
+    }
+
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        kernel: &Kernel,
+        workgroups: Workgroups,
+        binds: &[Bind],
+    ) -> Result<()> {
+        self.ready()?;
+        let binds = resolve(kernel, binds)?;
+        self.check(kernel, workgroups, &binds)?;
+        let pipeline = self.pipeline(kernel, &binds)?;
+        let bind_groups = self.bind_groups(&pipeline, &binds)?;
+        // Recording errors surface at submission, inside its error scope.
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(kernel.entry()),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&pipeline.pipeline);
+        for (i, bg) in bind_groups.iter().enumerate() {
+            pass.set_bind_group(i as u32, bg, &[]);
+        }
+        match workgroups {
+            Workgroups::Count(g) => pass.dispatch_workgroups(g[0], g[1], g[2]),
+            Workgroups::Indirect { buffer, offset } => {
+                pass.dispatch_workgroups_indirect(buffer.raw(), offset)
+            }
+        }
+        Ok(())
     }
 
     /// Checks the kernel against the device: features, workgroup size and
@@ -372,8 +563,30 @@ impl Context {
         Ok(())
     }
 
-    fn check(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Slotted]) -> Result<()> {
+    fn check(&self, kernel: &Kernel, workgroups: Workgroups, binds: &[Slotted]) -> Result<()> {
         self.check_kernel(kernel)?;
+        match workgroups {
+            Workgroups::Count(groups) => self.check_groups(kernel, groups)?,
+            Workgroups::Indirect { buffer, offset } => {
+                if !offset.is_multiple_of(4) || offset + 12 > buffer.len() {
+                    return Err(Error::Spec(format!(
+                        "indirect dispatch arguments at offset {offset}: three u32 counts need a 4-byte-aligned offset and 12 bytes in a buffer of {}",
+                        buffer.len()
+                    )));
+                }
+                if !buffer.raw().usage().contains(wgpu::BufferUsages::INDIRECT) {
+                    return Err(Error::Spec(
+                        "the buffer of indirect dispatch arguments lacks INDIRECT usage".into(),
+                    ));
+                }
+            }
+        }
+        self.check_binds(kernel, binds)
+    }
+
+    /// Checks workgroup counts: none 0, each within the adapter's limit, and
+    /// 32-bit ids that do not wrap.
+    fn check_groups(&self, kernel: &Kernel, groups: [u32; 3]) -> Result<()> {
         let limits = self.limits();
         for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
             if n == 0 {
@@ -421,6 +634,12 @@ impl Context {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Checks every binding against the kernel's map.
+    fn check_binds(&self, kernel: &Kernel, binds: &[Slotted]) -> Result<()> {
+        let limits = self.limits();
         for (i, b) in binds.iter().enumerate() {
             if binds[..i]
                 .iter()

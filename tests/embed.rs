@@ -1,0 +1,260 @@
+//! atomport inside a wgpu program, on every backend present: the caller's
+//! device, the caller's buffers, batches, the caller's encoder, indirect
+//! dispatch from counts a pass wrote with atomics, and async dispatch.
+
+mod common;
+
+use std::time::Duration;
+
+use atomport::{BackendChoice, Bind, Buffer, Context, Kernel, SourceOptions, Workgroups};
+use common::Rng;
+
+fn glsl(src: &str) -> Kernel {
+    Kernel::from_glsl(src, &SourceOptions::named("embed.comp")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A device the test opens itself, with wgpu's default limits.
+fn callers_device(
+    backend: BackendChoice,
+) -> Option<(wgpu::AdapterInfo, wgpu::Device, wgpu::Queue)> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = backend.backends();
+    let instance = wgpu::Instance::new(desc);
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .ok()?;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("the caller's device"),
+        required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+        ..Default::default()
+    }))
+    .ok()?;
+    Some((adapter.get_info(), device, queue))
+}
+
+const ADD_ONE: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint v[]; };
+layout(set = 0, binding = 1) buffer Total { uint total; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    v[i] += 1u;
+    atomicAdd(total, v[i]);
+}";
+
+#[test]
+fn a_callers_device_and_buffers() {
+    let k = glsl(ADD_ONE);
+    for b in common::backend_names() {
+        let Some((info, device, queue)) = callers_device(b.parse().unwrap()) else {
+            println!("skipping {b}: no device with default limits");
+            continue;
+        };
+        let ctx = Context::from_wgpu(info, device.clone(), queue.clone(), Duration::from_secs(30))
+            .unwrap();
+        // The caller's buffer, with the caller's usages.
+        let raw = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("caller's data"),
+            size: 256 * 4,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::VERTEX,
+            mapped_at_creation: false,
+        });
+        let data = Buffer::from_wgpu(raw).unwrap();
+        data.write(&ctx, &(0..256u32).collect::<Vec<_>>()).unwrap();
+        let total = Buffer::zeroed_with_usage(&ctx, 4, wgpu::BufferUsages::INDEX).unwrap();
+        ctx.dispatch(
+            &k,
+            [4, 1, 1],
+            &[Bind::named("Data", &data), Bind::named("Total", &total)],
+        )
+        .unwrap();
+        assert_eq!(
+            data.read::<u32>(&ctx).unwrap(),
+            (1..257u32).collect::<Vec<_>>(),
+            "{b}"
+        );
+        assert_eq!(
+            total.read::<u32>(&ctx).unwrap(),
+            [(1..257u32).sum::<u32>()],
+            "{b}"
+        );
+        // A buffer that cannot be bound, or read, says why.
+        let map_only = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let e = Buffer::from_wgpu(map_only).unwrap_err().to_string();
+        assert!(e.contains("has neither STORAGE nor UNIFORM"), "{e}");
+        let no_src = Buffer::from_wgpu(device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        }))
+        .unwrap();
+        let e = no_src.read::<u32>(&ctx).unwrap_err().to_string();
+        assert!(e.contains("lacks COPY_SRC"), "{e}");
+    }
+}
+
+#[test]
+fn a_batch_of_dependent_dispatches_equals_separate_ones() {
+    let k = glsl(ADD_ONE);
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let run = |batched: bool| {
+            let data = Buffer::from_slice(&ctx, &(0..128u32).collect::<Vec<_>>()).unwrap();
+            let total = Buffer::zeroed(&ctx, 4).unwrap();
+            let binds = [Bind::named("Data", &data), Bind::named("Total", &total)];
+            if batched {
+                let mut batch = ctx.batch();
+                for _ in 0..3 {
+                    batch.dispatch(&k, [2, 1, 1], &binds).unwrap();
+                }
+                assert_eq!(batch.len(), 3);
+                let out = batch.submit_and_read(&[&data, &total]).unwrap();
+                (out[0].clone(), out[1].clone())
+            } else {
+                for _ in 0..3 {
+                    ctx.dispatch(&k, [2, 1, 1], &binds).unwrap();
+                }
+                (
+                    bytemuck::cast_slice(&data.read::<u32>(&ctx).unwrap()).to_vec(),
+                    bytemuck::cast_slice(&total.read::<u32>(&ctx).unwrap()).to_vec(),
+                )
+            }
+        };
+        let (a, b) = (run(true), run(false));
+        assert_eq!(a, b, "{}", ctx.backend_name());
+        // Each pass adds one, and sums what it made: 3 passes of 128 values.
+        let want: u32 = (1..=3u32)
+            .map(|p| (0..128u32).map(|v| v + p).sum::<u32>())
+            .sum();
+        assert_eq!(bytemuck::pod_read_unaligned::<u32>(&a.1), want);
+        // A bad dispatch is refused while recording.
+        let mut batch = ctx.batch();
+        let e = batch
+            .dispatch(&k, [2, 1, 1], &[])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("is used by the kernel but was not given"), "{e}");
+    }
+}
+
+/// Pass 1 keeps the values above a threshold with atomicAdd and writes the
+/// second pass's workgroup count; pass 2, dispatched indirectly, doubles
+/// exactly the kept values.
+const COMPACT: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer Input { uint values[]; };
+layout(set = 0, binding = 1) buffer Kept { uint count; uint kept[]; };
+layout(set = 0, binding = 2) buffer Args { uint groups_x; uint groups_y; uint groups_z; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (values[i] >= 500u) {
+        uint slot = atomicAdd(count, 1u);
+        kept[slot] = values[i];
+        atomicMax(groups_x, (slot + 64u) / 64u);
+    }
+    if (i == 0u) { groups_y = 1u; groups_z = 1u; }
+}";
+
+const DOUBLE: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Kept { uint count; uint kept[]; };
+layout(set = 0, binding = 1) buffer Seen { uint seen; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < count) { kept[i] *= 2u; atomicAdd(seen, 1u); }
+}";
+
+#[test]
+fn indirect_counts_from_an_atomic_pass() {
+    let (compact, double) = (glsl(COMPACT), glsl(DOUBLE));
+    let mut rng = Rng(11);
+    let values: Vec<u32> = (0..1024).map(|_| rng.next_u32() % 1000).collect();
+    let mut want: Vec<u32> = values
+        .iter()
+        .filter(|&&v| v >= 500)
+        .map(|v| v * 2)
+        .collect();
+    want.sort_unstable();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for batched in [false, true] {
+            let input = Buffer::from_slice(&ctx, &values).unwrap();
+            let kept = Buffer::zeroed(&ctx, 4 + 1024 * 4).unwrap();
+            let args = Buffer::zeroed(&ctx, 12).unwrap();
+            let seen = Buffer::zeroed(&ctx, 4).unwrap();
+            let first = [
+                Bind::named("Input", &input),
+                Bind::named("Kept", &kept),
+                Bind::named("Args", &args),
+            ];
+            let second = [Bind::named("Kept", &kept), Bind::named("Seen", &seen)];
+            if batched {
+                let mut batch = ctx.batch();
+                batch.dispatch(&compact, [16, 1, 1], &first).unwrap();
+                batch.dispatch_indirect(&double, &args, 0, &second).unwrap();
+                batch.submit().unwrap();
+            } else {
+                ctx.dispatch(&compact, [16, 1, 1], &first).unwrap();
+                ctx.dispatch_indirect(&double, &args, 0, &second).unwrap();
+            }
+            let k = kept.read::<u32>(&ctx).unwrap();
+            let count = k[0] as usize;
+            let mut got = k[1..1 + count].to_vec();
+            got.sort_unstable();
+            assert_eq!(got, want, "{} batched {batched}", ctx.backend_name());
+            assert_eq!(seen.read::<u32>(&ctx).unwrap(), [count as u32]);
+            assert_eq!(
+                args.read::<u32>(&ctx).unwrap(),
+                [(count as u32).div_ceil(64), 1, 1]
+            );
+        }
+        // Arguments past the buffer's end are refused before submission.
+        let args = Buffer::zeroed(&ctx, 12).unwrap();
+        let kept = Buffer::zeroed(&ctx, 8).unwrap();
+        let seen = Buffer::zeroed(&ctx, 4).unwrap();
+        let e = ctx
+            .dispatch_indirect(
+                &double,
+                &args,
+                4,
+                &[Bind::named("Kept", &kept), Bind::named("Seen", &seen)],
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("need a 4-byte-aligned offset and 12 bytes in a buffer of 12"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn dispatch_into_the_callers_encoder_and_async() {
+    let k = glsl(ADD_ONE);
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let data = Buffer::from_slice(&ctx, &[5u32; 64]).unwrap();
+        let total = Buffer::zeroed(&ctx, 4).unwrap();
+        let binds = [Bind::named("Data", &data), Bind::named("Total", &total)];
+        // The caller's encoder: atomport records a pass, the caller copies and submits.
+        let copy = Buffer::zeroed(&ctx, 64 * 4).unwrap();
+        let mut encoder = ctx.device().create_command_encoder(&Default::default());
+        ctx.encode_into(&mut encoder, &k, Workgroups::Count([1, 1, 1]), &binds)
+            .unwrap();
+        encoder.copy_buffer_to_buffer(data.raw(), 0, copy.raw(), 0, 64 * 4);
+        ctx.queue().submit([encoder.finish()]);
+        assert_eq!(copy.read::<u32>(&ctx).unwrap(), [6u32; 64]);
+        // Async, driven by the simplest executor.
+        pollster::block_on(ctx.dispatch_async(&k, [1, 1, 1], &binds)).unwrap();
+        let read = pollster::block_on(data.read_async::<u32>(&ctx)).unwrap();
+        assert_eq!(read, [7u32; 64], "{}", ctx.backend_name());
+        assert_eq!(total.read::<u32>(&ctx).unwrap(), [6 * 64 + 7 * 64]);
+    }
+}
