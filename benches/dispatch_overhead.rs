@@ -2,7 +2,9 @@
 //! the same dispatch and readback on the same device: the median of many
 //! interleaved runs of each, reported as the ratio atomport / raw. And the
 //! cost of setting eight loose uniforms of an OpenGL-dialect kernel by name
-//! ([`atomport::Uniforms`]) against filling the same std140 bytes by hand.
+//! ([`atomport::Uniforms`]) against filling the same std140 bytes by hand;
+//! and 200 chained dispatches in one [`atomport::Batch`] against the same
+//! recorded by hand into one encoder.
 //!
 //! `cargo bench --bench dispatch_overhead [-- --backend NAME] [-- --runs N]`
 
@@ -234,6 +236,70 @@ fn uniforms_case(ctx: &Context, runs: usize) {
     );
 }
 
+/// 200 dependent dispatches (each adds one to every word) in one batch,
+/// against the same 200 passes recorded by hand and submitted once.
+fn batch_case(ctx: &Context, runs: usize) {
+    const PASSES: usize = 200;
+    let kernel = Kernel::from_wgsl(
+        "@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+         @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) { v[id.x] += 1u; }",
+        &SourceOptions::named("add.wgsl"),
+    )
+    .unwrap();
+    let words = 4096u64;
+    let buf = Buffer::zeroed(ctx, words * 4).unwrap();
+    let device = ctx.device();
+    let pipeline = common::raw_pipeline(device, kernel.wgsl());
+    let raw_buf = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: words * 4,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: raw_buf.as_entire_binding(),
+        }],
+    });
+    let groups = (words / 64) as u32;
+    let binds = [Bind::new(0, 0, &buf)];
+    let batched = || {
+        let mut b = ctx.batch();
+        for _ in 0..PASSES {
+            b.dispatch(&kernel, [groups, 1, 1], &binds).unwrap();
+        }
+        b.submit().unwrap();
+    };
+    let by_hand = || {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        for _ in 0..PASSES {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+        ctx.queue().submit([encoder.finish()]);
+        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    };
+    batched();
+    assert!(
+        buf.read::<u32>(ctx)
+            .unwrap()
+            .iter()
+            .all(|&v| v == PASSES as u32)
+    );
+    let (ma, mr) = common::interleaved(runs, || common::time(batched), || common::time(by_hand));
+    println!(
+        "{PASSES} chained dispatches: one batch {:>10.1?}  recorded by hand {:>10.1?}  ratio {:.3}",
+        ma,
+        mr,
+        ma.as_secs_f64() / mr.as_secs_f64()
+    );
+}
+
 fn main() {
     let (backend, runs) = common::backend_and_runs(200);
     let kernel = Kernel::from_wgsl(
@@ -257,4 +323,5 @@ fn main() {
         (runs / 10).max(5),
     );
     uniforms_case(&ctx, runs);
+    batch_case(&ctx, (runs / 4).max(10));
 }
