@@ -320,6 +320,8 @@ pub struct Kernel {
     dialect: Option<Dialect>,
     module: std::sync::Arc<naga::Module>,
     workgroup_memory: u64,
+    /// Dropped with the kernel: the runtime's caches see it gone.
+    alive: std::sync::Arc<()>,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -540,7 +542,13 @@ impl Kernel {
             dialect: provenance.dialect,
             module: std::sync::Arc::new(module.clone()),
             workgroup_memory,
+            alive: std::sync::Arc::new(()),
         })
+    }
+
+    /// A handle that dies with the kernel, for caches keyed by it.
+    pub(crate) fn liveness(&self) -> std::sync::Weak<()> {
+        std::sync::Arc::downgrade(&self.alive)
     }
 
     /// Bytes of `shared` (workgroup) memory the entry point uses.

@@ -258,3 +258,45 @@ fn dispatch_into_the_callers_encoder_and_async() {
         assert_eq!(total.read::<u32>(&ctx).unwrap(), [6 * 64 + 7 * 64]);
     }
 }
+
+#[test]
+fn pipelines_are_bounded_per_kernel_and_released_with_it() {
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
+void main() { imageAtomicAdd(img, ivec2(0), 1u); }";
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let k = glsl(src);
+        let other = glsl(ADD_ONE);
+        ctx.set_pipeline_limit(4);
+        // One pipeline per image size (the sizes are override constants).
+        for w in 1..=10u32 {
+            let desc = atomport::ImageDesc::new(
+                atomport::ImageDim::D2,
+                atomport::ImageFormat::R32Uint,
+                &[w, 2],
+                1,
+            )
+            .unwrap();
+            let img = atomport::Image::zeroed(&ctx, desc).unwrap();
+            ctx.dispatch(&k, [1, 1, 1], &[Bind::named("img", &img)])
+                .unwrap();
+            assert!(ctx.cached_pipelines() <= 4, "{}", ctx.cached_pipelines());
+            // The most recent size is still cached and right.
+            assert_eq!(img.read::<u32>(&ctx).unwrap()[0], 1);
+        }
+        let data = Buffer::zeroed(&ctx, 256).unwrap();
+        let total = Buffer::zeroed(&ctx, 4).unwrap();
+        ctx.dispatch(
+            &other,
+            [1, 1, 1],
+            &[Bind::named("Data", &data), Bind::named("Total", &total)],
+        )
+        .unwrap();
+        assert_eq!(ctx.cached_pipelines(), 5);
+        drop(k);
+        assert_eq!(ctx.cached_pipelines(), 1, "{}", ctx.backend_name());
+        drop(other);
+        assert_eq!(ctx.cached_pipelines(), 0);
+    }
+}

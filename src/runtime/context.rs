@@ -318,6 +318,16 @@ pub(crate) struct Pipeline {
     pub(crate) last_binds: Mutex<Option<(BindKey, Arc<Vec<wgpu::BindGroup>>)>>,
 }
 
+/// A cache entry: the pipeline, whether its kernel lives, when it was last used.
+pub(crate) struct CachedPipeline {
+    pub(crate) pipeline: Arc<Pipeline>,
+    pub(crate) kernel: std::sync::Weak<()>,
+    pub(crate) last_used: u64,
+}
+
+/// How many pipelines a kernel keeps by default (one per set of image sizes).
+pub const DEFAULT_PIPELINE_LIMIT: usize = 16;
+
 /// A kernel's id and the sizes its images' override constants were compiled with.
 pub(crate) type PipelineKey = (u64, Vec<u32>);
 
@@ -381,7 +391,11 @@ pub struct Context {
     timeout: Duration,
     worker: Worker,
     /// Compiled pipelines by kernel id and image sizes.
-    pub(crate) pipelines: Mutex<HashMap<PipelineKey, Arc<Pipeline>>>,
+    pub(crate) pipelines: Mutex<HashMap<PipelineKey, CachedPipeline>>,
+    /// Counts pipeline uses, for least-recently-used eviction.
+    pub(crate) pipeline_tick: AtomicU64,
+    /// Most pipelines kept per kernel (one per set of image sizes).
+    pipeline_limit: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for Context {
@@ -480,6 +494,8 @@ impl Context {
                 timed_out: AtomicU64::new(0),
             },
             pipelines: Mutex::new(HashMap::new()),
+            pipeline_tick: AtomicU64::new(0),
+            pipeline_limit: std::sync::atomic::AtomicUsize::new(DEFAULT_PIPELINE_LIMIT),
         })
     }
 
@@ -543,6 +559,27 @@ impl Context {
         f.allowed_usages &= adapter.allowed_usages;
         f.flags &= adapter.flags;
         f
+    }
+
+    /// Sets how many compiled pipelines each kernel keeps (one per set of
+    /// image sizes and layer counts; the least recently used goes first).
+    /// Pipelines of dropped kernels are released whatever the bound.
+    pub fn set_pipeline_limit(&self, limit: usize) {
+        self.pipeline_limit.store(limit.max(1), Ordering::Relaxed);
+    }
+
+    /// The per-kernel pipeline bound.
+    pub fn pipeline_limit(&self) -> usize {
+        self.pipeline_limit.load(Ordering::Relaxed)
+    }
+
+    /// How many compiled pipelines the context holds for live kernels.
+    pub fn cached_pipelines(&self) -> usize {
+        let cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        cache
+            .values()
+            .filter(|e| e.kernel.strong_count() > 0)
+            .count()
     }
 
     /// The longest wait for GPU work.

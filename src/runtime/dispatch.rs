@@ -823,8 +823,14 @@ impl Context {
         }
         let key: Vec<u32> = constants.iter().map(|(_, v)| *v as u32).collect();
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = cache.get(&(kernel.id(), key.clone())) {
-            return Ok(p.clone());
+        // Pipelines of kernels that were dropped go with them.
+        cache.retain(|_, e| e.kernel.strong_count() > 0);
+        let tick = self
+            .pipeline_tick
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(e) = cache.get_mut(&(kernel.id(), key.clone())) {
+            e.last_used = tick;
+            return Ok(e.pipeline.clone());
         }
         // Drivers compile here, in time that grows with the shader: on the
         // worker thread, under the context's timeout.
@@ -872,7 +878,37 @@ impl Context {
             })
         })?;
         let p = Arc::new(p);
-        cache.insert((kernel.id(), key), p.clone());
+        // One pipeline per set of image sizes: the least recently used of
+        // this kernel's go past the bound.
+        let limit = self.pipeline_limit().max(1);
+        loop {
+            let mine: Vec<(&crate::runtime::context::PipelineKey, u64)> = cache
+                .iter()
+                .filter(|(k, _)| k.0 == kernel.id())
+                .map(|(k, e)| (k, e.last_used))
+                .collect();
+            if mine.len() < limit {
+                break;
+            }
+            let oldest = mine
+                .iter()
+                .min_by_key(|(_, t)| *t)
+                .map(|(k, _)| (*k).clone());
+            match oldest {
+                Some(k) => {
+                    cache.remove(&k);
+                }
+                None => break,
+            }
+        }
+        cache.insert(
+            (kernel.id(), key),
+            crate::runtime::context::CachedPipeline {
+                pipeline: p.clone(),
+                kernel: kernel.liveness(),
+                last_used: tick,
+            },
+        );
         Ok(p)
     }
 }
