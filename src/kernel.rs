@@ -322,6 +322,8 @@ pub struct Kernel {
     workgroup_memory: u64,
     /// Dropped with the kernel: the runtime's caches see it gone.
     alive: std::sync::Arc<()>,
+    /// Files `#include`d by GLSL input, as found.
+    includes: Vec<std::path::PathBuf>,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -340,6 +342,8 @@ pub(crate) struct Provenance {
     pub samplers: Vec<crate::lower::sampler::SplitSampler>,
     /// Array textures whose layer count is an override.
     pub layer_counts: Vec<crate::lower::sampler::LayerCount>,
+    /// Files `#include`d, as found.
+    pub includes: Vec<std::path::PathBuf>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -397,6 +401,7 @@ impl Kernel {
                 initializers: compiled.uniform_initializers,
                 samplers: lowered.samplers,
                 layer_counts: lowered.layer_counts,
+                includes: compiled.includes,
             },
             &opts,
         )
@@ -421,6 +426,7 @@ impl Kernel {
                 initializers: Vec::new(),
                 samplers: lowered.samplers,
                 layer_counts: lowered.layer_counts,
+                includes: Vec::new(),
             },
             opts,
         )
@@ -543,7 +549,30 @@ impl Kernel {
             module: std::sync::Arc::new(module.clone()),
             workgroup_memory,
             alive: std::sync::Arc::new(()),
+            includes: provenance.includes.clone(),
         })
+    }
+
+    /// The files GLSL input `#include`d, as found (a build script reruns on them).
+    pub fn includes(&self) -> &[std::path::PathBuf] {
+        &self.includes
+    }
+
+    /// Every override id (WGSL `@id`) the runtime sets from bound resources:
+    /// images' sizes and array textures' layer counts.
+    pub fn overrides(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self
+            .bindings
+            .iter()
+            .flat_map(|b| {
+                b.image
+                    .iter()
+                    .flat_map(|i| i.size_overrides)
+                    .chain(b.layers_override)
+            })
+            .collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// A handle that dies with the kernel, for caches keyed by it.

@@ -32,6 +32,7 @@ pub mod job;
 pub mod kernel;
 pub mod lower;
 pub mod runtime;
+pub mod translate;
 pub mod validate;
 
 pub use error::{Error, Result};
@@ -41,12 +42,17 @@ pub use kernel::{
 };
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
+/// The naga whose module [`Kernel::module`] gives.
+pub use naga;
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
 pub use runtime::uniforms::{UniformValue, Uniforms};
+pub use translate::{Translation, build, translate, translate_file};
+/// The wgpu atomport is built on, for callers that share its device.
+pub use wgpu;
 
 /// On a machine without a window system, Mesa's EGL and its device-select
 /// Vulkan layer probe Wayland and X and print an error about

@@ -300,3 +300,114 @@ void main() { imageAtomicAdd(img, ivec2(0), 1u); }";
         assert_eq!(ctx.cached_pipelines(), 0);
     }
 }
+
+#[test]
+fn translator_api_and_build_script_helper() {
+    let dir = std::env::temp_dir().join(format!("atomport-build-{}", std::process::id()));
+    let shaders = dir.join("shaders");
+    std::fs::create_dir_all(&shaders).unwrap();
+    std::fs::write(
+        shaders.join("common.glsl"),
+        "uint bump(uint v) { return v + 1u; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        shaders.join("count.comp"),
+        "#version 450\n#include \"common.glsl\"\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) buffer C { uint c; };\nvoid main() { atomicAdd(c, bump(0u)); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        shaders.join("image.comp"),
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0, r32ui) uniform uimage2D img;\nvoid main() { imageAtomicAdd(img, ivec2(0), 1u); }\n",
+    )
+    .unwrap();
+    std::fs::write(shaders.join("notes.txt"), "not a shader").unwrap();
+    let out = dir.join("out");
+    let (written, reruns) =
+        atomport::build::translate_dir_into(&shaders, &out, &SourceOptions::default()).unwrap();
+    assert_eq!(written, [out.join("count.wgsl"), out.join("image.wgsl")]);
+    // The folder, both shaders and the include.
+    assert!(reruns.contains(&shaders));
+    assert!(reruns.contains(&shaders.join("common.glsl")), "{reruns:?}");
+    assert!(reruns.contains(&shaders.join("image.comp")));
+    for w in &written {
+        let text = std::fs::read_to_string(w).unwrap();
+        naga::front::wgsl::parse_str(&text).unwrap();
+    }
+    let map: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("image.bindings.json")).unwrap())
+            .unwrap();
+    assert_eq!(map["overrides"].as_array().unwrap().len(), 4);
+    assert_eq!(map["bindings"][0]["kind"], "image");
+    // The shipped WGSL runs as it is; the texel buffer is laid out without a context.
+    let t = atomport::translate(
+        std::fs::read(shaders.join("image.comp"))
+            .unwrap()
+            .as_slice(),
+        atomport::Lang::Glsl,
+        &SourceOptions::named("image.comp"),
+    )
+    .unwrap();
+    let desc = atomport::ImageDesc::new(
+        atomport::ImageDim::D2,
+        atomport::ImageFormat::R32Uint,
+        &[3, 2],
+        1,
+    )
+    .unwrap();
+    let words = desc.texel_buffer_words(|i| i as u32 * 10).unwrap();
+    assert_eq!(words, [3, 2, 1, 1, 0, 10, 20, 30, 40, 50, 0]);
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let module = ctx
+            .device()
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(t.wgsl.clone().into()),
+            });
+        let sizes: Vec<(String, f64)> = t
+            .overrides
+            .iter()
+            .zip([3.0, 2.0, 1.0, 1.0])
+            .map(|(id, v)| (id.to_string(), v))
+            .collect();
+        let constants: Vec<(&str, f64)> = sizes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let pipeline = ctx
+            .device()
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: None,
+                module: &module,
+                entry_point: Some(&t.entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    ..Default::default()
+                },
+                cache: None,
+            });
+        let buf = Buffer::from_slice(&ctx, &words).unwrap();
+        let group = ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buf.raw().as_entire_binding(),
+            }],
+        });
+        let mut encoder = ctx.device().create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        ctx.queue().submit([encoder.finish()]);
+        // Texel (0, 0) is word 4 (after the 4-word header).
+        assert_eq!(
+            buf.read::<u32>(&ctx).unwrap()[4],
+            1,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -22,6 +22,8 @@ struct Includer {
     root: PathBuf,
     /// Why an include was refused, when atomport refused it (glslang only says it failed).
     refused: Option<String>,
+    /// Every file included, as found.
+    included: Vec<PathBuf>,
 }
 
 impl IncludeHandler for Includer {
@@ -50,9 +52,12 @@ impl IncludeHandler for Includer {
         candidates.extend(self.dirs.iter().map(|d| d.join(header)));
         let found = candidates.into_iter().find(|p| p.exists())?;
         match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader") {
-            Ok(data) => Some(IncludeResult {
-                name: found.display().to_string(),
-                data,
+            Ok(data) => Some({
+                self.included.push(found.clone());
+                IncludeResult {
+                    name: found.display().to_string(),
+                    data,
+                }
             }),
             Err(e) => {
                 self.refused = Some(e.to_string());
@@ -76,6 +81,8 @@ pub struct Compiled {
     /// OpenGL dialect: the words of declarations that name no binding (the
     /// binding pass marks resources so named as bound automatically).
     pub unbound: Vec<String>,
+    /// Every file `#include`d, as found.
+    pub includes: Vec<PathBuf>,
 }
 
 /// Compiles a GLSL compute shader to SPIR-V words.
@@ -174,7 +181,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
     let name = opts.display_name().to_string();
     let compiler = glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    let shader = parse(compiler, source, opts, dialect)?;
+    let (shader, includes) = parse(compiler, source, opts, dialect)?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
     // declarations themselves say which named none.
@@ -198,6 +205,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
         dialect,
         uniform_initializers,
         unbound,
+        includes,
     })
 }
 
@@ -207,7 +215,7 @@ fn parse(
     source: &str,
     opts: &SourceOptions,
     dialect: Dialect,
-) -> Result<glslang::Shader<'static>> {
+) -> Result<(glslang::Shader<'static>, Vec<PathBuf>)> {
     let name = opts.display_name();
     // #include works without the shader naming the extension, as with glslangValidator.
     let shader_source = ShaderSource::from(with_include_extension(source));
@@ -228,6 +236,7 @@ fn parse(
         dirs: opts.include_dirs.clone(),
         root,
         refused: None,
+        included: Vec::new(),
     };
     let defines: Vec<(&str, Option<&str>)> = opts
         .defines
@@ -256,7 +265,7 @@ fn parse(
     }
     let parsed = builder.parse();
     match (parsed, includer.refused) {
-        (Ok(shader), _) => Ok(shader),
+        (Ok(shader), _) => Ok((shader, includer.included)),
         (Err(_), Some(why)) => Err(Error::Shader(why)),
         (Err(e), None) => Err(Error::Shader(diagnostics(&e, name, dialect))),
     }

@@ -107,6 +107,20 @@ impl ImageDesc {
         Ok(())
     }
 
+    /// The words of the texel buffer the kernel binds for this image, without
+    /// a [`crate::Context`] (for a caller that binds its own buffer): the
+    /// header `(width, height, layers, samples)`, the texels in texel order
+    /// as `texel(i)` gives them, and the scratch texel.
+    pub fn texel_buffer_words(&self, texel: impl Fn(usize) -> u32) -> Result<Vec<u32>> {
+        self.check()?;
+        let n = self.texel_count();
+        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 1);
+        words.extend([self.width, self.height, self.layers(), self.samples]);
+        words.extend((0..n).map(texel));
+        words.push(0);
+        Ok(words)
+    }
+
     /// Layers held: 6 per cube, the depth of a 3D image, the array layers.
     pub fn layers(&self) -> u32 {
         match self.dim {
@@ -215,15 +229,9 @@ impl Image {
     }
 
     fn with_words(ctx: &Context, desc: ImageDesc, texel: impl Fn(usize) -> u32) -> Result<Image> {
-        desc.check()?;
-        let n = desc.texel_count();
-        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 1);
-        words.extend([desc.width, desc.height, desc.layers(), desc.samples]);
-        words.extend((0..n).map(texel));
-        words.push(0);
         Ok(Image {
+            buffer: Buffer::from_slice(ctx, &desc.texel_buffer_words(texel)?)?,
             desc,
-            buffer: Buffer::from_slice(ctx, &words)?,
         })
     }
 
