@@ -3,6 +3,10 @@
 //! same device: the median of many interleaved runs, as a ratio. No host
 //! round trip: atomport wraps the texture and binds its view.
 //!
+//! And copying a 2048×2048 r32ui image to a texture and back through
+//! atomport (`Image::copy_to_textures`/`copy_from_textures`, GPU copies)
+//! against the same copies written by hand.
+//!
 //! `cargo bench --bench textures [-- --backend NAME] [-- --runs N]`
 
 use std::time::Instant;
@@ -10,7 +14,10 @@ use std::time::Instant;
 #[path = "common/mod.rs"]
 mod common;
 
-use atomport::{Bind, Buffer, Context, ContextOptions, Kernel, SourceOptions, Texture, TextureDim};
+use atomport::{
+    Bind, Buffer, Context, ContextOptions, Image, ImageDesc, ImageDim, ImageFormat, Kernel,
+    SourceOptions, Texture, TextureDim,
+};
 
 /// Sums each row's red channel into a buffer.
 const ROWS: &str = "#version 450
@@ -25,6 +32,73 @@ void main() {
     for (int x = 0; x < 2048; x += 16) s += texelFetch(img, ivec2(x, y), 0).r;
     sums[y] = s;
 }";
+
+/// Image -> texture -> image through atomport against raw GPU copies.
+fn image_copies(ctx: &Context, runs: usize) {
+    let size = 2048u32;
+    let desc = ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[size, size], 1).unwrap();
+    let texels: Vec<u32> = (0..size * size).collect();
+    let image = Image::from_texels(ctx, desc, &texels).unwrap();
+    let tex = ctx.device().create_texture(&image.texture_descriptor());
+    let device = ctx.device();
+    let raw = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: u64::from(size * size * 4),
+        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let layout = wgpu::TexelCopyBufferLayout {
+        offset: 0,
+        bytes_per_row: Some(size * 4),
+        rows_per_image: Some(size),
+    };
+    let by_hand = || {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_texture(
+            wgpu::TexelCopyBufferInfo {
+                buffer: &raw,
+                layout,
+            },
+            tex.as_image_copy(),
+            tex.size(),
+        );
+        encoder.copy_texture_to_buffer(
+            tex.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &raw,
+                layout,
+            },
+            tex.size(),
+        );
+        ctx.queue().submit([encoder.finish()]);
+        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    };
+    let through_atomport = || {
+        image
+            .copy_to_textures(ctx, std::slice::from_ref(&tex))
+            .unwrap();
+        image
+            .copy_from_textures(ctx, std::slice::from_ref(&tex))
+            .unwrap();
+    };
+    through_atomport();
+    assert_eq!(
+        image.read::<u32>(ctx).unwrap(),
+        texels,
+        "the round trip keeps every texel"
+    );
+    let (ma, mr) = common::interleaved(
+        runs,
+        || common::time(through_atomport),
+        || common::time(by_hand),
+    );
+    println!(
+        "2048x2048 r32ui image -> texture -> image: atomport {:>10.1?}  by hand {:>10.1?}  ratio {:.3}",
+        ma,
+        mr,
+        ma.as_secs_f64() / mr.as_secs_f64()
+    );
+}
 
 fn main() {
     let (backend, runs) = common::backend_and_runs(50);
@@ -144,4 +218,5 @@ fn main() {
         mr,
         ma.as_secs_f64() / mr.as_secs_f64()
     );
+    image_copies(&ctx, (runs / 2).max(10));
 }

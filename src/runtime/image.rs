@@ -313,31 +313,15 @@ impl Image {
         Ok(textures)
     }
 
-    /// Copies the texels into `textures` (one per sample, shaped as [`Image::texture_descriptor`]).
+    /// Copies the texels into `textures` (one per sample, shaped as
+    /// [`Image::texture_descriptor`]) on the GPU: no host round trip.
     pub fn copy_to_textures(&self, ctx: &Context, textures: &[wgpu::Texture]) -> Result<()> {
         self.check_textures(textures)?;
-        let texels = self.read::<u32>(ctx)?;
-        let per_sample = self.desc.texel_count() / self.desc.samples as usize;
-        for (s, t) in textures.iter().enumerate() {
-            let part = &texels[s * per_sample..(s + 1) * per_sample];
-            let size = t.size();
-            ctx.scoped(|| {
-                ctx.queue().write_texture(
-                    t.as_image_copy(),
-                    bytemuck::cast_slice(part),
-                    wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(size.width * 4),
-                        rows_per_image: Some(size.height),
-                    },
-                    size,
-                )
-            })?;
-        }
-        Ok(())
+        self.gpu_copy(ctx, textures, true)
     }
 
-    /// Overwrites the texels from `textures` (one per sample, shaped as [`Image::texture_descriptor`]).
+    /// Overwrites the texels from `textures` (one per sample, shaped as
+    /// [`Image::texture_descriptor`]) on the GPU: no host round trip.
     ///
     /// wgpu's GL backend keeps a square 2D texture of 6·n layers as a cube
     /// map (array), which it cannot copy from: that case is an
@@ -354,18 +338,75 @@ impl Image {
                 "wgpu's GL backend cannot copy from a cube map (a square 2D texture of 6·n layers); read the image itself instead".into(),
             ));
         }
-        let mut texels: Vec<u32> = Vec::with_capacity(self.desc.texel_count());
-        for t in textures {
-            texels.extend(read_texture(ctx, t)?);
+        self.gpu_copy(ctx, textures, false)
+    }
+
+    /// Records the copies between the texel buffer and `textures` and
+    /// submits them, waiting at most the timeout. Texture copies need rows
+    /// of a multiple of 256 bytes: narrower images go through a staging
+    /// buffer with padded rows, filled or emptied row by row on the GPU.
+    fn gpu_copy(&self, ctx: &Context, textures: &[wgpu::Texture], to_textures: bool) -> Result<()> {
+        ctx.ready()?;
+        let size = self.texture_descriptor().size;
+        let row = u64::from(size.width) * 4;
+        let pitch = row.next_multiple_of(u64::from(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
+        let rows = u64::from(size.height) * u64::from(size.depth_or_array_layers);
+        let per_sample = rows * row;
+        let staging = (pitch != row)
+            .then(|| {
+                ctx.scoped(|| {
+                    ctx.device().create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("atomport image copy rows"),
+                        size: pitch * rows,
+                        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                })
+            })
+            .transpose()?;
+        let mut encoder = ctx
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport image copy"),
+            });
+        for (s, t) in textures.iter().enumerate() {
+            let base = u64::from(HEADER_WORDS) * 4 + s as u64 * per_sample;
+            let (buffer, offset) = match &staging {
+                Some(st) => (st, 0),
+                None => (self.buffer.raw(), base),
+            };
+            let rows_copy = |encoder: &mut wgpu::CommandEncoder, st: &wgpu::Buffer| {
+                for r in 0..rows {
+                    let (img, pad) = (base + r * row, r * pitch);
+                    if to_textures {
+                        encoder.copy_buffer_to_buffer(self.buffer.raw(), img, st, pad, row);
+                    } else {
+                        encoder.copy_buffer_to_buffer(st, pad, self.buffer.raw(), img, row);
+                    }
+                }
+            };
+            if let (true, Some(st)) = (to_textures, &staging) {
+                rows_copy(&mut encoder, st);
+            }
+            let buffer_info = wgpu::TexelCopyBufferInfo {
+                buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset,
+                    bytes_per_row: Some(pitch as u32),
+                    rows_per_image: Some(size.height),
+                },
+            };
+            if to_textures {
+                encoder.copy_buffer_to_texture(buffer_info, t.as_image_copy(), size);
+            } else {
+                encoder.copy_texture_to_buffer(t.as_image_copy(), buffer_info, size);
+            }
+            if let (false, Some(st)) = (to_textures, &staging) {
+                rows_copy(&mut encoder, st);
+            }
         }
-        let mut words = vec![
-            self.desc.width,
-            self.desc.height,
-            self.desc.layers(),
-            self.desc.samples,
-        ];
-        words.extend(texels);
-        self.buffer.write(ctx, &words)
+        let cmd = encoder.finish();
+        ctx.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
     fn check_textures(&self, textures: &[wgpu::Texture]) -> Result<()> {
@@ -405,39 +446,4 @@ fn texel_bits<T: bytemuck::Pod>(value: T) -> Result<u32> {
         )));
     }
     Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
-}
-
-/// Reads a texture's texels (rows unpadded from wgpu's 256-byte row pitch).
-fn read_texture(ctx: &Context, t: &wgpu::Texture) -> Result<Vec<u32>> {
-    let size = t.size();
-    let row = size.width * 4;
-    let pitch = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-    let rows = size.height * size.depth_or_array_layers;
-    let staging = Buffer::zeroed(ctx, pitch as u64 * rows as u64)?;
-    let mut encoder = ctx
-        .device()
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("atomport texture read"),
-        });
-    encoder.copy_texture_to_buffer(
-        t.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: staging.raw(),
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(pitch),
-                rows_per_image: Some(size.height),
-            },
-        },
-        size,
-    );
-    let cmd = encoder.finish();
-    ctx.on_gpu(move |gpu| gpu.submit_and_wait(cmd))?;
-    let bytes = staging.read::<u8>(ctx)?;
-    let mut out = Vec::with_capacity((size.width * rows) as usize);
-    for r in 0..rows as usize {
-        let start = r * pitch as usize;
-        out.extend(cast_vec::<u32>(&bytes[start..start + row as usize])?);
-    }
-    Ok(out)
 }
