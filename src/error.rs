@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Everything that can go wrong in atomport, each variant naming what and where.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// No adapter matched the requested backend / name; says what was tried and how to get one.
     #[error(
@@ -26,6 +27,14 @@ pub enum Error {
         /// The missing feature(s), as wgpu names them, with what in the shader needs each.
         feature: String,
     },
+    /// The adapter has a feature the kernel needs, but the context was opened without it.
+    #[error(
+        "the context was opened without {feature}, which this kernel needs: open it with ContextOptions::with_features(kernel.required_features()), or open the caller's device with it"
+    )]
+    FeatureNotRequested {
+        /// The feature(s), as wgpu names them, with what in the shader needs each.
+        feature: String,
+    },
     /// The device could not be created on the chosen adapter.
     #[error("could not open a device on adapter `{adapter}`: {message}")]
     RequestDevice {
@@ -34,9 +43,9 @@ pub enum Error {
         /// wgpu's message.
         message: String,
     },
-    /// A shader failed to parse or validate; the text carries file:line:col.
+    /// A shader failed to parse or validate, with where (see [`ShaderError`]).
     #[error("{0}")]
-    Shader(String),
+    Shader(ShaderError),
     /// The kernel has no compute entry point of the requested name (or several and none chosen).
     #[error("{0}")]
     EntryPoint(String),
@@ -143,6 +152,68 @@ fn timeout_hint(what: &str) -> &'static str {
         "; the kernel may loop forever or be too large for this adapter"
     } else {
         "; the shader may be too large"
+    }
+}
+
+/// A shader's problem and where it is: the file, line and column when the
+/// compiler named them (`file:line[:column]: message`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderError {
+    /// The whole message, as shown.
+    pub message: String,
+    /// The file (the name in [`crate::SourceOptions`], or an included file).
+    pub file: Option<String>,
+    /// The 1-based line.
+    pub line: Option<u32>,
+    /// The 1-based column.
+    pub column: Option<u32>,
+}
+
+impl ShaderError {
+    /// A shader error from its message, reading `file:line[:column]:` from its start.
+    pub fn new(message: impl Into<String>) -> ShaderError {
+        let message: String = message.into();
+        let (mut file, mut line, mut column) = (None, None, None);
+        let mut parts = message.splitn(4, ':');
+        if let (Some(f), Some(l)) = (parts.next(), parts.next())
+            && let Ok(l) = l.trim().parse::<u32>()
+        {
+            file = Some(f.to_string());
+            line = Some(l);
+            column = parts.next().and_then(|c| c.trim().parse::<u32>().ok());
+        }
+        // codespan's form (naga): `┌─ file:line:column`.
+        if line.is_none()
+            && let Some(at) = message.split("┌─ ").nth(1)
+        {
+            let loc = at.lines().next().unwrap_or_default().trim();
+            let mut p = loc.rsplitn(3, ':');
+            let (c, l, f) = (p.next(), p.next(), p.next());
+            if let (Some(f), Some(Ok(l))) = (f, l.map(str::parse::<u32>)) {
+                file = Some(f.to_string());
+                line = Some(l);
+                column = c.and_then(|c| c.parse().ok());
+            }
+        }
+        ShaderError {
+            message,
+            file,
+            line,
+            column,
+        }
+    }
+}
+
+impl std::fmt::Display for ShaderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Error {
+    /// A [`Error::Shader`] from its message.
+    pub fn shader(message: impl Into<String>) -> Error {
+        Error::Shader(ShaderError::new(message))
     }
 }
 

@@ -716,10 +716,14 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
     for a in &res.buffers {
         let (slot, info) = a.slot.resolve(kernel)?;
         let (ty, bytes) = a.init.materialize(info.and_then(|i| i.element))?;
+        let name = info.and_then(|i| i.name.clone());
+        let label = name
+            .clone()
+            .unwrap_or_else(|| format!("{}.{}", slot.group, slot.binding));
         made.push((
             slot,
-            info.and_then(|i| i.name.clone()),
-            Made::Buffer(Buffer::from_bytes(ctx, &bytes)?, ty),
+            name,
+            Made::Buffer(Buffer::from_bytes_labeled(ctx, &bytes, &label)?, ty),
         ));
     }
     for a in &res.images {
@@ -822,7 +826,10 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
                 binding: info.binding,
             },
             info.name.clone(),
-            Made::Buffer(Buffer::from_bytes(ctx, &bytes)?, ScalarType::U32),
+            Made::Buffer(
+                Buffer::from_bytes_labeled(ctx, &bytes, &info.display_name())?,
+                ScalarType::U32,
+            ),
         ));
     }
     let binds: Vec<Bind> = made

@@ -694,6 +694,7 @@ impl Kernel {
 
 /// Adds the line to a `FILE: … `name` …` message about a GLSL declaration:
 /// the first line of the source that names it.
+#[cfg(feature = "glsl")]
 fn at_declaration(e: Error, source: &str, name: &str) -> Error {
     let locate =
         |m: String| {
@@ -719,7 +720,7 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
         };
     match e {
         Error::Unsupported(m) => Error::Unsupported(locate(m)),
-        Error::Shader(m) => Error::Shader(locate(m)),
+        Error::Shader(m) => Error::shader(locate(m.message)),
         e => e,
     }
 }
@@ -827,7 +828,7 @@ pub(crate) fn validate(
                     text
                 }
             };
-            Error::Shader(text.trim_end().to_string())
+            Error::shader(text.trim_end().to_string())
         })
     })
 }
@@ -859,7 +860,7 @@ fn choose_entry(module: &naga::Module, opts: &SourceOptions) -> Result<usize> {
                 "{name}: no compute entry point (`@compute fn …`)"
             ))),
             _ => Err(Error::EntryPoint(format!(
-                "{name}: several compute entry points ({names}); choose one with --entry"
+                "{name}: several compute entry points ({names}); name the one to use (SourceOptions::entry)"
             ))),
         },
     }

@@ -28,6 +28,9 @@
 
 pub mod error;
 pub mod front;
+/// The CLI's jobs (buffers and images from textual specs): for `atomport`
+/// itself, not a library interface.
+#[doc(hidden)]
 pub mod job;
 pub mod kernel;
 pub mod lower;
@@ -35,7 +38,7 @@ pub mod runtime;
 pub mod translate;
 pub mod validate;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, ShaderError};
 pub use front::{Dialect, SourceOptions};
 pub use kernel::{
     BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType, TextureInfo,

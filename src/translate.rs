@@ -50,7 +50,7 @@ impl Translation {
 pub fn translate(source: &[u8], lang: Lang, opts: &SourceOptions) -> Result<Translation> {
     let text = || {
         std::str::from_utf8(source).map_err(|e| {
-            crate::Error::Shader(format!(
+            crate::Error::shader(format!(
                 "{}: not UTF-8 text (byte {})",
                 opts.display_name(),
                 e.valid_up_to()

@@ -132,6 +132,44 @@ fn histogram_of_a_png_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// examples/embed is a package of its own (a wgpu program with a build
+/// script that translates its shaders with `atomport::build`): built with
+/// cargo into this crate's target folder and run on every backend.
+#[test]
+fn embed_example_translates_at_build_time_and_runs_in_its_own_encoder() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target = std::path::Path::new(root).join("target");
+    for b in common::backend_names() {
+        let o = Command::new(&cargo)
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "--manifest-path",
+                &format!("{root}/examples/embed/Cargo.toml"),
+                "--",
+                "--backend",
+                b,
+            ])
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "embed on {b}: {stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            stdout.lines().last(),
+            Some("check: passed"),
+            "{b}: {stdout}"
+        );
+        assert!(stdout.contains("indirect workgroups"), "{stdout}");
+    }
+}
+
 #[test]
 fn bad_arguments_exit_2() {
     let o = Command::new(example("raster"))

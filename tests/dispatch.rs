@@ -215,7 +215,7 @@ fn entry_point_choice() {
     let e = Kernel::from_wgsl(src, &SourceOptions::named("two.wgsl")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "two.wgsl: several compute entry points (a, b); choose one with --entry"
+        "two.wgsl: several compute entry points (a, b); name the one to use (SourceOptions::entry)"
     );
     let k = Kernel::from_wgsl(
         src,

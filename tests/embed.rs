@@ -411,3 +411,58 @@ fn translator_api_and_build_script_helper() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn errors_carry_where_and_say_how_to_fix() {
+    // A shader error's file, line and column are fields.
+    let e = Kernel::from_glsl(
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
+        &SourceOptions::named("broken.comp"),
+    )
+    .unwrap_err();
+    let atomport::Error::Shader(s) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (s.file.as_deref(), s.line),
+        (Some("broken.comp"), Some(3)),
+        "{s:?}"
+    );
+    let e = Kernel::from_wgsl(
+        "@compute @workgroup_size(1)\nfn main() {\n  let x = 1u +;\n}\n",
+        &SourceOptions::named("broken.wgsl"),
+    )
+    .unwrap_err();
+    let atomport::Error::Shader(s) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (s.file.as_deref(), s.line),
+        (Some("broken.wgsl"), Some(3)),
+        "{s:?}"
+    );
+    assert!(s.column.is_some(), "{s:?}");
+    // A kernel needing a feature the context was not opened with.
+    let k = Kernel::from_wgsl(
+        "@group(0) @binding(0) var<storage, read_write> v: array<u64>;
+         @compute @workgroup_size(1) fn main() { v[0] = v[0] + 1lu; }",
+        &SourceOptions::named("int64.wgsl"),
+    )
+    .unwrap();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let b = Buffer::zeroed(&ctx, 8).unwrap();
+        let e = ctx
+            .dispatch(&k, [1, 1, 1], &[Bind::new(0, 0, &b)])
+            .unwrap_err();
+        match e {
+            atomport::Error::FeatureNotRequested { ref feature } => {
+                assert!(feature.starts_with("SHADER_INT64"), "{e}");
+                assert!(e.to_string().contains("kernel.required_features()"), "{e}");
+            }
+            atomport::Error::MissingFeature { .. } => {
+                println!("{}: the adapter has no SHADER_INT64", ctx.backend_name())
+            }
+            other => panic!("{other}"),
+        }
+    }
+}

@@ -360,7 +360,7 @@ fn quiet_and_consistent() {
         "-D",
         "1BAD",
     ]);
-    assert_fails(&o, 1, "in a preprocessor definition (-D): error:");
+    assert_fails(&o, 1, "in a preprocessor definition: error:");
     // Samples blamed on the samples.
     let path = shader(
         "ms.comp",

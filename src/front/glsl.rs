@@ -95,7 +95,7 @@ pub struct Compiled {
 pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     let name = opts.display_name().to_string();
     if source.contains('\0') {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}: the source contains a NUL byte"
         )));
     }
@@ -150,13 +150,13 @@ fn check_version(source: &str, name: &str) -> Result<()> {
         .then(|| token.parse::<u32>().ok())
         .flatten()
     else {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}:1: error: `{token}` after #version is not a version number"
         )));
     };
     let es = words.next() == Some("es");
     if (es && version < 310) || (!es && version < 430) {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}:1: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}{}",
             if es { " es" } else { "" }
         )));
@@ -199,7 +199,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
     program.add_shader(&shader);
     let words = program
         .compile(ShaderStage::Compute)
-        .map_err(|e| Error::Shader(diagnostics(&e, &name, dialect)))?;
+        .map_err(|e| Error::shader(diagnostics(&e, &name, dialect)))?;
     Ok(Compiled {
         words,
         dialect,
@@ -252,7 +252,7 @@ fn parse(
         Some(&defines[..]),
         Some(&mut includer),
     )
-    .map_err(|e| Error::Shader(diagnostics(&e, name, dialect)))?;
+    .map_err(|e| Error::shader(diagnostics(&e, name, dialect)))?;
     let mut builder = glslang::Shader::new(compiler, input);
     if dialect == Dialect::OpenGl {
         // glslang's own OpenGL-on-Vulkan rules: loose uniforms gathered into
@@ -266,8 +266,8 @@ fn parse(
     let parsed = builder.parse();
     match (parsed, includer.refused) {
         (Ok(shader), _) => Ok((shader, includer.included)),
-        (Err(_), Some(why)) => Err(Error::Shader(why)),
-        (Err(e), None) => Err(Error::Shader(diagnostics(&e, name, dialect))),
+        (Err(_), Some(why)) => Err(Error::shader(why)),
+        (Err(e), None) => Err(Error::shader(diagnostics(&e, name, dialect))),
     }
 }
 
@@ -548,7 +548,7 @@ fn diagnostics(e: &glslang::error::GlslangError, name: &str, dialect: Dialect) -
                 if file == "-1" {
                     // glslang's preamble: the `-D` definitions, as `#define`s.
                     lines.push(format!(
-                        "{name}: in a preprocessor definition (-D): {severity}: {msg}"
+                        "{name}: in a preprocessor definition: {severity}: {msg}"
                     ));
                 } else {
                     lines.push(format!("{file}:{ln}: {severity}: {msg}{hint}"));

@@ -127,7 +127,7 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> crate::Result<Vec<u8
 /// [`read_bounded`] for text: not UTF-8 is an error naming the file.
 pub fn read_text(path: &Path, limit: u64, what: &str) -> crate::Result<String> {
     String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| {
-        crate::Error::Shader(format!(
+        crate::Error::shader(format!(
             "{}: the {what} is not UTF-8 text (byte {})",
             path.display(),
             e.utf8_error().valid_up_to()

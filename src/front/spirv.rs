@@ -8,19 +8,19 @@ pub const MAGIC: u32 = 0x0723_0203;
 /// Reads a SPIR-V binary into words, refusing what is not SPIR-V.
 pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
     if bytes.len() < 20 {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}: not a SPIR-V module: {} bytes is shorter than the 20-byte header",
             bytes.len()
         )));
     }
     let first = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     if first != MAGIC && first.swap_bytes() != MAGIC {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}: not a SPIR-V module (the first word is {first:#010x}, not the magic number {MAGIC:#010x})"
         )));
     }
     if !bytes.len().is_multiple_of(4) {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}: truncated SPIR-V: {} bytes is not a whole number of 32-bit words",
             bytes.len()
         )));
@@ -42,7 +42,7 @@ pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
 /// A module cut short ends inside an instruction, which this names.
 pub fn check_instruction_stream(words: &[u32], name: &str) -> Result<()> {
     if words.len() < 5 || words[0] != MAGIC {
-        return Err(Error::Shader(format!(
+        return Err(Error::shader(format!(
             "{name}: not a SPIR-V module (no header with the magic number {MAGIC:#010x})"
         )));
     }
@@ -53,12 +53,12 @@ pub fn check_instruction_stream(words: &[u32], name: &str) -> Result<()> {
         let op = rspirv::spirv::Op::from_u32(opcode)
             .map_or_else(|| format!("opcode {opcode}"), |o| format!("Op{o:?}"));
         if count == 0 {
-            return Err(Error::Shader(format!(
+            return Err(Error::shader(format!(
                 "{name}: malformed SPIR-V: the instruction at word {at} ({op}) has a word count of 0"
             )));
         }
         if at + count > words.len() {
-            return Err(Error::Shader(format!(
+            return Err(Error::shader(format!(
                 "{name}: truncated SPIR-V: the instruction at word {at} ({op}) needs {count} words, {} remain",
                 words.len() - at
             )));

@@ -6,7 +6,7 @@ use crate::{Error, Result, guard};
 pub fn parse(source: &str, name: &str) -> Result<naga::Module> {
     guard("naga's WGSL parser", || {
         naga::front::wgsl::parse_str(source).map_err(|e| {
-            Error::Shader(
+            Error::shader(
                 e.emit_to_string_with_path(source, name)
                     .trim_end()
                     .to_string(),

@@ -113,7 +113,7 @@ fn float_site(defs: &Defs, ptr: Word) -> Result<(Site, StorageClass)> {
                         let k = defs.constant_u32(index).ok_or_else(unsupported)?;
                         site = Some(Site::Member(ty, k));
                         ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
-                            Error::Shader(format!(
+                            Error::shader(format!(
                                 "malformed SPIR-V: member {k} of a struct with {} members",
                                 t.operands.len()
                             ))

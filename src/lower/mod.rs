@@ -99,10 +99,10 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut spv = crate::guard_with(
         || {
             rspirv::dr::load_words(words)
-                .map_err(|e| Error::Shader(format!("{name}: malformed SPIR-V: {e}")))
+                .map_err(|e| Error::shader(format!("{name}: malformed SPIR-V: {e}")))
         },
         |msg| {
-            Error::Shader(format!(
+            Error::shader(format!(
                 "{name}: malformed SPIR-V: the reader failed ({msg})"
             ))
         },
@@ -113,7 +113,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     // of bounds: a panic in a pass becomes an internal error, never an abort.
     let unsupported = |e: Error| match e {
         Error::Internal(_) => e,
-        Error::Shader(m) => Error::Shader(format!("{name}: {m}")),
+        Error::Shader(m) => Error::shader(format!("{name}: {m}")),
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     let mut opengl = Vec::new();

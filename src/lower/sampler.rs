@@ -105,7 +105,7 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             .and_then(|t| t.operands.first())
             .and_then(id)
             .ok_or_else(|| {
-                Error::Shader("malformed SPIR-V: OpTypeSampledImage without an image".into())
+                Error::shader("malformed SPIR-V: OpTypeSampledImage without an image")
             })?;
         let name = names.get(&var).cloned().unwrap_or_default();
         // An array of combined samplers becomes one texture and one sampler
@@ -586,9 +586,7 @@ fn float_zero(rw: &mut Rewriter) -> Result<Word> {
         .iter()
         .find(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
         .and_then(|i| i.result_id)
-        .ok_or_else(|| {
-            Error::Shader("malformed SPIR-V: sampling without a 32-bit float type".into())
-        })?;
+        .ok_or_else(|| Error::shader("malformed SPIR-V: sampling without a 32-bit float type"))?;
     if let Some(z) = rw.module.types_global_values.iter().find(|i| {
         i.class.opcode == Op::Constant
             && i.result_type == Some(float)

@@ -341,15 +341,15 @@ impl<'m> Rewriter<'m> {
                         for op in &inst.operands[1..] {
                             let index = id(op).unwrap_or(0);
                             let def = defs.globals.get(&ty).ok_or_else(|| {
-                                Error::Shader(
-                                    "malformed SPIR-V: access chain through an unknown type".into(),
+                                Error::shader(
+                                    "malformed SPIR-V: access chain through an unknown type",
                                 )
                             })?;
                             ty = match def.class.opcode {
                                 Op::TypeStruct => {
                                     let k = defs.constant_u32(index).unwrap_or(0) as usize;
                                     def.operands.get(k).and_then(id).ok_or_else(|| {
-                                        Error::Shader(format!(
+                                        Error::shader(format!(
                                             "malformed SPIR-V: member {k} of a struct with {} members",
                                             def.operands.len()
                                         ))
@@ -360,9 +360,8 @@ impl<'m> Rewriter<'m> {
                                 | Op::TypeVector
                                 | Op::TypeMatrix => id(&def.operands[0]).unwrap_or(0),
                                 _ => {
-                                    return Err(Error::Shader(
-                                        "malformed SPIR-V: access chain into a non-composite type"
-                                            .into(),
+                                    return Err(Error::shader(
+                                        "malformed SPIR-V: access chain into a non-composite type",
                                     ));
                                 }
                             };
@@ -655,7 +654,7 @@ pub(super) fn check_ids(module: &Module, name: &str) -> Result<()> {
             } else {
                 "which nothing defines".into()
             };
-            return Err(Error::Shader(format!(
+            return Err(Error::shader(format!(
                 "{name}: malformed SPIR-V: Op{:?} uses %{u}, {why}",
                 inst.class.opcode
             )));

@@ -99,11 +99,11 @@ fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, S
         match t.class.opcode {
             Op::TypeStruct => {
                 let k = defs.constant_u32(index).ok_or_else(|| {
-                    Error::Shader("malformed SPIR-V: a struct index that is not a constant".into())
+                    Error::shader("malformed SPIR-V: a struct index that is not a constant")
                 })?;
                 site = Some(Site::Member(ty, k));
                 ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
-                    Error::Shader(format!(
+                    Error::shader(format!(
                         "malformed SPIR-V: member {k} of a struct with {} members",
                         t.operands.len()
                     ))
@@ -143,13 +143,11 @@ impl Rewriter<'_> {
     ) -> Result<Word> {
         let v = self
             .global(vector)
-            .ok_or_else(|| Error::Shader("malformed SPIR-V: vector type not found".into()))?;
+            .ok_or_else(|| Error::shader("malformed SPIR-V: vector type not found"))?;
         let (Some(Operand::IdRef(scalar)), Some(Operand::LiteralBit32(n))) =
             (v.operands.first().cloned(), v.operands.get(1).cloned())
         else {
-            return Err(Error::Shader(
-                "malformed SPIR-V: malformed OpTypeVector".into(),
-            ));
+            return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector"));
         };
         if !(2..=4).contains(&n) {
             return Err(Error::Unsupported(format!("a vector of {n} components")));
@@ -307,14 +305,13 @@ impl Rewriter<'_> {
                         out.push(inst);
                         continue;
                     };
-                    let vdef = defs.globals.get(&vector).ok_or_else(|| {
-                        Error::Shader("malformed SPIR-V: vector type not found".into())
-                    })?;
+                    let vdef = defs
+                        .globals
+                        .get(&vector)
+                        .ok_or_else(|| Error::shader("malformed SPIR-V: vector type not found"))?;
                     let scalar = id(&vdef.operands[0]).unwrap_or(0);
                     let Operand::LiteralBit32(n) = vdef.operands[1] else {
-                        return Err(Error::Shader(
-                            "malformed SPIR-V: malformed OpTypeVector".into(),
-                        ));
+                        return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector"));
                     };
                     let mut fresh = || {
                         bound += 1;
@@ -335,12 +332,10 @@ impl Rewriter<'_> {
                         .get(&ptr.unwrap_or(0))
                         .and_then(|t| defs.pointer(*t))
                         .ok_or_else(|| {
-                            Error::Shader("malformed SPIR-V: access through a non-pointer".into())
+                            Error::shader("malformed SPIR-V: access through a non-pointer")
                         })?;
                     let scalar_ptr = *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
-                        Error::Shader(
-                            "malformed SPIR-V: no pointer type for a vector's scalar".into(),
-                        )
+                        Error::shader("malformed SPIR-V: no pointer type for a vector's scalar")
                     })?;
                     let element = |k: u32, e: Word| {
                         Instruction::new(

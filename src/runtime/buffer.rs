@@ -42,6 +42,12 @@ impl Buffer {
 
     /// A buffer holding `bytes` (padded with zeros to a multiple of 4 bytes on the GPU).
     pub fn from_bytes(ctx: &Context, bytes: &[u8]) -> Result<Buffer> {
+        Self::from_bytes_labeled(ctx, bytes, "atomport buffer")
+    }
+
+    /// [`Buffer::from_bytes`] with a label for debuggers and wgpu's messages
+    /// (the binding's name, say).
+    pub fn from_bytes_labeled(ctx: &Context, bytes: &[u8], label: &str) -> Result<Buffer> {
         let len = bytes.len() as u64;
         let mut padded_bytes;
         let contents = if len == padded(len) {
@@ -53,7 +59,7 @@ impl Buffer {
         };
         Self::create(ctx, len, |d| {
             d.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("atomport buffer"),
+                label: Some(label),
                 contents,
                 usage: USAGE,
             })

@@ -309,6 +309,8 @@ fn select_adapter(opts: &ContextOptions) -> Result<wgpu::Adapter> {
 
 /// A compiled pipeline and its bind group layouts, cached per kernel.
 pub(crate) struct Pipeline {
+    /// The kernel's entry point, for the labels of what is made for it.
+    pub(crate) label: String,
     pub(crate) pipeline: wgpu::ComputePipeline,
     pub(crate) layouts: Vec<wgpu::BindGroupLayout>,
     /// The bind groups of the last dispatch, keyed by (group, binding,
@@ -559,6 +561,13 @@ impl Context {
         f.allowed_usages &= adapter.allowed_usages;
         f.flags &= adapter.flags;
         f
+    }
+
+    /// Whether the adapter has `features` (unknown for a caller's device: no).
+    pub(crate) fn adapter_has(&self, features: wgpu::Features) -> bool {
+        self.adapter
+            .as_ref()
+            .is_some_and(|a| a.features().contains(features))
     }
 
     /// Sets how many compiled pipelines each kernel keeps (one per set of

@@ -490,9 +490,14 @@ impl Context {
     fn check_kernel(&self, kernel: &Kernel) -> Result<()> {
         let missing = kernel.required_features() - self.device().features();
         if !missing.is_empty() {
-            return Err(Error::MissingFeature {
-                adapter: self.adapter_name().to_string(),
-                feature: crate::error::describe_features(missing),
+            let feature = crate::error::describe_features(missing);
+            return Err(if self.adapter_has(missing) {
+                Error::FeatureNotRequested { feature }
+            } else {
+                Error::MissingFeature {
+                    adapter: self.adapter_name().to_string(),
+                    feature,
+                }
             });
         }
         let limits = self.limits();
@@ -765,7 +770,7 @@ impl Context {
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("atomport bind group"),
+                        label: Some(&format!("{} group {group}", pipeline.label)),
                         layout,
                         entries: &entries,
                     })
@@ -871,6 +876,7 @@ impl Context {
                     .map(|g| pipeline.get_bind_group_layout(g))
                     .collect();
                 Pipeline {
+                    label: entry.clone(),
                     pipeline,
                     layouts,
                     last_binds: std::sync::Mutex::new(None),

@@ -374,7 +374,18 @@ fn translate(case: &Case, src: &str, opts: &RunOptions) -> Result<Kernel> {
     o.native_float_atomics = opts.native_float_atomics;
     o.fault = opts.fault;
     o.dialect = Some(case.dialect);
-    Kernel::from_glsl(src, &o)
+    #[cfg(feature = "glsl")]
+    {
+        Kernel::from_glsl(src, &o)
+    }
+    #[cfg(not(feature = "glsl"))]
+    {
+        let _ = src;
+        Err(crate::Error::Unsupported(format!(
+            "{}: the conformance cases are GLSL, which needs atomport's `glsl` feature",
+            o.display_name()
+        )))
+    }
 }
 
 /// The first lines of a case's shader: the version, and for OpenGL GLSL
