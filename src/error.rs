@@ -128,9 +128,29 @@ pub enum Error {
     /// wgpu reported an error (validation, out of memory, device lost, map failure).
     #[error("wgpu: {0}")]
     Wgpu(String),
-    /// A buffer or image description given by the user is malformed.
+    /// A command-line SPEC (`--buffer`, `--image`, …) is malformed.
     #[error("{0}")]
     Spec(String),
+    /// A GLSL name the kernel does not have; the message lists the names it has.
+    #[error("{0}")]
+    UnknownName(String),
+    /// A value that does not parse as, or fit, its type.
+    #[error("{0}")]
+    InvalidValue(String),
+    /// A file that cannot be input: not a regular file, or too large.
+    #[error("{0}")]
+    Input(String),
+    /// A buffer, image, texture or sampler that cannot be made as described,
+    /// or used as asked (its usage, its size).
+    #[error("{0}")]
+    Resource(String),
+    /// A dispatch asked wrongly: a binding given twice, no workgroups,
+    /// indirect arguments out of their buffer.
+    #[error("{0}")]
+    Dispatch(String),
+    /// A uniform set with a value of the wrong type, count or range, or left unset.
+    #[error("{0}")]
+    Uniform(String),
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {

@@ -1324,7 +1324,7 @@ pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<
         _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
     };
     crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(|e| match e {
-        Error::Spec(m) => Error::Spec(format!("--out-png {name}: {m}")),
+        Error::Resource(m) => Error::Spec(format!("--out-png {name}: {m}")),
         e => e,
     })
 }

@@ -47,7 +47,7 @@ impl ScalarType {
     /// as `inf` or `nan`.
     pub fn parse_value(self, s: &str) -> Result<u32> {
         let s = s.trim();
-        let bad = || Error::Spec(format!("`{s}` is not a valid {} value", self.name()));
+        let bad = || Error::InvalidValue(format!("`{s}` is not a valid {} value", self.name()));
         match self {
             ScalarType::U32 => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
                 Some(h) => u32::from_str_radix(h, 16).map_err(|_| bad()),
@@ -69,7 +69,7 @@ impl ScalarType {
                 let v = s.parse::<f32>().map_err(|_| bad())?;
                 let spelled = s.to_ascii_lowercase();
                 if !(v.is_finite() || spelled.contains("inf") || spelled.contains("nan")) {
-                    return Err(Error::Spec(format!(
+                    return Err(Error::InvalidValue(format!(
                         "`{s}` is out of the range of f32 (largest finite: {:e})",
                         f32::MAX
                     )));
@@ -623,7 +623,7 @@ impl Kernel {
                 })
             })
             .ok_or_else(|| {
-                Error::Spec(format!(
+                Error::UnknownName(format!(
                     "the kernel has no binding named `{name}` (its bindings: {})",
                     self.binding_names()
                 ))

@@ -373,6 +373,12 @@ fn main() -> ExitCode {
             let code = match e {
                 Error::UnknownBackend(_)
                 | Error::Spec(_)
+                | Error::UnknownName(_)
+                | Error::InvalidValue(_)
+                | Error::Input(_)
+                | Error::Resource(_)
+                | Error::Dispatch(_)
+                | Error::Uniform(_)
                 | Error::MissingBinding { .. }
                 | Error::UnusedBinding { .. }
                 | Error::WrongKind { .. }

@@ -104,7 +104,7 @@ pub mod build {
     /// ```
     pub fn translate_dir(dir: impl AsRef<Path>, opts: &SourceOptions) -> Result<Vec<PathBuf>> {
         let out = std::env::var_os("OUT_DIR").ok_or_else(|| {
-            crate::Error::Spec("OUT_DIR is not set: call translate_dir from a build script".into())
+            crate::Error::Input("OUT_DIR is not set: call translate_dir from a build script".into())
         })?;
         let (written, reruns) = translate_dir_into(dir.as_ref(), Path::new(&out), opts)?;
         for r in reruns {

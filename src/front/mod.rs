@@ -97,13 +97,13 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> crate::Result<Vec<u8
     };
     let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
-        return Err(crate::Error::Spec(format!(
+        return Err(crate::Error::Input(format!(
             "{}: not a regular file (a {what} must be a file, not a directory, FIFO or device)",
             path.display()
         )));
     }
     let too_long = |len: u64| {
-        crate::Error::Spec(format!(
+        crate::Error::Input(format!(
             "{}: the {what} is {len} bytes, over atomport's limit of {limit}",
             path.display()
         ))

@@ -70,7 +70,7 @@ impl Buffer {
     /// INDEX, …) for the caller's own pipelines.
     pub fn zeroed_with_usage(ctx: &Context, len: u64, extra: wgpu::BufferUsages) -> Result<Buffer> {
         if extra.intersects(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::MAP_WRITE) {
-            return Err(Error::Spec(
+            return Err(Error::Resource(
                 "MAP_READ and MAP_WRITE buffers cannot be storage buffers; atomport maps its own staging buffers".into(),
             ));
         }
@@ -89,7 +89,7 @@ impl Buffer {
     pub fn from_wgpu(buffer: wgpu::Buffer) -> Result<Buffer> {
         let usage = buffer.usage();
         if !usage.intersects(wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM) {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "the buffer's usage ({usage:?}) has neither STORAGE nor UNIFORM"
             )));
         }
@@ -167,7 +167,7 @@ impl Buffer {
         ctx.ready()?;
         let bytes: &[u8] = bytemuck::cast_slice(data);
         if bytes.len() as u64 > self.len {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "write of {} bytes into a buffer of {} bytes",
                 bytes.len(),
                 self.len
@@ -202,7 +202,7 @@ impl Buffer {
         if self.raw.usage().contains(wgpu::BufferUsages::COPY_SRC) {
             Ok(())
         } else {
-            Err(Error::Spec(format!(
+            Err(Error::Resource(format!(
                 "the buffer's usage ({:?}) lacks COPY_SRC, which reading it back needs",
                 self.raw.usage()
             )))
@@ -231,7 +231,7 @@ impl Buffer {
 pub(crate) fn cast_vec<T: bytemuck::Pod>(bytes: &[u8]) -> Result<Vec<T>> {
     let size = std::mem::size_of::<T>();
     if size == 0 || !bytes.len().is_multiple_of(size) {
-        return Err(Error::Spec(format!(
+        return Err(Error::Resource(format!(
             "{} bytes is not a whole number of {}-byte elements",
             bytes.len(),
             size

@@ -205,7 +205,7 @@ impl<'c> Batch<'c> {
     /// Records a copy of all of `src` into `dst` (after the work recorded so far).
     pub fn copy(&mut self, src: &Buffer, dst: &Buffer) -> Result<&mut Self> {
         if dst.len() < src.len() {
-            return Err(Error::Spec(format!(
+            return Err(Error::Dispatch(format!(
                 "a copy of {} bytes into a buffer of {}",
                 src.len(),
                 dst.len()
@@ -259,7 +259,7 @@ fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> 
     for b in binds {
         if let Resource::Sampled(texture, sampler) = b.resource {
             let Target::Name(name) = b.target else {
-                return Err(Error::Spec(
+                return Err(Error::Dispatch(
                     "a texture and sampler pair binds by its combined sampler's GLSL name (Bind::named)".into(),
                 ));
             };
@@ -270,7 +270,7 @@ fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> 
                     .find(|i| i.kind == kind && i.combined.as_deref() == Some(name))
             };
             let Some(t) = half(BindingKind::SampledTexture) else {
-                return Err(Error::Spec(format!(
+                return Err(Error::UnknownName(format!(
                     "the kernel has no combined sampler named `{name}` (its bindings: {})",
                     kernel.binding_names()
                 )));
@@ -574,13 +574,13 @@ impl Context {
             Workgroups::Count(groups) => self.check_groups(kernel, groups)?,
             Workgroups::Indirect { buffer, offset } => {
                 if !offset.is_multiple_of(4) || offset + 12 > buffer.len() {
-                    return Err(Error::Spec(format!(
+                    return Err(Error::Dispatch(format!(
                         "indirect dispatch arguments at offset {offset}: three u32 counts need a 4-byte-aligned offset and 12 bytes in a buffer of {}",
                         buffer.len()
                     )));
                 }
                 if !buffer.raw().usage().contains(wgpu::BufferUsages::INDIRECT) {
-                    return Err(Error::Spec(
+                    return Err(Error::Dispatch(
                         "the buffer of indirect dispatch arguments lacks INDIRECT usage".into(),
                     ));
                 }
@@ -595,7 +595,7 @@ impl Context {
         let limits = self.limits();
         for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
             if n == 0 {
-                return Err(Error::Spec(format!(
+                return Err(Error::Dispatch(format!(
                     "the workgroup count in {axis} is 0: a dispatch of no workgroups runs nothing"
                 )));
             }
@@ -650,7 +650,7 @@ impl Context {
                 .iter()
                 .any(|o| o.group == b.group && o.binding == b.binding)
             {
-                return Err(Error::Spec(format!(
+                return Err(Error::Dispatch(format!(
                     "binding {}.{} is given twice",
                     b.group, b.binding
                 )));

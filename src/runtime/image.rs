@@ -35,7 +35,7 @@ impl ImageDesc {
     ) -> Result<ImageDesc> {
         let want = dim.size_count() as usize;
         if size.len() != want {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "a {} image's size has {want} number{} ({}), not {}",
                 dim.name(),
                 if want == 1 { "" } else { "s" },
@@ -66,7 +66,7 @@ impl ImageDesc {
     /// Checks the numbers against the shape.
     pub fn check(&self) -> Result<()> {
         let name = self.dim.name();
-        let bad = |why: String| Err(Error::Spec(format!("{name} image: {why}")));
+        let bad = |why: String| Err(Error::Resource(format!("{name} image: {why}")));
         if self.width == 0 || self.height == 0 || self.depth_or_layers == 0 || self.samples == 0 {
             return bad("every size and the sample count must be at least 1".into());
         }
@@ -216,7 +216,7 @@ impl Image {
         desc.check()?;
         let bytes: &[u8] = bytemuck::cast_slice(texels);
         if bytes.len() != desc.texel_count() * 4 {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "{} image {}: {} bytes of texels given, {} needed",
                 desc.dim.name(),
                 desc.size_text(),
@@ -412,7 +412,7 @@ impl Image {
     fn check_textures(&self, textures: &[wgpu::Texture]) -> Result<()> {
         let want = self.texture_descriptor();
         if textures.len() != self.desc.samples as usize {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "{} textures given for an image of {} samples (one texture per sample)",
                 textures.len(),
                 self.desc.samples
@@ -421,7 +421,7 @@ impl Image {
         for t in textures {
             if t.size() != want.size || t.format() != want.format || t.dimension() != want.dimension
             {
-                return Err(Error::Spec(format!(
+                return Err(Error::Resource(format!(
                     "texture {:?} {:?} {:?} does not match the image ({:?} {:?} {:?})",
                     t.dimension(),
                     t.size(),
@@ -440,7 +440,7 @@ impl Image {
 fn texel_bits<T: bytemuck::Pod>(value: T) -> Result<u32> {
     let bytes = bytemuck::bytes_of(&value);
     if bytes.len() != 4 {
-        return Err(Error::Spec(format!(
+        return Err(Error::Resource(format!(
             "a texel is 4 bytes, not {}",
             bytes.len()
         )));

@@ -123,7 +123,7 @@ impl TextureDesc {
             _ => 3,
         };
         if size.len() != want {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "a {} texture's size is {} ({want} number{}), not {} number{}",
                 dim.name(),
                 dim.size_pattern(),
@@ -152,7 +152,12 @@ impl TextureDesc {
     }
 
     fn check(&self) -> Result<()> {
-        let bad = |why: String| Err(Error::Spec(format!("{} texture: {why}", self.dim.name())));
+        let bad = |why: String| {
+            Err(Error::Resource(format!(
+                "{} texture: {why}",
+                self.dim.name()
+            )))
+        };
         if self.width == 0 || self.height == 0 || self.depth_or_layers == 0 {
             return bad("every size must be at least 1".into());
         }
@@ -271,7 +276,7 @@ impl Texture {
             let len = desc.level_bytes(level) as usize;
             let Some(bytes) = data.get(at..at + len) else {
                 if level == 0 {
-                    return Err(Error::Spec(format!(
+                    return Err(Error::Resource(format!(
                         "{} texture {}: {} bytes of data, level 0 needs {len}",
                         desc.dim.name(),
                         size_text(&desc.size()),
@@ -284,7 +289,7 @@ impl Texture {
             at += len;
         }
         if at < data.len() {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "{} bytes of texture data, {at} more than the {} level(s) hold",
                 data.len(),
                 desc.mip_levels
@@ -345,7 +350,7 @@ impl Texture {
         if !usage
             .intersects(wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::STORAGE_BINDING)
         {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "the texture's usage ({usage:?}) has neither TEXTURE_BINDING nor STORAGE_BINDING"
             )));
         }
@@ -363,7 +368,7 @@ impl Texture {
             || (dim == TextureDim::CubeArray && !desc.depth_or_layers.is_multiple_of(6))
             || (matches!(dim, TextureDim::D1 | TextureDim::D2) && desc.depth_or_layers != 1)
         {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "a {:?} texture of {}x{}x{} cannot be seen as a {} texture",
                 texture.dimension(),
                 size.width,
@@ -427,7 +432,7 @@ impl Texture {
         ctx.ready()?;
         let (w, h, d) = self.desc.level_size(level);
         if bytes.len() as u64 != self.desc.level_bytes(level) {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "level {level} of the texture is {} bytes, not {}",
                 self.desc.level_bytes(level),
                 bytes.len()
@@ -569,7 +574,7 @@ impl std::str::FromStr for SamplerDesc {
                 d.filter = wgpu::FilterMode::Linear;
                 d.mipmap_filter = wgpu::MipmapFilterMode::Linear;
             }
-            _ => return Err(Error::Spec(format!("`{s}`: {usage}"))),
+            _ => return Err(Error::Resource(format!("`{s}`: {usage}"))),
         }
         for p in parts {
             match p {
@@ -587,7 +592,7 @@ impl std::str::FromStr for SamplerDesc {
                         Some("notequal") => C::NotEqual,
                         Some("always") => C::Always,
                         Some("never") => C::Never,
-                        _ => return Err(Error::Spec(format!("`{p}` in `{s}`: {usage}"))),
+                        _ => return Err(Error::Resource(format!("`{p}` in `{s}`: {usage}"))),
                     };
                     d.compare = Some(f);
                 }
@@ -811,7 +816,7 @@ pub fn integer_channels(format: wgpu::TextureFormat) -> Option<bool> {
 /// channels past the format's are ignored.
 pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec<u8>> {
     let (n, kind, bits, bgra) = layout(format).ok_or_else(|| {
-        Error::Spec(format!(
+        Error::Resource(format!(
             "{}: atomport does not fill this format channel by channel",
             format_name(format)
         ))
@@ -829,7 +834,7 @@ pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec
             Channel::Snorm => ((x.clamp(-1.0, 1.0) * max_s).round() as i64) as u64,
             Channel::Uint => {
                 if x < 0.0 || x > max_u || x.fract() != 0.0 {
-                    return Err(Error::Spec(format!(
+                    return Err(Error::Resource(format!(
                         "{x} is not a value of a {}-bit unsigned channel ({})",
                         bits,
                         format_name(format)
@@ -839,7 +844,7 @@ pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec
             }
             Channel::Sint => {
                 if x < -max_s - 1.0 || x > max_s || x.fract() != 0.0 {
-                    return Err(Error::Spec(format!(
+                    return Err(Error::Resource(format!(
                         "{x} is not a value of a {}-bit signed channel ({})",
                         bits,
                         format_name(format)
@@ -935,7 +940,7 @@ fn f16_to_f32(h: u16) -> f32 {
 /// Returns (width, height, format, tightly packed texels).
 pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, wgpu::TextureFormat, Vec<u8>)> {
     let bytes = crate::front::read_bounded(path, 1 << 30, "PNG file")?;
-    let bad = |why: String| Error::Spec(format!("{}: {why}", path.display()));
+    let bad = |why: String| Error::Resource(format!("{}: {why}", path.display()));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(&bytes[..]));
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder
@@ -1005,7 +1010,7 @@ pub fn write_png(
         ),
         F::R8Unorm => (png::ColorType::Grayscale, data.to_vec()),
         other => {
-            return Err(Error::Spec(format!(
+            return Err(Error::Resource(format!(
                 "{}: PNG output takes 8-bit unorm textures (rgba8unorm, bgra8unorm, rg8unorm, r8unorm), not {}",
                 path.display(),
                 format_name(other)

@@ -101,7 +101,7 @@ impl Uniforms {
             .iter()
             .find(|b| b.opengl.map(|o| o.kind) == Some(OpenGlKind::DefaultUniformBlock))
             .ok_or_else(|| {
-                Error::Spec(format!(
+                Error::Uniform(format!(
                     "the kernel has no loose uniforms (its bindings: {})",
                     kernel.binding_names()
                 ))
@@ -118,7 +118,7 @@ impl Uniforms {
     /// The uniform block at `info`.
     pub fn of(info: &BindingInfo) -> Result<Uniforms> {
         if info.kind != crate::BindingKind::Uniform {
-            return Err(Error::Spec(format!(
+            return Err(Error::Uniform(format!(
                 "binding `{}` is a {}, not a uniform block",
                 info.display_name(),
                 info.kind.describe()
@@ -164,7 +164,7 @@ impl Uniforms {
         let Some(scalar) = m.shape.scalar else {
             return Err(self.unsettable(i));
         };
-        let bad = |why: String| Error::Spec(format!("uniform `{name}` is {}: {why}", m.ty));
+        let bad = |why: String| Error::Uniform(format!("uniform `{name}` is {}: {why}", m.ty));
         if value.words.len() != m.shape.scalars() {
             return Err(bad(format!(
                 "it takes {} value(s), {} given",
@@ -236,7 +236,7 @@ impl Uniforms {
                 ),
                 None => "it has no initializer in the shader, so it must be set".into(),
             };
-            return Err(Error::Spec(format!(
+            return Err(Error::Uniform(format!(
                 "uniform `{}` ({}) of `{}` is not set: {why} (members: {})",
                 m.name,
                 m.ty,
@@ -262,7 +262,7 @@ impl Uniforms {
             .iter()
             .position(|m| m.name == name)
             .ok_or_else(|| {
-                Error::Spec(format!(
+                Error::Uniform(format!(
                     "`{}` has no uniform named `{name}` (members: {})",
                     self.block,
                     self.member_list()
@@ -285,7 +285,7 @@ impl Uniforms {
 
     fn unsettable(&self, i: usize) -> Error {
         let m = &self.members[i];
-        Error::Spec(format!(
+        Error::Uniform(format!(
             "uniform `{}` is {}, which cannot be set member by member; write the block's bytes into a buffer instead",
             m.name, m.ty
         ))
@@ -307,12 +307,12 @@ impl Uniforms {
 /// flattened (`vec3(1.0)` splats, `mat2(2.0)` is a diagonal).
 fn parse_text(m: &Member, text: &str) -> Result<Vec<u32>> {
     let Some(scalar) = m.shape.scalar else {
-        return Err(Error::Spec(format!(
+        return Err(Error::Uniform(format!(
             "uniform `{}` is {}, which cannot be set from text",
             m.name, m.ty
         )));
     };
-    let bad = |why: String| Error::Spec(format!("uniform `{}` is {}: {why}", m.name, m.ty));
+    let bad = |why: String| Error::Uniform(format!("uniform `{}` is {}: {why}", m.name, m.ty));
     // An array constructor's size (`float[3](…)`, `vec2[](…)`) is no value.
     let mut unsized_text = String::with_capacity(text.len());
     let mut rest = text;
