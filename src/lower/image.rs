@@ -84,6 +84,7 @@ pub fn images_to_texel_buffers(
 ) -> Result<Vec<ImageBinding>> {
     let defs = Defs::new(module);
     let decorations = decorations(module);
+    let names = super::spirv::debug_names(module);
     let texel_pointer_images: Vec<Word> = module
         .functions
         .iter()
@@ -123,7 +124,7 @@ pub fn images_to_texel_buffers(
         else {
             continue;
         };
-        let name = names(module)
+        let name = names
             .get(&var)
             .cloned()
             .unwrap_or_else(|| format!("%{var}"));
@@ -188,21 +189,7 @@ pub fn images_to_texel_buffers(
     let mut bindings = Vec::new();
     let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
     // Override ids above any the shader uses.
-    let mut next_spec_id = rw
-        .module
-        .annotations
-        .iter()
-        .filter_map(|a| match a.operands.as_slice() {
-            [
-                _,
-                Operand::Decoration(Decoration::SpecId),
-                Operand::LiteralBit32(v),
-            ] => Some(*v + 1),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
-        .max(1000);
+    let mut next_spec_id = super::spirv::next_free_spec_id(rw.module, 1000);
     for (var, dim, format, texel, name) in &chosen {
         let array = *runtime_arrays.entry(*texel).or_insert_with(|| {
             let a = rw.fresh();
@@ -370,20 +357,6 @@ fn decorations(module: &Module) -> HashMap<Word, (u32, u32)> {
         }
     }
     out
-}
-
-fn names(module: &Module) -> HashMap<Word, String> {
-    module
-        .debug_names
-        .iter()
-        .filter(|i| i.class.opcode == Op::Name)
-        .filter_map(|i| match (&i.operands[0], &i.operands[1]) {
-            (Operand::IdRef(t), Operand::LiteralString(n)) if !n.is_empty() => {
-                Some((*t, n.clone()))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Emits instructions into a block, with fresh ids.

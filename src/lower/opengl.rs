@@ -108,15 +108,7 @@ struct Resource {
 
 /// Assigns every resource variable its WGSL binding in group 0; returns the origins.
 pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<OpenGlBinding>> {
-    let names: HashMap<Word, &str> = module
-        .debug_names
-        .iter()
-        .filter(|i| i.class.opcode == Op::Name)
-        .filter_map(|i| match &i.operands[..] {
-            [Operand::IdRef(t), Operand::LiteralString(n)] => Some((*t, n.as_str())),
-            _ => None,
-        })
-        .collect();
+    let names = super::spirv::debug_names(module);
     let mut decorations: HashMap<Word, Vec<(Decoration, Option<u32>)>> = HashMap::new();
     for i in &module.annotations {
         if i.class.opcode != Op::Decorate {
@@ -171,7 +163,7 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
             Some([_, Operand::IdRef(p)]) => element(*p),
             _ => continue,
         };
-        let ty_name = names.get(&pointee).copied().unwrap_or_default();
+        let ty_name = names.get(&pointee).map_or("", String::as_str);
         let ty_op = globals.get(&pointee).map(|t| t.class.opcode);
         let kind = match class {
             StorageClass::StorageBuffer => buffer_kind(ty_name),
@@ -196,7 +188,7 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
             },
             _ => continue,
         };
-        let var_name = names.get(&var).copied().unwrap_or_default();
+        let var_name = names.get(&var).map_or("", String::as_str);
         let named_none = [var_name, ty_name]
             .iter()
             .any(|n| !n.is_empty() && unbound.iter().any(|u| u == n));

@@ -38,16 +38,7 @@ pub const SAMPLER_SUFFIX: &str = "_sampler";
 /// Splits every combined image sampler variable; returns what it split.
 pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>> {
     let defs = Defs::new(module);
-    let names: HashMap<Word, String> = module
-        .debug_names
-        .iter()
-        .filter_map(|i| match i.operands.as_slice() {
-            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
-                Some((*t, n.clone()))
-            }
-            _ => None,
-        })
-        .collect();
+    let names = super::spirv::debug_names(module);
     // (variable, element SI type, array length constant or None, runtime?)
     let mut found: Vec<(Word, Word, Option<Word>, bool)> = Vec::new();
     for i in &module.types_global_values {
@@ -671,20 +662,7 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
         return Ok(Vec::new());
     }
     let (sets, bindings) = decorations(module);
-    let mut next_spec_id = module
-        .annotations
-        .iter()
-        .filter_map(|a| match a.operands.as_slice() {
-            [
-                _,
-                Operand::Decoration(Decoration::SpecId),
-                Operand::LiteralBit32(v),
-            ] => Some(*v + 1),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
-        .max(2000);
+    let mut next_spec_id = super::spirv::next_free_spec_id(module, 2000);
     let mut rw = Rewriter::new(module);
     let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::new();
     // Back to front, so that inserted instructions keep earlier indices.

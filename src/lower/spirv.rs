@@ -383,20 +383,47 @@ impl<'m> Rewriter<'m> {
     }
 }
 
+/// The debug name (OpName) of every id that has a non-empty one.
+pub(super) fn debug_names(module: &Module) -> HashMap<Word, String> {
+    module
+        .debug_names
+        .iter()
+        .filter_map(|i| match i.operands.as_slice() {
+            [Operand::IdRef(t), Operand::LiteralString(n)]
+                if i.class.opcode == Op::Name && !n.is_empty() =>
+            {
+                Some((*t, n.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first specialization constant id at or above `floor` that is above
+/// every id the module already uses, so that added overrides never collide.
+pub(super) fn next_free_spec_id(module: &Module, floor: u32) -> u32 {
+    module
+        .annotations
+        .iter()
+        .filter_map(|a| match a.operands.as_slice() {
+            [
+                _,
+                Operand::Decoration(Decoration::SpecId),
+                Operand::LiteralBit32(v),
+            ] => Some(v.saturating_add(1)),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .max(floor)
+}
+
 /// Refuses whole-aggregate loads, stores and copies of memory that atomics
 /// also use: naga gives the atomically used parts atomic types, and a plain
 /// copy of a struct or array holding them cannot be expressed in WGSL.
 pub(super) fn refuse_aggregate_copies_of_atomics(module: &Module) -> Result<()> {
     let defs = Defs::new(module);
-    let names: HashMap<Word, &str> = module
-        .debug_names
-        .iter()
-        .filter(|i| i.class.opcode == Op::Name)
-        .filter_map(|i| match (&i.operands[0], &i.operands[1]) {
-            (Operand::IdRef(t), Operand::LiteralString(n)) => Some((*t, n.as_str())),
-            _ => None,
-        })
-        .collect();
+    let names = debug_names(module);
     let result_type = |v: Word| defs.def(v).and_then(|d| d.result_type);
     // Every aggregate type on the access path of an atomic.
     let mut containers: std::collections::HashSet<Word> = std::collections::HashSet::new();
@@ -695,16 +722,7 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
             }
         }
     }
-    let names: HashMap<Word, &str> = module
-        .debug_names
-        .iter()
-        .filter_map(|i| match i.operands.as_slice() {
-            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
-                Some((*t, n.as_str()))
-            }
-            _ => None,
-        })
-        .collect();
+    let names = debug_names(module);
     // A block without an instance name is known by its type's name.
     let defs = Defs::new(module);
     let label = |v: Word| {
@@ -714,7 +732,7 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
             .and_then(|var| var.result_type)
             .and_then(|p| defs.pointer(p))
             .and_then(|(_, t)| names.get(&t));
-        match names.get(&v).filter(|n| !n.is_empty()).or(block) {
+        match names.get(&v).or(block) {
             Some(n) => format!("`{n}`"),
             None => format!("%{v}"),
         }
@@ -740,16 +758,7 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
 /// WGSL storage textures always have one.
 pub(super) fn refuse_storage_images_without_format(module: &Module) -> Result<()> {
     let defs = Defs::new(module);
-    let names: HashMap<Word, &str> = module
-        .debug_names
-        .iter()
-        .filter_map(|i| match i.operands.as_slice() {
-            [Operand::IdRef(t), Operand::LiteralString(n)] if i.class.opcode == Op::Name => {
-                Some((*t, n.as_str()))
-            }
-            _ => None,
-        })
-        .collect();
+    let names = debug_names(module);
     for v in &module.types_global_values {
         if v.class.opcode != Op::Variable {
             continue;
@@ -774,8 +783,7 @@ pub(super) fn refuse_storage_images_without_format(module: &Module) -> Result<()
                             "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
                             v.result_id
                                 .and_then(|r| names.get(&r))
-                                .copied()
-                                .unwrap_or("?")
+                                .map_or("?", String::as_str)
                         )));
                     }
                     break;
