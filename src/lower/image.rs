@@ -83,7 +83,7 @@ pub fn images_to_texel_buffers(
     swap_axes: bool,
 ) -> Result<Vec<ImageBinding>> {
     let defs = Defs::new(module);
-    let decorations = decorations(module);
+    let (set_of, binding_of) = super::spirv::sets_and_bindings(module);
     let names = super::spirv::debug_names(module);
     let texel_pointer_images: Vec<Word> = module
         .functions
@@ -275,7 +275,8 @@ pub fn images_to_texel_buffers(
                     ))
                 ))
         });
-        let (group, binding) = decorations.get(var).copied().unwrap_or((0, 0));
+        let group = set_of.get(var).copied().unwrap_or(0);
+        let binding = binding_of.get(var).copied().unwrap_or(0);
         // The sizes are specialization constants (WGSL overrides), so the
         // driver folds them: reading them from memory at every access cost
         // almost half the throughput of native texture atomics on lavapipe.
@@ -333,30 +334,6 @@ fn decorate(target: Word, d: Decoration, literals: &[u32]) -> Instruction {
     let mut ops = vec![Operand::IdRef(target), Operand::Decoration(d)];
     ops.extend(literals.iter().map(|l| Operand::LiteralBit32(*l)));
     Instruction::new(Op::Decorate, None, None, ops)
-}
-
-/// (set, binding) of every decorated variable.
-fn decorations(module: &Module) -> HashMap<Word, (u32, u32)> {
-    let mut out: HashMap<Word, (u32, u32)> = HashMap::new();
-    for a in &module.annotations {
-        if a.class.opcode != Op::Decorate {
-            continue;
-        }
-        if let [
-            Operand::IdRef(t),
-            Operand::Decoration(d),
-            Operand::LiteralBit32(v),
-        ] = a.operands.as_slice()
-        {
-            let e = out.entry(*t).or_default();
-            match d {
-                Decoration::DescriptorSet => e.0 = *v,
-                Decoration::Binding => e.1 = *v,
-                _ => {}
-            }
-        }
-    }
-    out
 }
 
 /// Emits instructions into a block, with fresh ids.

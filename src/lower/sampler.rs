@@ -77,12 +77,12 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let (sets, bindings) = decorations(module);
+    let (sets, bindings) = super::spirv::sets_and_bindings(module);
     let mut next_free: HashMap<u32, u32> = HashMap::new();
     for (v, b) in &bindings {
         let set = sets.get(v).copied().unwrap_or(0);
         let n = next_free.entry(set).or_insert(0);
-        *n = (*n).max(b + 1);
+        *n = (*n).max(b.saturating_add(1));
     }
     let mut rw = Rewriter::new(module);
     let sampler_ty = sampler_type(&mut rw);
@@ -159,8 +159,9 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
         };
         let mut next = |set: u32| {
             let slot = next_free.entry(set).or_insert(0);
-            *slot += 1;
-            *slot - 1
+            let b = *slot;
+            *slot = slot.saturating_add(1);
+            b
         };
         let mut elements = Vec::new();
         match count {
@@ -215,30 +216,6 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
     rw.module.debug_names.retain(|i| !named_array(i));
     rewrite_uses(&mut rw, &defs, &names, &found, &pairs, sampler_ty)?;
     Ok(split)
-}
-
-/// The (set, binding) decorations of every decorated id.
-fn decorations(module: &Module) -> (HashMap<Word, u32>, HashMap<Word, u32>) {
-    let (mut sets, mut bindings) = (HashMap::new(), HashMap::new());
-    for a in &module.annotations {
-        if let [
-            Operand::IdRef(t),
-            Operand::Decoration(d),
-            Operand::LiteralBit32(v),
-        ] = a.operands.as_slice()
-        {
-            match d {
-                Decoration::DescriptorSet => {
-                    sets.insert(*t, *v);
-                }
-                Decoration::Binding => {
-                    bindings.insert(*t, *v);
-                }
-                _ => {}
-            }
-        }
-    }
-    (sets, bindings)
 }
 
 /// `OpTypeSampler`, found or created at the start of the types.
@@ -463,33 +440,12 @@ pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
             .and_then(id)
             .and_then(|t| defs.globals.get(&t));
         if sampled.is_some_and(|t| t.class.opcode == Op::TypeInt) && !name.contains("Gather") {
-            // Follow the value back to its variable, for the name.
-            let mut v = i.operands.first().and_then(id);
-            let mut var = None;
-            while let Some(d) = v.and_then(|v| defs.def(v)) {
-                match d.class.opcode {
-                    Op::SampledImage | Op::Load | Op::AccessChain | Op::InBoundsAccessChain => {
-                        v = d.operands.first().and_then(id)
-                    }
-                    Op::Variable => {
-                        var = d.result_id;
-                        break;
-                    }
-                    _ => break,
-                }
-            }
-            let texture = var
-                .and_then(|var| {
-                    module
-                        .debug_names
-                        .iter()
-                        .find_map(|n| match n.operands.as_slice() {
-                            [Operand::IdRef(t), Operand::LiteralString(s)] if *t == var => {
-                                Some(s.clone())
-                            }
-                            _ => None,
-                        })
-                })
+            let texture = i
+                .operands
+                .first()
+                .and_then(id)
+                .and_then(|v| source_variable(&defs, v))
+                .and_then(|var| super::spirv::debug_names(module).remove(&var))
                 .unwrap_or_else(|| "?".into());
             return Err(Error::Unsupported(format!(
                 "the integer texture `{texture}` is sampled (texture/textureLod on an isampler or usampler): WGSL samples float textures only; read its texels with texelFetch"
@@ -611,6 +567,22 @@ pub struct LayerCount {
     pub override_id: u32,
 }
 
+/// The variable an image, sampled image or pointer value comes from,
+/// through loads and access chains. Bounded: malformed SPIR-V may loop.
+fn source_variable(defs: &Defs, mut v: Word) -> Option<Word> {
+    for _ in 0..64 {
+        let d = defs.def(v)?;
+        match d.class.opcode {
+            Op::Variable => return Some(v),
+            Op::Load | Op::SampledImage | Op::Image | Op::AccessChain | Op::InBoundsAccessChain => {
+                v = d.operands.first().and_then(id)?
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// `textureSize`/`imageSize` of an array texture: naga's reader drops the
 /// layer count (it answers the size of one layer). The query becomes the
 /// size of one layer and the layer count, an override constant the runtime
@@ -618,23 +590,6 @@ pub struct LayerCount {
 pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>> {
     let defs = Defs::new(module);
     let types = super::spirv::result_types(module);
-    // The variable a loaded image (or sampled image) comes from.
-    let var_of = |mut v: Word| {
-        while let Some(d) = defs.def(v) {
-            match d.class.opcode {
-                Op::Variable => return Some(v),
-                Op::Load
-                | Op::SampledImage
-                | Op::Image
-                | Op::AccessChain
-                | Op::InBoundsAccessChain => {
-                    v = d.operands.first().and_then(id)?;
-                }
-                _ => return None,
-            }
-        }
-        None
-    };
     let mut sites = Vec::new();
     for (fi, f) in module.functions.iter().enumerate() {
         for (bi, b) in f.blocks.iter().enumerate() {
@@ -653,7 +608,9 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
                 {
                     continue;
                 }
-                let Some(var) = var_of(img) else { continue };
+                let Some(var) = source_variable(&defs, img) else {
+                    continue;
+                };
                 sites.push((fi, bi, ii, var));
             }
         }
@@ -661,10 +618,11 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
     if sites.is_empty() {
         return Ok(Vec::new());
     }
-    let (sets, bindings) = decorations(module);
+    let (sets, bindings) = super::spirv::sets_and_bindings(module);
     let mut next_spec_id = super::spirv::next_free_spec_id(module, 2000);
     let mut rw = Rewriter::new(module);
-    let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::new();
+    // variable -> (count constant, its scalar type, what it answers)
+    let mut counts: HashMap<Word, (Word, Word, LayerCount)> = HashMap::new();
     // Back to front, so that inserted instructions keep earlier indices.
     for &(fi, bi, ii, var) in sites.iter().rev() {
         let inst = rw.module.functions[fi].blocks[bi].instructions[ii].clone();
@@ -674,52 +632,61 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
         let Some(vec_ty) = defs.globals.get(&result_ty) else {
             continue;
         };
-        let (Some(scalar), Some(Operand::LiteralBit32(n))) = (
+        // An array texture's size is a vector of 2 to 4 components.
+        let (Op::TypeVector, Some(scalar), Some(&Operand::LiteralBit32(n @ 2..=4))) = (
+            vec_ty.class.opcode,
             vec_ty.operands.first().and_then(id),
-            vec_ty.operands.get(1).cloned(),
+            vec_ty.operands.get(1),
         ) else {
             continue;
         };
-        let entry = counts.entry(var).or_insert_with(|| {
-            let c = rw.fresh();
-            let spec_id = next_spec_id;
-            next_spec_id += 1;
-            (
-                c,
-                LayerCount {
+        let layers = match counts.get(&var) {
+            Some(&(c, _, _)) => c,
+            None => {
+                let c = rw.fresh();
+                let override_id = next_spec_id;
+                next_spec_id = next_spec_id
+                    .checked_add(1)
+                    .ok_or_else(|| Error::shader("no specialization constant id is left"))?;
+                let lc = LayerCount {
                     group: sets.get(&var).copied().unwrap_or(0),
                     binding: bindings.get(&var).copied().unwrap_or(0),
-                    override_id: spec_id,
-                },
-            )
-        });
-        let layers = entry.0;
-        // The size of one layer: a vector one shorter.
-        let short = rw
-            .module
-            .types_global_values
-            .iter()
-            .find(|t| {
-                t.class.opcode == Op::TypeVector
-                    && t.operands == [Operand::IdRef(scalar), Operand::LiteralBit32(n - 1)]
-            })
-            .and_then(|t| t.result_id);
-        let short = match (short, n - 1) {
-            (Some(s), _) => s,
-            (None, 1) => scalar,
-            (None, m) => {
-                let s = rw.fresh();
-                let at = rw.position(scalar).map_or(0, |p| p + 1);
-                rw.module.types_global_values.insert(
-                    at,
-                    Instruction::new(
-                        Op::TypeVector,
-                        None,
-                        Some(s),
-                        vec![Operand::IdRef(scalar), Operand::LiteralBit32(m)],
-                    ),
-                );
-                s
+                    override_id,
+                };
+                counts.insert(var, (c, scalar, lc));
+                c
+            }
+        };
+        // The size of one layer: a vector one shorter, or the scalar.
+        let short = match n - 1 {
+            1 => scalar,
+            m => {
+                let found = rw
+                    .module
+                    .types_global_values
+                    .iter()
+                    .find(|t| {
+                        t.class.opcode == Op::TypeVector
+                            && t.operands == [Operand::IdRef(scalar), Operand::LiteralBit32(m)]
+                    })
+                    .and_then(|t| t.result_id);
+                match found {
+                    Some(s) => s,
+                    None => {
+                        let s = rw.fresh();
+                        let at = rw.position(scalar).map_or(0, |p| p + 1);
+                        rw.module.types_global_values.insert(
+                            at,
+                            Instruction::new(
+                                Op::TypeVector,
+                                None,
+                                Some(s),
+                                vec![Operand::IdRef(scalar), Operand::LiteralBit32(m)],
+                            ),
+                        );
+                        s
+                    }
+                }
             }
         };
         let layer_size = rw.fresh();
@@ -728,19 +695,19 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
         query.result_id = Some(layer_size);
         let mut parts = Vec::new();
         let mut new_insts = vec![query];
-        for k in 0..n - 1 {
-            if n - 1 == 1 {
-                parts.push(layer_size);
-                break;
+        if n == 2 {
+            parts.push(layer_size);
+        } else {
+            for k in 0..n - 1 {
+                let e = rw.fresh();
+                new_insts.push(Instruction::new(
+                    Op::CompositeExtract,
+                    Some(scalar),
+                    Some(e),
+                    vec![Operand::IdRef(layer_size), Operand::LiteralBit32(k)],
+                ));
+                parts.push(e);
             }
-            let e = rw.fresh();
-            new_insts.push(Instruction::new(
-                Op::CompositeExtract,
-                Some(scalar),
-                Some(e),
-                vec![Operand::IdRef(layer_size), Operand::LiteralBit32(k)],
-            ));
-            parts.push(e);
         }
         parts.push(layers);
         new_insts.push(Instruction::new(
@@ -751,31 +718,17 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
         ));
         let block = &mut rw.module.functions[fi].blocks[bi].instructions;
         block.splice(ii..=ii, new_insts);
-        // The layer count's type is the result's scalar type.
-        let _ = scalar;
     }
+    // In override order, so that the output is the same on every run.
+    let mut counts: Vec<_> = counts.into_values().collect();
+    counts.sort_by_key(|(_, _, lc)| lc.override_id);
     let mut out = Vec::new();
-    for (c, lc) in counts.values() {
-        // Declared with the scalar type of a query that uses it (int or uint).
-        let scalar = rw
-            .module
-            .functions
-            .iter()
-            .flat_map(|f| f.blocks.iter())
-            .flat_map(|b| b.instructions.iter())
-            .find(|i| {
-                i.class.opcode == Op::CompositeConstruct
-                    && i.operands.last() == Some(&Operand::IdRef(*c))
-            })
-            .and_then(|i| i.result_type)
-            .and_then(|t| defs.globals.get(&t))
-            .and_then(|t| t.operands.first())
-            .and_then(id)
-            .unwrap_or(0);
+    for (c, scalar, lc) in counts {
+        // Declared with the scalar type of the queries (int or uint).
         rw.module.types_global_values.push(Instruction::new(
             Op::SpecConstant,
             Some(scalar),
-            Some(*c),
+            Some(c),
             vec![Operand::LiteralBit32(1)],
         ));
         rw.module.annotations.push(Instruction::new(
@@ -783,12 +736,12 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
             None,
             None,
             vec![
-                Operand::IdRef(*c),
+                Operand::IdRef(c),
                 Operand::Decoration(Decoration::SpecId),
                 Operand::LiteralBit32(lc.override_id),
             ],
         ));
-        out.push(*lc);
+        out.push(lc);
     }
     out.sort_by_key(|l| (l.group, l.binding));
     Ok(out)

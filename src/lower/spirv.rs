@@ -195,25 +195,6 @@ impl<'m> Rewriter<'m> {
         }
     }
 
-    /// A new `scalar[N]` array type standing for `vector`, defined before `anchor`.
-    /// The ArrayStride decoration of `array`, if any.
-    pub(super) fn array_stride(&self, array: Word) -> Option<u32> {
-        self.module
-            .annotations
-            .iter()
-            .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
-                (
-                    Op::Decorate,
-                    [
-                        Operand::IdRef(t),
-                        Operand::Decoration(Decoration::ArrayStride),
-                        Operand::LiteralBit32(s),
-                    ],
-                ) if *t == array => Some(*s),
-                _ => None,
-            })
-    }
-
     /// The id of `OpTypeInt 32 0`, declared before `anchor` (moved there if
     /// it came later: a scalar type depends on nothing) or created.
     pub(super) fn uint_type(&mut self, anchor: Word) -> Word {
@@ -397,6 +378,51 @@ pub(super) fn debug_names(module: &Module) -> HashMap<Word, String> {
             _ => None,
         })
         .collect()
+}
+
+/// The DescriptorSet and the Binding decorations, by decorated id.
+pub(super) fn sets_and_bindings(module: &Module) -> (HashMap<Word, u32>, HashMap<Word, u32>) {
+    let (mut sets, mut bindings) = (HashMap::new(), HashMap::new());
+    for a in &module.annotations {
+        if a.class.opcode != Op::Decorate {
+            continue;
+        }
+        if let [
+            Operand::IdRef(t),
+            Operand::Decoration(d),
+            Operand::LiteralBit32(v),
+        ] = a.operands.as_slice()
+        {
+            match d {
+                Decoration::DescriptorSet => {
+                    sets.insert(*t, *v);
+                }
+                Decoration::Binding => {
+                    bindings.insert(*t, *v);
+                }
+                _ => {}
+            }
+        }
+    }
+    (sets, bindings)
+}
+
+/// The ArrayStride decoration of `array`, if any.
+pub(super) fn array_stride(module: &Module, array: Word) -> Option<u32> {
+    module
+        .annotations
+        .iter()
+        .find_map(|a| match (a.class.opcode, a.operands.as_slice()) {
+            (
+                Op::Decorate,
+                [
+                    Operand::IdRef(t),
+                    Operand::Decoration(Decoration::ArrayStride),
+                    Operand::LiteralBit32(s),
+                ],
+            ) if *t == array => Some(*s),
+            _ => None,
+        })
 }
 
 /// The first specialization constant id at or above `floor` that is above
@@ -687,6 +713,40 @@ pub(super) fn check_ids(module: &Module, name: &str) -> Result<()> {
             )));
         }
     }
+    // Types and constants may use only what comes before them (a pointer
+    // declared by OpTypeForwardPointer aside): a cycle such as
+    // `%a = OpTypeArray %a %n` would make every walk over types endless.
+    let globals = &module.types_global_values;
+    let position: HashMap<Word, usize> = globals
+        .iter()
+        .enumerate()
+        .filter_map(|(p, i)| Some((i.result_id?, p)))
+        .collect();
+    let forward: std::collections::HashSet<Word> = globals
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypeForwardPointer)
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // Non-semantic instructions (debug info) may refer forward; no pass
+    // walks through them.
+    for (p, inst) in globals
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.class.opcode != Op::ExtInst)
+    {
+        let early = inst
+            .operands
+            .iter()
+            .filter_map(id)
+            .chain(inst.result_type)
+            .find(|u| position.get(u).is_some_and(|&q| q >= p) && !forward.contains(u));
+        if let Some(u) = early {
+            return Err(Error::shader(format!(
+                "{name}: malformed SPIR-V: Op{:?} uses %{u} before it is declared",
+                inst.class.opcode
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -706,22 +766,7 @@ pub(super) fn strip_debug_lines(module: &mut Module) {
 /// resource per binding, and aliasing one buffer through two blocks has no
 /// WGSL form. (OpenGL GLSL's shared numbers are the binding pass's to sort.)
 pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
-    let mut slots: HashMap<Word, (u32, Option<u32>)> = HashMap::new();
-    for a in &module.annotations {
-        if let [
-            Operand::IdRef(t),
-            Operand::Decoration(d),
-            Operand::LiteralBit32(v),
-        ] = a.operands.as_slice()
-        {
-            let slot = slots.entry(*t).or_insert((0, None));
-            match d {
-                Decoration::DescriptorSet => slot.0 = *v,
-                Decoration::Binding => slot.1 = Some(*v),
-                _ => {}
-            }
-        }
-    }
+    let (sets, bindings) = sets_and_bindings(module);
     let names = debug_names(module);
     // A block without an instance name is known by its type's name.
     let defs = Defs::new(module);
@@ -738,10 +783,10 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
         }
     };
     let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
-    let mut vars: Vec<(&Word, &(u32, Option<u32>))> = slots.iter().collect();
+    let mut vars: Vec<(Word, u32)> = bindings.into_iter().collect();
     vars.sort_unstable();
-    for (&var, &(set, binding)) in vars {
-        let Some(binding) = binding else { continue };
+    for (var, binding) in vars {
+        let set = sets.get(&var).copied().unwrap_or(0);
         if let Some(&other) = seen.get(&(set, binding)) {
             return Err(Error::Unsupported(format!(
                 "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding (aliasing one buffer through two blocks has no WGSL form); give one another binding",

@@ -33,7 +33,7 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
         let (Some(array), Some(element)) = (i.result_id, i.operands.first().and_then(id)) else {
             continue;
         };
-        let Some(stride) = array_stride(module, array) else {
+        let Some(stride) = super::spirv::array_stride(module, array) else {
             continue;
         };
         let Some(size) = scalar_or_vector_size(&defs, element) else {
@@ -81,7 +81,7 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
                     vec![
                         Operand::IdRef(wrapper),
                         Operand::LiteralBit32(m),
-                        Operand::LiteralString(format!("_pad{}", m - 1)),
+                        Operand::LiteralString(format!("{}{}", super::layout::PADDING, m - 1)),
                     ],
                 ));
             }
@@ -174,28 +174,13 @@ fn step(defs: &Defs, ty: Word, index: Word) -> Option<Word> {
     }
 }
 
-/// The ArrayStride decoration of `array`.
-fn array_stride(module: &Module, array: Word) -> Option<u32> {
-    module
-        .annotations
-        .iter()
-        .find_map(|a| match a.operands.as_slice() {
-            [
-                Operand::IdRef(t),
-                Operand::Decoration(Decoration::ArrayStride),
-                Operand::LiteralBit32(s),
-            ] if a.class.opcode == Op::Decorate && *t == array => Some(*s),
-            _ => None,
-        })
-}
-
 /// Bytes of a 32-bit scalar or a vector of them.
 fn scalar_or_vector_size(defs: &Defs, ty: Word) -> Option<u32> {
     let t = defs.globals.get(&ty)?;
     match (t.class.opcode, t.operands.as_slice()) {
         (Op::TypeInt | Op::TypeFloat, [Operand::LiteralBit32(32), ..]) => Some(4),
         (Op::TypeVector, [Operand::IdRef(s), Operand::LiteralBit32(n)]) => {
-            Some(scalar_or_vector_size(defs, *s)? * n)
+            scalar_or_vector_size(defs, *s)?.checked_mul(*n)
         }
         _ => None,
     }

@@ -46,7 +46,7 @@ pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
         // (the fourth is the padding it had); elsewhere the length is N and
         // the IR layout pass pads the struct to keep the vector's offset.
         let len = match *site {
-            Site::Element(a) => rw.array_stride(a).map(|s| s / 4),
+            Site::Element(a) => super::spirv::array_stride(rw.module, a).map(|s| s / 4),
             _ => None,
         };
         let array = rw.array_for(*vector, *class, site_anchor(*site), len)?;
