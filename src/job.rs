@@ -416,22 +416,7 @@ impl FromStr for TextureArg {
                     .parse()
                     .map_err(|_| Error::Spec(format!("`{n}` is not a mip level count in `{s}`")))?;
             } else if let Some(v) = p.strip_prefix("fill=") {
-                let values = v
-                    .split(',')
-                    .map(|x| {
-                        x.trim()
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|x| x.is_finite())
-                            .ok_or_else(|| Error::Spec(format!("`{x}` in `{s}` is not a number")))
-                    })
-                    .collect::<Result<Vec<f64>>>()?;
-                if values.len() > 4 {
-                    return Err(Error::Spec(format!(
-                        "`{v}`: a texel has at most 4 channels"
-                    )));
-                }
-                fill = Some(values);
+                fill = Some(parse_fill(v)?);
             } else {
                 return Err(Error::Spec(format!(
                     "`{p}` in `{s}` is neither a format ({}), fill=V, iota nor mips=N",
@@ -966,6 +951,27 @@ fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {
     }
 }
 
+/// The channel values of a texture's `fill=V[,V…]`: finite numbers, at
+/// most four.
+fn parse_fill(v: &str) -> Result<Vec<f64>> {
+    let values = v
+        .split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| Error::Spec(format!("`{x}` in `fill={v}` is not a number")))
+        })
+        .collect::<Result<Vec<f64>>>()?;
+    if values.len() > 4 {
+        return Err(Error::Spec(format!(
+            "`{v}`: a texel has at most 4 channels"
+        )));
+    }
+    Ok(values)
+}
+
 /// The texels of a texture made from `size`, `fill` and `iota`.
 fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
     let texels = (desc.level_bytes(0) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
@@ -1052,8 +1058,14 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
         } => {
             let format = format.unwrap_or_else(|| default_format(info));
             let desc = crate::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
-            let data = texel_data(&desc, fill.as_deref(), *iota).map_err(flag)?;
-            Texture::from_data(ctx, desc, &data)
+            // Made first: its limits are checked before any texel is.
+            let t = Texture::zeroed(ctx, desc)?;
+            t.write_level(
+                ctx,
+                0,
+                &texel_data(&desc, fill.as_deref(), *iota).map_err(flag)?,
+            )?;
+            Ok(t)
         }
     }
 }
@@ -1089,32 +1101,21 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
         ))
     })?;
     let desc = crate::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
-    let fill: Option<Vec<f64>> = a
+    let fill = a
         .fill
         .as_deref()
-        .map(|v| {
-            v.split(',')
-                .map(|x| {
-                    x.trim().parse::<f64>().map_err(|_| {
-                        Error::Spec(format!("--image {}: `{x}` is not a number", a.slot))
-                    })
-                })
-                .collect::<Result<Vec<f64>>>()
-        })
-        .transpose()?;
-    let t = match fill {
-        Some(f) => Texture::from_data(
-            ctx,
-            desc,
-            &texel_data(&desc, Some(&f), false).map_err(flag)?,
-        )?,
-        None => Texture::zeroed(ctx, desc)?,
-    };
+        .map(parse_fill)
+        .transpose()
+        .map_err(flag)?;
+    let t = Texture::zeroed(ctx, desc)?;
     if !t.is_storage() {
         return Err(Error::Spec(format!(
             "--image {}: the adapter cannot use {declared} as a storage texture",
             a.slot
         )));
+    }
+    if let Some(f) = fill {
+        t.write_level(ctx, 0, &texel_data(&desc, Some(&f), false).map_err(flag)?)?;
     }
     Ok(t)
 }
@@ -1307,22 +1308,13 @@ pub fn write_png(out: &JobOutput, name: &str, path: &std::path::Path) -> Result<
             "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
         )));
     };
-    let bytes: Vec<u8> = match crate::runtime::texture::channels(fmt) {
-        Some(4)
-            if matches!(
-                fmt,
-                wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
-            ) =>
-        {
-            // Decoded channels are RGBA: store them as the format does.
-            values
-                .chunks_exact(4)
-                .flat_map(|p| [p[2], p[1], p[0], p[3]])
-                .map(|v| (v * 255.0).round() as u8)
-                .collect()
-        }
-        _ => values.iter().map(|v| (v * 255.0).round() as u8).collect(),
+    // Decoded channels are in RGBA order whatever the format stores.
+    let fmt = match fmt {
+        wgpu::TextureFormat::Bgra8Unorm => wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureFormat::Bgra8UnormSrgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+        f => f,
     };
+    let bytes: Vec<u8> = values.iter().map(|v| (v * 255.0).round() as u8).collect();
     crate::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(|e| match e {
         Error::Resource(m) => Error::Spec(format!("--out-png {name}: {m}")),
         e => e,

@@ -367,7 +367,7 @@ impl Kernel {
         let module = front::wgsl::parse(source, opts.display_name())?;
         let info = validate(&module, Some(source), opts.display_name())?;
         Kernel::build(
-            &module,
+            module,
             &info,
             source.to_string(),
             &Provenance::default(),
@@ -391,7 +391,7 @@ impl Kernel {
         let lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)
             .map_err(|e| at_declaration(e, source, opts.display_name()))?;
         Kernel::build(
-            &lowered.module,
+            lowered.module,
             &lowered.info,
             lowered.wgsl,
             &Provenance {
@@ -416,7 +416,7 @@ impl Kernel {
     fn spirv_now(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
         let lowered = crate::lower::lower_spirv(words, opts, &[])?;
         Kernel::build(
-            &lowered.module,
+            lowered.module,
             &lowered.info,
             lowered.wgsl,
             &Provenance {
@@ -466,12 +466,13 @@ impl Kernel {
 
     /// Builds a kernel from a validated module and the WGSL text that the runtime will compile.
     pub(crate) fn build(
-        module: &naga::Module,
+        owned: naga::Module,
         info: &naga::valid::ModuleInfo,
         wgsl: String,
         provenance: &Provenance,
         opts: &SourceOptions,
     ) -> Result<Kernel> {
+        let module = &owned;
         let index = choose_entry(module, opts)?;
         let ep = &module.entry_points[index];
         let ep_info = info.get_entry_point(index);
@@ -546,7 +547,7 @@ impl Kernel {
             bindings,
             features: required_features(module),
             dialect: provenance.dialect,
-            module: std::sync::Arc::new(module.clone()),
+            module: std::sync::Arc::new(owned),
             workgroup_memory,
             alive: std::sync::Arc::new(()),
             includes: provenance.includes.clone(),
@@ -992,16 +993,17 @@ fn members(
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, t)| t.clone());
+        let shape = member_shape(module, inner);
         out.push(Member {
             ty: if counters {
-                match member_shape(module, inner).count {
+                match shape.count {
                     1 => "atomic_uint".into(),
                     n => format!("atomic_uint[{n}]"),
                 }
             } else {
                 glsl_type(module, inner)
             },
-            shape: member_shape(module, inner),
+            shape,
             name,
             offset: m.offset,
             size,

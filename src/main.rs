@@ -71,6 +71,7 @@ struct JobArgs {
     #[arg(long = "sampler", value_name = "NAME=SPEC", value_parser = parse_sampler)]
     samplers: Vec<SamplerArg>,
     /// After the dispatch, write the 2D texture or storage texture NAME (8-bit unorm) as PNG
+    /// (under `diff`, from the first backend's run)
     #[arg(long = "out-png", value_name = "NAME=FILE", value_parser = parse_out_png)]
     out_png: Vec<(String, PathBuf)>,
     /// Initial value of an atomic_uint counter (OpenGL GLSL); counters not set start at 0,
@@ -491,11 +492,15 @@ fn run_job(
         textures: job.textures.clone(),
         samplers: job.samplers.clone(),
     };
-    let out = job::run(&ctx, &kernel, job.groups, &resources)?;
+    job::run(&ctx, &kernel, job.groups, &resources)
+}
+
+/// Writes the `--out-png` textures of one job's output.
+fn write_pngs(job: &JobArgs, out: &JobOutput) -> atomport::Result<()> {
     for (name, path) in &job.out_png {
-        job::write_png(&out, name, path)?;
+        job::write_png(out, name, path)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 fn run(
@@ -505,6 +510,7 @@ fn run(
     json: bool,
 ) -> atomport::Result<()> {
     let out = run_job(shader, job, context_options(adapter, job.timeout)?)?;
+    write_pngs(job, &out)?;
     if json {
         let mut text = serde_json::to_string(&out).expect("job output serializes");
         text.push('\n');
@@ -523,6 +529,8 @@ fn diff(
     let base = ContextOptions::from_env_with(Some(a))?.with_timeout(job.timeout);
     let out_a = run_job(shader, job, base.clone().with_backend(a))?;
     let out_b = run_job(shader, job, base.with_backend(b))?;
+    // Once, from the first backend: the diff says whether the second agrees.
+    write_pngs(job, &out_a)?;
     let diffs = atomport::validate::diff::compare(&out_a, &out_b);
     let total: usize = diffs.iter().map(|d| d.count).sum();
     let mut o = String::new();

@@ -30,7 +30,7 @@ const USAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
     .union(wgpu::BufferUsages::INDIRECT);
 
 /// wgpu copies and bindings work in 4-byte units.
-fn padded(len: u64) -> u64 {
+pub(crate) fn padded(len: u64) -> u64 {
     len.max(4).next_multiple_of(4)
 }
 
@@ -93,6 +93,13 @@ impl Buffer {
                 "the buffer's usage ({usage:?}) has neither STORAGE nor UNIFORM"
             )));
         }
+        // Copies and bindings work in whole u32 words.
+        if !buffer.size().is_multiple_of(4) {
+            return Err(Error::Resource(format!(
+                "the buffer is {} bytes, not a multiple of 4",
+                buffer.size()
+            )));
+        }
         Ok(Buffer {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             len: buffer.size(),
@@ -103,14 +110,7 @@ impl Buffer {
 
     /// A zeroed buffer of `len` bytes.
     pub fn zeroed(ctx: &Context, len: u64) -> Result<Buffer> {
-        Self::create(ctx, len, |d| {
-            d.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("atomport buffer"),
-                size: padded(len),
-                usage: USAGE,
-                mapped_at_creation: false,
-            })
-        })
+        Self::zeroed_with_usage(ctx, len, wgpu::BufferUsages::empty())
     }
 
     /// A buffer of `count` copies of `value`.

@@ -216,7 +216,7 @@ impl<'c> Batch<'c> {
             0,
             dst.raw(),
             0,
-            src.len().next_multiple_of(4),
+            super::buffer::padded(src.len()),
         );
         Ok(self)
     }
@@ -327,7 +327,7 @@ impl Context {
     /// resources it will be dispatched with.
     pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
-        self.check_kernel(kernel)?;
+        self.check_kernel(kernel, &self.limits())?;
         self.pipeline(kernel, &resolve(kernel, binds)?).map(|_| ())
     }
 
@@ -487,7 +487,7 @@ impl Context {
 
     /// Checks the kernel against the device: features, workgroup size and
     /// invocations, workgroup memory, bind groups and binding numbers.
-    fn check_kernel(&self, kernel: &Kernel) -> Result<()> {
+    fn check_kernel(&self, kernel: &Kernel, limits: &wgpu::Limits) -> Result<()> {
         let missing = kernel.required_features() - self.device().features();
         if !missing.is_empty() {
             let feature = crate::error::describe_features(missing);
@@ -500,7 +500,6 @@ impl Context {
                 }
             });
         }
-        let limits = self.limits();
         let size = kernel.workgroup_size();
         let axis_limits = [
             (
@@ -569,11 +568,15 @@ impl Context {
     }
 
     fn check(&self, kernel: &Kernel, workgroups: Workgroups, binds: &[Slotted]) -> Result<()> {
-        self.check_kernel(kernel)?;
+        // Fetched once: wgpu copies the limits on every call.
+        let limits = self.limits();
+        self.check_kernel(kernel, &limits)?;
         match workgroups {
-            Workgroups::Count(groups) => self.check_groups(kernel, groups)?,
+            Workgroups::Count(groups) => self.check_groups(kernel, groups, &limits)?,
             Workgroups::Indirect { buffer, offset } => {
-                if !offset.is_multiple_of(4) || offset + 12 > buffer.len() {
+                if !offset.is_multiple_of(4)
+                    || offset.checked_add(12).is_none_or(|end| end > buffer.len())
+                {
                     return Err(Error::Dispatch(format!(
                         "indirect dispatch arguments at offset {offset}: three u32 counts need a 4-byte-aligned offset and 12 bytes in a buffer of {}",
                         buffer.len()
@@ -586,13 +589,12 @@ impl Context {
                 }
             }
         }
-        self.check_binds(kernel, binds)
+        self.check_binds(kernel, binds, &limits)
     }
 
     /// Checks workgroup counts: none 0, each within the adapter's limit, and
     /// 32-bit ids that do not wrap.
-    fn check_groups(&self, kernel: &Kernel, groups: [u32; 3]) -> Result<()> {
-        let limits = self.limits();
+    fn check_groups(&self, kernel: &Kernel, groups: [u32; 3], limits: &wgpu::Limits) -> Result<()> {
         for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
             if n == 0 {
                 return Err(Error::Dispatch(format!(
@@ -610,7 +612,9 @@ impl Context {
         }
         // Drivers count workgroups and invocation ids in 32 bits: more wraps
         // around (measured on lavapipe and llvmpipe) instead of failing.
-        let total = groups.iter().map(|&n| u64::from(n)).product::<u64>();
+        let total = groups
+            .iter()
+            .fold(1u64, |a, &n| a.saturating_mul(u64::from(n)));
         if total > u64::from(u32::MAX) {
             return Err(Error::Limit {
                 what: format!(
@@ -643,8 +647,7 @@ impl Context {
     }
 
     /// Checks every binding against the kernel's map.
-    fn check_binds(&self, kernel: &Kernel, binds: &[Slotted]) -> Result<()> {
-        let limits = self.limits();
+    fn check_binds(&self, kernel: &Kernel, binds: &[Slotted], limits: &wgpu::Limits) -> Result<()> {
         for (i, b) in binds.iter().enumerate() {
             if binds[..i]
                 .iter()
@@ -814,11 +817,7 @@ impl Context {
             };
             let layers = binds.iter().find_map(|b| match b.resource {
                 Resource::Texture(t) if b.group == info.group && b.binding == info.binding => {
-                    let d = t.desc();
-                    Some(match d.dim {
-                        crate::TextureDim::CubeArray => d.depth_or_layers / 6,
-                        _ => d.depth_or_layers,
-                    })
+                    Some(t.desc().layers())
                 }
                 _ => None,
             });
@@ -828,8 +827,6 @@ impl Context {
         }
         let key: Vec<u32> = constants.iter().map(|(_, v)| *v as u32).collect();
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
-        // Pipelines of kernels that were dropped go with them.
-        cache.retain(|_, e| e.kernel.strong_count() > 0);
         let tick = self
             .pipeline_tick
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -837,6 +834,9 @@ impl Context {
             e.last_used = tick;
             return Ok(e.pipeline.clone());
         }
+        // Pipelines of kernels that were dropped go with them (on a miss
+        // only: hits stay a single lookup).
+        cache.retain(|_, e| e.kernel.strong_count() > 0);
         // Drivers compile here, in time that grows with the shader: on the
         // worker thread, under the context's timeout.
         let module = kernel.module().clone();

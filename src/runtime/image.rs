@@ -152,11 +152,7 @@ impl ImageDesc {
 
     /// `imageSize`'s numbers as `WxHxL`.
     pub fn size_text(&self) -> String {
-        self.size()
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join("x")
+        super::texture::size_text(&self.size())
     }
 
     /// Texels in all: width × height × layers × samples.

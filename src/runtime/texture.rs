@@ -217,14 +217,22 @@ impl TextureDesc {
         match self.dim {
             TextureDim::D1 => vec![self.width],
             TextureDim::D2 | TextureDim::Cube => vec![self.width, self.height],
-            TextureDim::CubeArray => vec![self.width, self.height, self.depth_or_layers / 6],
-            _ => vec![self.width, self.height, self.depth_or_layers],
+            _ => vec![self.width, self.height, self.layers()],
+        }
+    }
+
+    /// The layer count `textureSize` answers: cubes for a cube array, the
+    /// depth of a 3D texture, else the array layers.
+    pub fn layers(&self) -> u32 {
+        match self.dim {
+            TextureDim::CubeArray => self.depth_or_layers / 6,
+            _ => self.depth_or_layers,
         }
     }
 
     /// The size of mip `level`: (width, height, depth or layers).
     pub fn level_size(&self, level: u32) -> (u32, u32, u32) {
-        let shrink = |n: u32| (n >> level).max(1);
+        let shrink = |n: u32| n.checked_shr(level).unwrap_or(0).max(1);
         match self.dim {
             TextureDim::D3 => (
                 shrink(self.width),
@@ -243,7 +251,10 @@ impl TextureDesc {
     /// Bytes of mip `level`, tightly packed (x fastest, then y, then layer or slice).
     pub fn level_bytes(&self, level: u32) -> u64 {
         let (w, h, d) = self.level_size(level);
-        u64::from(w) * u64::from(h) * u64::from(d) * u64::from(self.texel_bytes().unwrap_or(4))
+        u64::from(w)
+            .saturating_mul(u64::from(h))
+            .saturating_mul(u64::from(d))
+            .saturating_mul(u64::from(self.texel_bytes().unwrap_or(4)))
     }
 
     fn extent(&self) -> wgpu::Extent3d {
@@ -315,6 +326,19 @@ impl Texture {
                 value: desc.width.max(desc.height).into(),
                 limit_name: "max_texture_dimension_*",
                 limit: max.into(),
+            });
+        }
+        let (limit_name, limit) = if matches!(desc.dim, TextureDim::D3) {
+            ("max_texture_dimension_3d", limits.max_texture_dimension_3d)
+        } else {
+            ("max_texture_array_layers", limits.max_texture_array_layers)
+        };
+        if desc.depth_or_layers > limit {
+            return Err(Error::Limit {
+                what: format!("the {} texture's depth or layer count", desc.dim.name()),
+                value: desc.depth_or_layers.into(),
+                limit_name,
+                limit: limit.into(),
             });
         }
         let features = ctx.format_features(desc.format);
@@ -430,6 +454,12 @@ impl Texture {
     /// Writes mip `level` (every layer, tightly packed).
     pub fn write_level(&self, ctx: &Context, level: u32, bytes: &[u8]) -> Result<()> {
         ctx.ready()?;
+        if level >= self.desc.mip_levels {
+            return Err(Error::Resource(format!(
+                "the texture has {} mip level(s); there is no level {level}",
+                self.desc.mip_levels
+            )));
+        }
         let (w, h, d) = self.desc.level_size(level);
         if bytes.len() as u64 != self.desc.level_bytes(level) {
             return Err(Error::Resource(format!(
