@@ -693,7 +693,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             "--groups",
             "1,1",
             "--image",
-            "hdr=4x2:fill=1,3,0,1",
+            "hdr=4x2:fill=0.25,3,0,1",
             "--image",
             "ldr=4x2:rgba8unorm",
             "--out-png",
@@ -712,7 +712,8 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             .unwrap();
         assert_eq!(ldr["kind"], "storage_texture");
         assert_eq!(ldr["format"], "rgba8unorm");
-        // c / (1 + c): 1 -> 0.5, 3 -> 0.75, 0 -> 0, alpha 1; 8-bit rounding.
+        // c / (1 + c): 0.25 -> 0.2, 3 -> 0.75, 0 -> 0, alpha 1; 8-bit
+        // rounding (no value falls halfway between two steps).
         let data: Vec<f64> = ldr["data"]
             .as_array()
             .unwrap()
@@ -720,7 +721,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             .map(|x| x.as_f64().unwrap())
             .collect();
         for t in data.chunks(4) {
-            let want = [128.0 / 255.0, 191.0 / 255.0, 0.0, 1.0];
+            let want = [51.0 / 255.0, 191.0 / 255.0, 0.0, 1.0];
             for (g, w) in t.iter().zip(want) {
                 assert!((g - w).abs() < 1e-6, "{b}: {t:?}");
             }
@@ -728,7 +729,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
         let (w, h, f, pixels) = atomport::runtime::texture::read_png(&png).unwrap();
         assert_eq!((w, h, f), (4, 2, wgpu::TextureFormat::Rgba8Unorm));
         assert!(
-            pixels.chunks(4).all(|p| p == [128, 191, 0, 255]),
+            pixels.chunks(4).all(|p| p == [51, 191, 0, 255]),
             "{pixels:?}"
         );
         // A combined sampler from the command line: a histogram of an iota texture.

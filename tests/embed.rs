@@ -9,10 +9,6 @@ use std::time::Duration;
 use atomport::{BackendChoice, Bind, Buffer, Context, Kernel, SourceOptions, Workgroups};
 use common::Rng;
 
-fn glsl(src: &str) -> Kernel {
-    Kernel::from_glsl(src, &SourceOptions::named("embed.comp")).unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// A device the test opens itself, with wgpu's default limits.
 fn callers_device(
     backend: BackendChoice,
@@ -44,12 +40,14 @@ void main() {
 
 #[test]
 fn a_callers_device_and_buffers() {
-    let k = glsl(ADD_ONE);
+    let k = common::glsl(ADD_ONE);
+    let mut ran = 0;
     for b in common::backend_names() {
         let Some((info, device, queue)) = callers_device(b.parse().unwrap()) else {
             println!("skipping {b}: no device with default limits");
             continue;
         };
+        ran += 1;
         let ctx = Context::from_wgpu(info, device.clone(), queue.clone(), Duration::from_secs(30))
             .unwrap();
         // The caller's buffer, with the caller's usages.
@@ -100,11 +98,12 @@ fn a_callers_device_and_buffers() {
         let e = no_src.read::<u32>(&ctx).unwrap_err().to_string();
         assert!(e.contains("lacks COPY_SRC"), "{e}");
     }
+    assert!(ran > 0, "no backend gave a device with default limits");
 }
 
 #[test]
 fn a_batch_of_dependent_dispatches_equals_separate_ones() {
-    let k = glsl(ADD_ONE);
+    let k = common::glsl(ADD_ONE);
     for ctx in common::contexts(wgpu::Features::empty()) {
         let run = |batched: bool| {
             let data = Buffer::from_slice(&ctx, &(0..128u32).collect::<Vec<_>>()).unwrap();
@@ -175,7 +174,7 @@ void main() {
 
 #[test]
 fn indirect_counts_from_an_atomic_pass() {
-    let (compact, double) = (glsl(COMPACT), glsl(DOUBLE));
+    let (compact, double) = (common::glsl(COMPACT), common::glsl(DOUBLE));
     let mut rng = Rng(11);
     let values: Vec<u32> = (0..1024).map(|_| rng.next_u32() % 1000).collect();
     let mut want: Vec<u32> = values
@@ -238,7 +237,7 @@ fn indirect_counts_from_an_atomic_pass() {
 
 #[test]
 fn dispatch_into_the_callers_encoder_and_async() {
-    let k = glsl(ADD_ONE);
+    let k = common::glsl(ADD_ONE);
     for ctx in common::contexts(wgpu::Features::empty()) {
         let data = Buffer::from_slice(&ctx, &[5u32; 64]).unwrap();
         let total = Buffer::zeroed(&ctx, 4).unwrap();
@@ -266,8 +265,8 @@ layout(local_size_x = 1) in;
 layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
 void main() { imageAtomicAdd(img, ivec2(0), 1u); }";
     for ctx in common::contexts(wgpu::Features::empty()) {
-        let k = glsl(src);
-        let other = glsl(ADD_ONE);
+        let k = common::glsl(src);
+        let other = common::glsl(ADD_ONE);
         ctx.set_pipeline_limit(4);
         // One pipeline per image size (the sizes are override constants).
         for w in 1..=10u32 {

@@ -136,8 +136,10 @@ fn counter_ops_of_opengl_460() {
         // the invocation's own min (another invocation's min may come between).
         assert!((100..=115).contains(&c[1]), "{}", c[1]);
         assert_eq!(c[2], 45, "max of 2 and 3i");
-        // bits: or of bits 0..15, and-not of bits 31..16, xor bit 20 sixteen times.
-        assert_eq!(c[3], 0xFFFF);
+        // bits: or of bits 0..15, and-not of bits 31..16. Bit 20 is also
+        // xored sixteen times, and how many of those come after invocation
+        // 11's and-not depends on the order: it is left out.
+        assert_eq!(c[3] & !(1 << 20), 0xFFFF);
         // Exactly one compare-swap found 0 and wrote its i + 1.
         let winners: Vec<usize> = (0..16).filter(|&i| r[8 * i + 7] == 0).collect();
         assert_eq!(winners.len(), 1, "{:?}", r);

@@ -4,15 +4,8 @@
 
 mod common;
 
-use atomport::{
-    Bind, Buffer, Context, Kernel, Sampler, SamplerDesc, SourceOptions, Texture, TextureDesc,
-    TextureDim,
-};
+use atomport::{Bind, Buffer, Context, Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
 use common::Rng;
-
-fn kernel(src: &str) -> Kernel {
-    Kernel::from_glsl(src, &SourceOptions::named("t.comp")).unwrap_or_else(|e| panic!("{e}\n{src}"))
-}
 
 fn floats(bytes: &[u8]) -> Vec<f32> {
     bytemuck::pod_collect_to_vec(bytes)
@@ -86,7 +79,7 @@ void main() {{
 }}
 "
             );
-            let k = kernel(&src);
+            let k = common::glsl(&src);
             let data = identifying_texels(n);
             let tex = Texture::from_data(&ctx, desc, &data).unwrap();
             let sampler = Sampler::new(&ctx, SamplerDesc::default()).unwrap();
@@ -145,7 +138,7 @@ fn model(data: &[u8], w: u32, h: u32, uv: [f32; 2], c: usize, linear: bool, repe
 
 #[test]
 fn nearest_and_linear_sampling_match_the_cpu_model() {
-    let k = kernel(
+    let k = common::glsl(
         "#version 450
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) uniform sampler2D tex;
@@ -275,7 +268,7 @@ void main() {{
 }}
 "
             );
-            let k = kernel(&src);
+            let k = common::glsl(&src);
             let desc = TextureDesc::new(TextureDim::D2, format, &[w, h], 1).unwrap();
             let tex = Texture::zeroed(&ctx, desc).unwrap();
             let got = ctx
@@ -322,7 +315,7 @@ fn combined_sampler_histogram_with_atomics_is_exact() {
         "/tests/glsl/tex_combined_fetch_histogram.comp"
     ))
     .unwrap();
-    let k = kernel(&src);
+    let k = common::glsl(&src);
     let (w, h) = (37u32, 23u32);
     let mut rng = Rng(7);
     // Pixels whose luminance is not within rounding of a bin edge.
@@ -368,7 +361,7 @@ fn combined_sampler_histogram_with_atomics_is_exact() {
 
 #[test]
 fn a_callers_texture_binds_without_a_copy() {
-    let k = kernel(
+    let k = common::glsl(
         "#version 450
 layout(local_size_x = 4, local_size_y = 4) in;
 layout(set = 0, binding = 0, rgba8) uniform writeonly image2D target;
@@ -434,7 +427,7 @@ fn raw_descriptor() -> wgpu::TextureDescriptor<'static> {
 #[test]
 fn mismatched_textures_and_samplers_are_refused_naming_the_binding() {
     let ctx: Context = common::contexts(wgpu::Features::empty()).remove(0);
-    let cube = kernel(
+    let cube = common::glsl(
         "#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) uniform samplerCube env;
@@ -500,7 +493,7 @@ void main() { c = textureLod(env, vec3(1, 0, 0), 0.0); }
         "binding 0.2 (`env_sampler`) is a sampler without a compare function in the kernel but was given a comparison sampler"
     );
     // A shadow lookup needs a comparison sampler.
-    let shadow = kernel(
+    let shadow = common::glsl(
         &std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/glsl/tex_sampler2dshadow_pcf.comp"
@@ -596,7 +589,7 @@ fn png_files_in_and_out() {
 
 #[test]
 fn array_sizes_and_arrays_of_combined_samplers() {
-    let sizes = kernel(
+    let sizes = common::glsl(
         "#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) uniform sampler2DArray frames;
@@ -606,7 +599,7 @@ layout(set = 0, binding = 3) buffer Out { ivec4 a; ivec4 b; ivec4 c; };
 void main() { a = ivec4(textureSize(frames, 0), 0); b = ivec4(textureSize(cubes, 0), 0); c = ivec4(imageSize(layers), 0); }
 ",
     );
-    let blend = kernel(
+    let blend = common::glsl(
         &std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/glsl/tex_sampler_array_constant_index.comp"

@@ -59,6 +59,12 @@ pub fn wgsl(src: &str) -> Kernel {
     Kernel::from_wgsl(src, &SourceOptions::named("test.wgsl")).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Compiles GLSL test source, panicking with the error and the source.
+pub fn glsl(src: &str) -> Kernel {
+    Kernel::from_glsl(src, &SourceOptions::named("test.comp"))
+        .unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
 /// A small deterministic generator (SplitMix64), so failures reproduce.
 pub struct Rng(pub u64);
 
