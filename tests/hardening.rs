@@ -275,6 +275,38 @@ fn adapter_limits_are_named_in_one_line_before_submission() {
             ]);
             assert_fails_in_one_line(&o, 1, needle);
         }
+        // A texture size is checked before any texel is made on the host
+        // (a million squared would take terabytes).
+        let o = atomport(&[
+            "run",
+            "tests/glsl/tex_combined_fetch_histogram.comp",
+            "--groups",
+            "1",
+            "--texture",
+            "photo=1000000x1000000",
+            "--buffer",
+            "Bins=u32:64",
+            "--backend",
+            b,
+        ]);
+        assert_fails_in_one_line(
+            &o,
+            1,
+            "the 2d texture's size is 1000000, over the adapter's limit max_texture_dimension_*",
+        );
+        let o = atomport(&[
+            "run",
+            "tests/glsl/tex_sampler2darray_layers.comp",
+            "--groups",
+            "1",
+            "--texture",
+            "frames=4x4x100000",
+            "--buffer",
+            "Sum=f32:64",
+            "--backend",
+            b,
+        ]);
+        assert_fails(&o, 1, "over the adapter's limit max_texture_array_layers");
     }
     let o = atomport(&["translate", "tests/fuzz/push_constant.comp"]);
     assert_fails_in_one_line(
