@@ -907,10 +907,9 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
                 Made::Texture(t) => {
                     let d = t.desc();
                     BindingOutput {
-                        kind: if t.is_storage()
-                            && kernel
-                                .binding(slot.group, slot.binding)
-                                .is_some_and(|i| i.kind == crate::BindingKind::StorageTexture)
+                        kind: if kernel
+                            .binding(slot.group, slot.binding)
+                            .is_some_and(|i| i.kind == crate::BindingKind::StorageTexture)
                         {
                             "storage_texture"
                         } else {
@@ -992,23 +991,13 @@ fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Re
         }
         None => [0.0; 4],
     };
-    let normalized = crate::runtime::texture::integer_channels(desc.format).is_none();
+    let normalized = crate::runtime::texture::normalized(desc.format);
     let mut out = Vec::with_capacity(texels * desc.texel_bytes().unwrap_or(4) as usize);
     for i in 0..texels {
         let mut v = base;
         if iota {
             // Unorm channels take i / 255 wrapping: exact in 8 bits.
-            v[0] = if normalized
-                && !matches!(
-                    desc.format,
-                    wgpu::TextureFormat::R32Float
-                        | wgpu::TextureFormat::Rg32Float
-                        | wgpu::TextureFormat::Rgba32Float
-                        | wgpu::TextureFormat::Rgba16Float
-                        | wgpu::TextureFormat::R16Float
-                        | wgpu::TextureFormat::Rg16Float
-                        | wgpu::TextureFormat::Depth32Float
-                ) {
+            v[0] = if normalized {
                 (i % 256) as f64 / 255.0
             } else {
                 i as f64

@@ -413,7 +413,7 @@ pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
     let defs = Defs::new(module);
     let result_types = super::spirv::result_types(module);
     for i in super::spirv::all_function_instructions(module) {
-        let name = format!("{:?}", i.class.opcode);
+        let name = i.class.opname;
         if !(name.starts_with("ImageSample")
             || name.starts_with("ImageGather")
             || name.starts_with("ImageDrefGather"))

@@ -262,39 +262,47 @@ pub(crate) fn readback_job(
         .map(|b| (b.encode_copy(ctx, &mut encoder), b.len as usize))
         .collect();
     let cmd = encoder.finish();
-    move |gpu| {
-        // One wait covers the work and the maps: map requests made after the
-        // submit complete with it.
-        let submission = gpu.submit(cmd)?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        for (i, (s, _)) in stagings.iter().enumerate() {
-            let tx = tx.clone();
-            s.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-                let _ = tx.send((i, r));
-            });
-        }
-        drop(tx);
-        gpu.wait(submission)?;
-        let mut out = vec![Vec::new(); stagings.len()];
-        let mut mapped = 0;
-        for (i, r) in rx.try_iter() {
-            mapped += 1;
-            r.map_err(|e| Error::Wgpu(format!("mapping a buffer for readback failed: {e}")))?;
-            let (s, len) = &stagings[i];
-            let view = s
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?;
-            out[i] = view[..*len].to_vec();
-            drop(view);
-            s.unmap();
-        }
-        if mapped != stagings.len() {
-            return Err(Error::Wgpu(format!(
-                "only {mapped} of {} readback buffers were mapped",
-                stagings.len()
-            )));
-        }
-        Ok(out)
+    move |gpu| submit_and_read(gpu, cmd, &stagings)
+}
+
+/// Submits `cmd`, which copies into the `stagings` (MAP_READ buffers), and
+/// reads back the first `len` bytes of each.
+pub(crate) fn submit_and_read(
+    gpu: &Gpu,
+    cmd: wgpu::CommandBuffer,
+    stagings: &[(wgpu::Buffer, usize)],
+) -> Result<Vec<Vec<u8>>> {
+    // One wait covers the work and the maps: map requests made after the
+    // submit complete with it.
+    let submission = gpu.submit(cmd)?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    for (i, (s, _)) in stagings.iter().enumerate() {
+        let tx = tx.clone();
+        s.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send((i, r));
+        });
     }
+    drop(tx);
+    gpu.wait(submission)?;
+    let mut out = vec![Vec::new(); stagings.len()];
+    let mut mapped = 0;
+    for (i, r) in rx.try_iter() {
+        mapped += 1;
+        r.map_err(|e| Error::Wgpu(format!("mapping a buffer for readback failed: {e}")))?;
+        let (s, len) = &stagings[i];
+        let view = s
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?;
+        out[i] = view[..*len].to_vec();
+        drop(view);
+        s.unmap();
+    }
+    if mapped != stagings.len() {
+        return Err(Error::Wgpu(format!(
+            "only {mapped} of {} readback buffers were mapped",
+            stagings.len()
+        )));
+    }
+    Ok(out)
 }

@@ -175,8 +175,18 @@ impl<'c> Batch<'c> {
         groups: [u32; 3],
         binds: &[Bind],
     ) -> Result<&mut Self> {
+        self.add(kernel, Workgroups::Count(groups), binds)
+    }
+
+    /// Records one dispatch, checked, into the batch's encoder.
+    fn add(
+        &mut self,
+        kernel: &Kernel,
+        workgroups: Workgroups,
+        binds: &[Bind],
+    ) -> Result<&mut Self> {
         self.ctx
-            .record(&mut self.encoder, kernel, Workgroups::Count(groups), binds)?;
+            .encode_into(&mut self.encoder, kernel, workgroups, binds)?;
         self.dispatches += 1;
         Ok(self)
     }
@@ -189,17 +199,14 @@ impl<'c> Batch<'c> {
         offset: u64,
         binds: &[Bind],
     ) -> Result<&mut Self> {
-        self.ctx.record(
-            &mut self.encoder,
+        self.add(
             kernel,
             Workgroups::Indirect {
                 buffer: args,
                 offset,
             },
             binds,
-        )?;
-        self.dispatches += 1;
-        Ok(self)
+        )
     }
 
     /// Records a copy of all of `src` into `dst` (after the work recorded so far).
@@ -317,7 +324,9 @@ impl Context {
     /// features. After a [`Error::Timeout`] the GPU may still be running the
     /// kernel; the context should then be dropped (a process may simply exit).
     pub fn dispatch(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
-        let cmd = self.encode(kernel, groups, binds)?.finish();
+        let cmd = self
+            .encode(kernel, Workgroups::Count(groups), binds)?
+            .finish();
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
@@ -343,7 +352,7 @@ impl Context {
         groups: [u32; 3],
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
-        let encoder = self.encode(kernel, groups, binds)?;
+        let encoder = self.encode(kernel, Workgroups::Count(groups), binds)?;
         // A caller's buffer without COPY_SRC cannot be read back.
         let copyable = |b: &Buffer| b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC);
         let buffers: Vec<&Buffer> = binds
@@ -373,7 +382,7 @@ impl Context {
     fn encode(
         &self,
         kernel: &Kernel,
-        groups: [u32; 3],
+        workgroups: Workgroups,
         binds: &[Bind],
     ) -> Result<wgpu::CommandEncoder> {
         let mut encoder = self
@@ -381,22 +390,8 @@ impl Context {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("atomport dispatch"),
             });
-        self.record(&mut encoder, kernel, Workgroups::Count(groups), binds)?;
+        self.encode_into(&mut encoder, kernel, workgroups, binds)?;
         Ok(encoder)
-    }
-
-    /// Checks everything — features, limits, every binding — compiles the
-    /// pipeline if need be, and records the dispatch as one compute pass of
-    /// the caller's `encoder`, to be submitted with the caller's other work.
-    /// The dispatch's resources must outlive the submission.
-    pub fn encode_into(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        kernel: &Kernel,
-        workgroups: Workgroups,
-        binds: &[Bind],
-    ) -> Result<()> {
-        self.record(encoder, kernel, workgroups, binds)
     }
 
     /// Dispatches `kernel` with its workgroup counts read on the GPU from
@@ -410,21 +405,11 @@ impl Context {
         offset: u64,
         binds: &[Bind],
     ) -> Result<()> {
-        let mut encoder = self
-            .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("atomport indirect dispatch"),
-            });
-        self.record(
-            &mut encoder,
-            kernel,
-            Workgroups::Indirect {
-                buffer: args,
-                offset,
-            },
-            binds,
-        )?;
-        let cmd = encoder.finish();
+        let workgroups = Workgroups::Indirect {
+            buffer: args,
+            offset,
+        };
+        let cmd = self.encode(kernel, workgroups, binds)?.finish();
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
@@ -437,7 +422,9 @@ impl Context {
         groups: [u32; 3],
         binds: &[Bind<'_>],
     ) -> Result<()> {
-        let cmd = self.encode(kernel, groups, binds)?.finish();
+        let cmd = self
+            .encode(kernel, Workgroups::Count(groups), binds)?
+            .finish();
         self.on_gpu_async(move |gpu| gpu.submit_and_wait(cmd)).await
     }
 
@@ -455,7 +442,11 @@ impl Context {
         }
     }
 
-    fn record(
+    /// Checks everything — features, limits, every binding — compiles the
+    /// pipeline if need be, and records the dispatch as one compute pass of
+    /// the caller's `encoder`, to be submitted with the caller's other work.
+    /// The dispatch's resources must outlive the submission.
+    pub fn encode_into(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         kernel: &Kernel,

@@ -533,24 +533,10 @@ impl Texture {
             },
         );
         let cmd = encoder.finish();
-        let padded: Vec<u8> = ctx.on_gpu(move |gpu| {
-            let submission = gpu.submit(cmd)?;
-            let (tx, rx) = std::sync::mpsc::channel();
-            staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-                let _ = tx.send(r);
-            });
-            gpu.wait(submission)?;
-            rx.try_recv()
-                .map_err(|_| Error::Wgpu("the texture readback was not mapped".into()))?
-                .map_err(|e| Error::Wgpu(format!("mapping a texture readback failed: {e}")))?;
-            let bytes = staging
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?
-                .to_vec();
-            staging.unmap();
-            Ok(bytes)
-        })?;
+        let stagings = [(staging, size as usize)];
+        let padded = ctx
+            .on_gpu(move |gpu| super::buffer::submit_and_read(gpu, cmd, &stagings))?
+            .swap_remove(0);
         let mut out = Vec::with_capacity((row * h * d) as usize);
         for r in padded.chunks(padded_row as usize) {
             out.extend_from_slice(&r[..row as usize]);
@@ -830,6 +816,14 @@ fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
 /// Channels of a format the host reads and writes per channel.
 pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
     layout(format).map(|l| l.0)
+}
+
+/// Whether the format's channels are normalized (unorm or snorm).
+pub(crate) fn normalized(format: wgpu::TextureFormat) -> bool {
+    matches!(
+        layout(format),
+        Some((_, Channel::Unorm | Channel::Snorm, _, _))
+    )
 }
 
 /// Whether the format's channels read back as integers (and which sign).
