@@ -8,9 +8,7 @@ use common::{assert_fails, atomport, stderr};
 
 #[test]
 fn info_json_lists_every_backend_present() {
-    let o = atomport(&["info", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = common::run_json(&["info", "--json"]);
     let list = v.as_array().unwrap();
     for b in common::backend_names() {
         let a = list
@@ -240,13 +238,11 @@ fn translate_prints_wgsl_and_bindings() {
     assert!(o.status.success(), "{}", stderr(&o));
     let expected = std::fs::read_to_string("tests/glsl/atomic_add_uint_member.wgsl").unwrap();
     assert_eq!(String::from_utf8(o.stdout).unwrap(), expected);
-    let o = atomport(&[
+    let v = common::run_json(&[
         "translate",
         "tests/glsl/atomic_add_uint_member.comp",
         "--bindings",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["dialect"], "vulkan");
     assert_eq!(v["bindings"][0]["group"], 1);
     assert_eq!(v["bindings"][0]["binding"], 2);
@@ -324,9 +320,7 @@ void main() {
             if let Some(l) = lang {
                 args.extend(["--lang", l]);
             }
-            let o = atomport(&args);
-            assert!(o.status.success(), "{b} {path:?}: {}", stderr(&o));
-            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let v = common::run_json(&args);
             let data: Vec<u64> = v["bindings"][0]["data"]
                 .as_array()
                 .unwrap()
@@ -365,7 +359,7 @@ void main() {
     )
     .unwrap();
     for b in common::backend_names() {
-        let o = atomport(&[
+        let v = common::run_json(&[
             "run",
             comp.to_str().unwrap(),
             "--groups",
@@ -378,8 +372,6 @@ void main() {
             b,
             "--json",
         ]);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let faces = &v["bindings"][0];
         assert_eq!(
             (
@@ -526,7 +518,7 @@ fn diff_of_a_deterministic_kernel_is_equal() {
         return;
     }
     let pair = format!("{},{}", names[0], names[1]);
-    let o = atomport(&[
+    let v = common::run_json(&[
         "diff",
         "wgsl/histogram.wgsl",
         "--backends",
@@ -539,8 +531,6 @@ fn diff_of_a_deterministic_kernel_is_equal() {
         "1=u32:256",
         "--json",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["equal"], true);
     assert_eq!(v["differences"], 0);
     let o = atomport(&[
@@ -577,9 +567,7 @@ fn run_opengl_shader_with_loose_uniforms_and_a_counter() {
     for b in common::backend_names() {
         let mut args = CULL_ARGS.to_vec();
         args.extend(["--backend", b, "--json"]);
-        let o = atomport(&args);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = common::run_json(&args);
         let counters = v["counters"].as_array().unwrap();
         assert_eq!(counters.len(), 1);
         assert_eq!(counters[0]["name"], "visibleCount");
@@ -599,9 +587,7 @@ fn run_opengl_shader_with_loose_uniforms_and_a_counter() {
         // A counter's initial value is where the compaction starts.
         let mut args = CULL_ARGS.to_vec();
         args.extend(["--counter", "visibleCount=1", "--backend", b, "--json"]);
-        let o = atomport(&args);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = common::run_json(&args);
         assert_eq!(v["counters"][0]["value"], 3);
     }
 }
@@ -666,13 +652,11 @@ fn dialect_flag() {
         "gles",
     ]);
     assert_fails(&o, 2, "`gles` is not a GLSL dialect (vulkan, opengl)");
-    let o = atomport(&[
+    let v = common::run_json(&[
         "translate",
         "tests/glsl/gl_counters_one_binding.comp",
         "--bindings",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["dialect"], "opengl");
     assert_eq!(
         v["bindings"][1]["opengl"],
@@ -687,7 +671,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
     let png = dir.join("out.png");
     for b in common::backend_names() {
         // The tone mapper: an rgba16f input image, an rgba8 output image.
-        let o = atomport(&[
+        let v = common::run_json(&[
             "run",
             "tests/glsl/img_storage_rgba8_tonemap.comp",
             "--groups",
@@ -702,8 +686,6 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             b,
             "--json",
         ]);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let ldr = v["bindings"]
             .as_array()
             .unwrap()
@@ -733,7 +715,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             "{pixels:?}"
         );
         // A combined sampler from the command line: a histogram of an iota texture.
-        let o = atomport(&[
+        let v = common::run_json(&[
             "run",
             "tests/glsl/tex_combined_fetch_histogram.comp",
             "--groups",
@@ -748,8 +730,6 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             b,
             "--json",
         ]);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let bins = v["bindings"]
             .as_array()
             .unwrap()

@@ -40,7 +40,7 @@ fn deep_expressions_and_nesting_translate_and_run() {
     // 300 terms and 130 nested ifs, beyond the WGSL parser's nesting
     // limits: run from the validated module, on every backend.
     for b in common::backend_names() {
-        let o = atomport(&[
+        let v = common::run_json(&[
             "run",
             "tests/fuzz/sum_300_terms_130_nested_ifs.comp",
             "--groups",
@@ -51,8 +51,6 @@ fn deep_expressions_and_nesting_translate_and_run() {
             b,
             "--json",
         ]);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(
             v["bindings"][0]["data"],
             serde_json::json!([200.0, 60000.0, 1.0])
@@ -62,9 +60,7 @@ fn deep_expressions_and_nesting_translate_and_run() {
 
 /// Runs the binary with stdout into `head -c N`-like reader that closes early.
 fn closed_early(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_atomport"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let mut child = common::atomport_command(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -106,9 +102,7 @@ fn output_closed_early_ends_quietly_and_a_full_disk_is_an_error() {
                 "0.1=u32:256",
             ][..],
         ] {
-            let o = Command::new(env!("CARGO_BIN_EXE_atomport"))
-                .args(args)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
+            let o = common::atomport_command(args)
                 .stdout(
                     std::fs::OpenOptions::new()
                         .write(true)
@@ -333,7 +327,7 @@ fn valid_shaders_are_not_internal_errors() {
     let o = atomport(&["translate", &path, "--native-float-atomics"]);
     assert!(o.status.success(), "{}", stderr(&o));
     for b in common::backend_names() {
-        let o = atomport(&[
+        let v = common::run_json(&[
             "run",
             &path,
             "--groups",
@@ -344,8 +338,6 @@ fn valid_shaders_are_not_internal_errors() {
             b,
             "--json",
         ]);
-        assert!(o.status.success(), "{b}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(
             v["bindings"][0]["data"][64],
             (0..64).sum::<i32>() as f64,
@@ -446,10 +438,8 @@ fn quiet_and_consistent() {
     let b = common::backend_names()[0];
     let mut args = base.to_vec();
     args.extend(["--backend", b]);
-    let o = Command::new(env!("CARGO_BIN_EXE_atomport"))
-        .args(&args)
+    let o = common::atomport_command(&args)
         .env("ATOMPORT_BACKEND", "junk")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));

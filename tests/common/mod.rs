@@ -84,13 +84,27 @@ impl Rng {
     }
 }
 
+/// The real `atomport` binary with `args`, in the crate's folder, for a
+/// test that sets its own streams or environment.
+pub fn atomport_command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_atomport"));
+    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
 /// Runs the real `atomport` binary in the crate's folder.
 pub fn atomport(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_atomport"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    atomport_command(args)
         .output()
         .expect("the atomport binary runs")
+}
+
+/// Runs the binary with `args` (which make it print JSON), asserts that it
+/// succeeded and parses its stdout.
+pub fn run_json(args: &[&str]) -> serde_json::Value {
+    let o = atomport(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
 }
 
 /// A command's stderr as text.
