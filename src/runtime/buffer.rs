@@ -85,7 +85,8 @@ impl Buffer {
     }
 
     /// Wraps the caller's buffer (no copy). It must have STORAGE or UNIFORM
-    /// usage to be bound, COPY_SRC to be read back and COPY_DST to be written.
+    /// usage to be bound, COPY_SRC to be read back and COPY_DST to be
+    /// written, and a size that is a multiple of 4 bytes.
     pub fn from_wgpu(buffer: wgpu::Buffer) -> Result<Buffer> {
         let usage = buffer.usage();
         if !usage.intersects(wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::UNIFORM) {
