@@ -324,6 +324,8 @@ pub struct Kernel {
     alive: std::sync::Arc<()>,
     /// Files `#include`d by GLSL input, as found.
     includes: Vec<std::path::PathBuf>,
+    /// Guarantees the shader asks for that WGSL does not give in full.
+    warnings: Vec<crate::Warning>,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -344,6 +346,8 @@ pub(crate) struct Provenance {
     pub layer_counts: Vec<crate::lower::sampler::LayerCount>,
     /// Files `#include`d, as found.
     pub includes: Vec<std::path::PathBuf>,
+    /// Guarantees the shader asks for that WGSL does not give in full.
+    pub warnings: Vec<crate::Warning>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -388,8 +392,11 @@ impl Kernel {
         let compiled = front::glsl::compile(source, opts)?;
         let mut opts = opts.clone();
         opts.dialect = Some(compiled.dialect);
-        let lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)
+        let mut lowered = crate::lower::lower_spirv(&compiled.words, &opts, &compiled.unbound)
             .map_err(|e| at_declaration(e, source, opts.display_name()))?;
+        for w in &mut lowered.warnings {
+            w.locate(source);
+        }
         Kernel::build(
             lowered.module,
             &lowered.info,
@@ -402,6 +409,7 @@ impl Kernel {
                 samplers: lowered.samplers,
                 layer_counts: lowered.layer_counts,
                 includes: compiled.includes,
+                warnings: lowered.warnings,
             },
             &opts,
         )
@@ -427,6 +435,7 @@ impl Kernel {
                 samplers: lowered.samplers,
                 layer_counts: lowered.layer_counts,
                 includes: Vec::new(),
+                warnings: lowered.warnings,
             },
             opts,
         )
@@ -551,7 +560,15 @@ impl Kernel {
             workgroup_memory,
             alive: std::sync::Arc::new(()),
             includes: provenance.includes.clone(),
+            warnings: provenance.warnings.clone(),
         })
+    }
+
+    /// Guarantees the shader asks for that WGSL does not give in full
+    /// (acquire/release atomics, `coherent`, `volatile`, memory barriers in
+    /// non-uniform control flow), each once, with its GLSL line when known.
+    pub fn warnings(&self) -> &[crate::Warning] {
+        &self.warnings
     }
 
     /// The files GLSL input `#include`d, as found (a build script reruns on them).

@@ -39,7 +39,9 @@ pub mod translate;
 pub mod validate;
 
 pub use error::{Error, Result, ShaderError};
-pub use front::{Dialect, SourceOptions};
+pub use front::{Dialect, SourceOptions, TargetEnv};
+pub use lower::compat::Warning;
+pub use lower::spec::{SpecKey, Specialization};
 pub use kernel::{
     BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType, TextureInfo,
 };

@@ -107,6 +107,19 @@ struct ShaderArgs {
     /// OpenGL GLSL]
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     dialect: Option<Dialect>,
+    /// Value of a specialization constant, by constant_id or name (repeatable): 0=64, BINS=256,
+    /// WIDE=true
+    #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+    specs: Vec<atomport::Specialization>,
+    /// Vulkan version GLSL is compiled for: vulkan1.0 (SPIR-V 1.0), vulkan1.1 (1.3), vulkan1.2
+    /// (1.5) or vulkan1.3 (1.6) [default: vulkan1.1]
+    #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
+    target_env: Option<atomport::TargetEnv>,
+    /// Fail (exit 1) when the shader asks for a guarantee WGSL does not give in full (the
+    /// warnings printed to stderr: acquire/release atomics, coherent, volatile, barriers in
+    /// non-uniform control flow)
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 impl ShaderArgs {
@@ -118,14 +131,39 @@ impl ShaderArgs {
         }
         o.include_dirs = self.include_dirs.clone();
         o.dialect = self.dialect;
+        o.specializations = self.specs.clone();
+        o.target_env = self.target_env;
         o
     }
 
+    /// Loads the kernel, printing its warnings to stderr once per process
+    /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
     fn load(&self, native_float_atomics: bool, timeout: Duration) -> atomport::Result<Kernel> {
+        static PRINTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
         let mut opts = self.options();
         opts.native_float_atomics = native_float_atomics;
         opts.timeout = Some(timeout);
-        Kernel::from_path(&self.path, self.lang, &opts)
+        let kernel = Kernel::from_path(&self.path, self.lang, &opts)?;
+        let name = self.path.display().to_string();
+        for w in kernel.warnings() {
+            let text = match w.line {
+                Some(line) => format!("{name}:{line}: warning: {}", w.message),
+                None => format!("{name}: warning: {}", w.message),
+            };
+            let mut printed = PRINTED.lock().unwrap_or_else(|p| p.into_inner());
+            if !printed.contains(&text) {
+                // A closed stderr leaves the output to say it.
+                let _ = writeln!(std::io::stderr(), "{text}");
+                printed.push(text);
+            }
+        }
+        if self.deny_warnings && !kernel.warnings().is_empty() {
+            return Err(Error::Unsupported(format!(
+                "{name}: {} warning(s), and --deny-warnings makes them errors",
+                kernel.warnings().len()
+            )));
+        }
+        Ok(kernel)
     }
 }
 
@@ -209,6 +247,16 @@ enum Command {
         #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
         timeout: Duration,
     },
+}
+
+fn parse_spec(s: &str) -> Result<atomport::Specialization, String> {
+    atomport::Specialization::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_target_env(s: &str) -> Result<atomport::TargetEnv, String> {
+    atomport::TargetEnv::parse(s).ok_or_else(|| {
+        format!("`{s}` is not a target environment (vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3)")
+    })
 }
 
 fn parse_dialect(s: &str) -> Result<Dialect, String> {

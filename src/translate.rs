@@ -27,6 +27,9 @@ pub struct Translation {
     /// image's width, height, layers and samples, each array texture's
     /// layer count (see the bindings' `size_overrides` and `layers_override`).
     pub overrides: Vec<u32>,
+    /// Guarantees the shader asks for that WGSL does not give in full.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<crate::Warning>,
     /// The files read: the shader and what it `#include`d.
     #[serde(skip)]
     pub sources: Vec<PathBuf>,
@@ -41,6 +44,7 @@ impl Translation {
             dialect: kernel.dialect(),
             bindings: kernel.bindings().to_vec(),
             overrides: kernel.overrides(),
+            warnings: kernel.warnings().to_vec(),
             sources,
         }
     }

@@ -10,7 +10,7 @@ use glslang::{
     SourceLanguage, SpirvVersion, Target, VulkanVersion,
 };
 
-use crate::front::{Dialect, SourceOptions};
+use crate::front::{Dialect, SourceOptions, TargetEnv};
 use crate::{Error, Result};
 
 /// How deep `#include`s may nest: deeper is taken for a recursive include.
@@ -221,9 +221,23 @@ fn parse(
     let shader_source = ShaderSource::from(with_include_extension(source));
     let options = CompilerOptions {
         source_language: SourceLanguage::GLSL,
-        target: Target::Vulkan {
-            version: VulkanVersion::Vulkan1_1,
-            spirv_version: SpirvVersion::SPIRV1_3,
+        target: match opts.target_env.unwrap_or(TargetEnv::Vulkan1_1) {
+            TargetEnv::Vulkan1_0 => Target::Vulkan {
+                version: VulkanVersion::Vulkan1_0,
+                spirv_version: SpirvVersion::SPIRV1_0,
+            },
+            TargetEnv::Vulkan1_1 => Target::Vulkan {
+                version: VulkanVersion::Vulkan1_1,
+                spirv_version: SpirvVersion::SPIRV1_3,
+            },
+            TargetEnv::Vulkan1_2 => Target::Vulkan {
+                version: VulkanVersion::Vulkan1_2,
+                spirv_version: SpirvVersion::SPIRV1_5,
+            },
+            TargetEnv::Vulkan1_3 => Target::Vulkan {
+                version: VulkanVersion::Vulkan1_3,
+                spirv_version: SpirvVersion::SPIRV1_6,
+            },
         },
         version_profile: None,
         messages: ShaderMessage::DEFAULT,

@@ -45,6 +45,45 @@ impl Dialect {
     }
 }
 
+/// The Vulkan version GLSL is compiled for (`--target-env`), which sets the
+/// SPIR-V version glslang emits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetEnv {
+    /// Vulkan 1.0, SPIR-V 1.0.
+    Vulkan1_0,
+    /// Vulkan 1.1, SPIR-V 1.3 (the default).
+    Vulkan1_1,
+    /// Vulkan 1.2, SPIR-V 1.5.
+    Vulkan1_2,
+    /// Vulkan 1.3, SPIR-V 1.6.
+    Vulkan1_3,
+}
+
+impl TargetEnv {
+    /// Every target, in order.
+    pub const ALL: [TargetEnv; 4] = [
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_1,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ];
+
+    /// The name `--target-env` takes: `vulkan1.0` … `vulkan1.3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_0 => "vulkan1.0",
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
+        }
+    }
+
+    /// The target a name names.
+    pub fn parse(s: &str) -> Option<TargetEnv> {
+        TargetEnv::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
@@ -78,6 +117,14 @@ pub struct SourceOptions {
     /// the time is up: it cannot be interrupted, and keeps its memory until
     /// the compiler returns (a process that gives up usually exits).
     pub timeout: Option<std::time::Duration>,
+    /// Values for specialization constants (`layout(constant_id = N)`),
+    /// set before translation; a constant that stays a WGSL `override`
+    /// gets the value as its default.
+    pub specializations: Vec<crate::lower::spec::Specialization>,
+    /// The Vulkan (and so SPIR-V) version GLSL is compiled for; `None` is
+    /// Vulkan 1.1 (SPIR-V 1.3). Shaders that use newer SPIR-V (e.g. the
+    /// Vulkan memory model's device scope needs 1.2+) choose a newer one.
+    pub target_env: Option<TargetEnv>,
     /// A deliberate fault in the mapping (tests of the validator only).
     #[doc(hidden)]
     pub fault: Option<crate::lower::Fault>,

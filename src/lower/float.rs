@@ -12,10 +12,19 @@
 //! return float(old)
 //! ```
 //!
+//! `atomicMin` and `atomicMax` (GL_EXT_shader_atomic_float2) loop the same
+//! way, but stop without writing when the value would not change (the
+//! operation then took effect at the atomic load that saw the old value).
+//! Their results follow IEEE 754 minNum/maxNum, the extension's meaning
+//! with one choice made where implementations differ: a NaN operand loses
+//! to a number (memory holding NaN takes the value; a NaN value leaves memory
+//! as it is), and -0.0 is less than +0.0 (`atomicMin(+0.0, -0.0)` stores
+//! -0.0, `atomicMax(-0.0, +0.0)` stores +0.0).
+//!
 //! The compare-exchange is made strong by the IR pass, like any other.
 
 use rspirv::dr::{Block, Instruction, Module, Operand};
-use rspirv::spirv::{LoopControl, Op, StorageClass, Word};
+use rspirv::spirv::{Capability, LoopControl, Op, StorageClass, Word};
 
 use super::spirv::{
     Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
@@ -51,16 +60,23 @@ pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<us
         }
         if !matches!(
             op,
-            Op::AtomicLoad | Op::AtomicStore | Op::AtomicExchange | Op::AtomicFAddEXT
+            Op::AtomicLoad
+                | Op::AtomicStore
+                | Op::AtomicExchange
+                | Op::AtomicFAddEXT
+                | Op::AtomicFMinEXT
+                | Op::AtomicFMaxEXT
         ) {
             return Err(Error::Unsupported(format!(
-                "float atomic {op:?} has no mapping (atomicAdd and atomicExchange on float do)"
+                "float atomic {op:?} has no mapping (atomicAdd, atomicMin, atomicMax and atomicExchange on float do)"
             )));
         }
         let ptr = inst.operands.first().and_then(id).unwrap_or(0);
         let site = float_site(&defs, ptr)?;
-        // Native float atomics (`atomic<f32>`) exist in storage buffers only.
-        if !everywhere && site.1 != StorageClass::Workgroup {
+        // Native float atomics (`atomic<f32>`) exist in storage buffers
+        // only, and for add and exchange only: min and max are always loops.
+        let native_op = !matches!(op, Op::AtomicFMinEXT | Op::AtomicFMaxEXT);
+        if !everywhere && site.1 != StorageClass::Workgroup && native_op {
             continue;
         }
         if !sites.contains(&site) {
@@ -84,6 +100,20 @@ pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<us
     }
     rw.retype_access_chains()?;
     rw.rewrite_float_accesses(&floats)?;
+    // naga's reader knows no min/max extension; none is left to need it.
+    module.extensions.retain(|e| {
+        !matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == "SPV_EXT_shader_atomic_float_min_max")
+    });
+    module.capabilities.retain(|c| {
+        !matches!(
+            c.operands.first(),
+            Some(Operand::Capability(
+                Capability::AtomicFloat16MinMaxEXT
+                    | Capability::AtomicFloat32MinMaxEXT
+                    | Capability::AtomicFloat64MinMaxEXT
+            ))
+        )
+    });
     Ok(sites.len())
 }
 
@@ -134,10 +164,15 @@ fn float_site(defs: &Defs, ptr: Word) -> Result<(Site, StorageClass)> {
 
 impl Rewriter<'_> {
     /// Bitcasts every float access of retyped memory and turns float
-    /// `atomicAdd` into a compare-exchange loop.
+    /// `atomicAdd`, `atomicMin` and `atomicMax` into compare-exchange loops.
     fn rewrite_float_accesses(&mut self, floats: &[Word]) -> Result<()> {
         let uint = self.uint_type_at_start();
         let boolean = self.bool_type();
+        let constant_true = self.constant(boolean, Op::ConstantTrue, None);
+        let sign_bit = self.constant(uint, Op::Constant, Some(0x8000_0000));
+        let zero = self.constant(uint, Op::Constant, Some(0));
+        let magnitude = self.constant(uint, Op::Constant, Some(0x7fff_ffff));
+        let infinity = self.constant(uint, Op::Constant, Some(0x7f80_0000));
         let defs = Defs::new(self.module);
         let result_types = result_types(self.module);
         let points_at_uint = |ptr: Word| {
@@ -165,7 +200,9 @@ impl Rewriter<'_> {
                         | Op::AtomicLoad
                         | Op::AtomicStore
                         | Op::AtomicExchange
-                        | Op::AtomicFAddEXT => inst.operands.first().and_then(id),
+                        | Op::AtomicFAddEXT
+                        | Op::AtomicFMinEXT
+                        | Op::AtomicFMaxEXT => inst.operands.first().and_then(id),
                         _ => None,
                     };
                     let Some(ptr) = ptr.filter(|p| points_at_uint(*p)) else {
@@ -207,10 +244,10 @@ impl Rewriter<'_> {
                             block[ii + 1].operands[k] = Operand::IdRef(bits);
                             ii += 2;
                         }
-                        Op::AtomicFAddEXT => {
+                        Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT => {
                             if block.iter().any(|i| i.class.opcode == Op::LoopMerge) {
                                 return Err(Error::Unsupported(
-                                    "a float atomicAdd in a loop header block".into(),
+                                    "a float atomic in a loop header block".into(),
                                 ));
                             }
                             let float = inst.result_type.unwrap_or(0);
@@ -245,34 +282,35 @@ impl Rewriter<'_> {
                                 vec![Operand::IdRef(ptr), scope.clone(), semantics.clone()],
                             ));
                             block.push(branch(header));
-                            let header_block = labelled(
-                                header,
-                                vec![
-                                    Instruction::new(
-                                        Op::Phi,
-                                        Some(uint),
-                                        Some(old),
-                                        vec![
-                                            Operand::IdRef(first),
-                                            Operand::IdRef(this),
-                                            Operand::IdRef(seen),
-                                            Operand::IdRef(cont),
-                                        ],
-                                    ),
-                                    Instruction::new(
-                                        Op::LoopMerge,
-                                        None,
-                                        None,
-                                        vec![
-                                            Operand::IdRef(merge),
-                                            Operand::IdRef(cont),
-                                            Operand::LoopControl(LoopControl::NONE),
-                                        ],
-                                    ),
-                                    branch(body),
-                                ],
-                            );
-                            let body_block = labelled(
+                            let body_blocks = if op != Op::AtomicFAddEXT {
+                                let ids = MinMaxIds {
+                                    uint,
+                                    boolean,
+                                    float,
+                                    constant_true,
+                                    sign_bit,
+                                    zero,
+                                    magnitude,
+                                    infinity,
+                                    ptr,
+                                    value,
+                                    old,
+                                    seen,
+                                    same,
+                                    merge,
+                                    cont,
+                                    as_float,
+                                };
+                                min_max_blocks(
+                                    op == Op::AtomicFMinEXT,
+                                    body,
+                                    &ids,
+                                    scope.clone(),
+                                    semantics.clone(),
+                                    &mut fresh,
+                                )
+                            } else {
+                                vec![labelled(
                                 body,
                                 vec![
                                     bitcast(float, as_float, old),
@@ -313,6 +351,40 @@ impl Rewriter<'_> {
                                         ],
                                     ),
                                 ],
+                            )]
+                            };
+                            // The value the header carries round: `seen`,
+                            // or for min/max the join's phi.
+                            let next = match body_blocks.last().and_then(|b| b.instructions.get(1)) {
+                                Some(i) if body_blocks.len() > 1 => i.result_id.unwrap_or(seen),
+                                _ => seen,
+                            };
+                            let header_block = labelled(
+                                header,
+                                vec![
+                                    Instruction::new(
+                                        Op::Phi,
+                                        Some(uint),
+                                        Some(old),
+                                        vec![
+                                            Operand::IdRef(first),
+                                            Operand::IdRef(this),
+                                            Operand::IdRef(next),
+                                            Operand::IdRef(cont),
+                                        ],
+                                    ),
+                                    Instruction::new(
+                                        Op::LoopMerge,
+                                        None,
+                                        None,
+                                        vec![
+                                            Operand::IdRef(merge),
+                                            Operand::IdRef(cont),
+                                            Operand::LoopControl(LoopControl::NONE),
+                                        ],
+                                    ),
+                                    branch(body),
+                                ],
                             );
                             let cont_block = labelled(cont, vec![branch(header)]);
                             let mut merge_instructions = vec![bitcast(float, result, old)];
@@ -332,12 +404,14 @@ impl Rewriter<'_> {
                                     }
                                 }
                             }
-                            f.blocks.splice(
-                                bi + 1..bi + 1,
-                                [header_block, body_block, cont_block, merge_block],
-                            );
+                            let added = 3 + body_blocks.len();
+                            let mut new_blocks = vec![header_block];
+                            new_blocks.extend(body_blocks);
+                            new_blocks.push(cont_block);
+                            new_blocks.push(merge_block);
+                            f.blocks.splice(bi + 1..bi + 1, new_blocks);
                             // Go on with the rest, now in `merge` (1 past the bitcast).
-                            bi += 4;
+                            bi += added;
                             ii = 1;
                             continue;
                         }
@@ -372,4 +446,188 @@ fn labelled(label: Word, instructions: Vec<Instruction>) -> Block {
         label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
         instructions,
     }
+}
+
+/// The ids a min/max loop body uses.
+struct MinMaxIds {
+    uint: Word,
+    boolean: Word,
+    float: Word,
+    constant_true: Word,
+    sign_bit: Word,
+    zero: Word,
+    magnitude: Word,
+    infinity: Word,
+    ptr: Word,
+    value: Word,
+    old: Word,
+    seen: Word,
+    same: Word,
+    merge: Word,
+    cont: Word,
+    as_float: Word,
+}
+
+/// The body of a float min/max loop: `body` decides whether the value
+/// replaces the old one; if so `cas` tries, and `join` leaves the loop when
+/// there was nothing to write or the write took. The join's second
+/// instruction is the phi of the value seen, which the header carries round.
+fn min_max_blocks(
+    min: bool,
+    body: Word,
+    ids: &MinMaxIds,
+    scope: Operand,
+    semantics: Operand,
+    fresh: &mut impl FnMut() -> Word,
+) -> Vec<Block> {
+    let &MinMaxIds {
+        uint,
+        boolean,
+        float,
+        constant_true,
+        sign_bit,
+        zero,
+        magnitude,
+        infinity,
+        ptr,
+        value,
+        old,
+        seen,
+        same,
+        merge,
+        cont,
+        as_float,
+    } = ids;
+    let mut n = || fresh();
+    let (cas, join, done, next) = (n(), n(), n(), n());
+    let (value_nan, old_nan, beats, equal, value_bits, sign) = (n(), n(), n(), n(), n(), n());
+    let (signed_right, tie, better, take, number, write) = (n(), n(), n(), n(), n(), n());
+    let (value_abs, old_abs) = (n(), n());
+    let op2 = |op: Op, ty: Word, r: Word, a: Word, b: Word| {
+        Instruction::new(
+            op,
+            Some(ty),
+            Some(r),
+            vec![Operand::IdRef(a), Operand::IdRef(b)],
+        )
+    };
+    let op1 = |op: Op, ty: Word, r: Word, a: Word| {
+        Instruction::new(op, Some(ty), Some(r), vec![Operand::IdRef(a)])
+    };
+    // write = !isnan(v) && (isnan(x) || v < x || (v == x && signbit(v)))   (min)
+    //         !isnan(v) && (isnan(x) || v > x || (v == x && !signbit(v)))  (max)
+    // WGSL has no isNan: a NaN's magnitude bits exceed infinity's.
+    let body_block = labelled(
+        body,
+        vec![
+            bitcast(float, as_float, old),
+            bitcast(uint, value_bits, value),
+            op2(Op::BitwiseAnd, uint, value_abs, value_bits, magnitude),
+            op2(Op::UGreaterThan, boolean, value_nan, value_abs, infinity),
+            op2(Op::BitwiseAnd, uint, old_abs, old, magnitude),
+            op2(Op::UGreaterThan, boolean, old_nan, old_abs, infinity),
+            op2(
+                if min {
+                    Op::FOrdLessThan
+                } else {
+                    Op::FOrdGreaterThan
+                },
+                boolean,
+                beats,
+                value,
+                as_float,
+            ),
+            op2(Op::FOrdEqual, boolean, equal, value, as_float),
+            op2(Op::BitwiseAnd, uint, sign, value_bits, sign_bit),
+            op2(
+                if min { Op::INotEqual } else { Op::IEqual },
+                boolean,
+                signed_right,
+                sign,
+                zero,
+            ),
+            op2(Op::LogicalAnd, boolean, tie, equal, signed_right),
+            op2(Op::LogicalOr, boolean, better, beats, tie),
+            op2(Op::LogicalOr, boolean, take, better, old_nan),
+            op1(Op::LogicalNot, boolean, number, value_nan),
+            op2(Op::LogicalAnd, boolean, write, take, number),
+            Instruction::new(
+                Op::SelectionMerge,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(join),
+                    Operand::SelectionControl(rspirv::spirv::SelectionControl::NONE),
+                ],
+            ),
+            Instruction::new(
+                Op::BranchConditional,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(write),
+                    Operand::IdRef(cas),
+                    Operand::IdRef(join),
+                ],
+            ),
+        ],
+    );
+    let cas_block = labelled(
+        cas,
+        vec![
+            Instruction::new(
+                Op::AtomicCompareExchange,
+                Some(uint),
+                Some(seen),
+                vec![
+                    Operand::IdRef(ptr),
+                    scope,
+                    semantics.clone(),
+                    semantics,
+                    Operand::IdRef(value_bits),
+                    Operand::IdRef(old),
+                ],
+            ),
+            op2(Op::IEqual, boolean, same, seen, old),
+            branch(join),
+        ],
+    );
+    let join_block = labelled(
+        join,
+        vec![
+            Instruction::new(
+                Op::Phi,
+                Some(boolean),
+                Some(done),
+                vec![
+                    Operand::IdRef(constant_true),
+                    Operand::IdRef(body),
+                    Operand::IdRef(same),
+                    Operand::IdRef(cas),
+                ],
+            ),
+            Instruction::new(
+                Op::Phi,
+                Some(uint),
+                Some(next),
+                vec![
+                    Operand::IdRef(old),
+                    Operand::IdRef(body),
+                    Operand::IdRef(seen),
+                    Operand::IdRef(cas),
+                ],
+            ),
+            Instruction::new(
+                Op::BranchConditional,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(done),
+                    Operand::IdRef(merge),
+                    Operand::IdRef(cont),
+                ],
+            ),
+        ],
+    );
+    vec![body_block, cas_block, join_block]
 }

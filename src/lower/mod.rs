@@ -20,6 +20,7 @@
 //!    refused for the WGSL parser's nesting limits; the golden tests parse
 //!    and validate the WGSL text.
 
+pub mod compat;
 pub mod compswap;
 pub mod float;
 pub mod image;
@@ -82,6 +83,8 @@ pub struct Lowered {
     pub samplers: Vec<sampler::SplitSampler>,
     /// Array textures whose layer count is an override.
     pub layer_counts: Vec<sampler::LayerCount>,
+    /// Guarantees the shader asks for that WGSL does not give in full.
+    pub warnings: Vec<compat::Warning>,
 }
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
@@ -94,6 +97,11 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     // rspirv's reader panics on some corrupt modules (e.g. a string length
     // past the end): guarded like naga.
     front::spirv::check_instruction_stream(words, name)?;
+    let (words, local_size) = compat::execution_mode_ids(words).map_err(|e| match e {
+        Error::Shader(m) => Error::shader(format!("{name}: {m}")),
+        e => Error::Unsupported(format!("{name}: {e}")),
+    })?;
+    let words = &words[..];
     // rspirv's reader panics on some corrupt modules (a string past its
     // instruction's end): that is malformed input, not atomport's bug.
     let mut spv = crate::guard_with(
@@ -109,6 +117,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     )?;
     spirv::check_ids(&spv, name)?;
     spirv::strip_debug_lines(&mut spv);
+    let mut warnings = Vec::new();
+    // The caller's values: their errors name the value given, as given.
+    spec::apply_specializations(&mut spv, &opts.specializations)?;
     // Malformed SPIR-V that rspirv still reads could make a pass index out
     // of bounds: a panic in a pass becomes an internal error, never an abort.
     let unsupported = |e: Error| match e {
@@ -120,11 +131,17 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut samplers = Vec::new();
     let mut layer_counts = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
+        warnings = compat::relax_memory_model(&mut spv)?;
+        // Unused globals go before anything complains about their kind;
+        // under OpenGL's rules after the numbering, which counts them.
         if opts.dialect == Some(front::Dialect::OpenGl) {
             opengl = opengl::assign_bindings(&mut spv, unbound)?;
+            compat::remove_unused_globals(&mut spv);
         } else {
+            compat::remove_unused_globals(&mut spv);
             spirv::refuse_shared_bindings(&spv)?;
         }
+        compat::match_bit_query_types(&mut spv)?;
         spirv::refuse_storage_images_without_format(&spv)?;
         spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;
@@ -132,7 +149,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         sampler::refuse_integer_sampling(&spv)?;
         sampler::explicit_lod_sampling(&mut spv)?;
         spirv::match_atomic_operand_types(&mut spv)?;
-        report.folded_spec_constants = spec::fold_specialization_constants(&mut spv)?;
+        report.folded_spec_constants = spec::fold_specialization_constants(&mut spv, local_size)?;
         let images = image::images_to_texel_buffers(
             &mut spv,
             opts.images_as_texel_buffers,
@@ -205,6 +222,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         opengl,
         samplers,
         layer_counts,
+        warnings,
     })
 }
 

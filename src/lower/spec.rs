@@ -1,24 +1,344 @@
-//! SPIR-V pass: specialization constants folded to their default values.
+//! SPIR-V pass: specialization constants set by the caller, and folded to
+//! constants where naga could not read them.
 //!
 //! naga reads plain `OpSpecConstant`s as WGSL `override`s, but rejects
-//! `OpSpecConstantOp` (`const uint N = BINS * 2u;`) and ignores a
-//! `WorkgroupSize` built-in made of spec constants (`local_size_x_id`). When a
-//! module has either, every specialization constant becomes a constant with
-//! its default value, the integer and boolean expressions over them are
-//! evaluated here, and the workgroup size is written into the entry point's
-//! `LocalSize`.
+//! `OpSpecConstantOp` (`const uint N = BINS * 2u;`) and ignores a workgroup
+//! size made of spec constants (`local_size_x_id`, as a `WorkgroupSize`
+//! built-in or a `LocalSizeId` mode). When a module has either, every
+//! specialization constant becomes a constant with its value, every
+//! `OpSpecConstantOp` form SPIR-V allows in a shader (arithmetic, bitwise,
+//! logical, comparisons, `Select`, conversions, `CompositeExtract`,
+//! `CompositeInsert`, `VectorShuffle`) is evaluated here on 8- to 64-bit
+//! integers, booleans and vectors of them, and the workgroup size is written
+//! into the entry point's `LocalSize`.
+//!
+//! Values the caller gives ([`Specialization`]) replace the defaults first,
+//! so they hold whether the constant is folded or stays an override.
 
 use std::collections::HashMap;
 
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
 
-use super::spirv::id;
+use super::compat::LocalSizeIds;
+use super::spirv::{debug_names, id};
 use crate::{Error, Result};
 
+/// Which specialization constant a [`Specialization`] sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecKey {
+    /// By its `constant_id` (SPIR-V `SpecId`).
+    Id(u32),
+    /// By its GLSL name (the SPIR-V debug name).
+    Name(String),
+}
+
+/// A value for a specialization constant, set before translation
+/// (`--spec ID=VALUE` or `--spec NAME=VALUE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Specialization {
+    /// The constant.
+    pub key: SpecKey,
+    /// Its value as text: an integer (decimal or `0x` hex), a float, or
+    /// `true`/`false`, checked against the constant's type.
+    pub value: String,
+}
+
+impl Specialization {
+    /// Parses `ID=VALUE` or `NAME=VALUE`.
+    pub fn parse(s: &str) -> Result<Specialization> {
+        let (k, v) = s.split_once('=').ok_or_else(|| {
+            Error::Spec(format!(
+                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
+            ))
+        })?;
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() || v.is_empty() {
+            return Err(Error::Spec(format!(
+                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
+            )));
+        }
+        let key = match k.parse::<u32>() {
+            Ok(n) => SpecKey::Id(n),
+            Err(_) => SpecKey::Name(k.to_string()),
+        };
+        Ok(Specialization {
+            key,
+            value: v.to_string(),
+        })
+    }
+}
+
+/// The type of a scalar constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scalar {
+    Bool,
+    Int { width: u32, signed: bool },
+    Float { width: u32 },
+}
+
+impl Scalar {
+    fn width(self) -> u32 {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::Int { width, .. } | Scalar::Float { width } => width,
+        }
+    }
+}
+
+/// A constant's value: bit patterns (booleans as 0 and 1), or components.
+#[derive(Clone, Debug, PartialEq)]
+enum Val {
+    Bits(u64),
+    Parts(Vec<Val>),
+}
+
+/// Types of the module, and the result type of every global, for evaluation.
+struct Types {
+    globals: HashMap<Word, Instruction>,
+    result_types: HashMap<Word, Word>,
+}
+
+impl Types {
+    fn new(module: &Module) -> Types {
+        let globals = module
+            .types_global_values
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.class.opcode,
+                    Op::TypeBool
+                        | Op::TypeInt
+                        | Op::TypeFloat
+                        | Op::TypeVector
+                        | Op::TypeStruct
+                        | Op::TypeArray
+                        | Op::TypeMatrix
+                )
+            })
+            .filter_map(|i| Some((i.result_id?, i.clone())))
+            .collect();
+        let result_types = module
+            .types_global_values
+            .iter()
+            .filter_map(|i| Some((i.result_id?, i.result_type?)))
+            .collect();
+        Types {
+            globals,
+            result_types,
+        }
+    }
+
+    fn scalar(&self, ty: Word) -> Option<Scalar> {
+        let t = self.globals.get(&ty)?;
+        match (t.class.opcode, t.operands.as_slice()) {
+            (Op::TypeBool, _) => Some(Scalar::Bool),
+            (Op::TypeInt, [Operand::LiteralBit32(w), Operand::LiteralBit32(s)]) => {
+                Some(Scalar::Int {
+                    width: *w,
+                    signed: *s != 0,
+                })
+            }
+            (Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => Some(Scalar::Float { width: *w }),
+            _ => None,
+        }
+    }
+
+    /// The type of member `k` of a composite type.
+    fn member(&self, ty: Word, k: u32) -> Option<Word> {
+        let t = self.globals.get(&ty)?;
+        match t.class.opcode {
+            Op::TypeStruct => t.operands.get(k as usize).and_then(id),
+            Op::TypeVector | Op::TypeMatrix | Op::TypeArray => t.operands.first().and_then(id),
+            _ => None,
+        }
+    }
+}
+
+fn mask(bits: u64, width: u32) -> u64 {
+    if width >= 64 {
+        bits
+    } else {
+        bits & ((1u64 << width) - 1)
+    }
+}
+
+fn sext(bits: u64, width: u32) -> i64 {
+    if width >= 64 || width == 0 {
+        bits as i64
+    } else {
+        let shift = 64 - width;
+        ((bits << shift) as i64) >> shift
+    }
+}
+
+/// Sets the caller's values on the module's specialization constants.
+pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> Result<()> {
+    if specs.is_empty() {
+        return Ok(());
+    }
+    let names = debug_names(module);
+    let mut by_id: Vec<(u32, Word)> = module
+        .annotations
+        .iter()
+        .filter_map(|a| match a.operands.as_slice() {
+            [
+                Operand::IdRef(t),
+                Operand::Decoration(Decoration::SpecId),
+                Operand::LiteralBit32(n),
+            ] => Some((*n, *t)),
+            _ => None,
+        })
+        .collect();
+    by_id.sort_unstable();
+    let available = || {
+        if by_id.is_empty() {
+            return "the shader has no specialization constants".to_string();
+        }
+        let list: Vec<String> = by_id
+            .iter()
+            .map(|(n, t)| match names.get(t) {
+                Some(name) => format!("{n} ({name})"),
+                None => n.to_string(),
+            })
+            .collect();
+        format!("it has: {}", list.join(", "))
+    };
+    let mut sets: Vec<(Word, String, String)> = Vec::new();
+    for s in specs {
+        let target = match &s.key {
+            SpecKey::Id(n) => by_id.iter().find(|(m, _)| m == n).map(|&(_, t)| t),
+            SpecKey::Name(name) => by_id
+                .iter()
+                .find(|(_, t)| names.get(t) == Some(name))
+                .map(|&(_, t)| t),
+        };
+        let label = match &s.key {
+            SpecKey::Id(n) => format!("specialization constant {n} (--spec {n}={})", s.value),
+            SpecKey::Name(name) => {
+                format!("specialization constant `{name}` (--spec {name}={})", s.value)
+            }
+        };
+        let Some(target) = target else {
+            return Err(Error::UnknownName(format!(
+                "the shader has no {label}; {}",
+                available()
+            )));
+        };
+        sets.push((target, label, s.value.clone()));
+    }
+    let t = Types::new(module);
+    for (target, label, value) in sets {
+        let Some(inst) = module
+            .types_global_values
+            .iter_mut()
+            .find(|i| i.result_id == Some(target))
+        else {
+            continue;
+        };
+        let scalar = inst.result_type.and_then(|ty| t.scalar(ty));
+        let bad = |what: &str| {
+            Error::InvalidValue(format!(
+                "{label} is {what}: `{value}` is not one ({})",
+                match what {
+                    "a bool" => "true, false, 1 or 0",
+                    "a float" => "e.g. 1.5",
+                    _ => "an integer in the type's range",
+                }
+            ))
+        };
+        match scalar {
+            Some(Scalar::Bool) => {
+                let b = match value.as_str() {
+                    "true" | "1" => true,
+                    "false" | "0" => false,
+                    _ => return Err(bad("a bool")),
+                };
+                let op = if b {
+                    Op::SpecConstantTrue
+                } else {
+                    Op::SpecConstantFalse
+                };
+                *inst = Instruction::new(op, inst.result_type, inst.result_id, vec![]);
+            }
+            Some(Scalar::Int { width, signed }) => {
+                let parsed = parse_int(&value, width, signed).ok_or_else(|| {
+                    bad(&format!(
+                        "{} {width}-bit integer",
+                        if signed { "a signed" } else { "an unsigned" }
+                    ))
+                })?;
+                inst.operands = literal(parsed, width);
+            }
+            Some(Scalar::Float { width }) => {
+                let f: f64 = value.parse().map_err(|_| bad("a float"))?;
+                let bits = if width == 64 {
+                    f.to_bits()
+                } else if width == 32 {
+                    let v = f as f32;
+                    if v.is_infinite() && f.is_finite() {
+                        return Err(bad("a float"));
+                    }
+                    v.to_bits() as u64
+                } else {
+                    return Err(Error::Unsupported(format!(
+                        "{label} is a {width}-bit float, which atomport cannot set"
+                    )));
+                };
+                inst.operands = literal(bits, width);
+            }
+            None => {
+                return Err(Error::Unsupported(format!(
+                    "{label} is not a scalar; set its scalar parts"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn literal(bits: u64, width: u32) -> Vec<Operand> {
+    if width > 32 {
+        vec![Operand::LiteralBit64(bits)]
+    } else {
+        vec![Operand::LiteralBit32(bits as u32)]
+    }
+}
+
+fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<u64>().ok()?,
+    };
+    if signed {
+        let v: i128 = if neg {
+            -(magnitude as i128)
+        } else {
+            magnitude as i128
+        };
+        let (lo, hi) = (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1);
+        (lo..=hi).contains(&v).then(|| mask(v as u64, width))
+    } else {
+        let hi = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        (!neg && magnitude <= hi).then_some(magnitude)
+    }
+}
+
 /// Folds the module's specialization constants if naga could not read them;
-/// returns how many it folded.
-pub fn fold_specialization_constants(module: &mut Module) -> Result<usize> {
+/// returns how many it folded. `local_size` holds the ids of a `LocalSizeId`
+/// mode, whose values become the entry point's `LocalSize`.
+pub fn fold_specialization_constants(module: &mut Module, local_size: LocalSizeIds) -> Result<usize> {
     let workgroup_size: Option<Word> =
         module
             .annotations
@@ -31,144 +351,48 @@ pub fn fold_specialization_constants(module: &mut Module) -> Result<usize> {
                 ] => Some(*t),
                 _ => None,
             });
-    let is_spec = |op: Op| {
-        matches!(
-            op,
-            Op::SpecConstant
-                | Op::SpecConstantTrue
-                | Op::SpecConstantFalse
-                | Op::SpecConstantComposite
-                | Op::SpecConstantOp
-        )
-    };
-    let needs = module.types_global_values.iter().any(|i| {
-        i.class.opcode == Op::SpecConstantOp
-            || (i.result_id == workgroup_size && i.class.opcode == Op::SpecConstantComposite)
-    });
-    if !needs {
-        return Ok(0);
-    }
-    // Scalar values of constants, as 64-bit patterns (bools as 0/1).
-    let mut values: HashMap<Word, u64> = HashMap::new();
-    let mut composites: HashMap<Word, Vec<Word>> = HashMap::new();
-    let mut folded = 0;
-    for inst in module.types_global_values.iter_mut() {
-        let Some(r) = inst.result_id else { continue };
-        let op = inst.class.opcode;
-        match op {
-            Op::Constant | Op::SpecConstant => {
-                if let Some(Operand::LiteralBit32(v)) = inst.operands.first() {
-                    values.insert(r, *v as u64);
-                }
-                if op == Op::SpecConstant {
-                    *inst = Instruction::new(
-                        Op::Constant,
-                        inst.result_type,
-                        Some(r),
-                        inst.operands.clone(),
-                    );
-                    folded += 1;
-                }
-            }
-            Op::ConstantTrue | Op::SpecConstantTrue => {
-                values.insert(r, 1);
-                if op == Op::SpecConstantTrue {
-                    *inst = Instruction::new(Op::ConstantTrue, inst.result_type, Some(r), vec![]);
-                    folded += 1;
-                }
-            }
-            Op::ConstantFalse | Op::SpecConstantFalse => {
-                values.insert(r, 0);
-                if op == Op::SpecConstantFalse {
-                    *inst = Instruction::new(Op::ConstantFalse, inst.result_type, Some(r), vec![]);
-                    folded += 1;
-                }
-            }
-            Op::ConstantComposite | Op::SpecConstantComposite => {
-                composites.insert(r, inst.operands.iter().filter_map(id).collect());
-                if op == Op::SpecConstantComposite {
-                    *inst = Instruction::new(
-                        Op::ConstantComposite,
-                        inst.result_type,
-                        Some(r),
-                        inst.operands.clone(),
-                    );
-                    folded += 1;
-                }
-            }
-            Op::SpecConstantOp => {
-                let Some(Operand::LiteralSpecConstantOpInteger(inner)) = inst.operands.first()
-                else {
-                    return Err(Error::Unsupported("a malformed OpSpecConstantOp".into()));
-                };
-                let args: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
-                let get = |k: usize| args.get(k).and_then(|a| values.get(a)).copied();
-                let (a, b, c) = (get(0), get(1), get(2));
-                let value = eval(*inner, a, b, c).ok_or_else(|| {
-                    Error::Unsupported(format!(
-                        "the specialization constant expression {inner:?} cannot be folded"
-                    ))
-                })?;
-                values.insert(r, value as u32 as u64);
-                let is_bool = matches!(
-                    inner,
-                    Op::IEqual
-                        | Op::INotEqual
-                        | Op::ULessThan
-                        | Op::SLessThan
-                        | Op::UGreaterThan
-                        | Op::SGreaterThan
-                        | Op::ULessThanEqual
-                        | Op::SLessThanEqual
-                        | Op::UGreaterThanEqual
-                        | Op::SGreaterThanEqual
-                        | Op::LogicalAnd
-                        | Op::LogicalOr
-                        | Op::LogicalNot
-                        | Op::LogicalEqual
-                        | Op::LogicalNotEqual
-                );
-                *inst = if is_bool {
-                    Instruction::new(
-                        if value != 0 {
-                            Op::ConstantTrue
-                        } else {
-                            Op::ConstantFalse
-                        },
-                        inst.result_type,
-                        Some(r),
-                        vec![],
-                    )
-                } else {
-                    Instruction::new(
-                        Op::Constant,
-                        inst.result_type,
-                        Some(r),
-                        vec![Operand::LiteralBit32(value as u32)],
-                    )
-                };
-                folded += 1;
-            }
-            _ => {}
-        }
-        debug_assert!(!is_spec(inst.class.opcode));
-    }
-    module.annotations.retain(|a| {
-        !matches!(
-            a.operands.get(1),
-            Some(Operand::Decoration(Decoration::SpecId))
-        )
-    });
-    // The WorkgroupSize built-in wins over LocalSize: write it there.
-    if let Some(size) = workgroup_size.and_then(|w| composites.get(&w)) {
-        let dims: Vec<u32> = size
+    let local_size_is_spec = local_size.is_some_and(|ids| {
+        module
+            .types_global_values
             .iter()
-            .map(|c| values.get(c).copied().unwrap_or(1) as u32)
-            .collect();
+            .any(|i| i.result_id.is_some_and(|r| ids.contains(&r)) && is_spec_op(i.class.opcode))
+    });
+    let needs = local_size_is_spec
+        || module.types_global_values.iter().any(|i| {
+            i.class.opcode == Op::SpecConstantOp
+                || (i.result_id == workgroup_size && i.class.opcode == Op::SpecConstantComposite)
+        });
+    let mut folded = 0;
+    let mut values: HashMap<Word, Val> = HashMap::new();
+    if needs {
+        folded = fold(module, &mut values)?;
+    } else if local_size.is_some() {
+        // Plain constants: their values are all that is needed.
+        evaluate_constants(module, &mut values);
+    }
+    let dims_of = |ids: &[Word]| -> Vec<u32> {
+        ids.iter()
+            .map(|c| match values.get(c) {
+                Some(Val::Bits(v)) => *v as u32,
+                _ => 1,
+            })
+            .collect()
+    };
+    // The WorkgroupSize built-in wins over LocalSize: write it there.
+    let dims = match workgroup_size {
+        Some(w) if needs => {
+            let parts = module
+                .types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(w))
+                .map(|i| i.operands.iter().filter_map(id).collect::<Vec<_>>());
+            parts.map(|p| dims_of(&p))
+        }
+        _ => local_size.map(|ids| dims_of(&ids)),
+    };
+    if let Some(dims) = dims.filter(|d| d.len() == 3) {
         for m in module.execution_modes.iter_mut() {
-            if m.operands.get(1) == Some(&Operand::ExecutionMode(ExecutionMode::LocalSize))
-                && dims.len() == 3
-            {
+            if m.operands.get(1) == Some(&Operand::ExecutionMode(ExecutionMode::LocalSize)) {
                 m.operands.truncate(2);
                 m.operands
                     .extend(dims.iter().map(|d| Operand::LiteralBit32(*d)));
@@ -178,49 +402,428 @@ pub fn fold_specialization_constants(module: &mut Module) -> Result<usize> {
     Ok(folded)
 }
 
-/// Evaluates an integer or boolean specialization constant operation on
-/// 32-bit patterns.
-fn eval(op: Op, a: Option<u64>, b: Option<u64>, c: Option<u64>) -> Option<u64> {
-    let (ua, ub) = (a.map(|v| v as u32), b.map(|v| v as u32));
-    let (sa, sb) = (ua.map(|v| v as i32), ub.map(|v| v as i32));
-    let bool_ = |x: bool| x as u64;
-    Some(match op {
-        Op::IAdd => ua?.wrapping_add(ub?) as u64,
-        Op::ISub => ua?.wrapping_sub(ub?) as u64,
-        Op::IMul => ua?.wrapping_mul(ub?) as u64,
-        Op::UDiv => ua?.checked_div(ub?)? as u64,
-        Op::SDiv => sa?.checked_div(sb?)? as u32 as u64,
-        Op::UMod => ua?.checked_rem(ub?)? as u64,
-        Op::SRem | Op::SMod => sa?.checked_rem(sb?)? as u32 as u64,
-        Op::SNegate => sa?.wrapping_neg() as u32 as u64,
-        Op::Not => (!ua?) as u64,
-        Op::ShiftLeftLogical => ua?.wrapping_shl(ub?) as u64,
-        Op::ShiftRightLogical => ua?.wrapping_shr(ub?) as u64,
-        Op::ShiftRightArithmetic => sa?.wrapping_shr(ub?) as u32 as u64,
-        Op::BitwiseAnd => (ua? & ub?) as u64,
-        Op::BitwiseOr => (ua? | ub?) as u64,
-        Op::BitwiseXor => (ua? ^ ub?) as u64,
-        Op::IEqual | Op::LogicalEqual => bool_(ua? == ub?),
-        Op::INotEqual | Op::LogicalNotEqual => bool_(ua? != ub?),
-        Op::ULessThan => bool_(ua? < ub?),
-        Op::SLessThan => bool_(sa? < sb?),
-        Op::UGreaterThan => bool_(ua? > ub?),
-        Op::SGreaterThan => bool_(sa? > sb?),
-        Op::ULessThanEqual => bool_(ua? <= ub?),
-        Op::SLessThanEqual => bool_(sa? <= sb?),
-        Op::UGreaterThanEqual => bool_(ua? >= ub?),
-        Op::SGreaterThanEqual => bool_(sa? >= sb?),
-        Op::LogicalAnd => bool_(ua? != 0 && ub? != 0),
-        Op::LogicalOr => bool_(ua? != 0 || ub? != 0),
-        Op::LogicalNot => bool_(ua? == 0),
+/// The values of the module's plain constants.
+fn evaluate_constants(module: &Module, values: &mut HashMap<Word, Val>) {
+    for inst in &module.types_global_values {
+        let Some(r) = inst.result_id else { continue };
+        match (inst.class.opcode, inst.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(v))) => {
+                values.insert(r, Val::Bits(*v as u64));
+            }
+            (Op::Constant, Some(Operand::LiteralBit64(v))) => {
+                values.insert(r, Val::Bits(*v));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Turns every specialization constant into a constant, evaluating the
+/// operations; returns how many.
+fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
+    let names = debug_names(module);
+    let types = Types::new(module);
+    let mut folded = 0;
+    // Composites made by operations need constants for their parts:
+    // (index before which to insert, instructions).
+    let mut inserts: Vec<(usize, Vec<Instruction>)> = Vec::new();
+    let mut bound = module.header.as_ref().map_or(0, |h| h.bound);
+    for (at, inst) in module.types_global_values.iter_mut().enumerate() {
+        let Some(r) = inst.result_id else { continue };
+        let op = inst.class.opcode;
+        match op {
+            Op::Constant | Op::SpecConstant => {
+                match inst.operands.first() {
+                    Some(Operand::LiteralBit32(v)) => {
+                        values.insert(r, Val::Bits(*v as u64));
+                    }
+                    Some(Operand::LiteralBit64(v)) => {
+                        values.insert(r, Val::Bits(*v));
+                    }
+                    _ => {}
+                }
+                if op == Op::SpecConstant {
+                    *inst = Instruction::new(Op::Constant, inst.result_type, Some(r), inst.operands.clone());
+                    folded += 1;
+                }
+            }
+            Op::ConstantTrue | Op::SpecConstantTrue => {
+                values.insert(r, Val::Bits(1));
+                if op == Op::SpecConstantTrue {
+                    *inst = Instruction::new(Op::ConstantTrue, inst.result_type, Some(r), vec![]);
+                    folded += 1;
+                }
+            }
+            Op::ConstantFalse | Op::SpecConstantFalse | Op::ConstantNull => {
+                let zero = inst
+                    .result_type
+                    .map_or(Val::Bits(0), |t| zero_of(&types, t));
+                values.insert(r, zero);
+                if op == Op::SpecConstantFalse {
+                    *inst = Instruction::new(Op::ConstantFalse, inst.result_type, Some(r), vec![]);
+                    folded += 1;
+                }
+            }
+            Op::ConstantComposite | Op::SpecConstantComposite => {
+                let parts: Option<Vec<Val>> = inst
+                    .operands
+                    .iter()
+                    .map(|o| id(o).and_then(|i| values.get(&i).cloned()))
+                    .collect();
+                if let Some(parts) = parts {
+                    values.insert(r, Val::Parts(parts));
+                }
+                if op == Op::SpecConstantComposite {
+                    *inst = Instruction::new(Op::ConstantComposite, inst.result_type, Some(r), inst.operands.clone());
+                    folded += 1;
+                }
+            }
+            Op::SpecConstantOp => {
+                let what = names
+                    .get(&r)
+                    .map_or_else(|| format!("%{r}"), |n| format!("`{n}`"));
+                let Some(Operand::LiteralSpecConstantOpInteger(inner)) = inst.operands.first()
+                else {
+                    return Err(Error::shader("malformed SPIR-V: an OpSpecConstantOp without an operation"));
+                };
+                let inner = *inner;
+                let ty = inst.result_type.unwrap_or(0);
+                let value = eval_op(&types, inner, ty, &inst.operands[1..], values).ok_or_else(|| {
+                    Error::Unsupported(format!(
+                        "the specialization constant {what} ({inner:?}) cannot be evaluated: its operands are not integer, boolean or vector constants"
+                    ))
+                })??;
+                // The folded instruction, with constants for composite parts.
+                let mut extra = Vec::new();
+                *inst = materialize(&types, ty, r, &value, &mut extra, &mut bound);
+                if !extra.is_empty() {
+                    inserts.push((at, extra));
+                }
+                values.insert(r, value);
+                folded += 1;
+            }
+            _ => {}
+        }
+        debug_assert!(!is_spec_op(inst.class.opcode));
+    }
+    for (at, extra) in inserts.into_iter().rev() {
+        module.types_global_values.splice(at..at, extra);
+    }
+    if let Some(h) = module.header.as_mut() {
+        h.bound = bound;
+    }
+    module.annotations.retain(|a| {
+        !matches!(
+            a.operands.get(1),
+            Some(Operand::Decoration(Decoration::SpecId))
+        )
+    });
+    Ok(folded)
+}
+
+fn is_spec_op(op: Op) -> bool {
+    matches!(
+        op,
+        Op::SpecConstant
+            | Op::SpecConstantTrue
+            | Op::SpecConstantFalse
+            | Op::SpecConstantComposite
+            | Op::SpecConstantOp
+    )
+}
+
+fn zero_of(types: &Types, ty: Word) -> Val {
+    match types.globals.get(&ty).map(|t| t.class.opcode) {
+        Some(Op::TypeVector | Op::TypeArray | Op::TypeMatrix | Op::TypeStruct) => {
+            let n = match types.globals.get(&ty) {
+                Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
+                    Some(Operand::LiteralBit32(n)) => *n,
+                    _ => 0,
+                },
+                Some(t) if t.class.opcode == Op::TypeStruct => t.operands.len() as u32,
+                _ => 0,
+            };
+            Val::Parts(
+                (0..n)
+                    .map(|k| types.member(ty, k).map_or(Val::Bits(0), |m| zero_of(types, m)))
+                    .collect(),
+            )
+        }
+        _ => Val::Bits(0),
+    }
+}
+
+/// The constant instruction for `value` of type `ty` as id `r`; composite
+/// parts get constants of their own, pushed to `extra`.
+fn materialize(
+    types: &Types,
+    ty: Word,
+    r: Word,
+    value: &Val,
+    extra: &mut Vec<Instruction>,
+    bound: &mut Word,
+) -> Instruction {
+    match value {
+        Val::Bits(b) => match types.scalar(ty) {
+            Some(Scalar::Bool) => Instruction::new(
+                if *b != 0 {
+                    Op::ConstantTrue
+                } else {
+                    Op::ConstantFalse
+                },
+                Some(ty),
+                Some(r),
+                vec![],
+            ),
+            Some(s) => Instruction::new(Op::Constant, Some(ty), Some(r), literal(*b, s.width())),
+            None => Instruction::new(Op::Constant, Some(ty), Some(r), literal(*b, 32)),
+        },
+        Val::Parts(parts) => {
+            let mut ids = Vec::new();
+            for (k, p) in parts.iter().enumerate() {
+                let pty = types.member(ty, k as u32).unwrap_or(0);
+                let pid = *bound;
+                *bound += 1;
+                let inst = materialize(types, pty, pid, p, extra, bound);
+                extra.push(inst);
+                ids.push(Operand::IdRef(pid));
+            }
+            Instruction::new(Op::ConstantComposite, Some(ty), Some(r), ids)
+        }
+    }
+}
+
+/// Evaluates one `OpSpecConstantOp`; `None` when an operand has no known
+/// value or the operation is not one SPIR-V allows for shaders.
+fn eval_op(
+    types: &Types,
+    op: Op,
+    ty: Word,
+    operands: &[Operand],
+    values: &HashMap<Word, Val>,
+) -> Option<Result<Val>> {
+    let arg = |k: usize| operands.get(k).and_then(id).and_then(|i| values.get(&i));
+    let arg_type = |k: usize| -> Option<Word> {
+        let i = operands.get(k).and_then(id)?;
+        types.result_types.get(&i).copied()
+    };
+    let lit = |k: usize| match operands.get(k) {
+        Some(Operand::LiteralBit32(v)) => Some(*v),
+        _ => None,
+    };
+    match op {
+        Op::CompositeExtract => {
+            let mut v = arg(0)?.clone();
+            for k in 1..operands.len() {
+                let Val::Parts(p) = v else { return None };
+                v = p.get(lit(k)? as usize)?.clone();
+            }
+            Some(Ok(v))
+        }
+        Op::CompositeInsert => {
+            let object = arg(0)?.clone();
+            let mut whole = arg(1)?.clone();
+            let path: Option<Vec<u32>> = (2..operands.len()).map(lit).collect();
+            let path = path?;
+            let mut slot = &mut whole;
+            for k in path {
+                let Val::Parts(p) = slot else { return None };
+                slot = p.get_mut(k as usize)?;
+            }
+            *slot = object;
+            Some(Ok(whole))
+        }
+        Op::VectorShuffle => {
+            let (Val::Parts(a), Val::Parts(b)) = (arg(0)?, arg(1)?) else {
+                return None;
+            };
+            let mut out = Vec::new();
+            for k in 2..operands.len() {
+                let c = lit(k)? as usize;
+                out.push(if c == 0xffff_ffff {
+                    Val::Bits(0)
+                } else if c < a.len() {
+                    a[c].clone()
+                } else {
+                    b.get(c - a.len())?.clone()
+                });
+            }
+            Some(Ok(Val::Parts(out)))
+        }
         Op::Select => {
-            if ua? != 0 {
-                b?
+            let (c, x, y) = (arg(0)?, arg(1)?, arg(2)?);
+            Some(Ok(match (c, x, y) {
+                (Val::Bits(c), x, y) => if *c != 0 { x.clone() } else { y.clone() },
+                (Val::Parts(c), Val::Parts(x), Val::Parts(y)) => Val::Parts(
+                    c.iter()
+                        .zip(x.iter().zip(y))
+                        .map(|(c, (x, y))| if *c != Val::Bits(0) { x.clone() } else { y.clone() })
+                        .collect(),
+                ),
+                _ => return None,
+            }))
+        }
+        _ => {
+            // Component-wise scalar operations.
+            let n = operands.len();
+            if n == 0 || n > 2 {
+                return None;
+            }
+            let result_scalar = component_scalar(types, ty)?;
+            let operand_scalar = component_scalar(types, arg_type(0)?)?;
+            let a = arg(0)?;
+            let b = if n == 2 { Some(arg(1)?) } else { None };
+            let b_scalar = if n == 2 {
+                Some(component_scalar(types, arg_type(1)?)?)
             } else {
-                c?
+                None
+            };
+            let one = |a: u64, b: Option<u64>| -> Option<Result<u64>> {
+                scalar_op(op, result_scalar, operand_scalar, b_scalar, a, b)
+            };
+            Some(Ok(match (a, b) {
+                (Val::Bits(a), None) => Val::Bits(match one(*a, None)? {
+                    Ok(v) => v,
+                    Err(e) => return Some(Err(e)),
+                }),
+                (Val::Bits(a), Some(Val::Bits(b))) => Val::Bits(match one(*a, Some(*b))? {
+                    Ok(v) => v,
+                    Err(e) => return Some(Err(e)),
+                }),
+                (Val::Parts(a), None) => {
+                    let mut out = Vec::new();
+                    for x in a {
+                        let Val::Bits(x) = x else { return None };
+                        out.push(Val::Bits(match one(*x, None)? {
+                            Ok(v) => v,
+                            Err(e) => return Some(Err(e)),
+                        }));
+                    }
+                    Val::Parts(out)
+                }
+                (Val::Parts(a), Some(Val::Parts(b))) if a.len() == b.len() => {
+                    let mut out = Vec::new();
+                    for (x, y) in a.iter().zip(b) {
+                        let (Val::Bits(x), Val::Bits(y)) = (x, y) else {
+                            return None;
+                        };
+                        out.push(Val::Bits(match one(*x, Some(*y))? {
+                            Ok(v) => v,
+                            Err(e) => return Some(Err(e)),
+                        }));
+                    }
+                    Val::Parts(out)
+                }
+                _ => return None,
+            }))
+        }
+    }
+}
+
+fn component_scalar(types: &Types, ty: Word) -> Option<Scalar> {
+    types.scalar(ty).or_else(|| {
+        let t = types.globals.get(&ty)?;
+        (t.class.opcode == Op::TypeVector)
+            .then(|| t.operands.first().and_then(id))
+            .flatten()
+            .and_then(|c| types.scalar(c))
+    })
+}
+
+/// One scalar operation on bit patterns of the given types.
+fn scalar_op(
+    op: Op,
+    result: Scalar,
+    operand: Scalar,
+    second: Option<Scalar>,
+    a: u64,
+    b: Option<u64>,
+) -> Option<Result<u64>> {
+    let w = operand.width();
+    let rw = result.width();
+    let (ua, sa) = (mask(a, w), sext(a, w));
+    let bw = second.map_or(w, Scalar::width);
+    let (ub, sb) = (b.map(|b| mask(b, bw)), b.map(|b| sext(b, bw)));
+    let bool_ = |x: bool| x as u64;
+    let div_zero = || {
+        Err(Error::Unsupported(format!(
+            "a specialization constant divides by zero ({op:?})"
+        )))
+    };
+    let v = match op {
+        Op::IAdd => ua.wrapping_add(ub?),
+        Op::ISub => ua.wrapping_sub(ub?),
+        Op::IMul => ua.wrapping_mul(ub?),
+        Op::UDiv => match ub? {
+            0 => return Some(div_zero()),
+            d => ua / d,
+        },
+        Op::SDiv => match sb? {
+            0 => return Some(div_zero()),
+            d => sa.wrapping_div(d) as u64,
+        },
+        Op::UMod => match ub? {
+            0 => return Some(div_zero()),
+            d => ua % d,
+        },
+        // SRem's sign follows the dividend, SMod's the divisor.
+        Op::SRem => match sb? {
+            0 => return Some(div_zero()),
+            d => sa.wrapping_rem(d) as u64,
+        },
+        Op::SMod => match sb? {
+            0 => return Some(div_zero()),
+            d => {
+                let r = sa.wrapping_rem(d);
+                (if r != 0 && (r < 0) != (d < 0) { r + d } else { r }) as u64
+            }
+        },
+        Op::SNegate => sa.wrapping_neg() as u64,
+        Op::Not => !ua,
+        // A shift by the width or more is undefined in SPIR-V: 0 here.
+        Op::ShiftLeftLogical => {
+            let s = ub?;
+            if s < w as u64 { ua << s } else { 0 }
+        }
+        Op::ShiftRightLogical => {
+            let s = ub?;
+            if s < w as u64 { ua >> s } else { 0 }
+        }
+        Op::ShiftRightArithmetic => {
+            if ub? < w as u64 {
+                (sa >> ub?) as u64
+            } else {
+                (sa >> 63) as u64
             }
         }
-        Op::UConvert | Op::SConvert => a?,
+        Op::BitwiseAnd => ua & ub?,
+        Op::BitwiseOr => ua | ub?,
+        Op::BitwiseXor => ua ^ ub?,
+        Op::IEqual | Op::LogicalEqual => bool_(ua == ub?),
+        Op::INotEqual | Op::LogicalNotEqual => bool_(ua != ub?),
+        Op::ULessThan => bool_(ua < ub?),
+        Op::SLessThan => bool_(sa < sb?),
+        Op::UGreaterThan => bool_(ua > ub?),
+        Op::SGreaterThan => bool_(sa > sb?),
+        Op::ULessThanEqual => bool_(ua <= ub?),
+        Op::SLessThanEqual => bool_(sa <= sb?),
+        Op::UGreaterThanEqual => bool_(ua >= ub?),
+        Op::SGreaterThanEqual => bool_(sa >= sb?),
+        Op::LogicalAnd => bool_(ua != 0 && ub? != 0),
+        Op::LogicalOr => bool_(ua != 0 || ub? != 0),
+        Op::LogicalNot => bool_(ua == 0),
+        Op::UConvert => ua,
+        Op::SConvert => sa as u64,
+        Op::FConvert => match (w, rw) {
+            (32, 64) => (f32::from_bits(ua as u32) as f64).to_bits(),
+            (64, 32) => (f64::from_bits(ua) as f32).to_bits() as u64,
+            (x, y) if x == y => ua,
+            _ => return None,
+        },
         _ => return None,
-    })
+    };
+    Some(Ok(match result {
+        Scalar::Bool => v & 1,
+        _ => mask(v, rw),
+    }))
 }

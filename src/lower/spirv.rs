@@ -245,6 +245,23 @@ impl<'m> Rewriter<'m> {
         }
     }
 
+    /// A constant of type `ty` (`OpConstant` with `bits`, or
+    /// `OpConstantTrue`/`OpConstantFalse` for a bool), found or added at
+    /// the end of the globals, after every type it could depend on.
+    pub(super) fn constant(&mut self, ty: Word, op: Op, bits: Option<u32>) -> Word {
+        let operands: Vec<Operand> = bits.map(Operand::LiteralBit32).into_iter().collect();
+        if let Some(i) = self.module.types_global_values.iter().find(|i| {
+            i.class.opcode == op && i.result_type == Some(ty) && i.operands == operands
+        }) {
+            return i.result_id.unwrap_or(0);
+        }
+        let id = self.fresh();
+        self.module
+            .types_global_values
+            .push(Instruction::new(op, Some(ty), Some(id), operands));
+        id
+    }
+
     /// The id of `OpTypeBool`, created at the start of the types if missing.
     pub(super) fn bool_type(&mut self) -> Word {
         if let Some(i) = self
