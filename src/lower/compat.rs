@@ -253,7 +253,37 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
             .filter_map(|v| v.result_id)
             .collect()
     };
+    // glslang marks its own atomic-counter blocks coherent and volatile:
+    // not something the shader asked for, and used only atomically.
+    let names = super::spirv::debug_names(module);
+    let counter_blocks: HashSet<Word> = {
+        let defs = Defs::new(module);
+        let types: HashSet<Word> = names
+            .iter()
+            .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))
+            .map(|(t, _)| *t)
+            .collect();
+        let vars = module
+            .types_global_values
+            .iter()
+            .filter(|v| v.class.opcode == Op::Variable)
+            .filter(|v| {
+                v.result_type
+                    .and_then(|p| defs.pointer(p))
+                    .is_some_and(|(_, t)| types.contains(&t))
+            })
+            .filter_map(|v| v.result_id)
+            .collect::<Vec<_>>();
+        types.into_iter().chain(vars).collect()
+    };
     for a in &module.annotations {
+        if a.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| counter_blocks.contains(&t))
+        {
+            continue;
+        }
         let decoration = match a.class.opcode {
             Op::Decorate => a.operands.get(1),
             Op::MemberDecorate => a.operands.get(2),

@@ -168,11 +168,21 @@ impl Rewriter<'_> {
     fn rewrite_float_accesses(&mut self, floats: &[Word]) -> Result<()> {
         let uint = self.uint_type_at_start();
         let boolean = self.bool_type();
-        let constant_true = self.constant(boolean, Op::ConstantTrue, None);
-        let sign_bit = self.constant(uint, Op::Constant, Some(0x8000_0000));
-        let zero = self.constant(uint, Op::Constant, Some(0));
-        let magnitude = self.constant(uint, Op::Constant, Some(0x7fff_ffff));
-        let infinity = self.constant(uint, Op::Constant, Some(0x7f80_0000));
+        // The min/max loops' constants, made only when there are some.
+        let min_max = all_function_instructions(self.module)
+            .any(|i| matches!(i.class.opcode, Op::AtomicFMinEXT | Op::AtomicFMaxEXT));
+        let mut constant = |op: Op, bits: Option<u32>| {
+            if !min_max {
+                return 0;
+            }
+            let ty = if op == Op::ConstantTrue { boolean } else { uint };
+            self.constant(ty, op, bits)
+        };
+        let constant_true = constant(Op::ConstantTrue, None);
+        let sign_bit = constant(Op::Constant, Some(0x8000_0000));
+        let zero = constant(Op::Constant, Some(0));
+        let magnitude = constant(Op::Constant, Some(0x7fff_ffff));
+        let infinity = constant(Op::Constant, Some(0x7f80_0000));
         let defs = Defs::new(self.module);
         let result_types = result_types(self.module);
         let points_at_uint = |ptr: Word| {

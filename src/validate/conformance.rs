@@ -266,19 +266,18 @@ pub fn matrix() -> Vec<Case> {
                 }
             }
         }
+        // Float atomics (GL_EXT_shader_atomic_float and _float2): add,
+        // min and max everywhere, exchange on images.
+        let float = |op, variant| case(op, ScalarType::F32, memory, variant);
         match memory {
-            Memory::Member | Memory::ArrayElement => out.push(case(
-                AtomicOp::Add,
-                ScalarType::F32,
-                memory,
-                Variant::FloatAdd,
-            )),
-            Memory::Image(_) => out.push(case(
-                AtomicOp::Exchange,
-                ScalarType::F32,
-                memory,
-                Variant::FloatExchange,
-            )),
+            Memory::Member | Memory::ArrayElement | Memory::Shared | Memory::Image(_) => {
+                out.push(float(AtomicOp::Add, Variant::FloatAdd));
+                out.push(float(AtomicOp::Min, Variant::Standard));
+                out.push(float(AtomicOp::Max, Variant::Standard));
+                if matches!(memory, Memory::Image(_)) {
+                    out.push(float(AtomicOp::Exchange, Variant::FloatExchange));
+                }
+            }
             _ => {}
         }
     }
@@ -601,11 +600,7 @@ fn buffer_preamble(case: &Case, workgroup: usize, locs: usize) -> String {
     } else {
         v
     };
-    let ext = if case.ty == ScalarType::F32 {
-        "#extension GL_EXT_shader_atomic_float : require\n"
-    } else {
-        ""
-    };
+    let ext = float_extensions(case);
     format!(
         "{}{ext}#define LOCS {locs}u
 layout(local_size_x = {workgroup}) in;
@@ -672,7 +667,9 @@ fn check_location(
             }
             return None;
         }
-        // Exchange of float bits: a permutation, and a serial order.
+    }
+    if ty == ScalarType::F32 && op == AtomicOp::Exchange {
+        // Exchange of float bits: a serial order (below) says it all.
     } else if op.is_order_independent() {
         let expected = op.fold(ty, initial, data.iter().copied());
         if fin != expected {
@@ -700,11 +697,6 @@ fn check_location(
             ));
         }
     }
-    let op = if ty == ScalarType::F32 {
-        AtomicOp::Exchange
-    } else {
-        op
-    };
     let calls: Vec<(u32, u32, u32)> = data
         .iter()
         .zip(returned)
@@ -783,6 +775,14 @@ fn run_standard_buffer(
     let mut mem: Vec<u32> = (0..words).map(sentinel).collect();
     let mut args = vec![0u32; n];
     for (loc, (w, hits)) in locations.iter().enumerate() {
+        if case.ty == ScalarType::F32 && case.variant == Variant::Standard {
+            let (init, values) = float_min_max_values(case, loc, hits.len());
+            mem[*w] = init;
+            for (&i, v) in hits.iter().zip(values) {
+                args[i] = v;
+            }
+            continue;
+        }
         mem[*w] = if case.ty == ScalarType::F32 {
             0.5f32.to_bits()
         } else {
@@ -838,6 +838,48 @@ fn run_standard_buffer(
     Ok(None)
 }
 
+/// The `#extension` lines a float case needs.
+fn float_extensions(case: &Case) -> &'static str {
+    match (case.ty, case.op) {
+        (ScalarType::F32, AtomicOp::Min | AtomicOp::Max) => {
+            "#extension GL_EXT_shader_atomic_float2 : require\n"
+        }
+        (ScalarType::F32, _) => "#extension GL_EXT_shader_atomic_float : require\n",
+        _ => "",
+    }
+}
+
+/// Initial value and arguments of a float min/max location: every
+/// location sees a NaN, -0.0 and +0.0 among numbers; even locations only
+/// numbers on the zeros' losing side, so the zeros' order decides the
+/// result; location 3 starts as NaN, which the first number replaces.
+fn float_min_max_values(case: &Case, loc: usize, calls: usize) -> (u32, Vec<u32>) {
+    let min = case.op == AtomicOp::Min;
+    let initial = if loc % 8 == 3 {
+        f32::NAN
+    } else if min {
+        1.0e30
+    } else {
+        -1.0e30
+    };
+    let away = if min { 1.0f32 } else { -1.0 };
+    let args = (0..calls)
+        .map(|k| {
+            let v = match k % 5 {
+                0 => f32::NAN,
+                1 => -0.0,
+                2 => 0.0,
+                _ => {
+                    let m = (1 + (loc * 7 + k * 3) % 50) as f32 * 0.5;
+                    if loc % 2 == 0 || k % 2 == 0 { away * m } else { -away * m }
+                }
+            };
+            v.to_bits()
+        })
+        .collect();
+    (initial.to_bits(), args)
+}
+
 fn image_preamble(case: &Case, dim: ImageDim) -> String {
     let (t, _, prefix) = glsl_scalar(case.ty);
     let format = image_format(case.ty).name();
@@ -847,13 +889,14 @@ fn image_preamble(case: &Case, dim: ImageDim) -> String {
         Dialect::OpenGl => 0,
     };
     format!(
-        "{}layout(local_size_x = 64) in;
+        "{}{}layout(local_size_x = 64) in;
 {}, {format}) uniform {prefix}{} img;
 {}) readonly buffer Coords {{ int coords[]; }};
 {}) readonly buffer Args {{ {t} args[]; }};
 {}) writeonly buffer Rets {{ {t} rets[]; }};
 ",
         header(case, &["u_n"]),
+        float_extensions(case),
         binding(case, 0),
         dim.glsl_name(),
         binding(case, first_buffer),
@@ -914,10 +957,18 @@ fn run_standard_image(
             initial(case, rng)
         };
     }
+    let float_min_max = case.ty == ScalarType::F32 && case.variant == Variant::Standard;
+    if float_min_max {
+        for (t, v) in init.iter_mut().enumerate() {
+            *v = float_min_max_values(case, t, CALLS).0;
+        }
+    }
     for i in 0..n {
         let (t, k) = (i % texels, i / texels);
         coords[4 * i..4 * i + 4].copy_from_slice(&coords_of(&desc, t));
-        args[i] = if case.ty == ScalarType::F32 {
+        args[i] = if float_min_max {
+            float_min_max_values(case, t, CALLS).1[k]
+        } else if case.ty == ScalarType::F32 {
             (1000.0 + i as f32).to_bits()
         } else {
             argument(case, t, k, rng)

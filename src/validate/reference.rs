@@ -4,6 +4,9 @@
 //! Values are 32-bit patterns; the [`ScalarType`] says how to read them:
 //! `atomicMin`/`atomicMax` compare signed for `int` and unsigned for `uint`,
 //! `atomicAdd` wraps around, and every function returns the original value.
+//! For `float` (GL_EXT_shader_atomic_float and _float2), `atomicAdd` is an
+//! IEEE add, and `atomicMin`/`atomicMax` are minNum/maxNum with -0.0 below
+//! +0.0 and a NaN losing to any number (see [`float_min_max`]).
 
 use crate::ScalarType;
 
@@ -63,7 +66,11 @@ impl AtomicOp {
     /// Applies the function to memory holding `mem`: returns (new memory, returned value).
     pub fn apply(self, ty: ScalarType, mem: u32, data: u32, compare: u32) -> (u32, u32) {
         let signed = ty == ScalarType::I32;
+        let float = ty == ScalarType::F32;
         let new = match self {
+            AtomicOp::Add if float => (f32::from_bits(mem) + f32::from_bits(data)).to_bits(),
+            AtomicOp::Min if float => float_min_max(true, mem, data),
+            AtomicOp::Max if float => float_min_max(false, mem, data),
             AtomicOp::Add => mem.wrapping_add(data),
             AtomicOp::Min if signed => (mem as i32).min(data as i32) as u32,
             AtomicOp::Min => mem.min(data),
@@ -85,6 +92,27 @@ impl AtomicOp {
         data.into_iter()
             .fold(initial, |m, d| self.apply(ty, m, d, 0).0)
     }
+}
+
+/// Float `atomicMin` (`min`) or `atomicMax` on bit patterns: the memory
+/// takes the value when the value is a number and memory is NaN or the
+/// value is smaller (larger), -0.0 counting as below +0.0; a NaN value
+/// leaves memory as it is.
+pub fn float_min_max(min: bool, mem: u32, value: u32) -> u32 {
+    let (m, v) = (f32::from_bits(mem), f32::from_bits(value));
+    if v.is_nan() {
+        return mem;
+    }
+    if m.is_nan() {
+        return value;
+    }
+    let negative = value & 0x8000_0000 != 0;
+    let takes = if min {
+        v < m || (v == m && negative)
+    } else {
+        v > m || (v == m && !negative)
+    };
+    if takes { value } else { mem }
 }
 
 /// Whether the values returned by calls that all hit one location, plus the
@@ -155,6 +183,22 @@ mod tests {
         assert_eq!(AtomicOp::CompSwap.apply(U32, 7, 9, 7), (9, 7));
         assert_eq!(AtomicOp::CompSwap.apply(U32, 8, 9, 7), (8, 8));
         assert_eq!(AtomicOp::Xor.fold(U32, 0b1100, [0b1010, 0b0110]), 0);
+    }
+
+    #[test]
+    fn float_min_max_signed_zero_and_nan() {
+        use ScalarType::F32;
+        let b = |f: f32| f.to_bits();
+        let nan = f32::NAN.to_bits();
+        assert_eq!(AtomicOp::Min.apply(F32, b(0.0), b(-0.0), 0).0, b(-0.0));
+        assert_eq!(AtomicOp::Min.apply(F32, b(-0.0), b(0.0), 0).0, b(-0.0));
+        assert_eq!(AtomicOp::Max.apply(F32, b(-0.0), b(0.0), 0).0, b(0.0));
+        assert_eq!(AtomicOp::Max.apply(F32, b(0.0), b(-0.0), 0).0, b(0.0));
+        assert_eq!(AtomicOp::Min.apply(F32, b(2.0), nan, 0).0, b(2.0));
+        assert_eq!(AtomicOp::Max.apply(F32, nan, b(-7.5), 0).0, b(-7.5));
+        assert_eq!(AtomicOp::Min.apply(F32, b(2.0), b(-3.0), 0), (b(-3.0), b(2.0)));
+        assert_eq!(AtomicOp::Add.apply(F32, b(1.5), b(2.25), 0).0, b(3.75));
+        assert!(f32::from_bits(AtomicOp::Max.fold(F32, nan, [nan])).is_nan());
     }
 
     #[test]
