@@ -82,7 +82,7 @@ pub struct Warning {
 }
 
 impl Warning {
-    fn new(message: impl Into<String>, words: &[&'static str]) -> Warning {
+    pub(crate) fn new(message: impl Into<String>, words: &[&'static str]) -> Warning {
         Warning {
             message: message.into(),
             line: None,

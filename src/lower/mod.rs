@@ -13,7 +13,8 @@
 //!    Arrays with a stride wider than their element (std140) get padded
 //!    elements ([`std140`]).
 //! 2. naga's SPIR-V reader.
-//! 3. IR passes (naga IR): every compare-exchange made strong ([`compswap`]);
+//! 3. IR passes (naga IR): memory barriers only in uniform control flow
+//!    ([`uniformity`]); every compare-exchange made strong ([`compswap`]);
 //!    structs padded so WGSL's natural layout keeps every offset ([`layout`]).
 //! 4. naga validation, then WGSL output. The runtime compiles the validated
 //!    module (wgpu's `ShaderSource::Naga`), so a valid shader is never
@@ -31,6 +32,7 @@ pub mod spec;
 mod spirv;
 pub mod std140;
 pub mod texel;
+pub mod uniformity;
 pub mod vector;
 
 use crate::front::{self, SourceOptions};
@@ -178,6 +180,9 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut module = front::spirv::to_naga(&words, name)?;
     writeonly_storage_readable(&mut module);
     barriers_without_textures(&mut module);
+    warnings.extend(guard("atomport's uniformity pass", || {
+        Ok(uniformity::barriers_in_uniform_control_flow(&mut module))
+    })?);
     report.strong_compare_exchanges = guard("atomport's compare-exchange pass", || {
         if opts.fault == Some(Fault::SpuriousCompareExchange) {
             compswap::spurious_failures(&mut module)

@@ -33,7 +33,6 @@ fn main_1() {
             }
             let _e21 = atomic_compare_old;
             if (_e21 == 0u) {
-                storageBarrier();
                 let _e24 = g.entries;
                 slot = _e24;
                 let _e25 = slot;
@@ -44,7 +43,6 @@ fn main_1() {
                 let _e33 = g.total;
                 let _e34 = id;
                 g.total = (_e33 + _e34);
-                storageBarrier();
                 let _e38 = atomicExchange((&g.lock), 0u);
                 done = true;
             }

@@ -123,7 +123,6 @@ fn main_1() {
     if (_e70 == 0u) {
         let _e73 = atomicLoad((&s_count));
         let _e74 = atomicAdd((&hist.total), _e73);
-        storageBarrier();
         let _e76 = atomicAdd((&hist.groups_done), 1u);
     }
     return;

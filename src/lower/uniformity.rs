@@ -1,0 +1,451 @@
+//! IR pass: barriers only where WGSL's uniformity analysis allows them.
+//!
+//! GLSL's memory-only barriers (`memoryBarrier()`, `memoryBarrierBuffer()`,
+//! `memoryBarrierShared()`, `memoryBarrierImage()`, `groupMemoryBarrier()`)
+//! are legal in divergent code, but WGSL has no memory-only barrier: naga
+//! writes them as `storageBarrier()`/`workgroupBarrier()`, which WGSL allows
+//! only in uniform control flow (Chrome's WebGPU rejects the module
+//! otherwise, and it is undefined behaviour on Vulkan). This pass runs a
+//! conservative form of WGSL's uniformity analysis over the module:
+//!
+//! - uniform values: constants, overrides, `gl_WorkGroupID`,
+//!   `gl_NumWorkGroups`, loads from uniform blocks, read-only buffers and
+//!   variables only ever given uniform values in uniform control flow,
+//!   `workgroupUniformLoad`, and what is computed from them alone;
+//! - everything else is non-uniform (invocation ids, read-write buffers,
+//!   `shared` memory, atomics, function results);
+//! - control flow is uniform inside a branch or loop on a uniform value,
+//!   until a `break`, `continue` or `return` in non-uniform control flow
+//!   (after which the rest of the loop, or the function, is not); after a
+//!   loop it is as uniform as before it.
+//!
+//! A memory-only barrier in non-uniform control flow is dropped, with a
+//! warning: WGSL atomics stay atomic, but the ordering the barrier gave is
+//! lost. A control barrier (`barrier()`) in control flow the analysis cannot
+//! prove uniform is kept (GLSL requires it to be dynamically uniform, and
+//! native backends run it) and warned about: browsers may reject that WGSL.
+
+use std::collections::HashSet;
+
+use naga::{
+    AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Statement,
+    StorageAccess,
+};
+
+use super::compat::Warning;
+
+/// What one function's callers say about it.
+#[derive(Clone)]
+struct Callers {
+    /// Every call is in uniform control flow.
+    uniform: bool,
+    /// Argument `i` is uniform at every call.
+    arguments: Vec<bool>,
+}
+
+struct Analysis<'m> {
+    module: &'m Module,
+    callers: Vec<Callers>,
+    tainted_private: HashSet<Handle<naga::GlobalVariable>>,
+    /// (function key, local variable) given a non-uniform value or given
+    /// one in non-uniform control flow.
+    tainted_local: HashSet<(usize, Handle<naga::LocalVariable>)>,
+    changed: bool,
+    /// Barrier statements found in non-uniform control flow, by address.
+    non_uniform: HashSet<usize>,
+}
+
+/// Which function: an entry point's or one of `module.functions`.
+#[derive(Clone, Copy)]
+enum Which {
+    Entry(usize),
+    Function(Handle<Function>),
+}
+
+impl Which {
+    fn key(self, module: &Module) -> usize {
+        match self {
+            Which::Entry(i) => module.functions.len() + i,
+            Which::Function(h) => h.index(),
+        }
+    }
+}
+
+/// How a block ended, for the statements after it.
+#[derive(Clone, Copy, Default)]
+struct Exit {
+    /// A `break` in non-uniform control flow.
+    broke: bool,
+    /// A `continue` in non-uniform control flow.
+    continued: bool,
+    /// A `return` (or `discard`) in non-uniform control flow.
+    returned: bool,
+}
+
+impl<'m> Analysis<'m> {
+    fn function(&self, which: Which) -> &'m Function {
+        let module = self.module;
+        match which {
+            Which::Entry(i) => &module.entry_points[i].function,
+            Which::Function(h) => &module.functions[h],
+        }
+    }
+
+    /// Whether each expression of the function is uniform.
+    fn expressions(&self, which: Which) -> Vec<bool> {
+        let f = self.function(which);
+        let key = which.key(self.module);
+        let mut u: Vec<bool> = Vec::with_capacity(f.expressions.len());
+        for (_, e) in f.expressions.iter() {
+            let at = |h: Handle<Expression>| u.get(h.index()).copied().unwrap_or(false);
+            let value = match *e {
+                Expression::Literal(_)
+                | Expression::Constant(_)
+                | Expression::Override(_)
+                | Expression::ZeroValue(_)
+                | Expression::GlobalVariable(_)
+                | Expression::LocalVariable(_)
+                | Expression::WorkGroupUniformLoadResult { .. } => true,
+                Expression::FunctionArgument(i) => match which {
+                    Which::Entry(_) => matches!(
+                        f.arguments.get(i as usize).and_then(|a| a.binding.as_ref()),
+                        Some(Binding::BuiltIn(BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups))
+                    ),
+                    Which::Function(h) => self.callers[h.index()]
+                        .arguments
+                        .get(i as usize)
+                        .copied()
+                        .unwrap_or(false),
+                },
+                Expression::Access { base, index } => at(base) && at(index),
+                Expression::AccessIndex { base, .. } => at(base),
+                Expression::Splat { value, .. } => at(value),
+                Expression::Swizzle { vector, .. } => at(vector),
+                Expression::Compose { ref components, .. } => components.iter().all(|&c| at(c)),
+                Expression::Load { pointer } => {
+                    at(pointer) && self.uniform_memory(f, key, pointer)
+                }
+                Expression::Unary { expr, .. } | Expression::As { expr, .. } => at(expr),
+                Expression::Relational { argument, .. } => at(argument),
+                Expression::Binary { left, right, .. } => at(left) && at(right),
+                Expression::Select {
+                    condition,
+                    accept,
+                    reject,
+                } => at(condition) && at(accept) && at(reject),
+                Expression::Math {
+                    arg,
+                    arg1,
+                    arg2,
+                    arg3,
+                    ..
+                } => at(arg) && [arg1, arg2, arg3].into_iter().flatten().all(at),
+                Expression::ArrayLength(e) => at(e),
+                Expression::ImageQuery { image, .. } => at(image),
+                _ => false,
+            };
+            u.push(value);
+        }
+        u
+    }
+
+    /// The variable a pointer expression points into.
+    fn root(f: &Function, mut pointer: Handle<Expression>) -> &Expression {
+        loop {
+            match f.expressions[pointer] {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
+                    pointer = base
+                }
+                ref e => return e,
+            }
+        }
+    }
+
+    /// Whether memory behind `pointer` holds uniform values.
+    fn uniform_memory(&self, f: &Function, key: usize, pointer: Handle<Expression>) -> bool {
+        match *Self::root(f, pointer) {
+            Expression::GlobalVariable(g) => match self.module.global_variables[g].space {
+                AddressSpace::Uniform | AddressSpace::Handle | AddressSpace::Immediate => true,
+                AddressSpace::Storage { access } => !access.contains(StorageAccess::STORE),
+                AddressSpace::Private => !self.tainted_private.contains(&g),
+                _ => false,
+            },
+            Expression::LocalVariable(l) => !self.tainted_local.contains(&(key, l)),
+            _ => false,
+        }
+    }
+
+    /// Marks the variable behind `pointer` as holding non-uniform values.
+    fn taint(&mut self, f: &Function, key: usize, pointer: Handle<Expression>) {
+        let fresh = match *Self::root(f, pointer) {
+            Expression::GlobalVariable(g)
+                if self.module.global_variables[g].space == AddressSpace::Private =>
+            {
+                self.tainted_private.insert(g)
+            }
+            Expression::LocalVariable(l) => self.tainted_local.insert((key, l)),
+            _ => false,
+        };
+        self.changed |= fresh;
+    }
+
+    fn run(&mut self, which: Which, uniform: bool) {
+        let u = self.expressions(which);
+        let f = self.function(which);
+        let key = which.key(self.module);
+        self.block(which, f, key, &u, &f.body, uniform);
+    }
+
+    fn block(
+        &mut self,
+        which: Which,
+        f: &Function,
+        key: usize,
+        u: &[bool],
+        block: &Block,
+        mut cf: bool,
+    ) -> Exit {
+        let at = |h: Handle<Expression>| u.get(h.index()).copied().unwrap_or(false);
+        let mut exit = Exit::default();
+        for st in block.iter() {
+            match *st {
+                Statement::Block(ref b) => {
+                    let e = self.block(which, f, key, u, b, cf);
+                    exit = merge(exit, e);
+                }
+                Statement::If {
+                    condition,
+                    ref accept,
+                    ref reject,
+                } => {
+                    let inner = cf && at(condition);
+                    let a = self.block(which, f, key, u, accept, inner);
+                    let r = self.block(which, f, key, u, reject, inner);
+                    exit = merge(exit, merge(a, r));
+                }
+                Statement::Switch {
+                    selector,
+                    ref cases,
+                } => {
+                    let inner = cf && at(selector);
+                    for c in cases {
+                        let mut e = self.block(which, f, key, u, &c.body, inner);
+                        // A break leaves the switch, which joins again.
+                        e.broke = false;
+                        exit = merge(exit, e);
+                    }
+                }
+                Statement::Loop {
+                    ref body,
+                    ref continuing,
+                    break_if,
+                } => {
+                    let mut e = self.loop_body(which, f, key, u, body, continuing, cf);
+                    let break_uniform = break_if.is_none_or(at);
+                    if cf && (e.broke || e.continued || !break_uniform) {
+                        // Later iterations diverge: the whole loop is not uniform.
+                        e = self.loop_body(which, f, key, u, body, continuing, false);
+                    }
+                    // Invocations that left early wait at the loop's end:
+                    // after it, control flow is as uniform as before.
+                    exit.returned |= e.returned;
+                }
+                Statement::Break => exit.broke |= !cf,
+                Statement::Continue => exit.continued |= !cf,
+                Statement::Return { .. } | Statement::Kill => exit.returned |= !cf,
+                Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) => {
+                    if !cf {
+                        self.non_uniform.insert(st as *const Statement as usize);
+                    }
+                }
+                Statement::Store { pointer, value } => {
+                    if !cf || !at(value) || !at(pointer) {
+                        self.taint(f, key, pointer);
+                    }
+                }
+                Statement::Call {
+                    function,
+                    ref arguments,
+                    ..
+                } => {
+                    let c = &mut self.callers[function.index()];
+                    let mut changed = false;
+                    if c.uniform && !cf {
+                        c.uniform = false;
+                        changed = true;
+                    }
+                    for (i, &a) in arguments.iter().enumerate() {
+                        if c.arguments.get(i).copied().unwrap_or(false) && !at(a) {
+                            c.arguments[i] = false;
+                            changed = true;
+                        }
+                    }
+                    self.changed |= changed;
+                    // A callee may store anything through a pointer argument.
+                    for &a in arguments {
+                        if matches!(
+                            f.expressions[a],
+                            Expression::LocalVariable(_)
+                                | Expression::GlobalVariable(_)
+                                | Expression::Access { .. }
+                                | Expression::AccessIndex { .. }
+                        ) {
+                            self.taint(f, key, a);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            // After a divergent exit, the rest of the block is divergent.
+            if exit.broke || exit.continued || exit.returned {
+                cf = false;
+            }
+        }
+        exit
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_body(
+        &mut self,
+        which: Which,
+        f: &Function,
+        key: usize,
+        u: &[bool],
+        body: &Block,
+        continuing: &Block,
+        cf: bool,
+    ) -> Exit {
+        let b = self.block(which, f, key, u, body, cf);
+        let cf_continuing = cf && !b.broke && !b.continued && !b.returned;
+        let c = self.block(which, f, key, u, continuing, cf_continuing);
+        merge(b, c)
+    }
+}
+
+fn merge(a: Exit, b: Exit) -> Exit {
+    Exit {
+        broke: a.broke || b.broke,
+        continued: a.continued || b.continued,
+        returned: a.returned || b.returned,
+    }
+}
+
+/// Removes memory-only barriers in non-uniform control flow; returns the
+/// warnings (one per kind) for what it removed and for control barriers it
+/// could not prove uniform.
+pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
+    let non_uniform = {
+        let mut a = Analysis {
+            module,
+            callers: module
+                .functions
+                .iter()
+                .map(|(_, f)| Callers {
+                    uniform: true,
+                    arguments: vec![true; f.arguments.len()],
+                })
+                .collect(),
+            tainted_private: HashSet::new(),
+            tainted_local: HashSet::new(),
+            changed: true,
+            non_uniform: HashSet::new(),
+        };
+        // Variables only get tainted and callers only lose uniformity: a
+        // fixed point comes within a bounded number of rounds.
+        let mut rounds = 0;
+        while a.changed && rounds < 64 {
+            a.changed = false;
+            a.non_uniform.clear();
+            for i in 0..module.entry_points.len() {
+                a.run(Which::Entry(i), true);
+            }
+            // Callers come after their callees in the arena.
+            let handles: Vec<Handle<Function>> =
+                module.functions.iter().map(|(h, _)| h).collect();
+            for &h in handles.iter().rev() {
+                let uniform = a.callers[h.index()].uniform;
+                a.run(Which::Function(h), uniform);
+            }
+            rounds += 1;
+        }
+        if a.changed {
+            // No fixed point: prove nothing.
+            return Vec::new();
+        }
+        a.non_uniform
+    };
+    if non_uniform.is_empty() {
+        return Vec::new();
+    }
+    let (mut dropped, mut kept) = (0, 0);
+    let mut strip = |block: &mut Block| {
+        let remove: Vec<usize> = block
+            .iter()
+            .enumerate()
+            .filter(|(_, st)| non_uniform.contains(&(*st as *const Statement as usize)))
+            .filter_map(|(i, st)| match st {
+                Statement::MemoryBarrier(_) => Some(i),
+                _ => {
+                    kept += 1;
+                    None
+                }
+            })
+            .collect();
+        for &i in remove.iter().rev() {
+            block.cull(i..i + 1);
+            dropped += 1;
+        }
+    };
+    for (_, f) in module.functions.iter_mut() {
+        visit_blocks(&mut f.body, &mut strip);
+    }
+    for ep in module.entry_points.iter_mut() {
+        visit_blocks(&mut ep.function.body, &mut strip);
+    }
+    let mut warnings = Vec::new();
+    if dropped > 0 {
+        warnings.push(Warning::new(
+            "a memory barrier (memoryBarrier*(), groupMemoryBarrier()) in non-uniform control flow is dropped: WGSL has barriers only for uniform control flow, so the ordering it gave is lost (its atomics stay atomic)",
+            &[
+                "memoryBarrierBuffer",
+                "memoryBarrierShared",
+                "memoryBarrierImage",
+                "memoryBarrier",
+                "groupMemoryBarrier",
+            ],
+        ));
+    }
+    if kept > 0 {
+        warnings.push(Warning::new(
+            "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids) around barriers",
+            &["barrier"],
+        ));
+    }
+    warnings
+}
+
+/// Calls `f` on `block` and every block nested in it (inner blocks first).
+fn visit_blocks(block: &mut Block, f: &mut impl FnMut(&mut Block)) {
+    for (st, _) in block.span_iter_mut() {
+        match st {
+            Statement::Block(b) => visit_blocks(b, f),
+            Statement::If { accept, reject, .. } => {
+                visit_blocks(accept, f);
+                visit_blocks(reject, f);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    visit_blocks(&mut c.body, f);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                visit_blocks(body, f);
+                visit_blocks(continuing, f);
+            }
+            _ => {}
+        }
+    }
+    f(block);
+}
