@@ -1174,6 +1174,24 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
             _ => {}
         }
     }
+    // Subgroup operations: whatever naga's validator needs the capability for.
+    let holds_without = |cap: naga::valid::Capabilities| {
+        guard("naga's validator", || {
+            Ok(naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all() - cap,
+            )
+            .validate(module)
+            .is_ok())
+        })
+        .unwrap_or(true)
+    };
+    if !holds_without(naga::valid::Capabilities::SUBGROUP) {
+        f |= F::SUBGROUP;
+    }
+    if !holds_without(naga::valid::Capabilities::SUBGROUP_BARRIER) {
+        f |= F::SUBGROUP_BARRIER;
+    }
     if int64_atomics {
         f |= F::SHADER_INT64;
         // min/max with unused results need less of the adapter than the rest:

@@ -31,6 +31,7 @@ pub mod sampler;
 pub mod spec;
 mod spirv;
 pub mod std140;
+pub mod subgroup;
 pub mod texel;
 pub mod uniformity;
 pub mod vector;
@@ -144,6 +145,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
             spirv::refuse_shared_bindings(&spv)?;
         }
         compat::match_bit_query_types(&mut spv)?;
+        subgroup::lower_subgroup_operations(&mut spv)?;
         spirv::refuse_storage_images_without_format(&spv)?;
         spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;
