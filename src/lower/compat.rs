@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, Word};
 
-use super::spirv::{Defs, id};
+use super::spirv::{Defs, Rewriter, id};
 use crate::{Error, Result};
 
 /// The ids a `LocalSizeId` execution mode named, resolved to values by the
@@ -516,4 +516,434 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
     }
     super::spirv::remove_unused_types(module, &[Op::TypePointer, Op::TypeImage, Op::TypeSampledImage, Op::TypeSampler]);
     dead.len()
+}
+
+/// `unpackUint2x32`, `packInt2x32` and their kin: glslang writes them as an
+/// `OpBitcast` between a 64-bit integer and a two-component 32-bit vector,
+/// which WGSL's `bitcast` cannot do. Each becomes conversions and shifts on
+/// the halves (low word first, as the GLSL functions define).
+pub fn split_wide_bitcasts(module: &mut Module) -> Result<usize> {
+    let defs = Defs::new(module);
+    let types = super::spirv::result_types(module);
+    // (width, signed) of an integer type; the component type of a vector.
+    let int = |t: Word| match defs.globals.get(&t) {
+        Some(i) if i.class.opcode == Op::TypeInt => match i.operands[..] {
+            [Operand::LiteralBit32(w), Operand::LiteralBit32(s)] => Some((w, s != 0)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let pair = |t: Word| match defs.globals.get(&t) {
+        Some(i) if i.class.opcode == Op::TypeVector => match i.operands[..] {
+            [Operand::IdRef(c), Operand::LiteralBit32(2)] => {
+                int(c).filter(|&(w, _)| w == 32).map(|(_, s)| (c, s))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut sites = Vec::new();
+    for (fi, f) in module.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for inst in &b.instructions {
+                if inst.class.opcode != Op::Bitcast {
+                    continue;
+                }
+                let (Some(to), Some(v)) = (inst.result_type, inst.operands.first().and_then(id))
+                else {
+                    continue;
+                };
+                let Some(&from) = types.get(&v) else { continue };
+                let wide = |t: Word| int(t).is_some_and(|(w, _)| w == 64);
+                if (wide(from) && pair(to).is_some()) || (pair(from).is_some() && wide(to)) {
+                    sites.push((fi, bi, inst.result_id.unwrap_or(0), from, to, v));
+                }
+            }
+        }
+    }
+    if sites.is_empty() {
+        return Ok(0);
+    }
+    let mut rw = Rewriter::new(module);
+    let uint = rw.uint_type_at_start();
+    let thirty_two = rw.constant(uint, Op::Constant, Some(32));
+    // The unsigned 64-bit type and the uvec2 type.
+    let find_type = |rw: &Rewriter, op: Op, operands: &[Operand]| {
+        rw.module
+            .types_global_values
+            .iter()
+            .find(|i| i.class.opcode == op && i.operands == operands)
+            .and_then(|i| i.result_id)
+    };
+    let u64_ty = match find_type(
+        &rw,
+        Op::TypeInt,
+        &[Operand::LiteralBit32(64), Operand::LiteralBit32(0)],
+    ) {
+        Some(t) => t,
+        None => {
+            let t = rw.fresh();
+            rw.module.types_global_values.insert(
+                0,
+                Instruction::new(
+                    Op::TypeInt,
+                    None,
+                    Some(t),
+                    vec![Operand::LiteralBit32(64), Operand::LiteralBit32(0)],
+                ),
+            );
+            t
+        }
+    };
+    let uvec2 = match find_type(
+        &rw,
+        Op::TypeVector,
+        &[Operand::IdRef(uint), Operand::LiteralBit32(2)],
+    ) {
+        Some(t) => t,
+        None => {
+            let t = rw.fresh();
+            let at = rw.position(uint).map_or(0, |p| p + 1);
+            rw.module.types_global_values.insert(
+                at,
+                Instruction::new(
+                    Op::TypeVector,
+                    None,
+                    Some(t),
+                    vec![Operand::IdRef(uint), Operand::LiteralBit32(2)],
+                ),
+            );
+            t
+        }
+    };
+    let count = sites.len();
+    for (fi, bi, r, from, to, v) in sites {
+        let mut out = Vec::new();
+        let mut fresh = || rw.fresh();
+        let op = |o: Op, ty: Word, r: Word, args: &[Word]| {
+            Instruction::new(o, Some(ty), Some(r), args.iter().map(|&a| Operand::IdRef(a)).collect())
+        };
+        if pair(to).is_some() {
+            // 64-bit integer to two words.
+            let x = if int(from) == Some((64, false)) {
+                v
+            } else {
+                let x = fresh();
+                out.push(op(Op::Bitcast, u64_ty, x, &[v]));
+                x
+            };
+            let (lo, high, hi, both) = (fresh(), fresh(), fresh(), fresh());
+            out.push(op(Op::UConvert, uint, lo, &[x]));
+            out.push(op(Op::ShiftRightLogical, u64_ty, high, &[x, thirty_two]));
+            out.push(op(Op::UConvert, uint, hi, &[high]));
+            if to == uvec2 {
+                out.push(op(Op::CompositeConstruct, uvec2, r, &[lo, hi]));
+            } else {
+                out.push(op(Op::CompositeConstruct, uvec2, both, &[lo, hi]));
+                out.push(op(Op::Bitcast, to, r, &[both]));
+            }
+        } else {
+            // Two words to a 64-bit integer.
+            let words = if from == uvec2 {
+                v
+            } else {
+                let w = fresh();
+                out.push(op(Op::Bitcast, uvec2, w, &[v]));
+                w
+            };
+            let (lo, hi, lo64, hi64, shifted) = (fresh(), fresh(), fresh(), fresh(), fresh());
+            out.push(Instruction::new(
+                Op::CompositeExtract,
+                Some(uint),
+                Some(lo),
+                vec![Operand::IdRef(words), Operand::LiteralBit32(0)],
+            ));
+            out.push(Instruction::new(
+                Op::CompositeExtract,
+                Some(uint),
+                Some(hi),
+                vec![Operand::IdRef(words), Operand::LiteralBit32(1)],
+            ));
+            out.push(op(Op::UConvert, u64_ty, lo64, &[lo]));
+            out.push(op(Op::UConvert, u64_ty, hi64, &[hi]));
+            out.push(op(Op::ShiftLeftLogical, u64_ty, shifted, &[hi64, thirty_two]));
+            if int(to) == Some((64, false)) {
+                out.push(op(Op::BitwiseOr, u64_ty, r, &[shifted, lo64]));
+            } else {
+                let joined = fresh();
+                out.push(op(Op::BitwiseOr, u64_ty, joined, &[shifted, lo64]));
+                out.push(op(Op::Bitcast, to, r, &[joined]));
+            }
+        }
+        let block = &mut rw.module.functions[fi].blocks[bi].instructions;
+        if let Some(at) = block.iter().position(|i| i.result_id == Some(r)) {
+            block.splice(at..at + 1, out);
+        }
+    }
+    Ok(count)
+}
+
+/// Refuses what WGSL has no form for, naming the GLSL feature: buffer
+/// references (physical storage buffer pointers) and 8- and 16-bit integer
+/// storage and arithmetic.
+pub fn refuse_inexpressible_capabilities(module: &Module) -> Result<()> {
+    for c in &module.capabilities {
+        let Some(Operand::Capability(cap)) = c.operands.first() else {
+            continue;
+        };
+        let what = match cap {
+            Capability::PhysicalStorageBufferAddresses => {
+                "buffer references (GL_EXT_buffer_reference): WGSL has no pointers into memory by address; pass the data in a bound buffer and index it"
+            }
+            Capability::StorageBuffer8BitAccess
+            | Capability::UniformAndStorageBuffer8BitAccess
+            | Capability::StoragePushConstant8
+            | Capability::Int8 => {
+                "8-bit integers (GL_EXT_shader_8bit_storage, int8_t/uint8_t): WGSL has none; read the bytes as uint words and unpack them (unpack4x8, bit shifts)"
+            }
+            Capability::StorageBuffer16BitAccess
+            | Capability::UniformAndStorageBuffer16BitAccess
+            | Capability::StoragePushConstant16
+            | Capability::Int16 => {
+                "16-bit integers (GL_EXT_shader_16bit_storage, int16_t/uint16_t): WGSL has none; read them as uint words and unpack them (unpack2x16, bit shifts)"
+            }
+            _ => continue,
+        };
+        return Err(Error::Unsupported(format!("the shader uses {what}")));
+    }
+    Ok(())
+}
+
+const OP_TYPE_VECTOR: u32 = 23;
+const OP_TYPE_MATRIX: u32 = 24;
+const OP_TYPE_ARRAY: u32 = 28;
+const OP_TYPE_STRUCT: u32 = 30;
+const OP_SPEC_CONSTANT_COMPOSITE: u32 = 51;
+const OP_SPEC_CONSTANT_OP: u32 = 52;
+const OP_VECTOR_SHUFFLE: u32 = 79;
+const OP_COMPOSITE_EXTRACT: u32 = 81;
+
+/// Splits the `OpSpecConstantOp`s with several literal operands
+/// (`CompositeExtract` through nested composites, `VectorShuffle`), which
+/// rspirv's reader cannot take, into ones with a single literal each: a
+/// chain of one-level extracts, or one extract per shuffled component
+/// gathered by `OpSpecConstantComposite`. Works on the words, before
+/// anything reads the module; malformed words are left for the checks.
+pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
+    if words.len() < 5 {
+        return words.to_vec();
+    }
+    // Composite types (opcode, operands) and result types, by id.
+    let mut types: std::collections::HashMap<u32, (u32, Vec<u32>)> = Default::default();
+    let mut result_types: std::collections::HashMap<u32, u32> = Default::default();
+    let mut at = 5;
+    let mut any = false;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return words.to_vec();
+        }
+        let inst = &words[at..at + count];
+        let op = inst[0] & 0xffff;
+        match op {
+            OP_TYPE_VECTOR | OP_TYPE_MATRIX | OP_TYPE_ARRAY | OP_TYPE_STRUCT if count >= 2 => {
+                types.insert(inst[1], (op, inst[2..].to_vec()));
+            }
+            // Constants and spec constants: (type, result, …).
+            41..=46 | 48..=52 if count >= 3 => {
+                result_types.insert(inst[2], inst[1]);
+                if op == OP_SPEC_CONSTANT_OP
+                    && count >= 5
+                    && ((inst[3] == OP_COMPOSITE_EXTRACT && count > 6)
+                        || (inst[3] == OP_VECTOR_SHUFFLE && count > 7))
+                {
+                    any = true;
+                }
+            }
+            _ => {}
+        }
+        at += count;
+    }
+    if !any {
+        return words.to_vec();
+    }
+    let member = |ty: u32, k: u32| -> Option<u32> {
+        let (op, ops) = types.get(&ty)?;
+        match *op {
+            OP_TYPE_STRUCT => ops.get(k as usize).copied(),
+            _ => ops.first().copied(),
+        }
+    };
+    let width = |ty: u32| -> Option<u32> {
+        match types.get(&ty)? {
+            (OP_TYPE_VECTOR, ops) => ops.get(1).copied(),
+            _ => None,
+        }
+    };
+    let mut bound = words[3];
+    let mut out = words[..5].to_vec();
+    let extract = |out: &mut Vec<u32>, ty: u32, r: u32, from: u32, k: u32| {
+        out.extend_from_slice(&[
+            (6 << 16) | OP_SPEC_CONSTANT_OP,
+            ty,
+            r,
+            OP_COMPOSITE_EXTRACT,
+            from,
+            k,
+        ]);
+    };
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let inst = &words[at..at + count];
+        at += count;
+        let op = inst[0] & 0xffff;
+        if op != OP_SPEC_CONSTANT_OP || count < 6 {
+            out.extend_from_slice(inst);
+            continue;
+        }
+        let (ty, r, inner) = (inst[1], inst[2], inst[3]);
+        if inner == OP_COMPOSITE_EXTRACT && count > 6 {
+            // %r = extract %c i j k  →  %t1 = extract %c i; %t2 = extract %t1 j; %r = extract %t2 k
+            let mut from = inst[4];
+            let mut from_ty = result_types.get(&from).copied();
+            let indices = &inst[5..];
+            let mut ok = true;
+            let mut chain = Vec::new();
+            for (n, &k) in indices.iter().enumerate() {
+                let last = n + 1 == indices.len();
+                let Some(step_ty) = (if last {
+                    Some(ty)
+                } else {
+                    from_ty.and_then(|t| member(t, k))
+                }) else {
+                    ok = false;
+                    break;
+                };
+                let step = if last {
+                    r
+                } else {
+                    bound += 1;
+                    bound - 1
+                };
+                extract(&mut chain, step_ty, step, from, k);
+                from = step;
+                from_ty = Some(step_ty);
+            }
+            if ok {
+                out.extend(chain);
+            } else {
+                out.extend_from_slice(inst);
+            }
+            continue;
+        }
+        if inner == OP_VECTOR_SHUFFLE && count > 7 {
+            let (a, b) = (inst[4], inst[5]);
+            let a_width = result_types.get(&a).and_then(|t| width(*t));
+            let component = member(ty, 0);
+            let (Some(a_width), Some(component)) = (a_width, component) else {
+                out.extend_from_slice(inst);
+                continue;
+            };
+            let mut parts = Vec::new();
+            for &c in &inst[6..] {
+                let (src, k) = if c == 0xffff_ffff {
+                    (a, 0)
+                } else if c < a_width {
+                    (a, c)
+                } else {
+                    (b, c - a_width)
+                };
+                let part = bound;
+                bound += 1;
+                extract(&mut out, component, part, src, k);
+                parts.push(part);
+            }
+            out.push((((3 + parts.len()) as u32) << 16) | OP_SPEC_CONSTANT_COMPOSITE);
+            out.push(ty);
+            out.push(r);
+            out.extend(parts);
+            continue;
+        }
+        out.extend_from_slice(inst);
+    }
+    out[3] = bound;
+    out
+}
+
+/// `1.0 / 0.0` and other non-finite float constants: glslang folds them to
+/// infinite or NaN literals, which WGSL forbids. Each function that uses one
+/// gets it as a bitcast of its bits instead, made at the function's start.
+pub fn non_finite_constants(module: &mut Module) -> Result<usize> {
+    let float32: HashSet<Word> = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
+        .filter_map(|i| i.result_id)
+        .collect();
+    let odd: Vec<(Word, Word, u32)> = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter_map(|i| match (i.result_type, i.result_id, i.operands.first()) {
+            (Some(t), Some(r), Some(Operand::LiteralBit32(b)))
+                if float32.contains(&t) && !f32::from_bits(*b).is_finite() =>
+            {
+                Some((t, r, *b))
+            }
+            _ => None,
+        })
+        .collect();
+    if odd.is_empty() {
+        return Ok(0);
+    }
+    let mut rw = Rewriter::new(module);
+    let uint = rw.uint_type_at_start();
+    let bits: Vec<Word> = odd
+        .iter()
+        .map(|&(_, _, b)| rw.constant(uint, Op::Constant, Some(b)))
+        .collect();
+    let mut next = rw.module.header.as_ref().map_or(0, |h| h.bound);
+    for f in &mut rw.module.functions {
+        let mut made = Vec::new();
+        for (k, &(ty, r, _)) in odd.iter().enumerate() {
+            let used = f
+                .blocks
+                .iter()
+                .flat_map(|b| b.instructions.iter())
+                .any(|i| i.operands.contains(&Operand::IdRef(r)));
+            if !used {
+                continue;
+            }
+            let local = next;
+            next += 1;
+            for b in &mut f.blocks {
+                for i in &mut b.instructions {
+                    for o in &mut i.operands {
+                        if *o == Operand::IdRef(r) {
+                            *o = Operand::IdRef(local);
+                        }
+                    }
+                }
+            }
+            made.push(Instruction::new(
+                Op::Bitcast,
+                Some(ty),
+                Some(local),
+                vec![Operand::IdRef(bits[k])],
+            ));
+        }
+        if let Some(entry) = f.blocks.first_mut() {
+            let at = entry
+                .instructions
+                .iter()
+                .position(|i| i.class.opcode != Op::Variable)
+                .unwrap_or(entry.instructions.len());
+            entry.instructions.splice(at..at, made);
+        }
+    }
+    if let Some(h) = rw.module.header.as_mut() {
+        h.bound = next;
+    }
+    Ok(odd.len())
 }

@@ -104,6 +104,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         Error::Shader(m) => Error::shader(format!("{name}: {m}")),
         e => Error::Unsupported(format!("{name}: {e}")),
     })?;
+    let words = compat::split_variadic_spec_constant_ops(&words);
     let words = &words[..];
     // rspirv's reader panics on some corrupt modules (a string past its
     // instruction's end): that is malformed input, not atomport's bug.
@@ -134,6 +135,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut samplers = Vec::new();
     let mut layer_counts = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
+        compat::refuse_inexpressible_capabilities(&spv)?;
         warnings = compat::relax_memory_model(&mut spv)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
@@ -145,6 +147,8 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
             spirv::refuse_shared_bindings(&spv)?;
         }
         compat::match_bit_query_types(&mut spv)?;
+        compat::split_wide_bitcasts(&mut spv)?;
+        compat::non_finite_constants(&mut spv)?;
         subgroup::lower_subgroup_operations(&mut spv)?;
         spirv::refuse_storage_images_without_format(&spv)?;
         spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;

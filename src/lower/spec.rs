@@ -195,9 +195,14 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
         if by_id.is_empty() {
             return "the shader has no specialization constants".to_string();
         }
-        let list: Vec<String> = by_id
+        let mut named: std::collections::BTreeMap<u32, Option<&String>> = Default::default();
+        for (n, t) in &by_id {
+            let slot = named.entry(*n).or_default();
+            *slot = slot.or(names.get(t));
+        }
+        let list: Vec<String> = named
             .iter()
-            .map(|(n, t)| match names.get(t) {
+            .map(|(n, name)| match name {
                 Some(name) => format!("{n} ({name})"),
                 None => n.to_string(),
             })
@@ -206,12 +211,26 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
     };
     let mut sets: Vec<(Word, String, String)> = Vec::new();
     for s in specs {
-        let target = match &s.key {
-            SpecKey::Id(n) => by_id.iter().find(|(m, _)| m == n).map(|&(_, t)| t),
-            SpecKey::Name(name) => by_id
+        // glslang may give one constant_id to several spec constants (the
+        // workgroup size's and the shader's own): each gets the value.
+        let targets: Vec<Word> = match &s.key {
+            SpecKey::Id(n) => by_id
                 .iter()
-                .find(|(_, t)| names.get(t) == Some(name))
-                .map(|&(_, t)| t),
+                .filter(|(m, _)| m == n)
+                .map(|&(_, t)| t)
+                .collect(),
+            SpecKey::Name(name) => {
+                let ids: Vec<u32> = by_id
+                    .iter()
+                    .filter(|(_, t)| names.get(t) == Some(name))
+                    .map(|&(n, _)| n)
+                    .collect();
+                by_id
+                    .iter()
+                    .filter(|(m, _)| ids.contains(m))
+                    .map(|&(_, t)| t)
+                    .collect()
+            }
         };
         let label = match &s.key {
             SpecKey::Id(n) => format!("specialization constant {n} (--spec {n}={})", s.value),
@@ -219,13 +238,15 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
                 format!("specialization constant `{name}` (--spec {name}={})", s.value)
             }
         };
-        let Some(target) = target else {
+        if targets.is_empty() {
             return Err(Error::UnknownName(format!(
                 "the shader has no {label}; {}",
                 available()
             )));
-        };
-        sets.push((target, label, s.value.clone()));
+        }
+        for target in targets {
+            sets.push((target, label.clone(), s.value.clone()));
+        }
     }
     let t = Types::new(module);
     for (target, label, value) in sets {
