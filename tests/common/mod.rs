@@ -82,6 +82,11 @@ impl Rng {
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.next_u32() % n
+    }
 }
 
 /// The real `atomport` binary with `args`, in the crate's folder, for a

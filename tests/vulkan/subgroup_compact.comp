@@ -9,7 +9,7 @@
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer In { uint values[]; };
 layout(set = 0, binding = 1) buffer Out { uint count; uint size; uint kept[]; } o;
-layout(set = 0, binding = 2) buffer Info { uint lane[64]; uint lsb[64]; uint msb[64]; uint inc[64]; uint elect[64]; uint same[64]; uint sum[64]; uint mine[64]; } info;
+layout(set = 0, binding = 2) buffer Info { uint lane[128]; uint lsb[128]; uint msb[128]; uint inc[128]; uint elect[128]; uint same[128]; uint sum[128]; uint mine[128]; } info;
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
