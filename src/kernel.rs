@@ -177,6 +177,11 @@ pub struct BindingInfo {
     /// texture and a sampler by that name binds both.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combined: Option<String>,
+    /// For a buffer block declared at the same binding as another (an
+    /// alias), the binding it was declared at: it has a binding of its own
+    /// in WGSL, and the runtime binds to it the buffer given for that one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<u32>,
     /// The block's type name when the binding is named by its instance.
     #[serde(skip)]
     pub(crate) block_name: Option<String>,
@@ -348,6 +353,8 @@ pub(crate) struct Provenance {
     pub includes: Vec<std::path::PathBuf>,
     /// Guarantees the shader asks for that WGSL does not give in full.
     pub warnings: Vec<crate::Warning>,
+    /// Buffer blocks that alias another block's binding.
+    pub aliases: Vec<crate::lower::Alias>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -410,6 +417,7 @@ impl Kernel {
                 layer_counts: lowered.layer_counts,
                 includes: compiled.includes,
                 warnings: lowered.warnings,
+                aliases: lowered.aliases,
             },
             &opts,
         )
@@ -436,6 +444,7 @@ impl Kernel {
                 layer_counts: lowered.layer_counts,
                 includes: Vec::new(),
                 warnings: lowered.warnings,
+                aliases: lowered.aliases,
             },
             opts,
         )
@@ -504,6 +513,11 @@ impl Kernel {
                 .iter()
                 .find(|o| o.group == b.group && o.binding == b.binding)
                 .map(|o| o.origin);
+            b.alias_of = provenance
+                .aliases
+                .iter()
+                .find(|a| a.group == b.group && a.binding == b.binding)
+                .map(|a| a.of);
             b.layers_override = provenance
                 .layer_counts
                 .iter()
@@ -944,6 +958,7 @@ fn reflect(
         layers_override: None,
         comparison,
         combined: None,
+        alias_of: None,
     }
 }
 

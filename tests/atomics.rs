@@ -18,8 +18,9 @@ fn heavy_contention_on_every_buffer_memory_kind() {
                 && matches!(c.variant, Variant::Standard | Variant::FloatAdd)
         })
         .collect();
-    // Vulkan and OpenGL GLSL, and the two float cases.
-    assert_eq!(cases.len(), 8 * 2 * 4 * 2 + 2);
+    // Vulkan and OpenGL GLSL; float add, min and max on member, array and
+    // shared memory.
+    assert_eq!(cases.len(), 8 * 2 * 4 * 2 + 3 * 3);
     for ctx in common::contexts(wgpu::Features::empty()) {
         let failed: Vec<String> = cases
             .iter()

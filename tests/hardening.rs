@@ -347,9 +347,32 @@ fn valid_shaders_are_not_internal_errors() {
     // glslangValidator -g output: debug line instructions are dropped.
     let o = atomport(&["translate", "tests/fuzz/debug_lines.spv"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    // Two blocks at one binding: named, not an internal error.
-    let o = atomport(&["translate", "tests/fuzz/two_blocks_one_binding.comp"]);
-    assert_fails_in_one_line(&o, 1, "`A` and `B` are both at set 0 binding 0");
+    // Two blocks at one binding alias one buffer, given once.
+    for b in common::backend_names() {
+        let v = common::run_json(&[
+            "run",
+            "tests/fuzz/two_blocks_one_binding.comp",
+            "--groups",
+            "1",
+            "--buffer",
+            "0=f32:[0,2.5]",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        // `a[0] = floatBitsToUint(b[1])`, shown as the f32 it was given as.
+        assert_eq!(v["bindings"][0]["data"][0], 2.5, "{b}: {v}");
+    }
+    // A block and an image at one binding cannot alias: named.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 0, r32ui) uniform uimage2D img;
+void main() { a[0] = imageLoad(img, ivec2(0)).x; }";
+    let e = atomport::Kernel::from_glsl(src, &atomport::SourceOptions::named("t.comp"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`A` and `img` are both at set 0 binding 0"), "{e}");
 }
 
 #[test]

@@ -88,6 +88,21 @@ pub struct Lowered {
     pub layer_counts: Vec<sampler::LayerCount>,
     /// Guarantees the shader asks for that WGSL does not give in full.
     pub warnings: Vec<compat::Warning>,
+    /// Buffer blocks moved off a binding another block shares.
+    pub aliases: Vec<Alias>,
+}
+
+/// A buffer block declared at the binding of another one, moved to a
+/// binding of its own: the runtime binds the buffer given for either to
+/// both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The descriptor set (WGSL group).
+    pub group: u32,
+    /// The binding it now has.
+    pub binding: u32,
+    /// The binding it was declared at, which it shares.
+    pub of: u32,
 }
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
@@ -132,6 +147,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     let mut opengl = Vec::new();
+    let mut aliases = Vec::new();
     let mut samplers = Vec::new();
     let mut layer_counts = Vec::new();
     let images = guard("atomport's SPIR-V passes", || {
@@ -144,7 +160,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
             compat::remove_unused_globals(&mut spv);
         } else {
             compat::remove_unused_globals(&mut spv);
-            spirv::refuse_shared_bindings(&spv)?;
+            aliases = spirv::alias_shared_bindings(&mut spv)?;
         }
         compat::match_bit_query_types(&mut spv)?;
         compat::split_wide_bitcasts(&mut spv)?;
@@ -234,6 +250,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         samplers,
         layer_counts,
         warnings,
+        aliases,
     })
 }
 

@@ -779,10 +779,15 @@ pub(super) fn strip_debug_lines(module: &mut Module) {
     }
 }
 
-/// Refuses two resources at one (set, binding), naming both: WGSL binds one
-/// resource per binding, and aliasing one buffer through two blocks has no
-/// WGSL form. (OpenGL GLSL's shared numbers are the binding pass's to sort.)
-pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
+/// Two blocks declared at one (set, binding) alias one buffer (a raw view
+/// and a typed view of the same memory, as sorters and compactors declare
+/// them). WGSL binds one resource per binding, so every alias after the
+/// first moves to a binding of its own above every binding the set uses; the
+/// runtime binds the one buffer given to all of them. Two resources of
+/// other kinds (or a uniform block with a storage buffer) at one binding are
+/// refused, naming both. (OpenGL GLSL's shared numbers are the binding
+/// pass's to sort.)
+pub(super) fn alias_shared_bindings(module: &mut Module) -> Result<Vec<super::Alias>> {
     let (sets, bindings) = sets_and_bindings(module);
     let names = debug_names(module);
     // A block without an instance name is known by its type's name.
@@ -799,21 +804,74 @@ pub(super) fn refuse_shared_bindings(module: &Module) -> Result<()> {
             None => format!("%{v}"),
         }
     };
+    // Buffer blocks: (storage class) of the variable, if it is one.
+    let buffer_class = |v: Word| -> Option<StorageClass> {
+        let (class, _) = defs
+            .globals
+            .get(&v)
+            .and_then(|var| var.result_type)
+            .and_then(|p| defs.pointer(p))?;
+        matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+            .then_some(class)
+            .filter(|_| {
+                // A Uniform-class variable is a block only if its type is a
+                // struct (uniform buffers), never an image or sampler.
+                defs.globals
+                    .get(&v)
+                    .and_then(|var| var.result_type)
+                    .and_then(|p| defs.pointer(p))
+                    .and_then(|(_, t)| defs.globals.get(&t))
+                    .is_some_and(|t| t.class.opcode == Op::TypeStruct)
+            })
+    };
     let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
     let mut vars: Vec<(Word, u32)> = bindings.into_iter().collect();
     vars.sort_unstable();
+    let mut next_free: HashMap<u32, u32> = HashMap::new();
+    for &(var, binding) in &vars {
+        let set = sets.get(&var).copied().unwrap_or(0);
+        let n = next_free.entry(set).or_insert(0);
+        *n = (*n).max(binding.saturating_add(1));
+    }
+    let mut moves: Vec<(Word, u32, u32, u32)> = Vec::new();
     for (var, binding) in vars {
         let set = sets.get(&var).copied().unwrap_or(0);
-        if let Some(&other) = seen.get(&(set, binding)) {
+        let Some(&other) = seen.get(&(set, binding)) else {
+            seen.insert((set, binding), var);
+            continue;
+        };
+        let (a, b) = (buffer_class(other), buffer_class(var));
+        if a.is_none() || a != b {
             return Err(Error::Unsupported(format!(
-                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding (aliasing one buffer through two blocks has no WGSL form); give one another binding",
+                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind can alias one buffer; give one another binding",
                 label(other),
                 label(var)
             )));
         }
-        seen.insert((set, binding), var);
+        let slot = next_free.get_mut(&set).expect("every set was counted");
+        moves.push((var, set, binding, *slot));
+        *slot += 1;
     }
-    Ok(())
+    let mut aliases = Vec::new();
+    for (var, set, of, to) in moves {
+        for a in &mut module.annotations {
+            if let [
+                Operand::IdRef(t),
+                Operand::Decoration(Decoration::Binding),
+                Operand::LiteralBit32(v),
+            ] = a.operands.as_mut_slice()
+                && *t == var
+            {
+                *v = to;
+            }
+        }
+        aliases.push(super::Alias {
+            group: set,
+            binding: to,
+            of,
+        });
+    }
+    Ok(aliases)
 }
 
 /// Refuses a storage image declared without a format qualifier, naming it:

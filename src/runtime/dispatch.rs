@@ -311,7 +311,46 @@ fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> 
             resource: b.resource,
         });
     }
+    bind_aliases(kernel, &mut out);
     Ok(out)
+}
+
+/// Buffer blocks declared at one binding (see [`crate::BindingInfo::alias_of`])
+/// share the buffer given for any one of them: it is bound to the others the
+/// kernel uses, and a buffer given at a declared binding that only an alias
+/// uses moves there.
+fn bind_aliases(kernel: &Kernel, out: &mut Vec<Slotted>) {
+    let aliases: Vec<(u32, u32, u32)> = kernel
+        .bindings()
+        .iter()
+        .filter_map(|b| b.alias_of.map(|of| (b.group, b.binding, of)))
+        .collect();
+    if aliases.is_empty() {
+        return;
+    }
+    // Each class: the declared binding and its aliases.
+    let mut classes: Vec<(u32, Vec<u32>)> = Vec::new();
+    for &(group, binding, of) in &aliases {
+        match classes.iter_mut().find(|(g, c)| *g == group && c[0] == of) {
+            Some((_, c)) => c.push(binding),
+            None => classes.push((group, vec![of, binding])),
+        }
+    }
+    for (group, class) in classes {
+        let given: Vec<Slotted> = out
+            .iter()
+            .filter(|s| s.group == group && class.contains(&s.binding))
+            .copied()
+            .collect();
+        // Several given: the checks name the duplicate or the unused one.
+        let [one] = given[..] else { continue };
+        out.retain(|s| !(s.group == group && s.binding == one.binding));
+        for &binding in &class {
+            if kernel.binding(group, binding).is_some() {
+                out.push(Slotted { binding, ..one });
+            }
+        }
+    }
 }
 
 impl Context {
