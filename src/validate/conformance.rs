@@ -21,6 +21,12 @@
 //! - out of range (images): an atomic with any coordinate or sample out of
 //!   range returns 0 and changes nothing; so do imageLoad (0) and imageStore.
 //!
+//! Two memory-model litmus tests run many times each (200 dispatches of 64
+//! workgroups at full size): message passing through a flag with
+//! release/acquire inside a workgroup, and coherence of one word under many
+//! writers and readers; each outcome is checked against the outcomes the
+//! shader's memory model allows.
+//!
 //! Every standard case runs twice: as Vulkan GLSL and as OpenGL GLSL (`gl/`
 //! cases: `#version 430`, loose uniforms for the parameters, OpenGL binding
 //! numbers with image unit 0 beside buffer binding 0, resources bound by
@@ -101,6 +107,12 @@ pub enum Variant {
     FloatExchange,
     /// An atomic-counter function (OpenGL GLSL).
     Counter(CounterFn),
+    /// Memory-model litmus test: message passing through a flag with
+    /// release/acquire inside a workgroup (Vulkan memory model GLSL).
+    MessagePassing,
+    /// Memory-model litmus test: coherence of one location under many
+    /// writers and readers across workgroups.
+    Coherence,
 }
 
 /// The atomic-counter functions of OpenGL GLSL.
@@ -165,6 +177,9 @@ impl Case {
             ScalarType::I32 => "int",
             ScalarType::F32 => "float",
         };
+        if let Some(l) = self.litmus_name() {
+            return format!("litmus/{l}/uint/{}", self.memory.name());
+        }
         let suffix = match self.variant {
             Variant::Chain => "/chain",
             Variant::OutOfRange => "/out-of-range",
@@ -178,8 +193,20 @@ impl Case {
         format!("{gl}{f}/{ty}/{}{suffix}", self.memory.name())
     }
 
+    /// `message-passing` or `coherence` for the litmus tests.
+    fn litmus_name(&self) -> Option<&'static str> {
+        match self.variant {
+            Variant::MessagePassing => Some("message-passing"),
+            Variant::Coherence => Some("coherence"),
+            _ => None,
+        }
+    }
+
     /// The function's name as the summary table shows it (`atomicAdd`, `atomicCompSwap chain`, …).
     pub fn function_label(&self) -> String {
+        if let Some(l) = self.litmus_name() {
+            return format!("litmus {l}");
+        }
         if let Variant::Counter(f) = self.variant {
             return f.glsl_name(self.op);
         }
@@ -299,6 +326,19 @@ pub fn matrix() -> Vec<Case> {
         variant: Variant::Counter(f),
         dialect: Dialect::OpenGl,
     };
+    // Memory-model litmus tests.
+    out.push(case(
+        AtomicOp::Exchange,
+        ScalarType::U32,
+        Memory::Shared,
+        Variant::MessagePassing,
+    ));
+    out.push(case(
+        AtomicOp::Exchange,
+        ScalarType::U32,
+        Memory::Member,
+        Variant::Coherence,
+    ));
     out.push(counter(AtomicOp::Add, CounterFn::Increment));
     out.push(counter(AtomicOp::Add, CounterFn::Decrement));
     out.push(counter(AtomicOp::Add, CounterFn::Subtract));
@@ -337,6 +377,8 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
         Variant::Counter(f) => run_counter(ctx, case, f, opts),
         Variant::Chain => run_chain(ctx, case, scale, opts),
         Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts),
+        Variant::MessagePassing => run_message_passing(ctx, case, scale, opts),
+        Variant::Coherence => run_coherence(ctx, case, scale, opts),
         _ => run_standard(ctx, case, scale, opts),
     };
     let (passed, detail) = match result {
@@ -1552,4 +1594,151 @@ pub fn summary_table(cases: &[Case], outcomes: &[Outcome]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Dispatches of each litmus test, and workgroups per dispatch.
+fn litmus_runs(scale: Scale) -> (usize, u32) {
+    match scale {
+        Scale::Small => (4, 8),
+        Scale::Full | Scale::Heavy => (200, 64),
+    }
+}
+
+/// Message passing inside a workgroup: 32 writers each store a payload and
+/// release a flag; 32 readers (in other subgroups) acquire a flag and read
+/// its payload. The reference model (the Vulkan memory model the shader
+/// asks for) allows (flag, payload) = (0, 0), (0, 1) and (1, 1), never
+/// (1, 0). atomport maps the release/acquire pair to WGSL's relaxed atomics
+/// (with a warning), so this checks that what the adapter does stays within
+/// the shader's model.
+fn run_message_passing(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let src = "#version 450
+#pragma use_vulkan_memory_model
+#extension GL_KHR_memory_scope_semantics : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Outcomes { uint outcome[]; };
+shared uint payload[32];
+shared uint flag[32];
+void main() {
+    uint lid = gl_LocalInvocationIndex;
+    if (lid < 32u) {
+        payload[lid] = 0u;
+        atomicStore(flag[lid], 0u, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsRelease);
+    }
+    barrier();
+    if (lid < 32u) {
+        payload[lid] = 1u;
+        atomicStore(flag[lid], 1u, gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsRelease);
+    } else {
+        uint p = (lid - 32u) ^ 21u;
+        uint f = atomicLoad(flag[p], gl_ScopeWorkgroup, gl_StorageSemanticsShared, gl_SemanticsAcquire);
+        uint d = payload[p];
+        outcome[gl_WorkGroupID.x * 32u + p] = f * 2u + d;
+    }
+}
+";
+    let kernel = translate(case, src, opts)?;
+    let (runs, groups) = litmus_runs(scale);
+    let out = Buffer::zeroed(ctx, u64::from(groups) * 32 * 4)?;
+    let mut seen = [0u64; 4];
+    for _ in 0..runs {
+        ctx.dispatch(&kernel, [groups, 1, 1], &[Bind::named("Outcomes", &out)])?;
+        for v in out.read::<u32>(ctx)? {
+            seen[(v as usize).min(3)] += 1;
+        }
+    }
+    let histogram = format!(
+        "(flag, payload) = (0,0): {}, (0,1): {}, (1,0): {}, (1,1): {}",
+        seen[0], seen[1], seen[2], seen[3]
+    );
+    if seen[2] > 0 {
+        return Ok(Some(format!(
+            "a reader acquired the flag but read the old payload, which release/acquire forbids: {histogram}"
+        )));
+    }
+    Ok(None)
+}
+
+/// Coherence of one location: half the invocations of many workgroups
+/// exchange their own increasing sequence into one word, the other half read
+/// it again and again (`atomicOr(x, 0)`). Every location has one order of
+/// writes that all readers agree with: a reader never sees a writer's k-th
+/// value after its later one, every value read was written (or is the
+/// initial 0), and the final value is some writer's last.
+fn run_coherence(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    const WRITES: u32 = 8;
+    const READS: u32 = 16;
+    let src = format!(
+        "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Word {{ uint x; }};
+layout(set = 0, binding = 1) buffer Reads {{ uint seen[]; }};
+void main() {{
+    uint id = gl_GlobalInvocationID.x;
+    uint who = id / 2u;
+    if (id % 2u == 0u) {{
+        for (uint k = 1u; k <= {WRITES}u; ++k) atomicExchange(x, (who << 8) | k);
+    }} else {{
+        for (uint j = 0u; j < {READS}u; ++j) seen[who * {READS}u + j] = atomicOr(x, 0u);
+    }}
+}}
+"
+    );
+    let kernel = translate(case, &src, opts)?;
+    let (runs, groups) = litmus_runs(scale);
+    let pairs = groups as usize * 32;
+    let word = Buffer::zeroed(ctx, 4)?;
+    let reads = Buffer::zeroed(ctx, (pairs * READS as usize * 4) as u64)?;
+    for run in 0..runs {
+        word.write(ctx, &[0u32])?;
+        ctx.dispatch(
+            &kernel,
+            [groups, 1, 1],
+            &[Bind::named("Word", &word), Bind::named("Reads", &reads)],
+        )?;
+        let fin = word.read::<u32>(ctx)?[0];
+        if (fin & 0xff) != WRITES || (fin >> 8) as usize >= pairs {
+            return Ok(Some(format!(
+                "run {run}: the final value {fin:#x} is no writer's last write"
+            )));
+        }
+        let seen = reads.read::<u32>(ctx)?;
+        for (reader, values) in seen.chunks(READS as usize).enumerate() {
+            let mut latest: std::collections::HashMap<u32, u32> = Default::default();
+            for &v in values {
+                if v == 0 {
+                    if !latest.is_empty() {
+                        return Ok(Some(format!(
+                            "run {run}: reader {reader} read the initial 0 after a write: {values:x?}"
+                        )));
+                    }
+                    continue;
+                }
+                let (w, k) = (v >> 8, v & 0xff);
+                if w as usize >= pairs || k == 0 || k > WRITES {
+                    return Ok(Some(format!(
+                        "run {run}: reader {reader} read {v:#x}, which nobody wrote"
+                    )));
+                }
+                let last = latest.entry(w).or_insert(0);
+                if k < *last {
+                    return Ok(Some(format!(
+                        "run {run}: reader {reader} read writer {w}'s write {k} after its write {last}: {values:x?}"
+                    )));
+                }
+                *last = k;
+            }
+        }
+    }
+    Ok(None)
 }
