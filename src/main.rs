@@ -665,11 +665,21 @@ fn validate(
     if adapter.is_some() {
         base.adapter = adapter;
     }
+    // The 64-bit image cases run where the adapter has 64-bit atomics.
+    let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+    let with_int64 = |o: ContextOptions| {
+        let have = o.adapter_features().unwrap_or_default();
+        if have.contains(int64) {
+            o.with_features(int64)
+        } else {
+            o
+        }
+    };
     // `all` validates one adapter per backend present; otherwise the one adapter chosen.
     let contexts: Vec<Context> = if base.backend == BackendChoice::All && backend.is_some() {
         let found: Vec<Context> = BackendChoice::SINGLE
             .iter()
-            .filter_map(|b| Context::new(&base.clone().with_backend(*b)).ok())
+            .filter_map(|b| Context::new(&with_int64(base.clone().with_backend(*b))).ok())
             .collect();
         if found.is_empty() {
             // The one adapter `all` finds, or the no-adapter error naming what was tried.
@@ -678,7 +688,7 @@ fn validate(
             found
         }
     } else {
-        vec![Context::new(&base)?]
+        vec![Context::new(&with_int64(base.clone()))?]
     };
     let scale = if small { Scale::Small } else { Scale::Full };
     let bar = if json {
@@ -707,8 +717,12 @@ fn validate(
         timings.push((ctx.summary(), start.elapsed()));
     }
     bar.finish_and_clear();
-    let failed = outcomes.iter().filter(|o| !o.passed).count();
-    let passed = outcomes.len() - failed;
+    let skipped = outcomes.iter().filter(|o| o.skipped.is_some()).count();
+    let failed = outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .count();
+    let passed = outcomes.len() - failed - skipped;
     if json {
         let v = serde_json::json!({
             "adapters": timings.iter().map(|(a, t)| {
@@ -719,6 +733,7 @@ fn validate(
             "cases": outcomes,
             "passed": passed,
             "failed": failed,
+            "skipped": skipped,
         });
         outln!(o, "{v}");
     } else {
@@ -734,14 +749,30 @@ fn validate(
         }
         outln!(o);
         o.push_str(&conformance::summary_table(&cases, &outcomes));
-        let failures: Vec<_> = outcomes.iter().filter(|o| !o.passed).collect();
+        let failures: Vec<_> = outcomes
+            .iter()
+            .filter(|o| !o.passed && o.skipped.is_none())
+            .collect();
         if !failures.is_empty() {
             outln!(o);
             for f in failures {
                 outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
             }
         }
-        outln!(o, "{passed} passed, {failed} failed");
+        if skipped > 0 {
+            // Which feature, once per backend.
+            let mut why: Vec<String> = outcomes
+                .iter()
+                .filter_map(|o| Some(format!("{}: {}", o.backend, o.skipped.as_ref()?)))
+                .collect();
+            why.dedup();
+            for w in why {
+                outln!(o, "skipped on {w}");
+            }
+            outln!(o, "{passed} passed, {failed} failed, {skipped} skipped");
+        } else {
+            outln!(o, "{passed} passed, {failed} failed");
+        }
     }
     emit(&o)?;
     if failed > 0 {
@@ -792,12 +823,17 @@ fn listing(out: &JobOutput) -> String {
         };
         let what = match (b.ty, &b.dim, &b.format, &b.size) {
             (Some(ty), ..) => format!("{}[{}]", ty.name(), b.data.len()),
-            (None, Some(dim), Some(format), Some(size)) if b.kind == "image" => format!(
-                "{format} {dim} image {}, {} sample(s): {} texels in texel order",
-                size_text(size),
-                b.samples.unwrap_or(1),
-                b.data.len()
-            ),
+            (None, Some(dim), Some(format), Some(size)) if b.kind == "image" => {
+                // 64-bit texels are shown as their two words, low first.
+                let words = atomport::ImageFormat::parse(format).map_or(1, |f| f.words());
+                format!(
+                    "{format} {dim} image {}, {} sample(s): {} texels in texel order{}",
+                    size_text(size),
+                    b.samples.unwrap_or(1),
+                    b.data.len() / words,
+                    if words == 2 { ", each as two words, low first" } else { "" }
+                )
+            }
             (None, Some(dim), Some(format), Some(size)) => format!(
                 "{format} {dim} {} {}: level 0, {} channel values in texel order",
                 b.kind.replace('_', " "),

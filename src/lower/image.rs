@@ -56,6 +56,8 @@ pub struct ImageBinding {
 struct Lowered {
     dim: ImageDim,
     is_float: bool,
+    /// A 64-bit texel (`r64ui`, `r64i`).
+    wide: bool,
     /// Spec constants (width, height, layers, samples).
     sizes: [Word; 4],
     /// Texel scalar type id (uint, int or float).
@@ -135,7 +137,10 @@ pub fn images_to_texel_buffers(
             Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
         );
         let r32 = matches!(format, SpvFormat::R32ui | SpvFormat::R32i | SpvFormat::R32f);
-        if !atomic && native && !(all_r32 && r32) {
+        // 64-bit images always live in texel buffers: WGSL's r64 storage
+        // textures need more of the adapter than 64-bit buffer atomics.
+        let wide = matches!(format, SpvFormat::R64ui | SpvFormat::R64i);
+        if !atomic && native && !wide && !(all_r32 && r32) {
             continue;
         }
         let shape = shape.ok_or_else(|| {
@@ -147,11 +152,13 @@ pub fn images_to_texel_buffers(
             SpvFormat::R32ui => ImageFormat::R32Uint,
             SpvFormat::R32i => ImageFormat::R32Sint,
             SpvFormat::R32f => ImageFormat::R32Float,
+            SpvFormat::R64ui => ImageFormat::R64Uint,
+            SpvFormat::R64i => ImageFormat::R64Sint,
             other => {
                 let why = if atomic {
-                    "image atomics need r32ui, r32i or r32f"
+                    "image atomics need r32ui, r32i, r32f, r64ui or r64i"
                 } else {
-                    "WGSL has no storage texture of this shape, and only r32ui, r32i and r32f images can be mapped onto buffers"
+                    "WGSL has no storage texture of this shape, and only r32ui, r32i, r32f, r64ui and r64i images can be mapped onto buffers"
                 };
                 return Err(Error::Unsupported(format!(
                     "image `{name}` ({}) has format {other:?}: {why}",
@@ -199,9 +206,10 @@ pub fn images_to_texel_buffers(
                 Some(a),
                 vec![Operand::IdRef(*texel)],
             ));
+            let stride = 4 * format.words() as u32;
             rw.module
                 .annotations
-                .push(decorate(a, Decoration::ArrayStride, &[4]));
+                .push(decorate(a, Decoration::ArrayStride, &[stride]));
             a
         });
         let st = rw.fresh();
@@ -319,6 +327,7 @@ pub fn images_to_texel_buffers(
             Lowered {
                 dim: *dim,
                 is_float: *format == ImageFormat::R32Float,
+                wide: format.words() == 2,
                 sizes,
                 texel: *texel,
                 ptr_texel,
@@ -327,6 +336,17 @@ pub fn images_to_texel_buffers(
     }
     rewrite_functions(&mut rw, &lowered, &common)?;
     super::spirv::remove_unused_types(module, &[Op::TypePointer, Op::TypeImage]);
+    // Every 64-bit image is now a buffer of 64-bit integers: naga's reader
+    // knows neither the extension nor the capability.
+    module.extensions.retain(|e| {
+        !matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == "SPV_EXT_shader_image_int64")
+    });
+    module.capabilities.retain(|c| {
+        !matches!(
+            c.operands.first(),
+            Some(Operand::Capability(rspirv::spirv::Capability::Int64ImageEXT))
+        )
+    });
     Ok(bindings)
 }
 
@@ -383,6 +403,12 @@ fn rewrite_functions(
     let mut consts: HashMap<(Word, Option<u32>), Word> = HashMap::new();
     let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
     let mut new_globals: Vec<Instruction> = Vec::new();
+    // 64-bit texel types take 64-bit literals.
+    let wide: std::collections::HashSet<Word> = lowered
+        .values()
+        .filter(|l| l.wide)
+        .map(|l| l.texel)
+        .collect();
     let mut constant = |ty: Word, bits: Option<u32>, bound: &mut Word| -> Word {
         *consts.entry((ty, bits)).or_insert_with(|| {
             let r = *bound;
@@ -393,7 +419,11 @@ fn rewrite_functions(
                     Op::Constant,
                     Some(ty),
                     Some(r),
-                    vec![Operand::LiteralBit32(b)],
+                    vec![if wide.contains(&ty) {
+                        Operand::LiteralBit64(b.into())
+                    } else {
+                        Operand::LiteralBit32(b)
+                    }],
                 ),
             });
             r

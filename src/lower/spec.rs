@@ -326,7 +326,9 @@ fn literal(bits: u64, width: u32) -> Vec<Operand> {
     }
 }
 
-fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
+/// An integer of `width` bits (decimal or `0x` hex, `-` for signed ones) as
+/// its bit pattern, or `None` when it does not fit.
+pub(crate) fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
     let (neg, digits) = match s.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, s),

@@ -267,6 +267,13 @@ pub enum ImageFormat {
     /// `r32f`: one `float` per texel.
     #[serde(rename = "r32f")]
     R32Float,
+    /// `r64ui` (GL_EXT_shader_image_int64): one `uint64_t` per texel, held
+    /// as two words, low first.
+    #[serde(rename = "r64ui")]
+    R64Uint,
+    /// `r64i`: one `int64_t` per texel, held as two words, low first.
+    #[serde(rename = "r64i")]
+    R64Sint,
 }
 
 impl ImageFormat {
@@ -276,35 +283,49 @@ impl ImageFormat {
             ImageFormat::R32Uint => "r32ui",
             ImageFormat::R32Sint => "r32i",
             ImageFormat::R32Float => "r32f",
+            ImageFormat::R64Uint => "r64ui",
+            ImageFormat::R64Sint => "r64i",
         }
     }
 
-    /// Parses `r32ui`, `r32i` or `r32f`.
+    /// Parses `r32ui`, `r32i`, `r32f`, `r64ui` or `r64i`.
     pub fn parse(s: &str) -> Option<ImageFormat> {
         [
             ImageFormat::R32Uint,
             ImageFormat::R32Sint,
             ImageFormat::R32Float,
+            ImageFormat::R64Uint,
+            ImageFormat::R64Sint,
         ]
         .into_iter()
         .find(|f| f.name() == s)
     }
 
-    /// The element type of the texels.
+    /// The type of the texels' words (64-bit texels are two of them).
     pub fn scalar(self) -> crate::ScalarType {
         match self {
-            ImageFormat::R32Uint => crate::ScalarType::U32,
-            ImageFormat::R32Sint => crate::ScalarType::I32,
+            ImageFormat::R32Uint | ImageFormat::R64Uint => crate::ScalarType::U32,
+            ImageFormat::R32Sint | ImageFormat::R64Sint => crate::ScalarType::I32,
             ImageFormat::R32Float => crate::ScalarType::F32,
         }
     }
 
-    /// The wgpu texture format with the same texels.
+    /// 32-bit words per texel: 1, or 2 for `r64ui`/`r64i`.
+    pub fn words(self) -> usize {
+        match self {
+            ImageFormat::R64Uint | ImageFormat::R64Sint => 2,
+            _ => 1,
+        }
+    }
+
+    /// The wgpu texture format with the same texels (`r64i` texels have the
+    /// bits of `R64Uint`'s).
     pub fn texture_format(self) -> wgpu::TextureFormat {
         match self {
             ImageFormat::R32Uint => wgpu::TextureFormat::R32Uint,
             ImageFormat::R32Sint => wgpu::TextureFormat::R32Sint,
             ImageFormat::R32Float => wgpu::TextureFormat::R32Float,
+            ImageFormat::R64Uint | ImageFormat::R64Sint => wgpu::TextureFormat::R64Uint,
         }
     }
 }

@@ -111,13 +111,15 @@ impl ImageDesc {
     /// a [`crate::Context`] (for a caller that binds its own buffer): the
     /// header `(width, height, layers, samples)`, the texels in texel order
     /// as `texel(i)` gives them, and the scratch texel.
+    /// For 64-bit formats `texel(i)` gives word `i` of the texels (two per
+    /// texel, low first).
     pub fn texel_buffer_words(&self, texel: impl Fn(usize) -> u32) -> Result<Vec<u32>> {
         self.check()?;
-        let n = self.texel_count();
-        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 1);
+        let n = self.texel_count() * self.format.words();
+        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 2);
         words.extend([self.width, self.height, self.layers(), self.samples]);
         words.extend((0..n).map(texel));
-        words.push(0);
+        words.extend(std::iter::repeat_n(0, self.format.words()));
         Ok(words)
     }
 
@@ -147,7 +149,8 @@ impl ImageDesc {
         let n = [self.height, self.layers(), self.samples]
             .iter()
             .try_fold(self.width as u64, |n, &d| n.checked_mul(d as u64));
-        n.is_some_and(|n| n + 1 + HEADER_WORDS as u64 <= u32::MAX as u64 / 4)
+        let words = self.format.words() as u64;
+        n.is_some_and(|n| (n + 1) * words + HEADER_WORDS as u64 <= u32::MAX as u64 / 4)
     }
 
     /// `imageSize`'s numbers as `WxHxL`.
@@ -167,7 +170,7 @@ impl ImageDesc {
 
     /// Bytes of the texel buffer: header, texels, scratch texel.
     pub fn buffer_len(&self) -> u64 {
-        4 * (HEADER_WORDS as u64 + self.texel_count() as u64 + 1)
+        4 * (HEADER_WORDS as u64 + (self.texel_count() as u64 + 1) * self.format.words() as u64)
     }
 }
 
@@ -197,10 +200,11 @@ impl Image {
         Self::with_words(ctx, desc, |_| 0)
     }
 
-    /// An image whose texels are all `value` (4 bytes: `u32`, `i32` or `f32`).
+    /// An image whose texels are all `value` (4 bytes: `u32`, `i32` or
+    /// `f32`; 8 for `r64ui`/`r64i`: `u64` or `i64`).
     pub fn filled<T: bytemuck::Pod>(ctx: &Context, desc: ImageDesc, value: T) -> Result<Image> {
-        let bits: u32 = texel_bits(value)?;
-        Self::with_words(ctx, desc, |_| bits)
+        let words = texel_words(value, desc.format)?;
+        Self::with_words(ctx, desc, |i| words[i % words.len()])
     }
 
     /// An image holding `texels` in texel order (x fastest, then y, layer, sample).
@@ -211,13 +215,13 @@ impl Image {
     ) -> Result<Image> {
         desc.check()?;
         let bytes: &[u8] = bytemuck::cast_slice(texels);
-        if bytes.len() != desc.texel_count() * 4 {
+        let needed = desc.texel_count() * 4 * desc.format.words();
+        if bytes.len() != needed {
             return Err(Error::Resource(format!(
-                "{} image {}: {} bytes of texels given, {} needed",
+                "{} image {}: {} bytes of texels given, {needed} needed",
                 desc.dim.name(),
                 desc.size_text(),
                 bytes.len(),
-                desc.texel_count() * 4
             )));
         }
         let words: Vec<u32> = cast_vec(bytes)?;
@@ -250,7 +254,7 @@ impl Image {
     /// The texels within the buffer's bytes.
     pub(crate) fn texel_bytes<'b>(&self, buffer_bytes: &'b [u8]) -> &'b [u8] {
         let start = HEADER_WORDS as usize * 4;
-        &buffer_bytes[start..start + self.desc.texel_count() * 4]
+        &buffer_bytes[start..start + self.desc.texel_count() * 4 * self.desc.format.words()]
     }
 
     /// The wgpu texture shape that holds one sample of this image: 1D for
@@ -432,14 +436,19 @@ impl Image {
     }
 }
 
-/// The 32-bit pattern of a 4-byte texel value.
-fn texel_bits<T: bytemuck::Pod>(value: T) -> Result<u32> {
+/// The words of one texel value, which must have the format's size.
+fn texel_words<T: bytemuck::Pod>(value: T, format: ImageFormat) -> Result<Vec<u32>> {
     let bytes = bytemuck::bytes_of(&value);
-    if bytes.len() != 4 {
+    if bytes.len() != 4 * format.words() {
         return Err(Error::Resource(format!(
-            "a texel is 4 bytes, not {}",
+            "a {} texel is {} bytes, not {}",
+            format.name(),
+            4 * format.words(),
             bytes.len()
         )));
     }
-    Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
 }

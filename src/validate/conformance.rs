@@ -107,6 +107,9 @@ pub enum Variant {
     FloatExchange,
     /// An atomic-counter function (OpenGL GLSL).
     Counter(CounterFn),
+    /// An image atomic on a 64-bit image (`r64ui` for uint, `r64i` for int;
+    /// GL_EXT_shader_image_int64), on adapters with 64-bit atomics.
+    Int64,
     /// Memory-model litmus test: message passing through a flag with
     /// release/acquire inside a workgroup (Vulkan memory model GLSL).
     MessagePassing,
@@ -172,10 +175,12 @@ impl Case {
             ),
             _ => self.op.glsl_name().to_string(),
         };
-        let ty = match self.ty {
-            ScalarType::U32 => "uint",
-            ScalarType::I32 => "int",
-            ScalarType::F32 => "float",
+        let ty = match (self.ty, self.variant) {
+            (ScalarType::U32, Variant::Int64) => "uint64",
+            (ScalarType::I32, Variant::Int64) => "int64",
+            (ScalarType::U32, _) => "uint",
+            (ScalarType::I32, _) => "int",
+            (ScalarType::F32, _) => "float",
         };
         if let Some(l) = self.litmus_name() {
             return format!("litmus/{l}/uint/{}", self.memory.name());
@@ -215,6 +220,7 @@ impl Case {
             _ => self.op.glsl_name().to_string(),
         };
         let base = match self.variant {
+            Variant::Int64 => format!("{base} 64-bit"),
             Variant::Chain => format!("{base} chain"),
             Variant::OutOfRange => format!("{base} out-of-range"),
             _ => base,
@@ -290,6 +296,7 @@ pub fn matrix() -> Vec<Case> {
                 }
                 if matches!(memory, Memory::Image(_)) {
                     out.push(case(op, ty, memory, Variant::OutOfRange));
+                    out.push(case(op, ty, memory, Variant::Int64));
                 }
             }
         }
@@ -359,6 +366,10 @@ pub struct Outcome {
     pub passed: bool,
     /// For a failure: the location, the expected and the observed values.
     pub detail: String,
+    /// Why the case did not run on this adapter (it lacks a feature the
+    /// case needs); neither passed nor failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
 }
 
 /// Options for the mapping under test; `fault` exists so that tests can
@@ -378,6 +389,21 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
         Variant::Chain => run_chain(ctx, case, scale, opts),
         Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts),
         Variant::MessagePassing => run_message_passing(ctx, case, scale, opts),
+        Variant::Int64 => {
+            let need = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+            if !ctx.device().features().contains(need) {
+                return Outcome {
+                    name: case.name(),
+                    backend: ctx.backend_name().to_string(),
+                    passed: false,
+                    skipped: Some(
+                        "the device has no SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)".into(),
+                    ),
+                    detail: String::new(),
+                };
+            }
+            run_int64_image(ctx, case, scale, opts)
+        }
         Variant::Coherence => run_coherence(ctx, case, scale, opts),
         _ => run_standard(ctx, case, scale, opts),
     };
@@ -391,6 +417,7 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
         backend: ctx.backend_name().to_string(),
         passed,
         detail,
+        skipped: None,
     }
 }
 
@@ -1548,7 +1575,8 @@ pub fn run_all(
 /// The function × memory table: one row per function (int and uint
 /// together), one column per memory kind; a cell is `ok` when every case in
 /// it passed on every backend, `FAIL gl` (the failing backends) otherwise,
-/// and `-` where the matrix has no case.
+/// `-` where the matrix has no case, and `.` where its cases did not run
+/// (skipped: the adapter lacks a feature they need).
 pub fn summary_table(cases: &[Case], outcomes: &[Outcome]) -> String {
     let memories = Memory::all();
     let mut rows: Vec<String> = Vec::new();
@@ -1578,11 +1606,13 @@ pub fn summary_table(cases: &[Case], outcomes: &[Outcome]) -> String {
             } else {
                 let mut failing: Vec<&str> = outcomes
                     .iter()
-                    .filter(|o| !o.passed && names.contains(&o.name))
+                    .filter(|o| !o.passed && o.skipped.is_none() && names.contains(&o.name))
                     .map(|o| o.backend.as_str())
                     .collect();
                 failing.dedup();
-                let ran = outcomes.iter().any(|o| names.contains(&o.name));
+                let ran = outcomes
+                    .iter()
+                    .any(|o| o.skipped.is_none() && names.contains(&o.name));
                 match (ran, failing.is_empty()) {
                     (false, _) => ".".to_string(),
                     (true, true) => "ok".to_string(),
@@ -1737,6 +1767,152 @@ void main() {{
                     )));
                 }
                 *last = k;
+            }
+        }
+    }
+    Ok(None)
+}
+
+const COMPARE64: u64 = 0x1234_5678_9abc_def0;
+
+/// An image atomic on a 64-bit image: [`CALLS`] calls per texel with 64-bit
+/// arguments whose both halves matter, checked against the 64-bit model by
+/// fold, permutation or single winner.
+fn run_int64_image(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Result<Option<String>> {
+    let Memory::Image(dim) = case.memory else {
+        return Ok(Some("a 64-bit case needs an image".into()));
+    };
+    let signed = case.ty == ScalarType::I32;
+    let (t, prefix, format) = if signed {
+        ("int64_t", "i64", ImageFormat::R64Sint)
+    } else {
+        ("uint64_t", "u64", ImageFormat::R64Uint)
+    };
+    let (size, samples) = image_size(dim, scale);
+    let desc = ImageDesc::new(dim, format, &size, samples)?;
+    let texels = desc.texel_count();
+    let n = texels * CALLS;
+    let (p, smp) = coord_expr(dim);
+    let name = case.op.glsl_name();
+    let compare = if case.op == AtomicOp::CompSwap {
+        format!("{t}({COMPARE64}ul), ")
+    } else {
+        String::new()
+    };
+    let src = format!(
+        "#version 450
+#extension GL_EXT_shader_image_int64 : require
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, {}) uniform {prefix}{} img;
+layout(set = 0, binding = 1) readonly buffer Coords {{ int coords[]; }};
+layout(set = 0, binding = 2) readonly buffer Args {{ {t} args[]; }};
+layout(set = 0, binding = 3) writeonly buffer Rets {{ {t} rets[]; }};
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= {n}u) return;
+    rets[i] = image{}{}(img, {p}, {smp}{compare}args[i]);
+}}
+",
+        format.name(),
+        dim.glsl_name(),
+        &name[..1].to_uppercase(),
+        &name[1..],
+    );
+    let kernel = translate(case, &src, opts)?;
+    let mut rng = Rng(0x64 ^ (case.name().len() as u64) << 9 ^ case.op as u64);
+    let wide = |rng: &mut Rng| (u64::from(rng.next()) << 32) | u64::from(rng.next());
+    let initial = |rng: &mut Rng| -> u64 {
+        match (case.op, signed) {
+            (AtomicOp::Min, true) => i64::MAX as u64,
+            (AtomicOp::Min, false) => u64::MAX,
+            (AtomicOp::Max, true) => i64::MIN as u64,
+            (AtomicOp::Max, false) => 0,
+            (AtomicOp::And, _) => !(wide(rng) & 0x0101_0101_0101_0101),
+            (AtomicOp::Or, _) => 0,
+            (AtomicOp::CompSwap, _) => COMPARE64,
+            _ => wide(rng),
+        }
+    };
+    let init: Vec<u64> = (0..texels).map(|_| initial(&mut rng)).collect();
+    let mut coords = vec![0i32; 4 * n];
+    let mut args = vec![0u64; n];
+    for i in 0..n {
+        let (texel, k) = (i % texels, i / texels);
+        coords[4 * i..4 * i + 4].copy_from_slice(&coords_of(&desc, texel));
+        let r = wide(&mut rng);
+        args[i] = match case.op {
+            AtomicOp::And => !(1u64 << (r % 64)),
+            AtomicOp::Or => 1u64 << (r % 64),
+            AtomicOp::CompSwap | AtomicOp::Exchange => {
+                0x1000_0000_0000_0000 + (k as u64) * 0x1_0000_0007 + texel as u64
+            }
+            _ => r,
+        };
+    }
+    let words = |v: &[u64]| -> Vec<u32> { bytemuck::cast_slice(v).to_vec() };
+    let (after, rets) = run_image_kernel(
+        ctx,
+        &kernel,
+        desc.clone(),
+        &words(&init),
+        &coords,
+        &words(&args),
+        2 * n,
+        0,
+    )?;
+    let after: Vec<u64> = bytemuck::pod_collect_to_vec(&after);
+    let rets: Vec<u64> = bytemuck::pod_collect_to_vec(&rets);
+    for texel in 0..texels {
+        let hits: Vec<usize> = (0..CALLS).map(|k| k * texels + texel).collect();
+        let data: Vec<u64> = hits.iter().map(|&i| args[i]).collect();
+        let returned: Vec<u64> = hits.iter().map(|&i| rets[i]).collect();
+        let (start, fin) = (init[texel], after[texel]);
+        let what = format!("texel {texel}");
+        match case.op {
+            AtomicOp::Exchange => {
+                let mut lhs = returned.clone();
+                lhs.push(fin);
+                let mut rhs = data.clone();
+                rhs.push(start);
+                lhs.sort_unstable();
+                rhs.sort_unstable();
+                if lhs != rhs {
+                    return Ok(Some(format!(
+                        "{what}: returned {returned:x?} + final {fin:#x} is not a permutation of initial {start:#x} + arguments {data:x?}"
+                    )));
+                }
+            }
+            AtomicOp::CompSwap => {
+                let winners = returned.iter().filter(|&&r| r == start).count();
+                let fin_ok = data.contains(&fin);
+                if winners != 1 || !fin_ok {
+                    return Ok(Some(format!(
+                        "{what}: {winners} compare-swaps won (expected exactly 1), final {fin:#x}; returned {returned:x?}"
+                    )));
+                }
+            }
+            op => {
+                let expected = data
+                    .iter()
+                    .fold(start, |m, &d| op.apply64(signed, m, d, 0).0);
+                if fin != expected {
+                    return Ok(Some(format!(
+                        "{what}: expected final {expected:#x}, observed {fin:#x}"
+                    )));
+                }
+                // Every returned value is a state some prefix of the calls
+                // reaches: for the commutative ones, a fold of a subset.
+                if !returned.contains(&start) {
+                    return Ok(Some(format!(
+                        "{what}: no call returned the initial value {start:#x}: {returned:x?}"
+                    )));
+                }
             }
         }
     }

@@ -86,6 +86,25 @@ impl AtomicOp {
         (new, mem)
     }
 
+    /// [`AtomicOp::apply`] on 64-bit integers (`r64ui`/`r64i` images):
+    /// min and max compare signed when `signed`.
+    pub fn apply64(self, signed: bool, mem: u64, data: u64, compare: u64) -> (u64, u64) {
+        let new = match self {
+            AtomicOp::Add => mem.wrapping_add(data),
+            AtomicOp::Min if signed => (mem as i64).min(data as i64) as u64,
+            AtomicOp::Min => mem.min(data),
+            AtomicOp::Max if signed => (mem as i64).max(data as i64) as u64,
+            AtomicOp::Max => mem.max(data),
+            AtomicOp::And => mem & data,
+            AtomicOp::Or => mem | data,
+            AtomicOp::Xor => mem ^ data,
+            AtomicOp::Exchange => data,
+            AtomicOp::CompSwap if mem == compare => data,
+            AtomicOp::CompSwap => mem,
+        };
+        (new, mem)
+    }
+
     /// The final value after applying the function with every argument in
     /// `data`, in order, to `initial` (for order-independent functions, in any order).
     pub fn fold(self, ty: ScalarType, initial: u32, data: impl IntoIterator<Item = u32>) -> u32 {
@@ -183,6 +202,15 @@ mod tests {
         assert_eq!(AtomicOp::CompSwap.apply(U32, 7, 9, 7), (9, 7));
         assert_eq!(AtomicOp::CompSwap.apply(U32, 8, 9, 7), (8, 8));
         assert_eq!(AtomicOp::Xor.fold(U32, 0b1100, [0b1010, 0b0110]), 0);
+    }
+
+    #[test]
+    fn sixty_four_bit_compares_by_signedness() {
+        let m1 = u64::MAX;
+        assert_eq!(AtomicOp::Min.apply64(true, m1, 5, 0), (m1, m1));
+        assert_eq!(AtomicOp::Min.apply64(false, m1, 5, 0), (5, m1));
+        assert_eq!(AtomicOp::Add.apply64(false, m1, 2, 0).0, 1);
+        assert_eq!(AtomicOp::CompSwap.apply64(false, 1 << 40, 9, 1 << 40).0, 9);
     }
 
     #[test]
