@@ -6,7 +6,11 @@
 //! - imageAtomicAdd on a 1024×1024 r32ui image2D, through atomport's texel
 //!   buffer, against native `textureAtomicAdd` (wgpu TEXTURE_ATOMIC),
 //!   uncontended and with 5 invocations per texel;
-//! - imageAtomicCompSwap against buffer atomicCompSwap on as many words.
+//! - imageAtomicCompSwap against buffer atomicCompSwap on as many words;
+//! - float atomicMax (GL_EXT_shader_atomic_float2, always a compare-exchange
+//!   loop on the bits) against native float atomicAdd (`atomic<f32>`, wgpu
+//!   SHADER_FLOAT32_ATOMIC), uncontended, every call changing the value;
+//!   and the emulated float atomicAdd against the same native one.
 //!
 //! `cargo bench --bench atomics [-- --backend NAME] [-- --runs N]`
 
@@ -291,6 +295,68 @@ void main() {{
     );
 }
 
+/// One float atomic per round on each invocation's own word: the value
+/// rises every round, so every atomicMax writes.
+fn float_kernel(call: &str, native: bool) -> Kernel {
+    let src = format!(
+        "#version 450
+#extension GL_EXT_shader_atomic_float : require
+#extension GL_EXT_shader_atomic_float2 : require
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer B {{ float cells[]; }};
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    for (uint k = 1u; k <= {ROUNDS}u; k++) {{
+        {call}(cells[i], float(k));
+    }}
+}}
+"
+    );
+    let mut o = SourceOptions::named("float.comp");
+    o.native_float_atomics = native;
+    Kernel::from_glsl(&src, &o).unwrap()
+}
+
+fn float_max_vs_native_add(ctx: &Context, runs: usize) {
+    let groups = 1024u32;
+    let n = groups as usize * 64;
+    let cells = Buffer::zeroed(ctx, n as u64 * 4).unwrap();
+    let zeros = vec![0f32; n];
+    let max = float_kernel("atomicMax", false);
+    let emulated_add = float_kernel("atomicAdd", false);
+    let native_add = float_kernel("atomicAdd", true);
+    assert!(!native_add.wgsl().contains("atomicCompareExchangeWeak"));
+    assert!(max.wgsl().contains("atomicCompareExchangeWeak"));
+    let run = |k: &Kernel, expected: f32| {
+        cells.write(ctx, &zeros).unwrap();
+        let t = Instant::now();
+        ctx.dispatch(k, [groups, 1, 1], &[Bind::new(0, 0, &cells)])
+            .unwrap();
+        let d = t.elapsed();
+        let got = cells.read::<f32>(ctx).unwrap();
+        assert!(got.iter().all(|&c| c == expected), "{}", got[0]);
+        d
+    };
+    let sum = (ROUNDS * (ROUNDS + 1) / 2) as f32;
+    let (a, b) = common::interleaved(runs, || run(&max, ROUNDS as f32), || run(&native_add, sum));
+    let (c, d) = common::interleaved(runs, || run(&emulated_add, sum), || run(&native_add, sum));
+    let ops = n as f64 * ROUNDS as f64;
+    println!(
+        "float atomics uncontended: atomicMax loop {:.1} ms ({:.0} M/s), native atomicAdd {:.1} ms ({:.0} M/s), throughput ratio max/native-add {:.3}",
+        a.as_secs_f64() * 1e3,
+        ops / a.as_secs_f64() / 1e6,
+        b.as_secs_f64() * 1e3,
+        ops / b.as_secs_f64() / 1e6,
+        b.as_secs_f64() / a.as_secs_f64()
+    );
+    println!(
+        "float atomicAdd uncontended: loop {:.1} ms, native {:.1} ms, throughput ratio loop/native {:.3}",
+        c.as_secs_f64() * 1e3,
+        d.as_secs_f64() * 1e3,
+        d.as_secs_f64() / c.as_secs_f64()
+    );
+}
+
 fn main() {
     let (backend, runs) = common::backend_and_runs(15);
     let opts = ContextOptions::default().with_backend(backend);
@@ -299,8 +365,17 @@ fn main() {
         .adapter_features()
         .unwrap()
         .contains(wgpu::Features::TEXTURE_ATOMIC);
+    let float_atomic = opts
+        .adapter_features()
+        .unwrap()
+        .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
     let opts = if texture_atomic {
         opts.with_features(wgpu::Features::TEXTURE_ATOMIC)
+    } else {
+        opts
+    };
+    let opts = if float_atomic {
+        opts.with_features(wgpu::Features::SHADER_FLOAT32_ATOMIC)
     } else {
         opts
     };
@@ -329,4 +404,9 @@ fn main() {
         );
     }
     compswap_image_vs_buffer(&ctx, runs);
+    if float_atomic {
+        float_max_vs_native_add(&ctx, runs);
+    } else {
+        println!("float atomicMax against native atomicAdd: skipped, the adapter lacks SHADER_FLOAT32_ATOMIC");
+    }
 }

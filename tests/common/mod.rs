@@ -43,6 +43,30 @@ pub fn contexts_with_timeout(features: wgpu::Features, timeout: Duration) -> Vec
     out
 }
 
+/// [`contexts`] asking each adapter for those of `wanted` it has (so that
+/// cases needing a feature run where it exists and are skipped elsewhere).
+pub fn contexts_with_available(wanted: wgpu::Features) -> Vec<Context> {
+    let mut out = Vec::new();
+    for b in BackendChoice::SINGLE {
+        let opts = ContextOptions::default()
+            .with_backend(b)
+            .with_timeout(Duration::from_secs(60));
+        let Ok(have) = opts.adapter_features() else {
+            println!("skipping {}: no adapter", b.name());
+            continue;
+        };
+        match Context::new(&opts.with_features(wanted & have)) {
+            Ok(ctx) => {
+                println!("running on {} ({})", ctx.adapter_name(), ctx.backend_name());
+                out.push(ctx);
+            }
+            Err(e) => println!("skipping {}: {e}", b.name()),
+        }
+    }
+    assert!(!out.is_empty(), "no adapter on any backend");
+    out
+}
+
 /// The names of the backends present, for CLI tests.
 pub fn backend_names() -> Vec<&'static str> {
     let names: Vec<&'static str> = BackendChoice::SINGLE
