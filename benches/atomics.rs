@@ -407,6 +407,8 @@ fn main() {
     if float_atomic {
         float_max_vs_native_add(&ctx, runs);
     } else {
-        println!("float atomicMax against native atomicAdd: skipped, the adapter lacks SHADER_FLOAT32_ATOMIC");
+        println!(
+            "float atomicMax against native atomicAdd: skipped, the adapter lacks SHADER_FLOAT32_ATOMIC"
+        );
     }
 }

@@ -754,12 +754,13 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             // 64-bit texels take a 64-bit value.
             Some(v) if shape.format.words() == 2 => {
                 let signed = shape.format == crate::ImageFormat::R64Sint;
-                let bits = crate::lower::spec::parse_int(v.trim(), 64, signed).ok_or_else(|| {
-                    Error::InvalidValue(format!(
-                        "`{v}` is not a valid {} value",
-                        if signed { "i64" } else { "u64" }
-                    ))
-                })?;
+                let bits =
+                    crate::lower::spec::parse_int(v.trim(), 64, signed).ok_or_else(|| {
+                        Error::InvalidValue(format!(
+                            "`{v}` is not a valid {} value",
+                            if signed { "i64" } else { "u64" }
+                        ))
+                    })?;
                 Image::filled(ctx, desc, bits)?
             }
             Some(v) => Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?,

@@ -40,12 +40,12 @@ pub mod validate;
 
 pub use error::{Error, Result, ShaderError};
 pub use front::{Dialect, SourceOptions, TargetEnv};
-pub use lower::compat::Warning;
-pub use lower::spec::{SpecKey, Specialization};
 pub use kernel::{
     BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType, TextureInfo,
 };
+pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
+pub use lower::spec::{SpecKey, Specialization};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;

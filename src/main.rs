@@ -831,7 +831,11 @@ fn listing(out: &JobOutput) -> String {
                     size_text(size),
                     b.samples.unwrap_or(1),
                     b.data.len() / words,
-                    if words == 2 { ", each as two words, low first" } else { "" }
+                    if words == 2 {
+                        ", each as two words, low first"
+                    } else {
+                        ""
+                    }
                 )
             }
             (None, Some(dim), Some(format), Some(size)) => format!(

@@ -489,7 +489,11 @@ fn validate_passes_on_every_backend_present() {
         .iter()
         .filter(|c| !c["skipped"].is_null())
         .collect();
-    assert!(skipped.iter().all(|c| c["name"].as_str().unwrap().contains("64/")));
+    assert!(
+        skipped
+            .iter()
+            .all(|c| c["name"].as_str().unwrap().contains("64/"))
+    );
     assert_eq!(
         v["passed"].as_u64().unwrap() as usize,
         v["cases"].as_array().unwrap().len() - skipped.len()

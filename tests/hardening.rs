@@ -372,7 +372,10 @@ void main() { a[0] = imageLoad(img, ivec2(0)).x; }";
     let e = atomport::Kernel::from_glsl(src, &atomport::SourceOptions::named("t.comp"))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("`A` and `img` are both at set 0 binding 0"), "{e}");
+    assert!(
+        e.contains("`A` and `img` are both at set 0 binding 0"),
+        "{e}"
+    );
 }
 
 #[test]

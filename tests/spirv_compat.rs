@@ -10,8 +10,8 @@ use std::path::Path;
 
 use atomport::validate::reference::float_min_max;
 use atomport::{
-    Bind, Buffer, Context, ContextOptions, Error, Image, ImageDesc, ImageDim, ImageFormat,
-    Kernel, SourceOptions, Specialization, TargetEnv,
+    Bind, Buffer, Context, ContextOptions, Error, Image, ImageDesc, ImageDim, ImageFormat, Kernel,
+    SourceOptions, Specialization, TargetEnv,
 };
 use common::Rng;
 
@@ -71,15 +71,30 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
                 TargetEnv::Vulkan1_2 => 5,
                 TargetEnv::Vulkan1_3 => 6,
             };
-            assert_eq!(version, expected, "{name}: SPIR-V 1.{version} for {}", env.name());
-            let from_glsl =
-                Kernel::from_glsl(&src, &o).unwrap_or_else(|e| panic!("{name} ({}): {e}", env.name()));
+            assert_eq!(
+                version,
+                expected,
+                "{name}: SPIR-V 1.{version} for {}",
+                env.name()
+            );
+            let from_glsl = Kernel::from_glsl(&src, &o)
+                .unwrap_or_else(|e| panic!("{name} ({}): {e}", env.name()));
             let from_spirv = Kernel::from_spirv(&compiled.words, &o)
                 .unwrap_or_else(|e| panic!("{name} ({}) as SPIR-V: {e}", env.name()));
-            assert_eq!(from_glsl.wgsl(), from_spirv.wgsl(), "{name} ({})", env.name());
+            assert_eq!(
+                from_glsl.wgsl(),
+                from_spirv.wgsl(),
+                "{name} ({})",
+                env.name()
+            );
             // The WGSL text itself parses and validates.
-            let module = naga::front::wgsl::parse_str(from_glsl.wgsl())
-                .unwrap_or_else(|e| panic!("{name} ({}): {}", env.name(), e.emit_to_string(from_glsl.wgsl())));
+            let module = naga::front::wgsl::parse_str(from_glsl.wgsl()).unwrap_or_else(|e| {
+                panic!(
+                    "{name} ({}): {}",
+                    env.name(),
+                    e.emit_to_string(from_glsl.wgsl())
+                )
+            });
             naga::valid::Validator::new(
                 naga::valid::ValidationFlags::all(),
                 naga::valid::Capabilities::all(),
@@ -129,7 +144,11 @@ fn spec_model(tile: u32, bias: i32, wide: bool, shift: u32, size: u32) -> Vec<u3
     // GLSL's % on int is SPIR-V's OpSMod: the sign follows the divisor.
     let smod = |a: i32, b: i32| {
         let r = a % b;
-        if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+        if r != 0 && (r < 0) != (b < 0) {
+            r + b
+        } else {
+            r
+        }
     };
     vec![
         mask,
@@ -153,7 +172,9 @@ fn spec_model(tile: u32, bias: i32, wide: bool, shift: u32, size: u32) -> Vec<u3
 
 #[test]
 fn specialization_constants_fold_every_operation_with_the_values_given() {
-    let sets: [(&[&str], (u32, i32, bool, u32, u32)); 3] = [
+    // (specializations, (TILE, BIAS, WIDE, SHIFT, workgroup size))
+    type Set<'a> = (&'a [&'a str], (u32, i32, bool, u32, u32));
+    let sets: [Set; 3] = [
         (&[], (8, -3, false, 2, 1)),
         (
             &["0=4", "TILE=32", "BIAS=5", "WIDE=true", "SHIFT=3"],
@@ -167,7 +188,8 @@ fn specialization_constants_fold_every_operation_with_the_values_given() {
                 let k = kernel("spec_constant_ops.comp", env, specs);
                 assert_eq!(k.workgroup_size(), [size, 1, 1], "{specs:?}");
                 let out = Buffer::zeroed(&ctx, 16 * 4).unwrap();
-                ctx.dispatch(&k, [1, 1, 1], &[Bind::named("Out", &out)]).unwrap();
+                ctx.dispatch(&k, [1, 1, 1], &[Bind::named("Out", &out)])
+                    .unwrap();
                 let got: Vec<u32> = out.read(&ctx).unwrap();
                 assert_eq!(
                     got,
@@ -185,8 +207,7 @@ fn specialization_constants_fold_every_operation_with_the_values_given() {
 fn specialization_errors_name_the_constant_and_list_the_shader_s() {
     let src = source("spec_constant_ops.comp");
     let err = |spec: &str| {
-        Kernel::from_glsl(&src, &options("s.comp", TargetEnv::Vulkan1_3, &[spec]))
-            .unwrap_err()
+        Kernel::from_glsl(&src, &options("s.comp", TargetEnv::Vulkan1_3, &[spec])).unwrap_err()
     };
     let e = err("NOPE=1");
     assert!(matches!(e, Error::UnknownName(_)), "{e:?}");
@@ -199,7 +220,11 @@ fn specialization_errors_name_the_constant_and_list_the_shader_s() {
     assert!(e.to_string().contains("an unsigned 32-bit integer"), "{e}");
     let e = err("WIDE=maybe");
     assert!(e.to_string().contains("is a bool"), "{e}");
-    assert!(err("BIAS=2147483648").to_string().contains("a signed 32-bit integer"));
+    assert!(
+        err("BIAS=2147483648")
+            .to_string()
+            .contains("a signed 32-bit integer")
+    );
     assert!(Specialization::parse("=3").is_err());
     assert!(Specialization::parse("X").is_err());
 }
@@ -215,8 +240,14 @@ fn vulkan_memory_model_shaders_run_with_their_warnings() {
                 .map(|w| format!("{}: {}", w.line.unwrap_or(0), w.message))
                 .collect();
             assert_eq!(warnings.len(), 2, "{warnings:?}");
-            assert!(warnings[0].starts_with("18: atomics with acquire, release"), "{warnings:?}");
-            assert!(warnings[1].starts_with("8: `coherent` memory"), "{warnings:?}");
+            assert!(
+                warnings[0].starts_with("18: atomics with acquire, release"),
+                "{warnings:?}"
+            );
+            assert!(
+                warnings[1].starts_with("8: `coherent` memory"),
+                "{warnings:?}"
+            );
             let mailbox = Buffer::zeroed(&ctx, 65 * 4).unwrap();
             let seen = Buffer::zeroed(&ctx, 64 * 4).unwrap();
             ctx.dispatch(
@@ -232,7 +263,11 @@ fn vulkan_memory_model_shaders_run_with_their_warnings() {
                 match s - neighbour {
                     0 => {}
                     1000 => winners += 1,
-                    other => panic!("{} {}: invocation {i} saw {other} extra", ctx.backend_name(), env.name()),
+                    other => panic!(
+                        "{} {}: invocation {i} saw {other} extra",
+                        ctx.backend_name(),
+                        env.name()
+                    ),
                 }
             }
             assert_eq!(winners, 1, "{}", ctx.backend_name());
@@ -273,8 +308,16 @@ fn float_atomic_min_max_on_buffers_and_shared_memory() {
                 vals.fold(init.to_bits(), |m, v| float_min_max(min, m, v))
             };
             // The shared values start at ±infinity, then merge into the buffer.
-            let min_x = float_min_max(true, init[0].to_bits(), fold(true, f32::INFINITY, &mut xs.clone()));
-            let max_y = float_min_max(false, init[3].to_bits(), fold(false, f32::NEG_INFINITY, &mut ys.clone()));
+            let min_x = float_min_max(
+                true,
+                init[0].to_bits(),
+                fold(true, f32::INFINITY, &mut xs.clone()),
+            );
+            let max_y = float_min_max(
+                false,
+                init[3].to_bits(),
+                fold(false, f32::NEG_INFINITY, &mut ys.clone()),
+            );
             let expected = [
                 min_x,
                 fold(true, init[1], &mut ys.clone()),
@@ -307,10 +350,10 @@ fn float_image_atomics_add_min_max_exchange() {
     let desc = ImageDesc::new(ImageDim::D2, ImageFormat::R32Float, &[w, h], 1).unwrap();
     for ctx in common::contexts(wgpu::Features::empty()) {
         let k = kernel("float_image_splat.comp", TargetEnv::Vulkan1_1, &[]);
-        let weights = Image::filled(&ctx, desc.clone(), 0.5f32).unwrap();
-        let nearest = Image::filled(&ctx, desc.clone(), 1000.0f32).unwrap();
-        let farthest = Image::filled(&ctx, desc.clone(), -1000.0f32).unwrap();
-        let last = Image::filled(&ctx, desc.clone(), -1.0f32).unwrap();
+        let weights = Image::filled(&ctx, desc, 0.5f32).unwrap();
+        let nearest = Image::filled(&ctx, desc, 1000.0f32).unwrap();
+        let farthest = Image::filled(&ctx, desc, -1000.0f32).unwrap();
+        let last = Image::filled(&ctx, desc, -1.0f32).unwrap();
         let buf = Buffer::from_slice(&ctx, &splats).unwrap();
         ctx.dispatch(
             &k,
@@ -340,7 +383,12 @@ fn float_image_atomics_add_min_max_exchange() {
             if hits.is_empty() {
                 assert_eq!(last[t], -1.0);
             } else {
-                assert!(hits.contains(&(last[t] as usize)), "{} texel {t}: {}", ctx.backend_name(), last[t]);
+                assert!(
+                    hits.contains(&(last[t] as usize)),
+                    "{} texel {t}: {}",
+                    ctx.backend_name(),
+                    last[t]
+                );
             }
         }
     }
@@ -354,16 +402,32 @@ fn bit_queries_with_results_of_the_other_signedness() {
     masks[1] = 0x8000_0000;
     masks[2] = u32::MAX;
     masks[3] = 1;
-    let lsb = |m: u32| if m == 0 { -1 } else { m.trailing_zeros() as i32 };
-    let msb = |m: u32| if m == 0 { -1 } else { 31 - m.leading_zeros() as i32 };
+    let lsb = |m: u32| {
+        if m == 0 {
+            -1
+        } else {
+            m.trailing_zeros() as i32
+        }
+    };
+    let msb = |m: u32| {
+        if m == 0 {
+            -1
+        } else {
+            31 - m.leading_zeros() as i32
+        }
+    };
     for ctx in common::contexts(wgpu::Features::empty()) {
         for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
             let k = kernel("bit_queries.comp", env, &[]);
             let m = Buffer::from_slice(&ctx, &masks).unwrap();
             // The block's size rounds up to its ivec2's 8-byte alignment.
             let r = Buffer::zeroed(&ctx, (64 * 5 + 2) * 4).unwrap();
-            ctx.dispatch(&k, [1, 1, 1], &[Bind::named("Masks", &m), Bind::named("r", &r)])
-                .unwrap();
+            ctx.dispatch(
+                &k,
+                [1, 1, 1],
+                &[Bind::named("Masks", &m), Bind::named("r", &r)],
+            )
+            .unwrap();
             let got: Vec<i32> = r.read(&ctx).unwrap();
             for (i, &m) in masks.iter().enumerate() {
                 let what = format!("{} {} mask {m:#x}", ctx.backend_name(), env.name());
@@ -371,7 +435,11 @@ fn bit_queries_with_results_of_the_other_signedness() {
                 assert_eq!(got[64 + i], msb(m), "findMSB {what}");
                 assert_eq!(got[128 + i], m.count_ones() as i32, "bitCount {what}");
                 assert_eq!(got[192 + 2 * i], lsb(m) + m.count_ones() as i32, "{what}");
-                assert_eq!(got[193 + 2 * i], lsb(!m) + (!m).count_ones() as i32, "{what}");
+                assert_eq!(
+                    got[193 + 2 * i],
+                    lsb(!m) + (!m).count_ones() as i32,
+                    "{what}"
+                );
             }
             let total: u32 = masks.iter().map(|m| m.count_ones()).sum();
             assert_eq!(got[320], total as i32);
@@ -389,7 +457,7 @@ fn coherent_volatile_images_and_unused_kinds_wgsl_lacks() {
             // The unused cube is gone; the two used images remain.
             assert_eq!(k.bindings().len(), 2, "{:?}", k.bindings());
             assert_eq!(k.warnings().len(), 2);
-            let ids = Image::from_texels(&ctx, desc.clone(), &init).unwrap();
+            let ids = Image::from_texels(&ctx, desc, &init).unwrap();
             let tdesc = atomport::TextureDesc::new(
                 atomport::TextureDim::D2,
                 wgpu::TextureFormat::Rgba8Unorm,
@@ -398,14 +466,23 @@ fn coherent_volatile_images_and_unused_kinds_wgsl_lacks() {
             )
             .unwrap();
             let tint = atomport::Texture::zeroed(&ctx, tdesc).unwrap();
-            ctx.dispatch(&k, [1, 1, 1], &[Bind::named("ids", &ids), Bind::named("tint", &tint)])
-                .unwrap();
+            ctx.dispatch(
+                &k,
+                [1, 1, 1],
+                &[Bind::named("ids", &ids), Bind::named("tint", &tint)],
+            )
+            .unwrap();
             let after: Vec<u32> = ids.read(&ctx).unwrap();
             let rgba = tint.read(&ctx).unwrap();
             for y in 0..8u32 {
                 for x in 0..8u32 {
                     let t = (y * 8 + x) as usize;
-                    assert_eq!(after[t], init[t].max(x * 16 + y), "{} texel {t}", ctx.backend_name());
+                    assert_eq!(
+                        after[t],
+                        init[t].max(x * 16 + y),
+                        "{} texel {t}",
+                        ctx.backend_name()
+                    );
                     let red = if init[t] & 1 == 1 { 255 } else { 0 };
                     assert_eq!(rgba[4 * t], red, "{} texel {t}", ctx.backend_name());
                     assert_eq!(rgba[4 * t + 3], 255);
@@ -514,7 +591,13 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
     let n = groups * 64;
     let mut rng = Rng(21);
     let values: Vec<u32> = (0..n)
-        .map(|i| if i % 9 == 0 { 0x8000_0001 } else { rng.below(1000) })
+        .map(|i| {
+            if i % 9 == 0 {
+                0x8000_0001
+            } else {
+                rng.below(1000)
+            }
+        })
         .collect();
     let mut ran = 0;
     for backend in atomport::BackendChoice::SINGLE {
@@ -528,9 +611,20 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
                 let ctx = Context::new(&ContextOptions::default().with_backend(backend)).unwrap();
                 let b = Buffer::zeroed(&ctx, 4096).unwrap();
                 let e = ctx
-                    .dispatch(&k, [1, 1, 1], &[Bind::named("In", &b), Bind::named("o", &b), Bind::named("info", &b)])
+                    .dispatch(
+                        &k,
+                        [1, 1, 1],
+                        &[
+                            Bind::named("In", &b),
+                            Bind::named("o", &b),
+                            Bind::named("info", &b),
+                        ],
+                    )
                     .unwrap_err();
-                assert!(e.to_string().contains("SUBGROUP (subgroup operations)"), "{e}");
+                assert!(
+                    e.to_string().contains("SUBGROUP (subgroup operations)"),
+                    "{e}"
+                );
                 continue;
             };
             ran += 1;
@@ -540,7 +634,11 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
             ctx.dispatch(
                 &k,
                 [groups as u32, 1, 1],
-                &[Bind::named("In", &input), Bind::named("o", &out), Bind::named("info", &info)],
+                &[
+                    Bind::named("In", &input),
+                    Bind::named("o", &out),
+                    Bind::named("info", &info),
+                ],
             )
             .unwrap();
             let o: Vec<u32> = out.read(&ctx).unwrap();
@@ -561,7 +659,11 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
                 let base = i - lane;
                 let members = base..base + size;
                 let keep = |j: usize| values[j] & 1 == 1;
-                let kept_lanes: Vec<usize> = members.clone().filter(|&j| keep(j)).map(|j| j - base).collect();
+                let kept_lanes: Vec<usize> = members
+                    .clone()
+                    .filter(|&j| keep(j))
+                    .map(|j| j - base)
+                    .collect();
                 if let (Some(&lo), Some(&hi)) = (kept_lanes.first(), kept_lanes.last()) {
                     assert_eq!(field(1, i) as usize, lo, "findLSB at {i}");
                     assert_eq!(field(2, i) as usize, hi, "findMSB at {i}");
@@ -569,12 +671,15 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
                 let inclusive = kept_lanes.iter().filter(|&&l| l <= lane).count();
                 assert_eq!(field(3, i) as usize, inclusive, "inclusive count at {i}");
                 assert_eq!(field(4, i), (lane == 0) as u32, "elect at {i}");
-                let same = members.clone().all(|j| values[j] >> 31 == values[base] >> 31);
+                let same = members
+                    .clone()
+                    .all(|j| values[j] >> 31 == values[base] >> 31);
                 assert_eq!(field(5, i), same as u32, "allEqual at {i}");
                 let sum = members.clone().fold(0u32, |a, j| a.wrapping_add(values[j]));
                 assert_eq!(field(6, i), sum, "subgroupAdd at {i}");
                 let src = (lane + 1) % size;
-                let mine = keep(i) as u32 + 2 * keep(base + src) as u32 + 4 * values[base + src % 2];
+                let mine =
+                    keep(i) as u32 + 2 * keep(base + src) as u32 + 4 * values[base + src % 2];
                 assert_eq!(field(7, i), mine, "ballot bits and broadcast at {i}");
             }
         }
@@ -591,7 +696,10 @@ fn sixty_four_bit_values_and_atomics_in_any_position() {
         }
         let k = kernel("int64_keys.comp", TargetEnv::Vulkan1_2, &[]);
         let need = k.required_features();
-        assert!(need.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS), "{need:?}");
+        assert!(
+            need.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS),
+            "{need:?}"
+        );
         let Some(ctx) = context_with(backend, need) else {
             continue;
         };
@@ -604,7 +712,8 @@ fn sixty_four_bit_values_and_atomics_in_any_position() {
         let mut bytes: Vec<u8> = bytemuck::cast_slice(&init).to_vec();
         bytes.extend(vec![0u8; 32 * 8]);
         let buf = Buffer::from_bytes(&ctx, &bytes).unwrap();
-        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("k", &buf)]).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("k", &buf)])
+            .unwrap();
         let got: Vec<u64> = buf.read(&ctx).unwrap();
         // packUint2x32: x is the low word.
         let key = |i: u64| ((1000 - i * 7) << 32) | i;
@@ -618,7 +727,10 @@ fn sixty_four_bit_values_and_atomics_in_any_position() {
         let halves: Vec<u32> = bytemuck::cast_slice(&got[36..]).to_vec();
         for i in 0..32 {
             let x = keys[i] ^ 0xff_0000_0000;
-            assert_eq!([halves[2 * i], halves[2 * i + 1]], [x as u32, (x >> 32) as u32]);
+            assert_eq!(
+                [halves[2 * i], halves[2 * i + 1]],
+                [x as u32, (x >> 32) as u32]
+            );
         }
     }
     println!("64-bit runs: {ran}");
@@ -634,7 +746,8 @@ void main() { v[0] = 1.0 / 0.0; v[1] = -1.0 / 0.0; v[2] = max(v[2], -1.0 / 0.0);
     );
     for ctx in common::contexts(wgpu::Features::empty()) {
         let b = Buffer::from_slice(&ctx, &[0.0f32, 0.0, 2.5, 0.0]).unwrap();
-        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("B", &b)]).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("B", &b)])
+            .unwrap();
         let v: Vec<f32> = b.read(&ctx).unwrap();
         assert_eq!(v[0], f32::INFINITY);
         assert_eq!(v[1], f32::NEG_INFINITY);

@@ -296,11 +296,17 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
         }
     }
     module.annotations.retain(|a| {
-        let on_image = a.operands.first().and_then(id).is_some_and(|t| images.contains(&t));
+        let on_image = a
+            .operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| images.contains(&t));
         !(on_image
             && matches!(
                 a.operands.get(1),
-                Some(Operand::Decoration(Decoration::Coherent | Decoration::Volatile))
+                Some(Operand::Decoration(
+                    Decoration::Coherent | Decoration::Volatile
+                ))
             ))
     });
     if ordered {
@@ -410,10 +416,13 @@ const FIND_LSB_MSB: [u32; 3] = [73, 74, 75];
 /// type and its result bitcast to the type the shader wants (the values
 /// agree: the results are small, or -1 on both sides).
 pub fn match_bit_query_types(module: &mut Module) -> Result<usize> {
-    let glsl_std = module.ext_inst_imports.iter().find_map(|i| match i.operands.first() {
-        Some(Operand::LiteralString(s)) if s == "GLSL.std.450" => i.result_id,
-        _ => None,
-    });
+    let glsl_std = module
+        .ext_inst_imports
+        .iter()
+        .find_map(|i| match i.operands.first() {
+            Some(Operand::LiteralString(s)) if s == "GLSL.std.450" => i.result_id,
+            _ => None,
+        });
     let types = super::spirv::result_types(module);
     let mut count = 0;
     let mut bound = module.header.as_ref().map_or(0, |h| h.bound);
@@ -453,7 +462,12 @@ pub fn match_bit_query_types(module: &mut Module) -> Result<usize> {
                 inst.result_id = Some(query);
                 b.instructions.insert(
                     k + 1,
-                    Instruction::new(Op::Bitcast, Some(want), Some(r), vec![Operand::IdRef(query)]),
+                    Instruction::new(
+                        Op::Bitcast,
+                        Some(want),
+                        Some(r),
+                        vec![Operand::IdRef(query)],
+                    ),
                 );
                 count += 1;
                 k += 2;
@@ -492,7 +506,12 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
     let builtin: HashSet<Word> = module
         .annotations
         .iter()
-        .filter(|a| matches!(a.operands.get(1), Some(Operand::Decoration(Decoration::BuiltIn))))
+        .filter(|a| {
+            matches!(
+                a.operands.get(1),
+                Some(Operand::Decoration(Decoration::BuiltIn))
+            )
+        })
         .filter_map(|a| a.operands.first().and_then(id))
         .collect();
     let dead: HashSet<Word> = module
@@ -508,13 +527,27 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
     module
         .types_global_values
         .retain(|i| !i.result_id.is_some_and(|r| dead.contains(&r)));
-    let names_dead = |i: &Instruction| i.operands.first().and_then(id).is_some_and(|t| dead.contains(&t));
+    let names_dead = |i: &Instruction| {
+        i.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| dead.contains(&t))
+    };
     module.annotations.retain(|a| !names_dead(a));
     module.debug_names.retain(|a| !names_dead(a));
     for ep in &mut module.entry_points {
-        ep.operands.retain(|o| !id(o).is_some_and(|t| dead.contains(&t)));
+        ep.operands
+            .retain(|o| !id(o).is_some_and(|t| dead.contains(&t)));
     }
-    super::spirv::remove_unused_types(module, &[Op::TypePointer, Op::TypeImage, Op::TypeSampledImage, Op::TypeSampler]);
+    super::spirv::remove_unused_types(
+        module,
+        &[
+            Op::TypePointer,
+            Op::TypeImage,
+            Op::TypeSampledImage,
+            Op::TypeSampler,
+        ],
+    );
     dead.len()
 }
 
@@ -621,7 +654,12 @@ pub fn split_wide_bitcasts(module: &mut Module) -> Result<usize> {
         let mut out = Vec::new();
         let mut fresh = || rw.fresh();
         let op = |o: Op, ty: Word, r: Word, args: &[Word]| {
-            Instruction::new(o, Some(ty), Some(r), args.iter().map(|&a| Operand::IdRef(a)).collect())
+            Instruction::new(
+                o,
+                Some(ty),
+                Some(r),
+                args.iter().map(|&a| Operand::IdRef(a)).collect(),
+            )
         };
         if pair(to).is_some() {
             // 64-bit integer to two words.
@@ -666,7 +704,12 @@ pub fn split_wide_bitcasts(module: &mut Module) -> Result<usize> {
             ));
             out.push(op(Op::UConvert, u64_ty, lo64, &[lo]));
             out.push(op(Op::UConvert, u64_ty, hi64, &[hi]));
-            out.push(op(Op::ShiftLeftLogical, u64_ty, shifted, &[hi64, thirty_two]));
+            out.push(op(
+                Op::ShiftLeftLogical,
+                u64_ty,
+                shifted,
+                &[hi64, thirty_two],
+            ));
             if int(to) == Some((64, false)) {
                 out.push(op(Op::BitwiseOr, u64_ty, r, &[shifted, lo64]));
             } else {

@@ -175,7 +175,11 @@ impl Rewriter<'_> {
             if !min_max {
                 return 0;
             }
-            let ty = if op == Op::ConstantTrue { boolean } else { uint };
+            let ty = if op == Op::ConstantTrue {
+                boolean
+            } else {
+                uint
+            };
             self.constant(ty, op, bits)
         };
         let constant_true = constant(Op::ConstantTrue, None);
@@ -321,51 +325,52 @@ impl Rewriter<'_> {
                                 )
                             } else {
                                 vec![labelled(
-                                body,
-                                vec![
-                                    bitcast(float, as_float, old),
-                                    Instruction::new(
-                                        Op::FAdd,
-                                        Some(float),
-                                        Some(sum),
-                                        vec![Operand::IdRef(as_float), Operand::IdRef(value)],
-                                    ),
-                                    bitcast(uint, sum_bits, sum),
-                                    Instruction::new(
-                                        Op::AtomicCompareExchange,
-                                        Some(uint),
-                                        Some(seen),
-                                        vec![
-                                            Operand::IdRef(ptr),
-                                            scope,
-                                            semantics.clone(),
-                                            semantics,
-                                            Operand::IdRef(sum_bits),
-                                            Operand::IdRef(old),
-                                        ],
-                                    ),
-                                    Instruction::new(
-                                        Op::IEqual,
-                                        Some(boolean),
-                                        Some(same),
-                                        vec![Operand::IdRef(seen), Operand::IdRef(old)],
-                                    ),
-                                    Instruction::new(
-                                        Op::BranchConditional,
-                                        None,
-                                        None,
-                                        vec![
-                                            Operand::IdRef(same),
-                                            Operand::IdRef(merge),
-                                            Operand::IdRef(cont),
-                                        ],
-                                    ),
-                                ],
-                            )]
+                                    body,
+                                    vec![
+                                        bitcast(float, as_float, old),
+                                        Instruction::new(
+                                            Op::FAdd,
+                                            Some(float),
+                                            Some(sum),
+                                            vec![Operand::IdRef(as_float), Operand::IdRef(value)],
+                                        ),
+                                        bitcast(uint, sum_bits, sum),
+                                        Instruction::new(
+                                            Op::AtomicCompareExchange,
+                                            Some(uint),
+                                            Some(seen),
+                                            vec![
+                                                Operand::IdRef(ptr),
+                                                scope,
+                                                semantics.clone(),
+                                                semantics,
+                                                Operand::IdRef(sum_bits),
+                                                Operand::IdRef(old),
+                                            ],
+                                        ),
+                                        Instruction::new(
+                                            Op::IEqual,
+                                            Some(boolean),
+                                            Some(same),
+                                            vec![Operand::IdRef(seen), Operand::IdRef(old)],
+                                        ),
+                                        Instruction::new(
+                                            Op::BranchConditional,
+                                            None,
+                                            None,
+                                            vec![
+                                                Operand::IdRef(same),
+                                                Operand::IdRef(merge),
+                                                Operand::IdRef(cont),
+                                            ],
+                                        ),
+                                    ],
+                                )]
                             };
                             // The value the header carries round: `seen`,
                             // or for min/max the join's phi.
-                            let next = match body_blocks.last().and_then(|b| b.instructions.get(1)) {
+                            let next = match body_blocks.last().and_then(|b| b.instructions.get(1))
+                            {
                                 Some(i) if body_blocks.len() > 1 => i.result_id.unwrap_or(seen),
                                 _ => seen,
                             };

@@ -140,7 +140,9 @@ pub fn images_to_texel_buffers(
         // 64-bit images always live in texel buffers: WGSL's r64 storage
         // textures need more of the adapter than 64-bit buffer atomics.
         let wide = matches!(format, SpvFormat::R64ui | SpvFormat::R64i);
-        if !atomic && native && !wide && !(all_r32 && r32) {
+        let to_buffer = atomic || wide || (all_r32 && r32);
+        let stays_texture = native && !to_buffer;
+        if stays_texture {
             continue;
         }
         let shape = shape.ok_or_else(|| {
@@ -344,7 +346,9 @@ pub fn images_to_texel_buffers(
     module.capabilities.retain(|c| {
         !matches!(
             c.operands.first(),
-            Some(Operand::Capability(rspirv::spirv::Capability::Int64ImageEXT))
+            Some(Operand::Capability(
+                rspirv::spirv::Capability::Int64ImageEXT
+            ))
         )
     });
     Ok(bindings)

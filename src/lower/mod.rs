@@ -1,7 +1,15 @@
 //! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
 //!
+//! 0. Word-level rewrites before rspirv reads the module ([`compat`]):
+//!    `OpExecutionModeId` (SPIR-V 1.2+) and `OpSpecConstantOp`s with several
+//!    literal operands, which rspirv's reader cannot place or parse.
 //! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
-//!    express: OpenGL's binding namespaces made WGSL bindings ([`opengl`],
+//!    express: the caller's specialization values ([`spec`]); the Vulkan
+//!    memory model relaxed to the GLSL450 one, with warnings for what is
+//!    lost, reader gaps mended and unused globals dropped ([`compat`]);
+//!    buffer blocks sharing a binding given bindings of their own;
+//!    subgroup operations naga lacks rewritten ([`subgroup`]);
+//!    OpenGL's binding namespaces made WGSL bindings ([`opengl`],
 //!    OpenGL-dialect GLSL only); combined image samplers split into a
 //!    texture and a sampler, implicit-LOD sampling made explicit
 //!    ([`sampler`]); specialization constants folded when naga could not read

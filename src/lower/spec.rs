@@ -235,7 +235,10 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
         let label = match &s.key {
             SpecKey::Id(n) => format!("specialization constant {n} (--spec {n}={})", s.value),
             SpecKey::Name(name) => {
-                format!("specialization constant `{name}` (--spec {name}={})", s.value)
+                format!(
+                    "specialization constant `{name}` (--spec {name}={})",
+                    s.value
+                )
             }
         };
         if targets.is_empty() {
@@ -361,7 +364,10 @@ pub(crate) fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
 /// Folds the module's specialization constants if naga could not read them;
 /// returns how many it folded. `local_size` holds the ids of a `LocalSizeId`
 /// mode, whose values become the entry point's `LocalSize`.
-pub fn fold_specialization_constants(module: &mut Module, local_size: LocalSizeIds) -> Result<usize> {
+pub fn fold_specialization_constants(
+    module: &mut Module,
+    local_size: LocalSizeIds,
+) -> Result<usize> {
     let workgroup_size: Option<Word> =
         module
             .annotations
@@ -466,7 +472,12 @@ fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
                     _ => {}
                 }
                 if op == Op::SpecConstant {
-                    *inst = Instruction::new(Op::Constant, inst.result_type, Some(r), inst.operands.clone());
+                    *inst = Instruction::new(
+                        Op::Constant,
+                        inst.result_type,
+                        Some(r),
+                        inst.operands.clone(),
+                    );
                     folded += 1;
                 }
             }
@@ -497,7 +508,12 @@ fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
                     values.insert(r, Val::Parts(parts));
                 }
                 if op == Op::SpecConstantComposite {
-                    *inst = Instruction::new(Op::ConstantComposite, inst.result_type, Some(r), inst.operands.clone());
+                    *inst = Instruction::new(
+                        Op::ConstantComposite,
+                        inst.result_type,
+                        Some(r),
+                        inst.operands.clone(),
+                    );
                     folded += 1;
                 }
             }
@@ -507,7 +523,9 @@ fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
                     .map_or_else(|| format!("%{r}"), |n| format!("`{n}`"));
                 let Some(Operand::LiteralSpecConstantOpInteger(inner)) = inst.operands.first()
                 else {
-                    return Err(Error::shader("malformed SPIR-V: an OpSpecConstantOp without an operation"));
+                    return Err(Error::shader(
+                        "malformed SPIR-V: an OpSpecConstantOp without an operation",
+                    ));
                 };
                 let inner = *inner;
                 let ty = inst.result_type.unwrap_or(0);
@@ -568,7 +586,11 @@ fn zero_of(types: &Types, ty: Word) -> Val {
             };
             Val::Parts(
                 (0..n)
-                    .map(|k| types.member(ty, k).map_or(Val::Bits(0), |m| zero_of(types, m)))
+                    .map(|k| {
+                        types
+                            .member(ty, k)
+                            .map_or(Val::Bits(0), |m| zero_of(types, m))
+                    })
                     .collect(),
             )
         }
@@ -676,11 +698,23 @@ fn eval_op(
         Op::Select => {
             let (c, x, y) = (arg(0)?, arg(1)?, arg(2)?);
             Some(Ok(match (c, x, y) {
-                (Val::Bits(c), x, y) => if *c != 0 { x.clone() } else { y.clone() },
+                (Val::Bits(c), x, y) => {
+                    if *c != 0 {
+                        x.clone()
+                    } else {
+                        y.clone()
+                    }
+                }
                 (Val::Parts(c), Val::Parts(x), Val::Parts(y)) => Val::Parts(
                     c.iter()
                         .zip(x.iter().zip(y))
-                        .map(|(c, (x, y))| if *c != Val::Bits(0) { x.clone() } else { y.clone() })
+                        .map(|(c, (x, y))| {
+                            if *c != Val::Bits(0) {
+                                x.clone()
+                            } else {
+                                y.clone()
+                            }
+                        })
                         .collect(),
                 ),
                 _ => return None,
@@ -798,7 +832,11 @@ fn scalar_op(
             0 => return Some(div_zero()),
             d => {
                 let r = sa.wrapping_rem(d);
-                (if r != 0 && (r < 0) != (d < 0) { r + d } else { r }) as u64
+                (if r != 0 && (r < 0) != (d < 0) {
+                    r + d
+                } else {
+                    r
+                }) as u64
             }
         },
         Op::SNegate => sa.wrapping_neg() as u64,

@@ -250,9 +250,11 @@ impl<'m> Rewriter<'m> {
     /// the end of the globals, after every type it could depend on.
     pub(super) fn constant(&mut self, ty: Word, op: Op, bits: Option<u32>) -> Word {
         let operands: Vec<Operand> = bits.map(Operand::LiteralBit32).into_iter().collect();
-        if let Some(i) = self.module.types_global_values.iter().find(|i| {
-            i.class.opcode == op && i.result_type == Some(ty) && i.operands == operands
-        }) {
+        if let Some(i) =
+            self.module.types_global_values.iter().find(|i| {
+                i.class.opcode == op && i.result_type == Some(ty) && i.operands == operands
+            })
+        {
             return i.result_id.unwrap_or(0);
         }
         let id = self.fresh();

@@ -127,9 +127,9 @@ pub fn lower_subgroup_operations(module: &mut Module) -> Result<usize> {
 
 /// The id of the GLSL.std.450 import, added when missing.
 fn glsl_std_450(module: &mut Module) -> Word {
-    if let Some(i) = module.ext_inst_imports.iter().find(|i| {
-        matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450")
-    }) {
+    if let Some(i) = module.ext_inst_imports.iter().find(
+        |i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"),
+    ) {
         return i.result_id.unwrap_or(0);
     }
     let id = Rewriter::new(module).fresh();
@@ -145,14 +145,18 @@ fn glsl_std_450(module: &mut Module) -> Word {
 /// The `SubgroupLocalInvocationId` input, declared (and listed by every
 /// entry point) when missing.
 fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
-    let existing = rw.module.annotations.iter().find_map(|a| match a.operands.as_slice() {
-        [
-            Operand::IdRef(t),
-            Operand::Decoration(Decoration::BuiltIn),
-            Operand::BuiltIn(BuiltIn::SubgroupLocalInvocationId),
-        ] => Some(*t),
-        _ => None,
-    });
+    let existing = rw
+        .module
+        .annotations
+        .iter()
+        .find_map(|a| match a.operands.as_slice() {
+            [
+                Operand::IdRef(t),
+                Operand::Decoration(Decoration::BuiltIn),
+                Operand::BuiltIn(BuiltIn::SubgroupLocalInvocationId),
+            ] => Some(*t),
+            _ => None,
+        });
     if let Some(v) = existing {
         return v;
     }
@@ -181,7 +185,12 @@ fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
 }
 
 fn value(op: Op, ty: Word, r: Word, args: &[Word]) -> Instruction {
-    Instruction::new(op, Some(ty), Some(r), args.iter().map(|&a| Operand::IdRef(a)).collect())
+    Instruction::new(
+        op,
+        Some(ty),
+        Some(r),
+        args.iter().map(|&a| Operand::IdRef(a)).collect(),
+    )
 }
 
 fn ext(ids: &Ids, n: u32, ty: Word, r: Word, args: &[Word]) -> Instruction {
@@ -202,7 +211,11 @@ fn rewrite(
     let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
         return Ok(None);
     };
-    let scope = inst.operands.first().cloned().unwrap_or(Operand::IdScope(c(3)));
+    let scope = inst
+        .operands
+        .first()
+        .cloned()
+        .unwrap_or(Operand::IdScope(c(3)));
     let (uint, boolean) = (ids.uint, ids.boolean);
     let mut out = Vec::new();
     let op = inst.class.opcode;
@@ -228,10 +241,20 @@ fn rewrite(
     };
     // Bit `index` of a ballot, as a bool.
     let bit = |ids: &mut Ids, out: &mut Vec<Instruction>, ballot: Word, index: Word, r: Word| {
-        let (word_index, word, shift, shifted, one) =
-            (ids.fresh(), ids.fresh(), ids.fresh(), ids.fresh(), ids.fresh());
+        let (word_index, word, shift, shifted, one) = (
+            ids.fresh(),
+            ids.fresh(),
+            ids.fresh(),
+            ids.fresh(),
+            ids.fresh(),
+        );
         out.push(value(Op::UDiv, uint, word_index, &[index, c(32)]));
-        out.push(value(Op::VectorExtractDynamic, uint, word, &[ballot, word_index]));
+        out.push(value(
+            Op::VectorExtractDynamic,
+            uint,
+            word,
+            &[ballot, word_index],
+        ));
         out.push(value(Op::BitwiseAnd, uint, shift, &[index, c(31)]));
         out.push(value(Op::ShiftRightLogical, uint, shifted, &[word, shift]));
         out.push(value(Op::BitwiseAnd, uint, one, &[shifted, c(1)]));
@@ -349,7 +372,11 @@ fn rewrite(
             let w = words(ids, &mut out, operand(1));
             // Lowest: the first non-zero word from the top down overrides;
             // highest: from the bottom up.
-            let order: Vec<usize> = if lsb { vec![3, 2, 1, 0] } else { vec![0, 1, 2, 3] };
+            let order: Vec<usize> = if lsb {
+                vec![3, 2, 1, 0]
+            } else {
+                vec![0, 1, 2, 3]
+            };
             let mut acc = c(0xffff_ffff);
             for (n, &k) in order.iter().enumerate() {
                 let (found, offset, nonzero, next) =

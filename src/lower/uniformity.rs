@@ -109,7 +109,9 @@ impl<'m> Analysis<'m> {
                 Expression::FunctionArgument(i) => match which {
                     Which::Entry(_) => matches!(
                         f.arguments.get(i as usize).and_then(|a| a.binding.as_ref()),
-                        Some(Binding::BuiltIn(BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups))
+                        Some(Binding::BuiltIn(
+                            BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups
+                        ))
                     ),
                     Which::Function(h) => self.callers[h.index()]
                         .arguments
@@ -122,9 +124,7 @@ impl<'m> Analysis<'m> {
                 Expression::Splat { value, .. } => at(value),
                 Expression::Swizzle { vector, .. } => at(vector),
                 Expression::Compose { ref components, .. } => components.iter().all(|&c| at(c)),
-                Expression::Load { pointer } => {
-                    at(pointer) && self.uniform_memory(f, key, pointer)
-                }
+                Expression::Load { pointer } => at(pointer) && self.uniform_memory(f, key, pointer),
                 Expression::Unary { expr, .. } | Expression::As { expr, .. } => at(expr),
                 Expression::Relational { argument, .. } => at(argument),
                 Expression::Binary { left, right, .. } => at(left) && at(right),
@@ -253,15 +253,11 @@ impl<'m> Analysis<'m> {
                 Statement::Break => exit.broke |= !cf,
                 Statement::Continue => exit.continued |= !cf,
                 Statement::Return { .. } | Statement::Kill => exit.returned |= !cf,
-                Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) => {
-                    if !cf {
-                        self.non_uniform.insert(st as *const Statement as usize);
-                    }
+                Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) if !cf => {
+                    self.non_uniform.insert(st as *const Statement as usize);
                 }
-                Statement::Store { pointer, value } => {
-                    if !cf || !at(value) || !at(pointer) {
-                        self.taint(f, key, pointer);
-                    }
+                Statement::Store { pointer, value } if !cf || !at(value) || !at(pointer) => {
+                    self.taint(f, key, pointer);
                 }
                 Statement::Call {
                     function,
@@ -360,8 +356,7 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
                 a.run(Which::Entry(i), true);
             }
             // Callers come after their callees in the arena.
-            let handles: Vec<Handle<Function>> =
-                module.functions.iter().map(|(h, _)| h).collect();
+            let handles: Vec<Handle<Function>> = module.functions.iter().map(|(h, _)| h).collect();
             for &h in handles.iter().rev() {
                 let uniform = a.callers[h.index()].uniform;
                 a.run(Which::Function(h), uniform);

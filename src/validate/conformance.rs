@@ -717,26 +717,24 @@ fn check_location(
 ) -> Option<String> {
     let ty = case.ty;
     let op = case.op;
-    if case.ty == ScalarType::F32 {
-        if case.variant == Variant::FloatAdd {
-            let f = |b: u32| f32::from_bits(b);
-            let expected = data.iter().fold(f(initial), |a, &d| a + f(d));
-            if f(fin) != expected {
-                return Some(format!(
-                    "{what}: final {} but the sum is {expected}",
-                    f(fin)
-                ));
-            }
-            let mut r: Vec<f32> = returned.iter().map(|&b| f(b)).collect();
-            r.sort_by(f32::total_cmp);
-            if r[0] != f(initial) || r.windows(2).any(|w| w[0] >= w[1]) {
-                return Some(format!(
-                    "{what}: returned values {r:?} are not distinct partial sums from {}",
-                    f(initial)
-                ));
-            }
-            return None;
+    if case.ty == ScalarType::F32 && case.variant == Variant::FloatAdd {
+        let f = |b: u32| f32::from_bits(b);
+        let expected = data.iter().fold(f(initial), |a, &d| a + f(d));
+        if f(fin) != expected {
+            return Some(format!(
+                "{what}: final {} but the sum is {expected}",
+                f(fin)
+            ));
         }
+        let mut r: Vec<f32> = returned.iter().map(|&b| f(b)).collect();
+        r.sort_by(f32::total_cmp);
+        if r[0] != f(initial) || r.windows(2).any(|w| w[0] >= w[1]) {
+            return Some(format!(
+                "{what}: returned values {r:?} are not distinct partial sums from {}",
+                f(initial)
+            ));
+        }
+        return None;
     }
     if ty == ScalarType::F32 && op == AtomicOp::Exchange {
         // Exchange of float bits: a serial order (below) says it all.
@@ -941,7 +939,11 @@ fn float_min_max_values(case: &Case, loc: usize, calls: usize) -> (u32, Vec<u32>
                 2 => 0.0,
                 _ => {
                     let m = (1 + (loc * 7 + k * 3) % 50) as f32 * 0.5;
-                    if loc % 2 == 0 || k % 2 == 0 { away * m } else { -away * m }
+                    if loc.is_multiple_of(2) || k.is_multiple_of(2) {
+                        away * m
+                    } else {
+                        -away * m
+                    }
                 }
             };
             v.to_bits()
@@ -1859,7 +1861,7 @@ void main() {{
     let (after, rets) = run_image_kernel(
         ctx,
         &kernel,
-        desc.clone(),
+        desc,
         &words(&init),
         &coords,
         &words(&args),

@@ -224,7 +224,10 @@ mod tests {
         assert_eq!(AtomicOp::Max.apply(F32, b(0.0), b(-0.0), 0).0, b(0.0));
         assert_eq!(AtomicOp::Min.apply(F32, b(2.0), nan, 0).0, b(2.0));
         assert_eq!(AtomicOp::Max.apply(F32, nan, b(-7.5), 0).0, b(-7.5));
-        assert_eq!(AtomicOp::Min.apply(F32, b(2.0), b(-3.0), 0), (b(-3.0), b(2.0)));
+        assert_eq!(
+            AtomicOp::Min.apply(F32, b(2.0), b(-3.0), 0),
+            (b(-3.0), b(2.0))
+        );
         assert_eq!(AtomicOp::Add.apply(F32, b(1.5), b(2.25), 0).0, b(3.75));
         assert!(f32::from_bits(AtomicOp::Max.fold(F32, nan, [nan])).is_nan());
     }
