@@ -42,9 +42,11 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 fn corpus(ext: &str) -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/glsl");
-    let mut v: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
+    // The golden corpus and the Vulkan (newer SPIR-V) one.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut v: Vec<(String, String)> = ["tests/glsl", "tests/vulkan"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == ext))
         .map(|p| {
@@ -263,7 +265,9 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
     let mut rng = Rng(env_usize("ATOMPORT_FUZZ_SEED", 1) as u64);
     let glsl = corpus("comp");
     let wgsl = corpus("wgsl");
-    let spirv: Vec<(String, Vec<u32>)> = glsl
+    // SPIR-V 1.3 from a quarter of the corpus, and 1.6 (Vulkan 1.3) from
+    // every shader that needs it or has spec constants.
+    let mut spirv: Vec<(String, Vec<u32>)> = glsl
         .iter()
         .step_by(4)
         .filter_map(|(n, s)| {
@@ -271,6 +275,20 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
             Some((n.replace(".comp", ".spv"), words.words))
         })
         .collect();
+    spirv.extend(
+        glsl.iter()
+            .filter(|(_, s)| {
+                s.contains("constant_id")
+                    || s.contains("#pragma use_vulkan_memory_model")
+                    || s.contains("subgroup")
+            })
+            .filter_map(|(n, s)| {
+                let mut o = SourceOptions::named(n);
+                o.target_env = Some(atomport::TargetEnv::Vulkan1_3);
+                let words = atomport::front::glsl::compile(s, &o).ok()?;
+                Some((n.replace(".comp", ".1.6.spv"), words.words))
+            }),
+    );
     let specs = [
         "0=u32:256",
         "1.2=f32:4:fill=1.5",
