@@ -523,6 +523,47 @@ fn last_workgroup_merge_runs_without_divergent_barriers() {
 }
 
 #[test]
+fn a_branch_on_a_shared_flag_becomes_a_workgroup_uniform_load() {
+    let groups = 40usize;
+    let values: Vec<u32> = (0..groups as u32 * 64).map(|i| (i * 7919) % 1000).collect();
+    let k = kernel("last_group_parallel_merge.comp", TargetEnv::Vulkan1_3, &[]);
+    assert!(k.warnings().is_empty(), "{:?}", k.warnings());
+    assert_eq!(
+        k.wgsl().matches("workgroupUniformLoad(").count(),
+        1,
+        "{}",
+        k.wgsl()
+    );
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let input = Buffer::from_slice(&ctx, &values).unwrap();
+        let state = Buffer::zeroed(&ctx, (2 + groups as u64) * 4).unwrap();
+        ctx.dispatch(
+            &k,
+            [groups as u32, 1, 1],
+            &[Bind::named("In", &input), Bind::named("st", &state)],
+        )
+        .unwrap();
+        let st: Vec<u32> = state.read(&ctx).unwrap();
+        assert_eq!(st[0], groups as u32);
+        assert_eq!(st[1], values.iter().sum::<u32>(), "{}", ctx.backend_name());
+    }
+    // The same branch mixed with the invocation id cannot be made uniform:
+    // the barrier stays, with its warning, and no load changes.
+    let mixed = source("last_group_parallel_merge.comp").replace(
+        "if (s_last != 0u) {",
+        "if (s_last != 0u && gl_LocalInvocationIndex < 64u) {",
+    );
+    let k = Kernel::from_glsl(&mixed, &options("mixed.comp", TargetEnv::Vulkan1_3, &[])).unwrap();
+    assert!(!k.wgsl().contains("workgroupUniformLoad"));
+    assert_eq!(k.warnings().len(), 1);
+    assert!(
+        k.warnings()[0]
+            .message
+            .starts_with("barrier() in control flow")
+    );
+}
+
+#[test]
 fn barriers_in_uniform_control_flow_are_kept_without_warnings() {
     let uniform = "#version 450
 layout(local_size_x = 64) in;

@@ -53,6 +53,8 @@ struct Analysis<'m> {
     changed: bool,
     /// Barrier statements found in non-uniform control flow, by address.
     non_uniform: HashSet<usize>,
+    /// `Emit` statements in uniform control flow, by address.
+    uniform_emits: HashSet<usize>,
 }
 
 /// Which function: an entry point's or one of `module.functions`.
@@ -256,6 +258,9 @@ impl<'m> Analysis<'m> {
                 Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) if !cf => {
                     self.non_uniform.insert(st as *const Statement as usize);
                 }
+                Statement::Emit(_) if cf => {
+                    self.uniform_emits.insert(st as *const Statement as usize);
+                }
                 Statement::Store { pointer, value } if !cf || !at(value) || !at(pointer) => {
                     self.taint(f, key, pointer);
                 }
@@ -326,49 +331,104 @@ fn merge(a: Exit, b: Exit) -> Exit {
     }
 }
 
+/// What the analysis found, by statement address in the module analysed.
+struct Found {
+    /// Barriers (control or memory-only) in non-uniform control flow.
+    non_uniform: HashSet<usize>,
+    /// How many of them are control barriers.
+    control: usize,
+    /// `Emit` statements in uniform control flow.
+    uniform_emits: HashSet<usize>,
+}
+
+/// Runs the analysis to its fixed point; `None` when there is none within
+/// the bound (then nothing is proved).
+fn analyze(module: &Module) -> Option<Found> {
+    let mut a = Analysis {
+        module,
+        callers: module
+            .functions
+            .iter()
+            .map(|(_, f)| Callers {
+                uniform: true,
+                arguments: vec![true; f.arguments.len()],
+            })
+            .collect(),
+        tainted_private: HashSet::new(),
+        tainted_local: HashSet::new(),
+        changed: true,
+        non_uniform: HashSet::new(),
+        uniform_emits: HashSet::new(),
+    };
+    // Variables only get tainted and callers only lose uniformity: a fixed
+    // point comes within a bounded number of rounds.
+    let mut rounds = 0;
+    while a.changed && rounds < 64 {
+        a.changed = false;
+        a.non_uniform.clear();
+        a.uniform_emits.clear();
+        for i in 0..module.entry_points.len() {
+            a.run(Which::Entry(i), true);
+        }
+        // Callers come after their callees in the arena.
+        let handles: Vec<Handle<Function>> = module.functions.iter().map(|(h, _)| h).collect();
+        for &h in handles.iter().rev() {
+            let uniform = a.callers[h.index()].uniform;
+            a.run(Which::Function(h), uniform);
+        }
+        rounds += 1;
+    }
+    if a.changed {
+        return None;
+    }
+    let mut control = 0;
+    let mut count = |block: &Block| {
+        control += block
+            .iter()
+            .filter(|st| {
+                matches!(st, Statement::ControlBarrier(_))
+                    && a.non_uniform.contains(&(*st as *const Statement as usize))
+            })
+            .count();
+    };
+    for (_, f) in module.functions.iter() {
+        visit_blocks_ref(&f.body, &mut count);
+    }
+    for ep in module.entry_points.iter() {
+        visit_blocks_ref(&ep.function.body, &mut count);
+    }
+    Some(Found {
+        non_uniform: a.non_uniform,
+        control,
+        uniform_emits: a.uniform_emits,
+    })
+}
+
 /// Removes memory-only barriers in non-uniform control flow; returns the
 /// warnings (one per kind) for what it removed and for control barriers it
 /// could not prove uniform.
+///
+/// Before that, a control barrier under a branch on `shared` memory (a flag
+/// one invocation set: `if (s_last != 0u) { …; barrier(); }`) is what WGSL's
+/// `workgroupUniformLoad` is for: loads of non-atomic `shared` scalars (or
+/// elements at a constant index) in uniform control flow become
+/// `workgroupUniformLoad`s when that makes some control barrier uniform.
 pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
-    let non_uniform = {
-        let mut a = Analysis {
-            module,
-            callers: module
-                .functions
-                .iter()
-                .map(|(_, f)| Callers {
-                    uniform: true,
-                    arguments: vec![true; f.arguments.len()],
-                })
-                .collect(),
-            tainted_private: HashSet::new(),
-            tainted_local: HashSet::new(),
-            changed: true,
-            non_uniform: HashSet::new(),
-        };
-        // Variables only get tainted and callers only lose uniformity: a
-        // fixed point comes within a bounded number of rounds.
-        let mut rounds = 0;
-        while a.changed && rounds < 64 {
-            a.changed = false;
-            a.non_uniform.clear();
-            for i in 0..module.entry_points.len() {
-                a.run(Which::Entry(i), true);
-            }
-            // Callers come after their callees in the arena.
-            let handles: Vec<Handle<Function>> = module.functions.iter().map(|(h, _)| h).collect();
-            for &h in handles.iter().rev() {
-                let uniform = a.callers[h.index()].uniform;
-                a.run(Which::Function(h), uniform);
-            }
-            rounds += 1;
-        }
-        if a.changed {
-            // No fixed point: prove nothing.
-            return Vec::new();
-        }
-        a.non_uniform
+    let Some(mut found) = analyze(module) else {
+        return Vec::new();
     };
+    if found.control > 0 {
+        let mut candidate = module.clone();
+        if let Some(before) = analyze(&candidate)
+            && uniform_workgroup_loads(&mut candidate, &before.uniform_emits) > 0
+            && let Some(after) = analyze(&candidate)
+            && after.control < found.control
+        {
+            *module = candidate;
+            found = after;
+        }
+    }
+    let non_uniform = found.non_uniform;
     if non_uniform.is_empty() {
         return Vec::new();
     }
@@ -412,11 +472,142 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     }
     if kept > 0 {
         warnings.push(Warning::new(
-            "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids) around barriers",
+            "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids, shared flags read in uniform control flow) around barriers",
             &["barrier"],
         ));
     }
     warnings
+}
+
+/// Makes the eligible loads in the uniform `Emit` statements (addresses in
+/// `module`) `workgroupUniformLoad`s; returns how many.
+fn uniform_workgroup_loads(module: &mut Module, uniform_emits: &HashSet<usize>) -> usize {
+    let mut converted = 0;
+    let globals = &module.global_variables;
+    let types = &module.types;
+    let convert = |f: &mut Function, converted: &mut usize| {
+        // The loaded type of an eligible pointer: a whole non-atomic scalar
+        // or vector `shared` variable, or an element at a constant index.
+        let eligible = |f: &Function, h: Handle<Expression>| -> Option<Handle<naga::Type>> {
+            let Expression::Load { pointer } = f.expressions[h] else {
+                return None;
+            };
+            let ty = match f.expressions[pointer] {
+                Expression::GlobalVariable(g) if globals[g].space == AddressSpace::WorkGroup => {
+                    globals[g].ty
+                }
+                Expression::AccessIndex { base, .. } => match f.expressions[base] {
+                    Expression::GlobalVariable(g)
+                        if globals[g].space == AddressSpace::WorkGroup =>
+                    {
+                        match types[globals[g].ty].inner {
+                            naga::TypeInner::Array { base, .. } => base,
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            matches!(
+                types[ty].inner,
+                naga::TypeInner::Scalar(_) | naga::TypeInner::Vector { .. }
+            )
+            .then_some(ty)
+        };
+        // The body comes out so that the rewrite can edit the expressions
+        // (its statements' addresses stay: their buffers do not move).
+        let mut body = std::mem::take(&mut f.body);
+        let mut rewrite = |block: &mut Block| {
+            let plan: Vec<bool> = block
+                .iter()
+                .map(|st| {
+                    matches!(st, Statement::Emit(_))
+                        && uniform_emits.contains(&(st as *const Statement as usize))
+                })
+                .collect();
+            if !plan.contains(&true) {
+                return;
+            }
+            let old = std::mem::take(block);
+            for ((st, span), uniform) in old.span_into_iter().zip(plan) {
+                let Statement::Emit(ref range) = st else {
+                    block.push(st, span);
+                    continue;
+                };
+                if !uniform {
+                    block.push(st, span);
+                    continue;
+                }
+                let bounds = range.index_range();
+                let mut start = bounds.start;
+                for h in range.clone() {
+                    let Some(ty) = eligible(f, h) else { continue };
+                    let Expression::Load { pointer } = f.expressions[h] else {
+                        continue;
+                    };
+                    let at = h.index() as u32;
+                    if start < at {
+                        block.push(
+                            Statement::Emit(naga::Range::from_index_range(
+                                start..at,
+                                &f.expressions,
+                            )),
+                            span,
+                        );
+                    }
+                    f.expressions[h] = Expression::WorkGroupUniformLoadResult { ty };
+                    block.push(Statement::WorkGroupUniformLoad { pointer, result: h }, span);
+                    start = at + 1;
+                    *converted += 1;
+                }
+                if start < bounds.end {
+                    block.push(
+                        Statement::Emit(naga::Range::from_index_range(
+                            start..bounds.end,
+                            &f.expressions,
+                        )),
+                        span,
+                    );
+                }
+            }
+        };
+        visit_blocks(&mut body, &mut rewrite);
+        f.body = body;
+    };
+    for (_, f) in module.functions.iter_mut() {
+        convert(f, &mut converted);
+    }
+    for ep in module.entry_points.iter_mut() {
+        convert(&mut ep.function, &mut converted);
+    }
+    converted
+}
+
+/// Calls `f` on `block` and every block nested in it, read-only.
+fn visit_blocks_ref(block: &Block, f: &mut impl FnMut(&Block)) {
+    for st in block.iter() {
+        match st {
+            Statement::Block(b) => visit_blocks_ref(b, f),
+            Statement::If { accept, reject, .. } => {
+                visit_blocks_ref(accept, f);
+                visit_blocks_ref(reject, f);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    visit_blocks_ref(&c.body, f);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                visit_blocks_ref(body, f);
+                visit_blocks_ref(continuing, f);
+            }
+            _ => {}
+        }
+    }
+    f(block);
 }
 
 /// Calls `f` on `block` and every block nested in it (inner blocks first).
