@@ -831,3 +831,86 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
     assert_fails(&o, 2, "9 mip levels: a 16x16 texture has 1 to 5");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn spec_target_env_and_warnings_on_the_command_line() {
+    let shader = "tests/vulkan/spec_constant_ops.comp";
+    for b in common::backend_names() {
+        let v = common::run_json(&[
+            "run",
+            shader,
+            "--groups",
+            "1",
+            "--buffer",
+            "0=u32:16",
+            "--spec",
+            "TILE=32",
+            "--spec",
+            "0=4",
+            "--target-env",
+            "vulkan1.3",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        let data = &v["bindings"][0]["data"];
+        assert_eq!(data[0], 31, "{b}: MASK = TILE - 1");
+        assert_eq!(data[13], 4, "{b}: gl_WorkGroupSize.x");
+    }
+    // Usage errors name the flag and exit 2.
+    let o = atomport(&["translate", shader, "--spec", "NOPE=1"]);
+    assert_fails(
+        &o,
+        2,
+        "no specialization constant `NOPE` (--spec NOPE=1); it has: 0, 1 (TILE)",
+    );
+    let o = atomport(&["translate", shader, "--spec", "WIDE=maybe"]);
+    assert_fails(&o, 2, "`WIDE` (--spec WIDE=maybe) is a bool");
+    let o = atomport(&["translate", shader, "--spec", "TILE"]);
+    assert_fails(&o, 2, "a specialization is ID=VALUE or NAME=VALUE");
+    let o = atomport(&["translate", shader, "--target-env", "vulkan2"]);
+    assert_fails(&o, 2, "`vulkan2` is not a target environment");
+    // Warnings: on stderr with their line, once each; an error when denied.
+    let mm = "tests/vulkan/memory_model_flag.comp";
+    let o = atomport(&["translate", mm]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.starts_with(&format!("{mm}:18: warning: atomics with acquire, release")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{mm}:8: warning: `coherent` memory")),
+        "{err}"
+    );
+    // Denied: the warnings, then the error line.
+    let o = atomport(&["translate", mm, "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let err = stderr(&o);
+    let last = err.lines().last().unwrap();
+    assert_eq!(
+        last,
+        format!("atomport: {mm}: 2 warning(s), and --deny-warnings makes them errors")
+    );
+    assert_eq!(err.lines().count(), 3, "{err}");
+    // `diff` loads the shader once per backend but warns once.
+    let names = common::backend_names();
+    if names.len() == 2 {
+        let o = atomport(&[
+            "diff",
+            mm,
+            "--backends",
+            "vulkan,gl",
+            "--groups",
+            "1",
+            "--buffer",
+            "0=u32:65",
+            "--buffer",
+            "1=u32:64",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(err.matches("warning:").count(), 2, "{err}");
+    }
+}
