@@ -671,7 +671,7 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
             ran += 1;
             let input = Buffer::from_slice(&ctx, &values).unwrap();
             let out = Buffer::zeroed(&ctx, (2 + n as u64) * 4).unwrap();
-            let info = Buffer::zeroed(&ctx, 8 * 128 * 4).unwrap();
+            let info = Buffer::zeroed(&ctx, 10 * 128 * 4).unwrap();
             ctx.dispatch(
                 &k,
                 [groups as u32, 1, 1],
@@ -722,6 +722,14 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
                 let mine =
                     keep(i) as u32 + 2 * keep(base + src) as u32 + 4 * values[base + src % 2];
                 assert_eq!(field(7, i), mine, "ballot bits and broadcast at {i}");
+                // The mask built-ins: ballot & lt counts the kept lanes
+                // below; eq has this lane's bit alone; ge, gt and le count
+                // the lanes at or above, above, and at or below.
+                let below = kept_lanes.iter().filter(|&&l| l < lane).count() as u32;
+                let m1 = below | 1 << 8 | 1 << 12 | ((size - lane) as u32) << 16;
+                assert_eq!(field(8, i), m1, "lt/eq/ge masks at {i}");
+                let m2 = (size - lane - 1) as u32 | ((lane + 1) as u32) << 8;
+                assert_eq!(field(9, i), m2, "gt/le masks at {i}");
             }
         }
     }

@@ -174,6 +174,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         compat::split_wide_bitcasts(&mut spv)?;
         compat::non_finite_constants(&mut spv)?;
         subgroup::lower_subgroup_operations(&mut spv)?;
+        subgroup::lower_subgroup_masks(&mut spv)?;
         spirv::refuse_storage_images_without_format(&spv)?;
         spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;
         samplers = sampler::split_combined_samplers(&mut spv)?;

@@ -15,6 +15,10 @@
 //!   `subgroupBroadcast` takes a constant, `subgroupShuffle` the same value
 //!   from any id.
 //!
+//! - `gl_SubgroupEqMask`, `GeMask`, `GtMask`, `LeMask`, `LtMask`: computed
+//!   from the invocation's id (and the subgroup size, above which the
+//!   greater-than masks have no bits).
+//!
 //! The invocation's id is read from a `SubgroupLocalInvocationId` input,
 //! declared when the shader has none.
 
@@ -145,6 +149,12 @@ fn glsl_std_450(module: &mut Module) -> Word {
 /// The `SubgroupLocalInvocationId` input, declared (and listed by every
 /// entry point) when missing.
 fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
+    builtin_input(rw, uint, BuiltIn::SubgroupLocalInvocationId)
+}
+
+/// The `uint` input variable of built-in `which`, declared (and listed by
+/// every entry point) when missing.
+fn builtin_input(rw: &mut Rewriter, uint: Word, which: BuiltIn) -> Word {
     let existing = rw
         .module
         .annotations
@@ -153,8 +163,8 @@ fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
             [
                 Operand::IdRef(t),
                 Operand::Decoration(Decoration::BuiltIn),
-                Operand::BuiltIn(BuiltIn::SubgroupLocalInvocationId),
-            ] => Some(*t),
+                Operand::BuiltIn(b),
+            ] if *b == which => Some(*t),
             _ => None,
         });
     if let Some(v) = existing {
@@ -175,7 +185,7 @@ fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
         vec![
             Operand::IdRef(var),
             Operand::Decoration(Decoration::BuiltIn),
-            Operand::BuiltIn(BuiltIn::SubgroupLocalInvocationId),
+            Operand::BuiltIn(which),
         ],
     ));
     for ep in &mut rw.module.entry_points {
@@ -421,4 +431,149 @@ fn rewrite(
         _ => return Ok(None),
     }
     Ok(Some(out))
+}
+
+/// Replaces the loads of the subgroup mask built-ins (`gl_SubgroupEqMask`
+/// and the others), which naga's reader lacks, with the masks computed from
+/// the invocation's id; returns how many loads.
+pub fn lower_subgroup_masks(module: &mut Module) -> Result<usize> {
+    let masks: Vec<(Word, BuiltIn)> = module
+        .annotations
+        .iter()
+        .filter_map(|a| match a.operands.as_slice() {
+            [
+                Operand::IdRef(t),
+                Operand::Decoration(Decoration::BuiltIn),
+                Operand::BuiltIn(
+                    b @ (BuiltIn::SubgroupEqMask
+                    | BuiltIn::SubgroupGeMask
+                    | BuiltIn::SubgroupGtMask
+                    | BuiltIn::SubgroupLeMask
+                    | BuiltIn::SubgroupLtMask),
+                ),
+            ] => Some((*t, *b)),
+            _ => None,
+        })
+        .collect();
+    if masks.is_empty() {
+        return Ok(0);
+    }
+    let mut rw = Rewriter::new(module);
+    let uint = rw.uint_type_at_start();
+    let boolean = rw.bool_type();
+    let glsl = glsl_std_450(rw.module);
+    let lid_var = subgroup_invocation_id(&mut rw, uint);
+    let size_var = builtin_input(&mut rw, uint, BuiltIn::SubgroupSize);
+    let mut constants = std::collections::HashMap::new();
+    for v in [0u32, 1, 32, 64, 96, 128, 0xffff_ffff] {
+        constants.insert(v, rw.constant(uint, Op::Constant, Some(v)));
+    }
+    let c = |v: u32| constants[&v];
+    let mut ids = Ids {
+        uint,
+        boolean,
+        glsl,
+        lid_var,
+        next: rw.module.header.as_ref().map_or(0, |h| h.bound),
+    };
+    let mut count = 0;
+    for f in &mut rw.module.functions {
+        for b in &mut f.blocks {
+            let mut k = 0;
+            while k < b.instructions.len() {
+                let inst = &b.instructions[k];
+                let which = match (inst.class.opcode, inst.operands.first().and_then(id)) {
+                    (Op::Load, Some(p)) => masks.iter().find(|(v, _)| *v == p).map(|m| m.1),
+                    _ => None,
+                };
+                let (Some(which), Some(ty), Some(r)) = (which, inst.result_type, inst.result_id)
+                else {
+                    k += 1;
+                    continue;
+                };
+                let mut out = Vec::new();
+                let lid = ids.fresh();
+                out.push(value(Op::Load, uint, lid, &[ids.lid_var]));
+                let size = ids.fresh();
+                out.push(value(Op::Load, uint, size, &[size_var]));
+                // Bits below `end` in word k: (1 << n) - 1, n = clamp(end, 32k, 32k + 32) - 32k.
+                let below = |ids: &mut Ids, out: &mut Vec<Instruction>, end: Word, k: usize| {
+                    let (clamped, n, shifted, low, full, mask) = (
+                        ids.fresh(),
+                        ids.fresh(),
+                        ids.fresh(),
+                        ids.fresh(),
+                        ids.fresh(),
+                        ids.fresh(),
+                    );
+                    let base = [c(0), c(32), c(64), c(96)][k];
+                    let top = [c(32), c(64), c(96), c(128)][k];
+                    out.push(ext(ids, U_CLAMP, uint, clamped, &[end, base, top]));
+                    out.push(value(Op::ISub, uint, n, &[clamped, base]));
+                    out.push(value(Op::ShiftLeftLogical, uint, shifted, &[c(1), n]));
+                    out.push(value(Op::ISub, uint, low, &[shifted, c(1)]));
+                    out.push(value(Op::IEqual, boolean, full, &[n, c(32)]));
+                    out.push(value(Op::Select, uint, mask, &[full, c(0xffff_ffff), low]));
+                    mask
+                };
+                let next = ids.fresh();
+                out.push(value(Op::IAdd, uint, next, &[lid, c(1)]));
+                let mut words = Vec::new();
+                for k in 0..4 {
+                    let lt = below(&mut ids, &mut out, lid, k);
+                    let le = below(&mut ids, &mut out, next, k);
+                    let word = match which {
+                        BuiltIn::SubgroupLtMask => lt,
+                        BuiltIn::SubgroupLeMask => le,
+                        BuiltIn::SubgroupEqMask => {
+                            let w = ids.fresh();
+                            out.push(value(Op::BitwiseXor, uint, w, &[le, lt]));
+                            w
+                        }
+                        _ => {
+                            // Ge = ~Lt, Gt = ~Le, within the subgroup.
+                            let inside = below(&mut ids, &mut out, size, k);
+                            let (not, w) = (ids.fresh(), ids.fresh());
+                            let from = if which == BuiltIn::SubgroupGeMask {
+                                lt
+                            } else {
+                                le
+                            };
+                            out.push(value(Op::Not, uint, not, &[from]));
+                            out.push(value(Op::BitwiseAnd, uint, w, &[not, inside]));
+                            w
+                        }
+                    };
+                    words.push(word);
+                }
+                out.push(value(Op::CompositeConstruct, ty, r, &words));
+                let n = out.len();
+                b.instructions.splice(k..k + 1, out);
+                k += n;
+                count += 1;
+            }
+        }
+    }
+    if let Some(h) = rw.module.header.as_mut() {
+        h.bound = ids.next;
+    }
+    // The mask variables are unused now: gone, with their decorations.
+    let dead: Vec<Word> = masks.iter().map(|m| m.0).collect();
+    let module = rw.module;
+    module
+        .types_global_values
+        .retain(|i| !i.result_id.is_some_and(|r| dead.contains(&r)));
+    let names_dead = |i: &Instruction| {
+        i.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| dead.contains(&t))
+    };
+    module.annotations.retain(|a| !names_dead(a));
+    module.debug_names.retain(|a| !names_dead(a));
+    for ep in &mut module.entry_points {
+        ep.operands
+            .retain(|o| !id(o).is_some_and(|t| dead.contains(&t)));
+    }
+    Ok(count)
 }

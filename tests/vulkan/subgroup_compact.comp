@@ -9,7 +9,7 @@
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer In { uint values[]; };
 layout(set = 0, binding = 1) buffer Out { uint count; uint size; uint kept[]; } o;
-layout(set = 0, binding = 2) buffer Info { uint lane[128]; uint lsb[128]; uint msb[128]; uint inc[128]; uint elect[128]; uint same[128]; uint sum[128]; uint mine[128]; } info;
+layout(set = 0, binding = 2) buffer Info { uint lane[128]; uint lsb[128]; uint msb[128]; uint inc[128]; uint elect[128]; uint same[128]; uint sum[128]; uint mine[128]; uint m1[128]; uint m2[128]; } info;
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -31,6 +31,14 @@ void main() {
     info.elect[i] = subgroupElect() ? 1u : 0u;
     info.same[i] = subgroupAllEqual(v >> 31) ? 1u : 0u;
     info.sum[i] = subgroupAdd(v);
+    uvec4 lt = b & gl_SubgroupLtMask;
+    uvec4 eq = gl_SubgroupEqMask;
+    uint eqBit = eq[gl_SubgroupInvocationID / 32u] >> (gl_SubgroupInvocationID % 32u);
+    uvec4 ge = gl_SubgroupGeMask, gt = gl_SubgroupGtMask, le = gl_SubgroupLeMask;
+    uint count_lt = bitCount(lt.x) + bitCount(lt.y) + bitCount(lt.z) + bitCount(lt.w);
+    uint count_eq = bitCount(eq.x) + bitCount(eq.y) + bitCount(eq.z) + bitCount(eq.w);
+    info.m1[i] = count_lt | ((eqBit & 1u) << 8) | (count_eq << 12) | ((bitCount(ge.x) + bitCount(ge.y) + bitCount(ge.z) + bitCount(ge.w)) << 16);
+    info.m2[i] = (bitCount(gt.x) + bitCount(gt.y) + bitCount(gt.z) + bitCount(gt.w)) | ((bitCount(le.x) + bitCount(le.y) + bitCount(le.z) + bitCount(le.w)) << 8);
     uint src = (gl_SubgroupInvocationID + 1u) % gl_SubgroupSize;
     info.mine[i] = (subgroupInverseBallot(b) ? 1u : 0u) + (subgroupBallotBitExtract(b, src) ? 2u : 0u) + 4u * subgroupBroadcast(v, src % 2u);
 }
