@@ -189,25 +189,7 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
                         coherent |= memory_access_coherent(inst.operands.get(2));
                         inst.operands.truncate(2);
                     }
-                    Op::AtomicLoad
-                    | Op::AtomicStore
-                    | Op::AtomicExchange
-                    | Op::AtomicCompareExchange
-                    | Op::AtomicCompareExchangeWeak
-                    | Op::AtomicIIncrement
-                    | Op::AtomicIDecrement
-                    | Op::AtomicIAdd
-                    | Op::AtomicISub
-                    | Op::AtomicSMin
-                    | Op::AtomicUMin
-                    | Op::AtomicSMax
-                    | Op::AtomicUMax
-                    | Op::AtomicAnd
-                    | Op::AtomicOr
-                    | Op::AtomicXor
-                    | Op::AtomicFAddEXT
-                    | Op::AtomicFMinEXT
-                    | Op::AtomicFMaxEXT => {
+                    op if super::spirv::is_atomic(op) => {
                         let sem = semantics(inst.operands.get(2)).unwrap_or(0);
                         let unequal = if matches!(
                             op,
@@ -524,21 +506,7 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
     if dead.is_empty() {
         return 0;
     }
-    module
-        .types_global_values
-        .retain(|i| !i.result_id.is_some_and(|r| dead.contains(&r)));
-    let names_dead = |i: &Instruction| {
-        i.operands
-            .first()
-            .and_then(id)
-            .is_some_and(|t| dead.contains(&t))
-    };
-    module.annotations.retain(|a| !names_dead(a));
-    module.debug_names.retain(|a| !names_dead(a));
-    for ep in &mut module.entry_points {
-        ep.operands
-            .retain(|o| !id(o).is_some_and(|t| dead.contains(&t)));
-    }
+    super::spirv::remove_globals(module, |v| dead.contains(&v));
     super::spirv::remove_unused_types(
         module,
         &[

@@ -28,6 +28,7 @@ use rspirv::spirv::{Capability, LoopControl, Op, StorageClass, Word};
 
 use super::spirv::{
     Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
+    with_ids,
 };
 use crate::{Error, Result};
 
@@ -377,16 +378,11 @@ impl Rewriter<'_> {
                             let header_block = labelled(
                                 header,
                                 vec![
-                                    Instruction::new(
+                                    with_ids(
                                         Op::Phi,
                                         Some(uint),
                                         Some(old),
-                                        vec![
-                                            Operand::IdRef(first),
-                                            Operand::IdRef(this),
-                                            Operand::IdRef(next),
-                                            Operand::IdRef(cont),
-                                        ],
+                                        &[first, this, next, cont],
                                     ),
                                     Instruction::new(
                                         Op::LoopMerge,
@@ -518,17 +514,9 @@ fn min_max_blocks(
     let (value_nan, old_nan, beats, equal, value_bits, sign) = (n(), n(), n(), n(), n(), n());
     let (signed_right, tie, better, take, number, write) = (n(), n(), n(), n(), n(), n());
     let (value_abs, old_abs) = (n(), n());
-    let op2 = |op: Op, ty: Word, r: Word, a: Word, b: Word| {
-        Instruction::new(
-            op,
-            Some(ty),
-            Some(r),
-            vec![Operand::IdRef(a), Operand::IdRef(b)],
-        )
-    };
-    let op1 = |op: Op, ty: Word, r: Word, a: Word| {
-        Instruction::new(op, Some(ty), Some(r), vec![Operand::IdRef(a)])
-    };
+    let op2 =
+        |op: Op, ty: Word, r: Word, a: Word, b: Word| with_ids(op, Some(ty), Some(r), &[a, b]);
+    let op1 = |op: Op, ty: Word, r: Word, a: Word| with_ids(op, Some(ty), Some(r), &[a]);
     // write = !isnan(v) && (isnan(x) || v < x || (v == x && signbit(v)))   (min)
     //         !isnan(v) && (isnan(x) || v > x || (v == x && !signbit(v)))  (max)
     // WGSL has no isNan: a NaN's magnitude bits exceed infinity's.
@@ -610,38 +598,14 @@ fn min_max_blocks(
     let join_block = labelled(
         join,
         vec![
-            Instruction::new(
+            with_ids(
                 Op::Phi,
                 Some(boolean),
                 Some(done),
-                vec![
-                    Operand::IdRef(constant_true),
-                    Operand::IdRef(body),
-                    Operand::IdRef(same),
-                    Operand::IdRef(cas),
-                ],
+                &[constant_true, body, same, cas],
             ),
-            Instruction::new(
-                Op::Phi,
-                Some(uint),
-                Some(next),
-                vec![
-                    Operand::IdRef(old),
-                    Operand::IdRef(body),
-                    Operand::IdRef(seen),
-                    Operand::IdRef(cas),
-                ],
-            ),
-            Instruction::new(
-                Op::BranchConditional,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(done),
-                    Operand::IdRef(merge),
-                    Operand::IdRef(cont),
-                ],
-            ),
+            with_ids(Op::Phi, Some(uint), Some(next), &[old, body, seen, cas]),
+            with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
         ],
     );
     vec![body_block, cas_block, join_block]

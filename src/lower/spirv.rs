@@ -66,6 +66,22 @@ pub(super) fn id(op: &Operand) -> Option<Word> {
     }
 }
 
+/// An instruction whose operands are all ids (`OpIAdd`, `OpPhi`,
+/// `OpBranchConditional`, …).
+pub(super) fn with_ids(
+    op: Op,
+    ty: Option<Word>,
+    result: Option<Word>,
+    args: &[Word],
+) -> Instruction {
+    Instruction::new(
+        op,
+        ty,
+        result,
+        args.iter().map(|&a| Operand::IdRef(a)).collect(),
+    )
+}
+
 /// The result type of every id that has one (globals, parameters, instructions).
 pub(super) fn result_types(module: &Module) -> HashMap<Word, Word> {
     module
@@ -525,6 +541,20 @@ pub(super) fn refuse_aggregate_copies_of_atomics(module: &Module) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// Removes the global variables `dead` says, with their names, decorations
+/// and entry-point listing (nothing may use them any more).
+pub(super) fn remove_globals(module: &mut Module, dead: impl Fn(Word) -> bool) {
+    module
+        .types_global_values
+        .retain(|i| !(i.class.opcode == Op::Variable && i.result_id.is_some_and(&dead)));
+    let names_dead = |i: &Instruction| i.operands.first().and_then(id).is_some_and(&dead);
+    module.annotations.retain(|a| !names_dead(a));
+    module.debug_names.retain(|a| !names_dead(a));
+    for ep in &mut module.entry_points {
+        ep.operands.retain(|o| !id(o).is_some_and(&dead));
+    }
 }
 
 /// Removes declarations of the given type opcodes that nothing uses any more

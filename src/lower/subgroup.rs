@@ -82,26 +82,11 @@ pub fn lower_subgroup_operations(module: &mut Module) -> Result<usize> {
     if count == 0 {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
-    let boolean = rw.bool_type();
-    let glsl = glsl_std_450(rw.module);
-    let lid_var = subgroup_invocation_id(&mut rw, uint);
-    let mut constants = std::collections::HashMap::new();
-    for v in [0u32, 1, 3, 31, 32, 64, 96, 128, 0xffff_ffff] {
-        constants.insert(v, rw.constant(uint, Op::Constant, Some(v)));
-    }
+    let (mut ids, constants) = prepare(module);
     let c = |v: u32| constants[&v];
-    let defs = Defs::new(rw.module);
-    let types = super::spirv::result_types(rw.module);
-    let mut ids = Ids {
-        uint,
-        boolean,
-        glsl,
-        lid_var,
-        next: rw.module.header.as_ref().map_or(0, |h| h.bound),
-    };
-    for f in &mut rw.module.functions {
+    let defs = Defs::new(module);
+    let types = super::spirv::result_types(module);
+    for f in &mut module.functions {
         for b in &mut f.blocks {
             let mut k = 0;
             while k < b.instructions.len() {
@@ -123,10 +108,32 @@ pub fn lower_subgroup_operations(module: &mut Module) -> Result<usize> {
             }
         }
     }
-    if let Some(h) = rw.module.header.as_mut() {
+    if let Some(h) = module.header.as_mut() {
         h.bound = ids.next;
     }
     Ok(count)
+}
+
+/// The types, import, invocation id and constants both rewrites use, and
+/// the constants by value.
+fn prepare(module: &mut Module) -> (Ids, std::collections::HashMap<u32, Word>) {
+    let mut rw = Rewriter::new(module);
+    let uint = rw.uint_type_at_start();
+    let boolean = rw.bool_type();
+    let glsl = glsl_std_450(rw.module);
+    let lid_var = subgroup_invocation_id(&mut rw, uint);
+    let constants = [0u32, 1, 3, 31, 32, 64, 96, 128, 0xffff_ffff]
+        .into_iter()
+        .map(|v| (v, rw.constant(uint, Op::Constant, Some(v))))
+        .collect();
+    let ids = Ids {
+        uint,
+        boolean,
+        glsl,
+        lid_var,
+        next: rw.module.header.as_ref().map_or(0, |h| h.bound),
+    };
+    (ids, constants)
 }
 
 /// The id of the GLSL.std.450 import, added when missing.
@@ -194,13 +201,37 @@ fn builtin_input(rw: &mut Rewriter, uint: Word, which: BuiltIn) -> Word {
     var
 }
 
+/// Word `k` of a ballot mask holding the bits below `end`:
+/// `(1 << n) - 1` with `n = clamp(end, 32k, 32k + 32) - 32k` (all ones at 32).
+fn bits_below(
+    ids: &mut Ids,
+    out: &mut Vec<Instruction>,
+    c: &impl Fn(u32) -> Word,
+    end: Word,
+    k: usize,
+) -> Word {
+    let (uint, boolean) = (ids.uint, ids.boolean);
+    let (clamped, n, shifted, low, full, mask) = (
+        ids.fresh(),
+        ids.fresh(),
+        ids.fresh(),
+        ids.fresh(),
+        ids.fresh(),
+        ids.fresh(),
+    );
+    let base = c(32 * k as u32);
+    let top = c(32 * (k as u32 + 1));
+    out.push(ext(ids, U_CLAMP, uint, clamped, &[end, base, top]));
+    out.push(value(Op::ISub, uint, n, &[clamped, base]));
+    out.push(value(Op::ShiftLeftLogical, uint, shifted, &[c(1), n]));
+    out.push(value(Op::ISub, uint, low, &[shifted, c(1)]));
+    out.push(value(Op::IEqual, boolean, full, &[n, c(32)]));
+    out.push(value(Op::Select, uint, mask, &[full, c(0xffff_ffff), low]));
+    mask
+}
+
 fn value(op: Op, ty: Word, r: Word, args: &[Word]) -> Instruction {
-    Instruction::new(
-        op,
-        Some(ty),
-        Some(r),
-        args.iter().map(|&a| Operand::IdRef(a)).collect(),
-    )
+    super::spirv::with_ids(op, Some(ty), Some(r), args)
 }
 
 fn ext(ids: &Ids, n: u32, ty: Word, r: Word, args: &[Word]) -> Instruction {
@@ -329,33 +360,16 @@ fn rewrite(
                 let counted = match lid {
                     None => word,
                     Some(lid) => {
-                        // Bits of this word below (or at) the invocation:
-                        // n = clamp(lid + inclusive, 32k, 32k + 32) - 32k.
-                        let inclusive = group == GroupOperation::InclusiveScan;
-                        let (end, clamped, n, shifted, low, full, mask, masked) = (
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                            ids.fresh(),
-                        );
-                        let base = [c(0), c(32), c(64), c(96)][k];
-                        let top = [c(32), c(64), c(96), c(128)][k];
-                        out.push(value(
-                            Op::IAdd,
-                            uint,
-                            end,
-                            &[lid, if inclusive { c(1) } else { c(0) }],
-                        ));
-                        out.push(ext(ids, U_CLAMP, uint, clamped, &[end, base, top]));
-                        out.push(value(Op::ISub, uint, n, &[clamped, base]));
-                        out.push(value(Op::ShiftLeftLogical, uint, shifted, &[c(1), n]));
-                        out.push(value(Op::ISub, uint, low, &[shifted, c(1)]));
-                        out.push(value(Op::IEqual, boolean, full, &[n, c(32)]));
-                        out.push(value(Op::Select, uint, mask, &[full, c(0xffff_ffff), low]));
+                        // The bits of this word below (or at) the invocation.
+                        let end = if group == GroupOperation::InclusiveScan {
+                            let e = ids.fresh();
+                            out.push(value(Op::IAdd, uint, e, &[lid, c(1)]));
+                            e
+                        } else {
+                            lid
+                        };
+                        let mask = bits_below(ids, &mut out, c, end, k);
+                        let masked = ids.fresh();
                         out.push(value(Op::BitwiseAnd, uint, masked, &[word, mask]));
                         masked
                     }
@@ -458,24 +472,12 @@ pub fn lower_subgroup_masks(module: &mut Module) -> Result<usize> {
     if masks.is_empty() {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
-    let boolean = rw.bool_type();
-    let glsl = glsl_std_450(rw.module);
-    let lid_var = subgroup_invocation_id(&mut rw, uint);
-    let size_var = builtin_input(&mut rw, uint, BuiltIn::SubgroupSize);
-    let mut constants = std::collections::HashMap::new();
-    for v in [0u32, 1, 32, 64, 96, 128, 0xffff_ffff] {
-        constants.insert(v, rw.constant(uint, Op::Constant, Some(v)));
-    }
+    let (mut ids, constants) = prepare(module);
     let c = |v: u32| constants[&v];
-    let mut ids = Ids {
-        uint,
-        boolean,
-        glsl,
-        lid_var,
-        next: rw.module.header.as_ref().map_or(0, |h| h.bound),
-    };
+    let mut rw = Rewriter::new(module);
+    let size_var = builtin_input(&mut rw, ids.uint, BuiltIn::SubgroupSize);
+    ids.next = rw.module.header.as_ref().map_or(0, |h| h.bound);
+    let uint = ids.uint;
     let mut count = 0;
     for f in &mut rw.module.functions {
         for b in &mut f.blocks {
@@ -496,25 +498,8 @@ pub fn lower_subgroup_masks(module: &mut Module) -> Result<usize> {
                 out.push(value(Op::Load, uint, lid, &[ids.lid_var]));
                 let size = ids.fresh();
                 out.push(value(Op::Load, uint, size, &[size_var]));
-                // Bits below `end` in word k: (1 << n) - 1, n = clamp(end, 32k, 32k + 32) - 32k.
                 let below = |ids: &mut Ids, out: &mut Vec<Instruction>, end: Word, k: usize| {
-                    let (clamped, n, shifted, low, full, mask) = (
-                        ids.fresh(),
-                        ids.fresh(),
-                        ids.fresh(),
-                        ids.fresh(),
-                        ids.fresh(),
-                        ids.fresh(),
-                    );
-                    let base = [c(0), c(32), c(64), c(96)][k];
-                    let top = [c(32), c(64), c(96), c(128)][k];
-                    out.push(ext(ids, U_CLAMP, uint, clamped, &[end, base, top]));
-                    out.push(value(Op::ISub, uint, n, &[clamped, base]));
-                    out.push(value(Op::ShiftLeftLogical, uint, shifted, &[c(1), n]));
-                    out.push(value(Op::ISub, uint, low, &[shifted, c(1)]));
-                    out.push(value(Op::IEqual, boolean, full, &[n, c(32)]));
-                    out.push(value(Op::Select, uint, mask, &[full, c(0xffff_ffff), low]));
-                    mask
+                    bits_below(ids, out, &c, end, k)
                 };
                 let next = ids.fresh();
                 out.push(value(Op::IAdd, uint, next, &[lid, c(1)]));
@@ -558,22 +543,6 @@ pub fn lower_subgroup_masks(module: &mut Module) -> Result<usize> {
         h.bound = ids.next;
     }
     // The mask variables are unused now: gone, with their decorations.
-    let dead: Vec<Word> = masks.iter().map(|m| m.0).collect();
-    let module = rw.module;
-    module
-        .types_global_values
-        .retain(|i| !i.result_id.is_some_and(|r| dead.contains(&r)));
-    let names_dead = |i: &Instruction| {
-        i.operands
-            .first()
-            .and_then(id)
-            .is_some_and(|t| dead.contains(&t))
-    };
-    module.annotations.retain(|a| !names_dead(a));
-    module.debug_names.retain(|a| !names_dead(a));
-    for ep in &mut module.entry_points {
-        ep.operands
-            .retain(|o| !id(o).is_some_and(|t| dead.contains(&t)));
-    }
+    super::spirv::remove_globals(rw.module, |v| masks.iter().any(|m| m.0 == v));
     Ok(count)
 }

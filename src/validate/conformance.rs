@@ -706,6 +706,28 @@ fn shared_copy(memory: Memory) -> (&'static str, &'static str) {
     }
 }
 
+/// For exchanges: the values returned and the final one must be the
+/// initial value and the arguments, in some order.
+fn not_a_permutation<T: Ord + Copy + std::fmt::LowerHex + std::fmt::Debug>(
+    what: &str,
+    initial: T,
+    data: &[T],
+    returned: &[T],
+    fin: T,
+) -> Option<String> {
+    let mut lhs = returned.to_vec();
+    lhs.push(fin);
+    let mut rhs = data.to_vec();
+    rhs.push(initial);
+    lhs.sort_unstable();
+    rhs.sort_unstable();
+    (lhs != rhs).then(|| {
+        format!(
+            "{what}: returned {returned:x?} + final {fin:#x} is not a permutation of initial {initial:#x} + arguments {data:x?}"
+        )
+    })
+}
+
 /// Checks one location's calls; `None` when they are right.
 fn check_location(
     case: &Case,
@@ -746,16 +768,8 @@ fn check_location(
             ));
         }
     } else if op == AtomicOp::Exchange {
-        let mut lhs = returned.to_vec();
-        lhs.push(fin);
-        let mut rhs = data.to_vec();
-        rhs.push(initial);
-        lhs.sort_unstable();
-        rhs.sort_unstable();
-        if lhs != rhs {
-            return Some(format!(
-                "{what}: returned {returned:x?} + final {fin:#x} is not a permutation of initial {initial:#x} + arguments {data:x?}"
-            ));
+        if let Some(why) = not_a_permutation(what, initial, data, returned, fin) {
+            return Some(why);
         }
     } else {
         let winners = returned.iter().filter(|&&r| r == initial).count();
@@ -1878,16 +1892,8 @@ void main() {{
         let what = format!("texel {texel}");
         match case.op {
             AtomicOp::Exchange => {
-                let mut lhs = returned.clone();
-                lhs.push(fin);
-                let mut rhs = data.clone();
-                rhs.push(start);
-                lhs.sort_unstable();
-                rhs.sort_unstable();
-                if lhs != rhs {
-                    return Ok(Some(format!(
-                        "{what}: returned {returned:x?} + final {fin:#x} is not a permutation of initial {start:#x} + arguments {data:x?}"
-                    )));
+                if let Some(why) = not_a_permutation(&what, start, &data, &returned, fin) {
+                    return Ok(Some(why));
                 }
             }
             AtomicOp::CompSwap => {

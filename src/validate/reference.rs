@@ -65,23 +65,26 @@ impl AtomicOp {
 
     /// Applies the function to memory holding `mem`: returns (new memory, returned value).
     pub fn apply(self, ty: ScalarType, mem: u32, data: u32, compare: u32) -> (u32, u32) {
-        let signed = ty == ScalarType::I32;
-        let float = ty == ScalarType::F32;
-        let new = match self {
-            AtomicOp::Add if float => (f32::from_bits(mem) + f32::from_bits(data)).to_bits(),
-            AtomicOp::Min if float => float_min_max(true, mem, data),
-            AtomicOp::Max if float => float_min_max(false, mem, data),
-            AtomicOp::Add => mem.wrapping_add(data),
-            AtomicOp::Min if signed => (mem as i32).min(data as i32) as u32,
-            AtomicOp::Min => mem.min(data),
-            AtomicOp::Max if signed => (mem as i32).max(data as i32) as u32,
-            AtomicOp::Max => mem.max(data),
-            AtomicOp::And => mem & data,
-            AtomicOp::Or => mem | data,
-            AtomicOp::Xor => mem ^ data,
-            AtomicOp::Exchange => data,
-            AtomicOp::CompSwap if mem == compare => data,
-            AtomicOp::CompSwap => mem,
+        let new = match (self, ty) {
+            (AtomicOp::Add, ScalarType::F32) => {
+                (f32::from_bits(mem) + f32::from_bits(data)).to_bits()
+            }
+            (AtomicOp::Min, ScalarType::F32) => float_min_max(true, mem, data),
+            (AtomicOp::Max, ScalarType::F32) => float_min_max(false, mem, data),
+            _ => {
+                // The integer functions are the 64-bit ones on the values
+                // widened as their type says, cut back to 32 bits.
+                let signed = ty == ScalarType::I32;
+                let widen = |v: u32| {
+                    if signed {
+                        v as i32 as i64 as u64
+                    } else {
+                        u64::from(v)
+                    }
+                };
+                self.apply64(signed, widen(mem), widen(data), widen(compare))
+                    .0 as u32
+            }
         };
         (new, mem)
     }
