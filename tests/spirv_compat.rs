@@ -805,3 +805,27 @@ void main() { v[0] = 1.0 / 0.0; v[1] = -1.0 / 0.0; v[2] = max(v[2], -1.0 / 0.0);
     }
     let _ = words;
 }
+
+#[test]
+fn nested_composite_spec_constant_operations_from_hand_written_spirv() {
+    // `m2 = m` with `m2[1][0] = 5` (an OpSpecConstantOp CompositeInsert
+    // with two indices) over `m = { {1, 2}, {3, ROW} }`; writes m2[1][0],
+    // m2[1][1] and m2[0][1].
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/spec_composite_insert_nested.spv");
+    for (specs, row) in [(&[][..], 7u32), (&["ROW=9"][..], 9)] {
+        let mut o = SourceOptions::default();
+        o.specializations = specs
+            .iter()
+            .map(|s| Specialization::parse(s).unwrap())
+            .collect();
+        let k = Kernel::from_path(&path, None, &o).unwrap_or_else(|e| panic!("{e}"));
+        for ctx in common::contexts(wgpu::Features::empty()) {
+            let out = Buffer::zeroed(&ctx, 16).unwrap();
+            ctx.dispatch(&k, [1, 1, 1], &[Bind::named("out", &out)])
+                .unwrap();
+            let got: Vec<u32> = out.read(&ctx).unwrap();
+            assert_eq!(got, [5, row, 2, 0], "{} {specs:?}", ctx.backend_name());
+        }
+    }
+}

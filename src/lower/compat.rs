@@ -733,12 +733,14 @@ const OP_SPEC_CONSTANT_COMPOSITE: u32 = 51;
 const OP_SPEC_CONSTANT_OP: u32 = 52;
 const OP_VECTOR_SHUFFLE: u32 = 79;
 const OP_COMPOSITE_EXTRACT: u32 = 81;
+const OP_COMPOSITE_INSERT: u32 = 82;
 
 /// Splits the `OpSpecConstantOp`s with several literal operands
 /// (`CompositeExtract` through nested composites, `VectorShuffle`), which
 /// rspirv's reader cannot take, into ones with a single literal each: a
-/// chain of one-level extracts, or one extract per shuffled component
-/// gathered by `OpSpecConstantComposite`. Works on the words, before
+/// chain of one-level extracts; for a nested `CompositeInsert`, extracts
+/// down to the innermost level and one-level inserts back up; or one
+/// extract per shuffled component gathered by `OpSpecConstantComposite`. Works on the words, before
 /// anything reads the module; malformed words are left for the checks.
 pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
     if words.len() < 5 {
@@ -766,6 +768,7 @@ pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
                 if op == OP_SPEC_CONSTANT_OP
                     && count >= 5
                     && ((inst[3] == OP_COMPOSITE_EXTRACT && count > 6)
+                        || (inst[3] == OP_COMPOSITE_INSERT && count > 7)
                         || (inst[3] == OP_VECTOR_SHUFFLE && count > 7))
                 {
                     any = true;
@@ -845,6 +848,51 @@ pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
                 out.extend(chain);
             } else {
                 out.extend_from_slice(inst);
+            }
+            continue;
+        }
+        if inner == OP_COMPOSITE_INSERT && count > 7 {
+            // %r = insert %obj into %c at i0 … ik: the parts down the path,
+            // then one-level inserts back up.
+            let (object, whole) = (inst[4], inst[5]);
+            let path = &inst[6..];
+            let mut parts = vec![(whole, ty)];
+            let mut ok = true;
+            for &i in &path[..path.len() - 1] {
+                let (_, t) = *parts.last().expect("starts with the whole");
+                let Some(member_ty) = member(t, i) else {
+                    ok = false;
+                    break;
+                };
+                parts.push((bound, member_ty));
+                bound += 1;
+            }
+            if !ok {
+                out.extend_from_slice(inst);
+                continue;
+            }
+            for (j, &i) in path[..path.len() - 1].iter().enumerate() {
+                extract(&mut out, parts[j + 1].1, parts[j + 1].0, parts[j].0, i);
+            }
+            let mut inserted = object;
+            for (j, &i) in path.iter().enumerate().rev() {
+                let (into, t) = parts[j];
+                let result = if j == 0 {
+                    r
+                } else {
+                    bound += 1;
+                    bound - 1
+                };
+                out.extend_from_slice(&[
+                    (7 << 16) | OP_SPEC_CONSTANT_OP,
+                    t,
+                    result,
+                    OP_COMPOSITE_INSERT,
+                    inserted,
+                    into,
+                    i,
+                ]);
+                inserted = result;
             }
             continue;
         }
