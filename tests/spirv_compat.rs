@@ -814,11 +814,13 @@ fn nested_composite_spec_constant_operations_from_hand_written_spirv() {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spirv/spec_composite_insert_nested.spv");
     for (specs, row) in [(&[][..], 7u32), (&["ROW=9"][..], 9)] {
-        let mut o = SourceOptions::default();
-        o.specializations = specs
-            .iter()
-            .map(|s| Specialization::parse(s).unwrap())
-            .collect();
+        let o = SourceOptions {
+            specializations: specs
+                .iter()
+                .map(|s| Specialization::parse(s).unwrap())
+                .collect(),
+            ..SourceOptions::default()
+        };
         let k = Kernel::from_path(&path, None, &o).unwrap_or_else(|e| panic!("{e}"));
         for ctx in common::contexts(wgpu::Features::empty()) {
             let out = Buffer::zeroed(&ctx, 16).unwrap();
