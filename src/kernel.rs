@@ -738,14 +738,10 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
             }) else {
                 return m;
             };
-            let word = |l: &str| {
-                l.match_indices(ident).any(|(i, _)| {
-                    let b = l.as_bytes();
-                    let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
-                    (i == 0 || ok(b[i - 1])) && b.get(i + ident.len()).is_none_or(|&c| ok(c))
-                })
-            };
-            match source.lines().position(word) {
+            match source
+                .lines()
+                .position(|l| crate::lower::compat::has_word(l, ident))
+            {
                 Some(line) => format!("{name}:{}: {rest}", line + 1),
                 None => m,
             }

@@ -96,19 +96,23 @@ impl Warning {
         if self.line.is_some() {
             return;
         }
-        let has_word = |line: &str, w: &str| {
-            let code = line.split("//").next().unwrap_or_default();
-            code.match_indices(w).any(|(i, _)| {
-                let b = code.as_bytes();
-                let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
-                (i == 0 || ok(b[i - 1])) && b.get(i + w.len()).is_none_or(|&c| ok(c))
-            })
-        };
         self.line = source
             .lines()
-            .position(|l| self.words.iter().any(|w| has_word(l, w)))
+            .position(|l| {
+                let code = l.split("//").next().unwrap_or_default();
+                self.words.iter().any(|w| has_word(code, w))
+            })
             .map(|p| p as u32 + 1);
     }
+}
+
+/// Whether `text` holds `word` as a whole GLSL identifier (not inside a
+/// longer one).
+pub(crate) fn has_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
+    text.match_indices(word)
+        .any(|(i, _)| (i == 0 || ok(b[i - 1])) && b.get(i + word.len()).is_none_or(|&c| ok(c)))
 }
 
 /// Memory semantics bits (SPIR-V's MemorySemantics).

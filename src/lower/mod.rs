@@ -291,41 +291,46 @@ fn barriers_without_textures(module: &mut naga::Module) {
     if has_storage_textures {
         return;
     }
-    let mut strip = |st: &mut naga::Statement| {
-        if let naga::Statement::ControlBarrier(flags) | naga::Statement::MemoryBarrier(flags) = st {
-            flags.remove(naga::Barrier::TEXTURE);
+    let mut strip = |block: &mut naga::Block| {
+        for (st, _) in block.span_iter_mut() {
+            if let naga::Statement::ControlBarrier(flags) | naga::Statement::MemoryBarrier(flags) =
+                st
+            {
+                flags.remove(naga::Barrier::TEXTURE);
+            }
         }
     };
     for (_, f) in module.functions.iter_mut() {
-        visit_statements(&mut f.body, &mut strip);
+        visit_blocks(&mut f.body, &mut strip);
     }
     for ep in module.entry_points.iter_mut() {
-        visit_statements(&mut ep.function.body, &mut strip);
+        visit_blocks(&mut ep.function.body, &mut strip);
     }
 }
 
-/// Calls `f` on every statement of `block`, nested blocks included.
-fn visit_statements(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Statement)) {
+/// Calls `f` on `block` and every block nested in it (inner blocks first,
+/// so that `f` may edit a block after its nested ones were seen).
+pub(crate) fn visit_blocks(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Block)) {
     for (st, _) in block.span_iter_mut() {
-        f(st);
         match st {
-            naga::Statement::Block(b) => visit_statements(b, f),
+            naga::Statement::Block(b) => visit_blocks(b, f),
             naga::Statement::If { accept, reject, .. } => {
-                visit_statements(accept, f);
-                visit_statements(reject, f);
+                visit_blocks(accept, f);
+                visit_blocks(reject, f);
             }
             naga::Statement::Switch { cases, .. } => {
                 for c in cases {
-                    visit_statements(&mut c.body, f);
+                    visit_blocks(&mut c.body, f);
                 }
             }
             naga::Statement::Loop {
                 body, continuing, ..
             } => {
-                visit_statements(body, f);
-                visit_statements(continuing, f);
+                visit_blocks(body, f);
+                visit_blocks(continuing, f);
             }
             _ => {}
         }
     }
+    f(block);
 }

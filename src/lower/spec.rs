@@ -391,19 +391,20 @@ pub fn fold_specialization_constants(
             i.class.opcode == Op::SpecConstantOp
                 || (i.result_id == workgroup_size && i.class.opcode == Op::SpecConstantComposite)
         });
-    let mut folded = 0;
-    let mut values: HashMap<Word, Val> = HashMap::new();
-    if needs {
-        folded = fold(module, &mut values)?;
-    } else if local_size.is_some() {
-        // Plain constants: their values are all that is needed.
-        evaluate_constants(module, &mut values);
-    }
+    let folded = if needs { fold(module)? } else { 0 };
+    // Folded or not, the sizes are plain constants now.
     let dims_of = |ids: &[Word]| -> Vec<u32> {
         ids.iter()
-            .map(|c| match values.get(c) {
-                Some(Val::Bits(v)) => *v as u32,
-                _ => 1,
+            .map(|&c| {
+                module
+                    .types_global_values
+                    .iter()
+                    .find(|i| i.result_id == Some(c) && i.class.opcode == Op::Constant)
+                    .and_then(|i| match i.operands.first() {
+                        Some(Operand::LiteralBit32(v)) => Some(*v),
+                        _ => None,
+                    })
+                    .unwrap_or(1)
             })
             .collect()
     };
@@ -431,25 +432,10 @@ pub fn fold_specialization_constants(
     Ok(folded)
 }
 
-/// The values of the module's plain constants.
-fn evaluate_constants(module: &Module, values: &mut HashMap<Word, Val>) {
-    for inst in &module.types_global_values {
-        let Some(r) = inst.result_id else { continue };
-        match (inst.class.opcode, inst.operands.first()) {
-            (Op::Constant, Some(Operand::LiteralBit32(v))) => {
-                values.insert(r, Val::Bits(*v as u64));
-            }
-            (Op::Constant, Some(Operand::LiteralBit64(v))) => {
-                values.insert(r, Val::Bits(*v));
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Turns every specialization constant into a constant, evaluating the
 /// operations; returns how many.
-fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
+fn fold(module: &mut Module) -> Result<usize> {
+    let mut values: HashMap<Word, Val> = HashMap::new();
     let names = debug_names(module);
     let types = Types::new(module);
     let mut folded = 0;
@@ -529,7 +515,7 @@ fn fold(module: &mut Module, values: &mut HashMap<Word, Val>) -> Result<usize> {
                 };
                 let inner = *inner;
                 let ty = inst.result_type.unwrap_or(0);
-                let value = eval_op(&types, inner, ty, &inst.operands[1..], values).ok_or_else(|| {
+                let value = eval_op(&types, inner, ty, &inst.operands[1..], &values).ok_or_else(|| {
                     Error::Unsupported(format!(
                         "the specialization constant {what} ({inner:?}) cannot be evaluated: its operands are not integer, boolean or vector constants"
                     ))

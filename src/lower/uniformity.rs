@@ -25,7 +25,7 @@
 //! prove uniform is kept (GLSL requires it to be dynamically uniform, and
 //! native backends run it) and warned about: browsers may reject that WGSL.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use naga::{
     AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Statement,
@@ -33,6 +33,7 @@ use naga::{
 };
 
 use super::compat::Warning;
+use super::visit_blocks;
 
 /// What one function's callers say about it.
 #[derive(Clone)]
@@ -51,8 +52,9 @@ struct Analysis<'m> {
     /// one in non-uniform control flow.
     tainted_local: HashSet<(usize, Handle<naga::LocalVariable>)>,
     changed: bool,
-    /// Barrier statements found in non-uniform control flow, by address.
-    non_uniform: HashSet<usize>,
+    /// Barrier statements found in non-uniform control flow, by address,
+    /// and whether each is a control barrier.
+    non_uniform: HashMap<usize, bool>,
     /// `Emit` statements in uniform control flow, by address.
     uniform_emits: HashSet<usize>,
 }
@@ -256,7 +258,10 @@ impl<'m> Analysis<'m> {
                 Statement::Continue => exit.continued |= !cf,
                 Statement::Return { .. } | Statement::Kill => exit.returned |= !cf,
                 Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) if !cf => {
-                    self.non_uniform.insert(st as *const Statement as usize);
+                    self.non_uniform.insert(
+                        st as *const Statement as usize,
+                        matches!(st, Statement::ControlBarrier(_)),
+                    );
                 }
                 Statement::Emit(_) if cf => {
                     self.uniform_emits.insert(st as *const Statement as usize);
@@ -333,8 +338,8 @@ fn merge(a: Exit, b: Exit) -> Exit {
 
 /// What the analysis found, by statement address in the module analysed.
 struct Found {
-    /// Barriers (control or memory-only) in non-uniform control flow.
-    non_uniform: HashSet<usize>,
+    /// Barriers in non-uniform control flow: whether each is a control barrier.
+    non_uniform: HashMap<usize, bool>,
     /// How many of them are control barriers.
     control: usize,
     /// `Emit` statements in uniform control flow.
@@ -357,7 +362,7 @@ fn analyze(module: &Module) -> Option<Found> {
         tainted_private: HashSet::new(),
         tainted_local: HashSet::new(),
         changed: true,
-        non_uniform: HashSet::new(),
+        non_uniform: HashMap::new(),
         uniform_emits: HashSet::new(),
     };
     // Variables only get tainted and callers only lose uniformity: a fixed
@@ -381,22 +386,7 @@ fn analyze(module: &Module) -> Option<Found> {
     if a.changed {
         return None;
     }
-    let mut control = 0;
-    let mut count = |block: &Block| {
-        control += block
-            .iter()
-            .filter(|st| {
-                matches!(st, Statement::ControlBarrier(_))
-                    && a.non_uniform.contains(&(*st as *const Statement as usize))
-            })
-            .count();
-    };
-    for (_, f) in module.functions.iter() {
-        visit_blocks_ref(&f.body, &mut count);
-    }
-    for ep in module.entry_points.iter() {
-        visit_blocks_ref(&ep.function.body, &mut count);
-    }
+    let control = a.non_uniform.values().filter(|&&c| c).count();
     Some(Found {
         non_uniform: a.non_uniform,
         control,
@@ -437,7 +427,7 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
         let remove: Vec<usize> = block
             .iter()
             .enumerate()
-            .filter(|(_, st)| non_uniform.contains(&(*st as *const Statement as usize)))
+            .filter(|(_, st)| non_uniform.contains_key(&(*st as *const Statement as usize)))
             .filter_map(|(i, st)| match st {
                 Statement::MemoryBarrier(_) => Some(i),
                 _ => {
@@ -582,56 +572,4 @@ fn uniform_workgroup_loads(module: &mut Module, uniform_emits: &HashSet<usize>) 
         convert(&mut ep.function, &mut converted);
     }
     converted
-}
-
-/// Calls `f` on `block` and every block nested in it, read-only.
-fn visit_blocks_ref(block: &Block, f: &mut impl FnMut(&Block)) {
-    for st in block.iter() {
-        match st {
-            Statement::Block(b) => visit_blocks_ref(b, f),
-            Statement::If { accept, reject, .. } => {
-                visit_blocks_ref(accept, f);
-                visit_blocks_ref(reject, f);
-            }
-            Statement::Switch { cases, .. } => {
-                for c in cases {
-                    visit_blocks_ref(&c.body, f);
-                }
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                visit_blocks_ref(body, f);
-                visit_blocks_ref(continuing, f);
-            }
-            _ => {}
-        }
-    }
-    f(block);
-}
-
-/// Calls `f` on `block` and every block nested in it (inner blocks first).
-fn visit_blocks(block: &mut Block, f: &mut impl FnMut(&mut Block)) {
-    for (st, _) in block.span_iter_mut() {
-        match st {
-            Statement::Block(b) => visit_blocks(b, f),
-            Statement::If { accept, reject, .. } => {
-                visit_blocks(accept, f);
-                visit_blocks(reject, f);
-            }
-            Statement::Switch { cases, .. } => {
-                for c in cases {
-                    visit_blocks(&mut c.body, f);
-                }
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                visit_blocks(body, f);
-                visit_blocks(continuing, f);
-            }
-            _ => {}
-        }
-    }
-    f(block);
 }
