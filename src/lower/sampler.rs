@@ -208,12 +208,8 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
         .filter(|f| f.2.is_some())
         .map(|f| f.0)
         .collect();
-    rw.module.types_global_values.retain(|i| {
-        !(i.class.opcode == Op::Variable && i.result_id.is_some_and(|r| arrays.contains(&r)))
-    });
-    let named_array = |i: &Instruction| matches!(i.operands.first(), Some(Operand::IdRef(t)) if arrays.contains(t));
-    rw.module.annotations.retain(|i| !named_array(i));
-    rw.module.debug_names.retain(|i| !named_array(i));
+    // (From SPIR-V 1.4 the entry point lists them too.)
+    super::spirv::remove_globals(rw.module, |r| arrays.contains(&r));
     rewrite_uses(&mut rw, &defs, &names, &found, &pairs, sampler_ty)?;
     Ok(split)
 }

@@ -348,7 +348,8 @@ impl Image {
     fn gpu_copy(&self, ctx: &Context, textures: &[wgpu::Texture], to_textures: bool) -> Result<()> {
         ctx.ready()?;
         let size = self.texture_descriptor().size;
-        let row = u64::from(size.width) * 4;
+        // 4 bytes a texel, 8 for r64ui/r64i.
+        let row = u64::from(size.width) * 4 * self.desc.format.words() as u64;
         let pitch = row.next_multiple_of(u64::from(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
         let rows = u64::from(size.height) * u64::from(size.depth_or_array_layers);
         let per_sample = rows * row;

@@ -494,6 +494,12 @@ impl Texture {
 
     /// Reads mip level 0 back, every layer, tightly packed.
     pub fn read(&self, ctx: &Context) -> Result<Vec<u8>> {
+        if !self.is_copyable() {
+            return Err(Error::Resource(format!(
+                "the texture's usage ({:?}) lacks COPY_SRC, which reading it back needs",
+                self.raw.usage()
+            )));
+        }
         ctx.ready()?;
         let (w, h, d) = self.desc.level_size(0);
         let texel = self.desc.texel_bytes().unwrap_or(4);
@@ -537,7 +543,7 @@ impl Texture {
         let padded = ctx
             .on_gpu(move |gpu| super::buffer::submit_and_read(gpu, cmd, &stagings))?
             .swap_remove(0);
-        let mut out = Vec::with_capacity((row * h * d) as usize);
+        let mut out = Vec::with_capacity(row as usize * h as usize * d as usize);
         for r in padded.chunks(padded_row as usize) {
             out.extend_from_slice(&r[..row as usize]);
         }
