@@ -363,6 +363,16 @@ fn valid_shaders_are_not_internal_errors() {
         // `a[0] = floatBitsToUint(b[1])`, shown as the f32 it was given as.
         assert_eq!(v["bindings"][0]["data"][0], 2.5, "{b}: {v}");
     }
+    // Aliases at the largest binding leave no number for the copy: named.
+    let o = atomport(&[
+        "translate",
+        "tests/fuzz/two_blocks_at_the_largest_binding.spv",
+    ]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "descriptor set 0 has no binding number left for the resources atomport adds",
+    );
     // A block and an image at one binding cannot alias: named.
     let src = "#version 450
 layout(local_size_x = 1) in;

@@ -291,11 +291,12 @@ pub fn images_to_texel_buffers(
         // driver folds them: reading them from memory at every access cost
         // almost half the throughput of native texture atomics on lavapipe.
         let mut size_overrides = [0u32; 4];
+        for id in &mut size_overrides {
+            *id = super::spirv::take_spec_id(&mut next_spec_id)?;
+        }
         let sizes: [Word; 4] = std::array::from_fn(|k| {
             let c = rw.fresh();
-            let spec_id = next_spec_id;
-            next_spec_id += 1;
-            size_overrides[k] = spec_id;
+            let spec_id = size_overrides[k];
             rw.module.types_global_values.push(Instruction::new(
                 Op::SpecConstant,
                 Some(uint),

@@ -78,12 +78,7 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
         return Ok(Vec::new());
     }
     let (sets, bindings) = super::spirv::sets_and_bindings(module);
-    let mut next_free: HashMap<u32, u32> = HashMap::new();
-    for (v, b) in &bindings {
-        let set = sets.get(v).copied().unwrap_or(0);
-        let n = next_free.entry(set).or_insert(0);
-        *n = (*n).max(b.saturating_add(1));
-    }
+    let mut free = super::spirv::FreeBindings::new(&sets, &bindings);
     let mut rw = Rewriter::new(module);
     let sampler_ty = sampler_type(&mut rw);
     let mut split = Vec::new();
@@ -157,17 +152,12 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             ));
             v
         };
-        let mut next = |set: u32| {
-            let slot = next_free.entry(set).or_insert(0);
-            let b = *slot;
-            *slot = slot.saturating_add(1);
-            b
-        };
+        let mut next = |set: u32| free.take(set);
         let mut elements = Vec::new();
         match count {
             None => {
                 rw.set_result_type(var, image_ptr);
-                let b = next(set);
+                let b = next(set)?;
                 let svar = add_var(&mut rw, sampler_ptr, b, format!("{name}{SAMPLER_SUFFIX}"));
                 elements.push((var, svar));
                 split.push(SplitSampler {
@@ -181,9 +171,9 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
                 for k in 0..n {
                     let element = format!("{name}[{k}]");
                     // Element 0 keeps the array's binding.
-                    let tb = if k == 0 { first_binding } else { next(set) };
+                    let tb = if k == 0 { first_binding } else { next(set)? };
                     let tvar = add_var(&mut rw, image_ptr, tb, element.clone());
-                    let sb = next(set);
+                    let sb = next(set)?;
                     let svar = add_var(
                         &mut rw,
                         sampler_ptr,
@@ -640,10 +630,7 @@ pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>
             Some(&(c, _, _)) => c,
             None => {
                 let c = rw.fresh();
-                let override_id = next_spec_id;
-                next_spec_id = next_spec_id
-                    .checked_add(1)
-                    .ok_or_else(|| Error::shader("no specialization constant id is left"))?;
+                let override_id = super::spirv::take_spec_id(&mut next_spec_id)?;
                 let lc = LayerCount {
                     group: sets.get(&var).copied().unwrap_or(0),
                     binding: bindings.get(&var).copied().unwrap_or(0),

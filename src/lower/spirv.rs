@@ -479,6 +479,43 @@ pub(super) fn next_free_spec_id(module: &Module, floor: u32) -> u32 {
         .max(floor)
 }
 
+/// Takes the next specialization constant id from `next`, or names the
+/// problem when the ids are used up (a shader's own ids near u32::MAX).
+pub(super) fn take_spec_id(next: &mut u32) -> Result<u32> {
+    let id = *next;
+    *next = next
+        .checked_add(1)
+        .ok_or_else(|| Error::shader("no specialization constant id is left"))?;
+    Ok(id)
+}
+
+/// Binding numbers above every one a descriptor set uses, handed out one
+/// by one for the resources the passes add.
+pub(super) struct FreeBindings(HashMap<u32, u64>);
+
+impl FreeBindings {
+    pub(super) fn new(sets: &HashMap<Word, u32>, bindings: &HashMap<Word, u32>) -> FreeBindings {
+        let mut next: HashMap<u32, u64> = HashMap::new();
+        for (v, &b) in bindings {
+            let n = next.entry(sets.get(v).copied().unwrap_or(0)).or_insert(0);
+            *n = (*n).max(u64::from(b) + 1);
+        }
+        FreeBindings(next)
+    }
+
+    /// The next free binding of `set`, or an error when none is left.
+    pub(super) fn take(&mut self, set: u32) -> Result<u32> {
+        let slot = self.0.entry(set).or_insert(0);
+        let b = u32::try_from(*slot).map_err(|_| {
+            Error::Unsupported(format!(
+                "descriptor set {set} has no binding number left for the resources atomport adds"
+            ))
+        })?;
+        *slot += 1;
+        Ok(b)
+    }
+}
+
 /// Refuses whole-aggregate loads, stores and copies of memory that atomics
 /// also use: naga gives the atomically used parts atomic types, and a plain
 /// copy of a struct or array holding them cannot be expressed in WGSL.
@@ -857,14 +894,9 @@ pub(super) fn alias_shared_bindings(module: &mut Module) -> Result<Vec<super::Al
             })
     };
     let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
-    let mut vars: Vec<(Word, u32)> = bindings.into_iter().collect();
+    let mut vars: Vec<(Word, u32)> = bindings.iter().map(|(&v, &b)| (v, b)).collect();
     vars.sort_unstable();
-    let mut next_free: HashMap<u32, u32> = HashMap::new();
-    for &(var, binding) in &vars {
-        let set = sets.get(&var).copied().unwrap_or(0);
-        let n = next_free.entry(set).or_insert(0);
-        *n = (*n).max(binding.saturating_add(1));
-    }
+    let mut free = FreeBindings::new(&sets, &bindings);
     let mut moves: Vec<(Word, u32, u32, u32)> = Vec::new();
     for (var, binding) in vars {
         let set = sets.get(&var).copied().unwrap_or(0);
@@ -880,9 +912,7 @@ pub(super) fn alias_shared_bindings(module: &mut Module) -> Result<Vec<super::Al
                 label(var)
             )));
         }
-        let slot = next_free.get_mut(&set).expect("every set was counted");
-        moves.push((var, set, binding, *slot));
-        *slot += 1;
+        moves.push((var, set, binding, free.take(set)?));
     }
     let mut aliases = Vec::new();
     for (var, set, of, to) in moves {
