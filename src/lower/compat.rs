@@ -217,33 +217,22 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
         }
     }
     // `coherent`/`volatile` decorations (the GLSL450 model's form).
-    let images: HashSet<Word> = {
-        let defs = Defs::new(module);
-        module
-            .types_global_values
-            .iter()
-            .filter(|v| v.class.opcode == Op::Variable)
-            .filter(|v| {
-                let mut ty = v.result_type.and_then(|p| defs.pointer(p)).map(|p| p.1);
-                while let Some(t) = ty.and_then(|t| defs.globals.get(&t)) {
-                    match t.class.opcode {
-                        Op::TypeArray | Op::TypeRuntimeArray => {
-                            ty = t.operands.first().and_then(id)
-                        }
-                        Op::TypeImage => return true,
-                        _ => return false,
-                    }
-                }
-                false
-            })
-            .filter_map(|v| v.result_id)
-            .collect()
-    };
+    let images: HashSet<Word> = module
+        .types_global_values
+        .iter()
+        .filter(|v| v.class.opcode == Op::Variable)
+        .filter(|v| {
+            v.result_type
+                .and_then(|p| defs.pointer(p))
+                .and_then(|(_, t)| defs.globals.get(&defs.strip_arrays(t)))
+                .is_some_and(|t| t.class.opcode == Op::TypeImage)
+        })
+        .filter_map(|v| v.result_id)
+        .collect();
     // glslang marks its own atomic-counter blocks coherent and volatile:
     // not something the shader asked for, and used only atomically.
     let names = super::spirv::debug_names(module);
     let counter_blocks: HashSet<Word> = {
-        let defs = Defs::new(module);
         let types: HashSet<Word> = names
             .iter()
             .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))

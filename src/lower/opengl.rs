@@ -130,24 +130,8 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
             .and_then(|v| v.iter().find(|(x, _)| *x == d))
             .map(|(_, v)| v.unwrap_or(0))
     };
-    let globals: HashMap<Word, &Instruction> = module
-        .types_global_values
-        .iter()
-        .filter_map(|i| Some((i.result_id?, i)))
-        .collect();
-    // Arrays of resources are one binding: look through them.
-    let element = |mut ty: Word| {
-        while let Some(i) = globals.get(&ty) {
-            match i.class.opcode {
-                Op::TypeArray | Op::TypeRuntimeArray => match i.operands.first() {
-                    Some(Operand::IdRef(e)) => ty = *e,
-                    _ => break,
-                },
-                _ => break,
-            }
-        }
-        ty
-    };
+    let defs = super::spirv::Defs::new(module);
+    let globals = &defs.globals;
     let mut resources = Vec::new();
     for i in &module.types_global_values {
         if i.class.opcode != Op::Variable {
@@ -159,10 +143,11 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
         let Some(Operand::StorageClass(class)) = i.operands.first() else {
             continue;
         };
-        let pointee = match globals.get(&ptr).map(|p| &p.operands[..]) {
-            Some([_, Operand::IdRef(p)]) => element(*p),
-            _ => continue,
+        // Arrays of resources are one binding: look through them.
+        let Some((_, pointee)) = defs.pointer(ptr) else {
+            continue;
         };
+        let pointee = defs.strip_arrays(pointee);
         let ty_name = names.get(&pointee).map_or("", String::as_str);
         let ty_op = globals.get(&pointee).map(|t| t.class.opcode);
         let kind = match class {

@@ -133,6 +133,19 @@ impl Defs {
         }
     }
 
+    /// `ty` with every array (sized or runtime) around it peeled off.
+    pub(super) fn strip_arrays(&self, mut ty: Word) -> Word {
+        while let Some(t) = self.globals.get(&ty) {
+            match t.class.opcode {
+                Op::TypeArray | Op::TypeRuntimeArray => {
+                    ty = t.operands.first().and_then(id).unwrap_or(0)
+                }
+                _ => break,
+            }
+        }
+        ty
+    }
+
     /// (storage class, pointee) of a pointer type.
     pub(super) fn pointer(&self, ty: Word) -> Option<(StorageClass, Word)> {
         let i = self.globals.get(&ty)?;
@@ -945,33 +958,25 @@ pub(super) fn refuse_storage_images_without_format(module: &Module) -> Result<()
         if v.class.opcode != Op::Variable {
             continue;
         }
-        let Some((_, mut ty)) = v.result_type.and_then(|p| defs.pointer(p)) else {
+        let Some((_, ty)) = v.result_type.and_then(|p| defs.pointer(p)) else {
             continue;
         };
-        while let Some(t) = defs.globals.get(&ty) {
-            match t.class.opcode {
-                Op::TypeArray | Op::TypeRuntimeArray => {
-                    ty = t.operands.first().and_then(id).unwrap_or(0)
-                }
-                Op::TypeImage => {
-                    // Operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format.
-                    let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
-                    let unknown = matches!(
-                        t.operands.get(6),
-                        Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
-                    );
-                    if storage && unknown {
-                        return Err(Error::Unsupported(format!(
-                            "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
-                            v.result_id
-                                .and_then(|r| names.get(&r))
-                                .map_or("?", String::as_str)
-                        )));
-                    }
-                    break;
-                }
-                _ => break,
-            }
+        let Some(t) = defs.globals.get(&defs.strip_arrays(ty)) else {
+            continue;
+        };
+        // Operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format.
+        let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
+        let unknown = matches!(
+            t.operands.get(6),
+            Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
+        );
+        if t.class.opcode == Op::TypeImage && storage && unknown {
+            return Err(Error::Unsupported(format!(
+                "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
+                v.result_id
+                    .and_then(|r| names.get(&r))
+                    .map_or("?", String::as_str)
+            )));
         }
     }
     Ok(())
@@ -997,18 +1002,8 @@ pub(super) fn refuse_two_row_matrices_with_wide_columns(module: &Module) -> Resu
             .get(s)
             .and_then(|st| st.operands.get(*k as usize))
             .and_then(id)
-            .map(|mut t| {
-                // Through arrays of matrices.
-                while let Some(d) = defs.globals.get(&t) {
-                    match d.class.opcode {
-                        Op::TypeArray | Op::TypeRuntimeArray => {
-                            t = d.operands.first().and_then(id).unwrap_or(0)
-                        }
-                        _ => break,
-                    }
-                }
-                t
-            })
+            // Through arrays of matrices.
+            .map(|t| defs.strip_arrays(t))
             .and_then(|m| defs.globals.get(&m))
             .filter(|m| m.class.opcode == Op::TypeMatrix)
             .and_then(|m| m.operands.first().and_then(id))
