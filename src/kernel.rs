@@ -1185,7 +1185,9 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
             _ => {}
         }
     }
-    // Subgroup operations: whatever naga's validator needs the capability for.
+    // Subgroup operations: whatever naga's validator needs the capability
+    // for. One validation without both settles the usual shader that has
+    // none; only one that fails is asked about each.
     let holds_without = |cap: naga::valid::Capabilities| {
         guard("naga's validator", || {
             Ok(naga::valid::Validator::new(
@@ -1197,11 +1199,15 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
         })
         .unwrap_or(true)
     };
-    if !holds_without(naga::valid::Capabilities::SUBGROUP) {
-        f |= F::SUBGROUP;
-    }
-    if !holds_without(naga::valid::Capabilities::SUBGROUP_BARRIER) {
-        f |= F::SUBGROUP_BARRIER;
+    let subgroup = naga::valid::Capabilities::SUBGROUP;
+    let barrier = naga::valid::Capabilities::SUBGROUP_BARRIER;
+    if !holds_without(subgroup | barrier) {
+        if !holds_without(subgroup) {
+            f |= F::SUBGROUP;
+        }
+        if !holds_without(barrier) {
+            f |= F::SUBGROUP_BARRIER;
+        }
     }
     if int64_atomics {
         f |= F::SHADER_INT64;

@@ -615,12 +615,7 @@ pub fn split_wide_bitcasts(module: &mut Module) -> Result<usize> {
         let mut out = Vec::new();
         let mut fresh = || rw.fresh();
         let op = |o: Op, ty: Word, r: Word, args: &[Word]| {
-            Instruction::new(
-                o,
-                Some(ty),
-                Some(r),
-                args.iter().map(|&a| Operand::IdRef(a)).collect(),
-            )
+            super::spirv::with_ids(o, Some(ty), Some(r), args)
         };
         if pair(to).is_some() {
             // 64-bit integer to two words.
