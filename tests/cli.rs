@@ -911,6 +911,10 @@ fn spec_target_env_and_warnings_on_the_command_line() {
             "1=u32:64",
         ]);
         let err = stderr(&o);
+        // Ran and compared (which invocation wins the compare-swap may
+        // differ between backends, so a difference is allowed).
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{err}");
+        assert!(!o.stdout.is_empty(), "{err}");
         assert_eq!(err.matches("warning:").count(), 2, "{err}");
     }
 }

@@ -413,6 +413,11 @@ fn malformed_spirv_names_its_problem() {
         "translate",
         "tests/fuzz/access_chain_through_empty_struct.spv",
     ]);
+    // Translated or refused, never a panic (status 101) or an internal error.
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    if o.status.code() == Some(1) {
+        assert!(stderr(&o).starts_with("atomport: "), "{}", stderr(&o));
+    }
     assert!(!stderr(&o).contains("internal error"), "{}", stderr(&o));
 }
 

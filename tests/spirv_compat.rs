@@ -37,10 +37,6 @@ fn kernel(name: &str, env: TargetEnv, specs: &[&str]) -> Kernel {
         .unwrap_or_else(|e| panic!("{name} ({}): {e}", env.name()))
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytemuck::pod_collect_to_vec(bytes)
-}
-
 #[test]
 fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vulkan");
@@ -61,8 +57,13 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
             // Constructs newer than the target (subgroups before 1.1, a
             // broadcast from a non-constant id before 1.5) are glslang's
             // refusal, not atomport's.
-            let Ok(compiled) = atomport::front::glsl::compile(&src, &o) else {
-                continue;
+            let compiled = match atomport::front::glsl::compile(&src, &o) {
+                Ok(c) => c,
+                // Every shader is written for Vulkan 1.2 and 1.3.
+                Err(e) if matches!(env, TargetEnv::Vulkan1_2 | TargetEnv::Vulkan1_3) => {
+                    panic!("{name} ({}): {e}", env.name())
+                }
+                Err(_) => continue,
             };
             let version = (compiled.words[1] >> 8) & 0xff;
             let expected = match env {
@@ -750,6 +751,13 @@ fn sixty_four_bit_values_and_atomics_in_any_position() {
             "{need:?}"
         );
         let Some(ctx) = context_with(backend, need) else {
+            // Without 64-bit atomics, the dispatch names what is missing.
+            let ctx = Context::new(&ContextOptions::default().with_backend(backend)).unwrap();
+            let b = Buffer::zeroed(&ctx, 4096).unwrap();
+            let e = ctx
+                .dispatch(&k, [1, 1, 1], &[Bind::named("k", &b)])
+                .unwrap_err();
+            assert!(e.to_string().contains("SHADER_INT64_ATOMIC_ALL_OPS"), "{e}");
             continue;
         };
         ran += 1;
@@ -803,7 +811,6 @@ void main() { v[0] = 1.0 / 0.0; v[1] = -1.0 / 0.0; v[2] = max(v[2], -1.0 / 0.0);
         assert_eq!(v[2], 2.5);
         assert!(v[3].is_nan());
     }
-    let _ = words;
 }
 
 #[test]
@@ -830,4 +837,69 @@ fn nested_composite_spec_constant_operations_from_hand_written_spirv() {
             assert_eq!(got, [5, row, 2, 0], "{} {specs:?}", ctx.backend_name());
         }
     }
+}
+
+#[test]
+fn refusals_of_the_new_passes_name_their_construct() {
+    let refused = |src: &str, env: TargetEnv, specs: &[&str]| {
+        Kernel::from_glsl(src, &options("r.comp", env, specs)).unwrap_err()
+    };
+    // A specialization that makes a folded expression divide by zero.
+    let div = "#version 450
+layout(local_size_x = 1) in;
+layout(constant_id = 0) const uint D = 2;
+const uint Q = 10u / D;
+layout(set = 0, binding = 0) buffer B { uint b; };
+void main() { b = Q; }";
+    let e = refused(div, TargetEnv::Vulkan1_1, &["D=0"]);
+    assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
+    assert!(e.to_string().contains("divides by zero (UDiv)"), "{e}");
+    // Float specialization constants: checked, and set.
+    let float = "#version 450
+layout(local_size_x = 1) in;
+layout(constant_id = 0) const float S = 1.5;
+layout(set = 0, binding = 0) buffer B { float b; };
+void main() { b = S; }";
+    for bad in ["S=abc", "S=1e39"] {
+        let e = refused(float, TargetEnv::Vulkan1_1, &[bad]);
+        assert!(matches!(e, Error::InvalidValue(_)), "{e:?}");
+        assert!(e.to_string().contains("is a float"), "{e}");
+    }
+    let k = Kernel::from_glsl(float, &options("f.comp", TargetEnv::Vulkan1_1, &["S=2.5"])).unwrap();
+    assert!(k.wgsl().contains("2.5"), "{}", k.wgsl());
+    // subgroupAllEqual on a vector.
+    let all_equal = "#version 450
+#extension GL_KHR_shader_subgroup_vote : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = subgroupAllEqual(uvec2(v[0], v[1])) ? 1u : 0u; }";
+    let e = refused(all_equal, TargetEnv::Vulkan1_1, &[]);
+    assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
+    assert!(
+        e.to_string().contains("subgroupAllEqual on a vector"),
+        "{e}"
+    );
+}
+
+#[test]
+fn execution_modes_given_by_id_are_read_or_refused_by_name() {
+    use atomport::lower::compat::execution_mode_ids;
+    let header = [0x0723_0203u32, 0x0001_0600, 0, 100, 0];
+    let module = |inst: &[u32]| [&header[..], inst].concat();
+    // LocalSizeId becomes LocalSize, its ids returned.
+    let (words, ids) = execution_mode_ids(&module(&[(6 << 16) | 331, 4, 38, 10, 11, 12])).unwrap();
+    assert_eq!(ids, Some([10, 11, 12]));
+    assert_eq!(&words[5..], &[(6 << 16) | 16, 4, 17, 1, 1, 1]);
+    // LocalSizeHintId is a hint: dropped.
+    let (words, ids) = execution_mode_ids(&module(&[(6 << 16) | 331, 4, 39, 1, 2, 3])).unwrap();
+    assert_eq!((words.len(), ids), (5, None));
+    // Any other mode given by id is named.
+    let e = execution_mode_ids(&module(&[(4 << 16) | 331, 4, 37, 8])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the execution mode SubgroupsPerWorkgroupId has no WGSL form"
+    );
+    let e = execution_mode_ids(&module(&[(2 << 16) | 331, 4])).unwrap_err();
+    assert!(matches!(e, Error::Shader(_)), "{e:?}");
+    assert!(e.to_string().contains("a short OpExecutionModeId"), "{e}");
 }
