@@ -97,6 +97,60 @@ fn a_callers_device_and_buffers() {
         .unwrap();
         let e = no_src.read::<u32>(&ctx).unwrap_err().to_string();
         assert!(e.contains("lacks COPY_SRC"), "{e}");
+        // Usages a copy needs are named before anything is recorded: wgpu
+        // would report them only when the encoder finishes, to the caller's
+        // error handler.
+        let e = no_src.write(&ctx, &[1u32]).unwrap_err().to_string();
+        assert!(e.contains("lacks COPY_DST, which writing it needs"), "{e}");
+        let e = ctx
+            .batch()
+            .copy(&no_src, &data)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("lacks COPY_SRC, which copying from it needs"),
+            "{e}"
+        );
+        let e = ctx
+            .batch()
+            .copy(&data, &no_src)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("lacks COPY_DST, which copying into it needs"),
+            "{e}"
+        );
+        let e = ctx
+            .batch()
+            .submit_and_read(&[&no_src])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("lacks COPY_SRC, which reading it back needs"),
+            "{e}"
+        );
+        let tex = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size: wgpu::Extent3d {
+                width: 4,
+                height: 4,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let tex = atomport::Texture::from_wgpu(tex, atomport::TextureDim::D2).unwrap();
+        let e = tex.read(&ctx).unwrap_err().to_string();
+        assert!(
+            e.contains("lacks COPY_SRC, which reading it back needs"),
+            "{e}"
+        );
     }
     assert!(ran > 0, "no backend gave a device with default limits");
 }

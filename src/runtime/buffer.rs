@@ -166,6 +166,7 @@ impl Buffer {
     /// Overwrites the buffer from offset 0 with `data` (ordered before later dispatches).
     pub fn write<T: bytemuck::Pod>(&self, ctx: &Context, data: &[T]) -> Result<()> {
         ctx.ready()?;
+        self.has_usage(wgpu::BufferUsages::COPY_DST, "COPY_DST", "writing it")?;
         let bytes: &[u8] = bytemuck::cast_slice(data);
         if bytes.len() as u64 > self.len {
             return Err(Error::Resource(format!(
@@ -199,12 +200,25 @@ impl Buffer {
     }
 
     /// A caller's buffer without COPY_SRC cannot be read back.
-    fn readable(&self) -> Result<()> {
-        if self.raw.usage().contains(wgpu::BufferUsages::COPY_SRC) {
+    pub(crate) fn readable(&self) -> Result<()> {
+        self.has_usage(wgpu::BufferUsages::COPY_SRC, "COPY_SRC", "reading it back")
+    }
+
+    /// An error naming the usage `what` needs when the buffer (a caller's,
+    /// wrapped with [`Buffer::from_wgpu`]) lacks it: checked before
+    /// recording, since wgpu reports a copy's usage only when the encoder
+    /// finishes, outside atomport's error scopes.
+    pub(crate) fn has_usage(
+        &self,
+        usage: wgpu::BufferUsages,
+        name: &str,
+        what: &str,
+    ) -> Result<()> {
+        if self.raw.usage().contains(usage) {
             Ok(())
         } else {
             Err(Error::Resource(format!(
-                "the buffer's usage ({:?}) lacks COPY_SRC, which reading it back needs",
+                "the buffer's usage ({:?}) lacks {name}, which {what} needs",
                 self.raw.usage()
             )))
         }

@@ -211,6 +211,8 @@ impl<'c> Batch<'c> {
 
     /// Records a copy of all of `src` into `dst` (after the work recorded so far).
     pub fn copy(&mut self, src: &Buffer, dst: &Buffer) -> Result<&mut Self> {
+        src.has_usage(wgpu::BufferUsages::COPY_SRC, "COPY_SRC", "copying from it")?;
+        dst.has_usage(wgpu::BufferUsages::COPY_DST, "COPY_DST", "copying into it")?;
         if dst.len() < src.len() {
             return Err(Error::Dispatch(format!(
                 "a copy of {} bytes into a buffer of {}",
@@ -246,6 +248,9 @@ impl<'c> Batch<'c> {
 
     /// Submits everything, then reads `buffers` back in the same submission.
     pub fn submit_and_read(self, buffers: &[&Buffer]) -> Result<Vec<Vec<u8>>> {
+        for b in buffers {
+            b.readable()?;
+        }
         self.ctx
             .on_gpu(readback_job(self.ctx, buffers, Some(self.encoder)))
     }
