@@ -30,6 +30,17 @@ fn multibyte_version_line_is_an_error_naming_it() {
         1,
         "version_multibyte.comp:1: error: `45\u{e9}` after #version is not a version number",
     );
+    // After a licence header, the error names the #version line itself.
+    let e = atomport::Kernel::from_glsl(
+        "// SPDX-License-Identifier: MIT\n\n#version 330\nvoid main() {}",
+        &atomport::SourceOptions::named("old.comp"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("old.comp:3: error: compute shaders need #version 430"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -130,13 +130,17 @@ fn names_a_set(source: &str) -> bool {
 
 /// Refuses versions without compute shaders, naming the line.
 fn check_version(source: &str, name: &str) -> Result<()> {
-    let Some(line) = source
+    // The first line of code, and its 1-based number (comments and blank
+    // lines may come first).
+    let Some((n, line)) = source
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("//"))
+        .enumerate()
+        .find(|(_, l)| !l.is_empty() && !l.starts_with("//"))
     else {
         return Ok(());
     };
+    let n = n + 1;
     let Some(rest) = line.strip_prefix("#version") else {
         return Ok(());
     };
@@ -151,13 +155,13 @@ fn check_version(source: &str, name: &str) -> Result<()> {
         .flatten()
     else {
         return Err(Error::shader(format!(
-            "{name}:1: error: `{token}` after #version is not a version number"
+            "{name}:{n}: error: `{token}` after #version is not a version number"
         )));
     };
     let es = words.next() == Some("es");
     if (es && version < 310) || (!es && version < 430) {
         return Err(Error::shader(format!(
-            "{name}:1: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}{}",
+            "{name}:{n}: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}{}",
             if es { " es" } else { "" }
         )));
     }
