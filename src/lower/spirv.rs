@@ -455,6 +455,25 @@ pub(super) fn sets_and_bindings(module: &Module) -> (HashMap<Word, u32>, HashMap
     (sets, bindings)
 }
 
+/// Every ArrayStride decoration, by array type.
+pub(super) fn array_strides(module: &Module) -> HashMap<Word, u32> {
+    module
+        .annotations
+        .iter()
+        .filter_map(|a| match (a.class.opcode, a.operands.as_slice()) {
+            (
+                Op::Decorate,
+                [
+                    Operand::IdRef(t),
+                    Operand::Decoration(Decoration::ArrayStride),
+                    Operand::LiteralBit32(s),
+                ],
+            ) => Some((*t, *s)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The ArrayStride decoration of `array`, if any.
 pub(super) fn array_stride(module: &Module, array: Word) -> Option<u32> {
     module

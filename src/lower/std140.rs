@@ -26,6 +26,7 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
     let defs = Defs::new(module);
     // array -> (element, element size, stride)
     let mut arrays: HashMap<Word, (Word, u32, u32)> = HashMap::new();
+    let strides = super::spirv::array_strides(module);
     for i in &module.types_global_values {
         if !matches!(i.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
             continue;
@@ -33,7 +34,7 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
         let (Some(array), Some(element)) = (i.result_id, i.operands.first().and_then(id)) else {
             continue;
         };
-        let Some(stride) = super::spirv::array_stride(module, array) else {
+        let Some(&stride) = strides.get(&array) else {
             continue;
         };
         let Some(size) = scalar_or_vector_size(&defs, element) else {
@@ -51,8 +52,10 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
     let mut wrappers: HashMap<Word, Word> = HashMap::new();
     let mut sorted: Vec<_> = arrays.iter().map(|(a, v)| (*a, *v)).collect();
     sorted.sort_unstable();
+    // Padding members and the index that selects a wrapper's value: uint,
+    // declared first.
+    let uint = rw.uint_type_at_start();
     for (array, (element, size, stride)) in sorted {
-        let uint = rw.uint_type(array);
         let wrapper = rw.fresh();
         let pads = (stride - size) / 4;
         let mut members = vec![Operand::IdRef(element)];
@@ -98,18 +101,10 @@ pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
                 ],
             ));
         }
-        if let Some(a) = rw
-            .module
-            .types_global_values
-            .iter_mut()
-            .find(|i| i.result_id == Some(array))
-        {
-            a.operands[0] = Operand::IdRef(wrapper);
-        }
+        rw.set_operand(array, 0, wrapper);
         wrappers.insert(array, wrapper);
     }
     // The index 0 that selects a wrapper's value, right after the uint type.
-    let uint = rw.uint_type_at_start();
     let zero = rw.fresh();
     let at = rw.position(uint).map_or(0, |p| p + 1);
     rw.module.types_global_values.insert(
