@@ -399,11 +399,8 @@ pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
     let defs = Defs::new(module);
     let result_types = super::spirv::result_types(module);
     for i in super::spirv::all_function_instructions(module) {
-        let name = i.class.opname;
-        if !(name.starts_with("ImageSample")
-            || name.starts_with("ImageGather")
-            || name.starts_with("ImageDrefGather"))
-        {
+        // Gathers of integer textures are WGSL's too: only sampling is refused.
+        if !i.class.opname.starts_with("ImageSample") {
             continue;
         }
         let Some(si) = i
@@ -425,7 +422,7 @@ pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
             .and_then(|t| t.operands.first())
             .and_then(id)
             .and_then(|t| defs.globals.get(&t));
-        if sampled.is_some_and(|t| t.class.opcode == Op::TypeInt) && !name.contains("Gather") {
+        if sampled.is_some_and(|t| t.class.opcode == Op::TypeInt) {
             let texture = i
                 .operands
                 .first()
