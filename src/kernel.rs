@@ -979,11 +979,8 @@ fn texture_info(dim: naga::ImageDimension, arrayed: bool, class: ImageClass) -> 
             (
                 kind(scalar.kind),
                 false,
-                Some(
-                    crate::runtime::texture::storage_format(format)
-                        .map(crate::runtime::texture::format_name)
-                        .unwrap_or_else(|| format!("{format:?}").to_ascii_lowercase()),
-                ),
+                // naga's names, lower-cased, are the ones `--texture` takes.
+                Some(format!("{format:?}").to_ascii_lowercase()),
                 Some(access),
             )
         }

@@ -751,16 +751,6 @@ pub fn format_names() -> String {
         .join(", ")
 }
 
-/// The texture format of a WGSL storage format (`None`: none atomport binds).
-pub(crate) fn storage_format(f: naga::StorageFormat) -> Option<wgpu::TextureFormat> {
-    use naga::StorageFormat as S;
-    let name = match f {
-        S::R64Uint => return None,
-        other => format!("{other:?}").to_ascii_lowercase(),
-    };
-    parse_format(&name)
-}
-
 /// How a format's channels are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Channel {
