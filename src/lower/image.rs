@@ -55,9 +55,6 @@ pub struct ImageBinding {
 /// What the pass needs to know of one lowered image.
 struct Lowered {
     dim: ImageDim,
-    is_float: bool,
-    /// A 64-bit texel (`r64ui`, `r64i`).
-    wide: bool,
     /// Spec constants (width, height, layers, samples).
     sizes: [Word; 4],
     /// Texel scalar type id (uint, int or float).
@@ -329,8 +326,6 @@ pub fn images_to_texel_buffers(
             *var,
             Lowered {
                 dim: *dim,
-                is_float: *format == ImageFormat::R32Float,
-                wide: format.words() == 2,
                 sizes,
                 texel: *texel,
                 ptr_texel,
@@ -408,12 +403,6 @@ fn rewrite_functions(
     let mut consts: HashMap<(Word, Option<u32>), Word> = HashMap::new();
     let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
     let mut new_globals: Vec<Instruction> = Vec::new();
-    // 64-bit texel types take 64-bit literals.
-    let wide: std::collections::HashSet<Word> = lowered
-        .values()
-        .filter(|l| l.wide)
-        .map(|l| l.texel)
-        .collect();
     let mut constant = |ty: Word, bits: Option<u32>, bound: &mut Word| -> Word {
         *consts.entry((ty, bits)).or_insert_with(|| {
             let r = *bound;
@@ -424,11 +413,10 @@ fn rewrite_functions(
                     Op::Constant,
                     Some(ty),
                     Some(r),
-                    vec![if wide.contains(&ty) {
-                        Operand::LiteralBit64(b.into())
-                    } else {
-                        Operand::LiteralBit32(b)
-                    }],
+                    vec![super::spirv::literal(
+                        b.into(),
+                        defs.globals.get(&ty).is_some_and(super::spirv::is_64_bit),
+                    )],
                 ),
             });
             r
@@ -522,7 +510,11 @@ fn rewrite_functions(
                                     let vec_ty = inst.result_type.unwrap_or(0);
                                     let t = em.op(Op::Load, img.texel, &[ptr]);
                                     let zero = constant(img.texel, None, em.bound);
-                                    let one_bits = if img.is_float { 1.0f32.to_bits() } else { 1 };
+                                    let is_float = defs
+                                        .globals
+                                        .get(&img.texel)
+                                        .is_some_and(|t| t.class.opcode == Op::TypeFloat);
+                                    let one_bits = if is_float { 1.0f32.to_bits() } else { 1 };
                                     let one = constant(img.texel, Some(one_bits), em.bound);
                                     let t = em.op(Op::Select, img.texel, &[inb, t, zero]);
                                     let w = em.op(Op::Select, img.texel, &[inb, one, zero]);

@@ -322,11 +322,7 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
 }
 
 fn literal(bits: u64, width: u32) -> Vec<Operand> {
-    if width > 32 {
-        vec![Operand::LiteralBit64(bits)]
-    } else {
-        vec![Operand::LiteralBit32(bits as u32)]
-    }
+    vec![super::spirv::literal(bits, width > 32)]
 }
 
 /// An integer of `width` bits (decimal or `0x` hex, `-` for signed ones) as

@@ -93,6 +93,22 @@ pub(super) fn result_types(module: &Module) -> HashMap<Word, Word> {
         .collect()
 }
 
+/// Whether a type instruction is a 64-bit integer or float.
+pub(super) fn is_64_bit(t: &Instruction) -> bool {
+    matches!(t.class.opcode, Op::TypeInt | Op::TypeFloat)
+        && t.operands.first() == Some(&Operand::LiteralBit32(64))
+}
+
+/// A constant's literal: 64 bits wide for a 64-bit type (SPIR-V writes a
+/// literal in its type's width).
+pub(super) fn literal(bits: u64, wide: bool) -> Operand {
+    if wide {
+        Operand::LiteralBit64(bits)
+    } else {
+        Operand::LiteralBit32(bits as u32)
+    }
+}
+
 /// Lookup tables over a module: definitions by id.
 pub(super) struct Defs {
     /// Type and constant definitions, and global variables.
@@ -278,7 +294,8 @@ impl<'m> Rewriter<'m> {
     /// `OpConstantTrue`/`OpConstantFalse` for a bool), found or added at
     /// the end of the globals, after every type it could depend on.
     pub(super) fn constant(&mut self, ty: Word, op: Op, bits: Option<u32>) -> Word {
-        let operands: Vec<Operand> = bits.map(Operand::LiteralBit32).into_iter().collect();
+        let wide = self.global(ty).is_some_and(is_64_bit);
+        let operands: Vec<Operand> = bits.map(|b| literal(b.into(), wide)).into_iter().collect();
         if let Some(i) =
             self.module.types_global_values.iter().find(|i| {
                 i.class.opcode == op && i.result_type == Some(ty) && i.operands == operands
