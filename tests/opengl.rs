@@ -220,6 +220,25 @@ fn loose_uniforms_of_every_type_round_trip() {
 }
 
 #[test]
+fn initializers_in_included_files_are_read() {
+    let dir = std::env::temp_dir().join(format!("atomport-incl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("params.glsl"), "uniform float u_gain = 0.75;\n").unwrap();
+    let main = dir.join("main.comp");
+    std::fs::write(
+        &main,
+        "#version 430\nlayout(local_size_x = 1) in;\n#include \"params.glsl\"\nlayout(binding = 0) buffer B { float b; };\nvoid main() { b = u_gain; }\n",
+    )
+    .unwrap();
+    let k = Kernel::from_path(&main, None, &SourceOptions::default()).unwrap();
+    let u = Uniforms::new(&k).unwrap();
+    let m = u.members().iter().find(|m| m.name == "u_gain").unwrap();
+    assert_eq!(m.initializer.as_deref(), Some("0.75"));
+    assert!(u.is_set("u_gain"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn initializers_fill_unset_uniforms() {
     let k = kernel("gl_uniform_initializers.comp");
     let model = |required: f32, scale: f32| {

@@ -22,8 +22,9 @@ struct Includer {
     root: PathBuf,
     /// Why an include was refused, when atomport refused it (glslang only says it failed).
     refused: Option<String>,
-    /// Every file included, as found.
-    included: Vec<PathBuf>,
+    /// Every file included, as found, with its text (the initializers of
+    /// loose uniforms are read from it).
+    included: Vec<(PathBuf, String)>,
 }
 
 impl IncludeHandler for Includer {
@@ -53,7 +54,7 @@ impl IncludeHandler for Includer {
         let found = candidates.into_iter().find(|p| p.exists())?;
         match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader") {
             Ok(data) => Some({
-                self.included.push(found.clone());
+                self.included.push((found.clone(), data.clone()));
                 IncludeResult {
                     name: found.display().to_string(),
                     data,
@@ -185,7 +186,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
     let name = opts.display_name().to_string();
     let compiler = glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    let (shader, includes) = parse(compiler, source, opts, dialect)?;
+    let (shader, included) = parse(compiler, source, opts, dialect)?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
     // declarations themselves say which named none.
@@ -195,7 +196,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
         Vec::new()
     };
     let uniform_initializers = if dialect == Dialect::OpenGl {
-        uniform_initializers(&shader.get_log(), source, &name)
+        uniform_initializers(&shader.get_log(), source, &name, &included)
     } else {
         Vec::new()
     };
@@ -209,7 +210,7 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
         dialect,
         uniform_initializers,
         unbound,
-        includes,
+        includes: included.into_iter().map(|(path, _)| path).collect(),
     })
 }
 
@@ -219,7 +220,7 @@ fn parse(
     source: &str,
     opts: &SourceOptions,
     dialect: Dialect,
-) -> Result<(glslang::Shader<'static>, Vec<PathBuf>)> {
+) -> Result<(glslang::Shader<'static>, Vec<(PathBuf, String)>)> {
     let name = opts.display_name();
     // #include works without the shader naming the extension, as with glslangValidator.
     let shader_source = ShaderSource::from(with_include_extension(source));
@@ -425,19 +426,32 @@ fn opaque_declaration(decl: &str) -> Option<String> {
         .flatten()
 }
 
-/// The text of the file glslang calls `file` (`0`: the main source).
-fn source_of(file: &str, source: &str, name: &str) -> String {
+/// The text of the file glslang calls `file` (`0`: the main source), as
+/// already read: the source or one of the files it included.
+fn source_of<'a>(
+    file: &str,
+    source: &'a str,
+    name: &str,
+    included: &'a [(PathBuf, String)],
+) -> &'a str {
     if file == "0" || file == name {
-        source.to_string()
-    } else {
-        std::fs::read_to_string(file).unwrap_or_default()
+        return source;
     }
+    included
+        .iter()
+        .find(|(path, _)| path.display().to_string() == file)
+        .map_or("", |(_, text)| text)
 }
 
 /// The initializers glslang reports ignoring (`'NAME' : Ignoring
 /// initializer for uniform`), read from the declaration's line: the text
 /// after `NAME … =` up to the `;`.
-fn uniform_initializers(log: &str, source: &str, name: &str) -> Vec<(String, String)> {
+fn uniform_initializers(
+    log: &str,
+    source: &str,
+    name: &str,
+    included: &[(PathBuf, String)],
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for line in log.lines() {
         let Some(rest) = line.trim().strip_prefix("WARNING: ") else {
@@ -457,7 +471,7 @@ fn uniform_initializers(log: &str, source: &str, name: &str) -> Vec<(String, Str
         let Ok(ln) = ln.trim().parse::<usize>() else {
             continue;
         };
-        let text = source_of(file, source, name);
+        let text = source_of(file, source, name, included);
         // The declaration may continue over a few lines.
         let decl: String = text
             .lines()
