@@ -131,20 +131,7 @@ fn a_callers_device_and_buffers() {
             e.contains("lacks COPY_SRC, which reading it back needs"),
             "{e}"
         );
-        let tex = device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d {
-                width: 4,
-                height: 4,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
+        let tex = device.create_texture(&common::sampled_only_descriptor());
         let tex = atomport::Texture::from_wgpu(tex, atomport::TextureDim::D2).unwrap();
         let e = tex.read(&ctx).unwrap_err().to_string();
         assert!(

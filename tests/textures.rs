@@ -395,7 +395,7 @@ void main() { imageStore(target, ivec2(gl_LocalInvocationID.xy), vec4(1.0, 0.0, 
         let plain = ctx.device().create_texture(&wgpu::TextureDescriptor {
             label: None,
             usage: wgpu::TextureUsages::COPY_SRC,
-            ..raw_descriptor()
+            ..common::sampled_only_descriptor()
         });
         let e = Texture::from_wgpu(plain, TextureDim::D2)
             .unwrap_err()
@@ -404,23 +404,6 @@ void main() { imageStore(target, ivec2(gl_LocalInvocationID.xy), vec4(1.0, 0.0, 
             e.contains("neither TEXTURE_BINDING nor STORAGE_BINDING"),
             "{e}"
         );
-    }
-}
-
-fn raw_descriptor() -> wgpu::TextureDescriptor<'static> {
-    wgpu::TextureDescriptor {
-        label: None,
-        size: wgpu::Extent3d {
-            width: 4,
-            height: 4,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING,
-        view_formats: &[],
     }
 }
 

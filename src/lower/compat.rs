@@ -216,19 +216,26 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
             }
         }
     }
+    // The global variables whose pointee `keep` accepts.
+    let variables = |keep: &dyn Fn(Word) -> bool| -> Vec<Word> {
+        module
+            .types_global_values
+            .iter()
+            .filter(|v| v.class.opcode == Op::Variable)
+            .filter_map(|v| {
+                let (_, pointee) = v.result_type.and_then(|p| defs.pointer(p))?;
+                keep(pointee).then_some(v.result_id?)
+            })
+            .collect()
+    };
     // `coherent`/`volatile` decorations (the GLSL450 model's form).
-    let images: HashSet<Word> = module
-        .types_global_values
-        .iter()
-        .filter(|v| v.class.opcode == Op::Variable)
-        .filter(|v| {
-            v.result_type
-                .and_then(|p| defs.pointer(p))
-                .and_then(|(_, t)| defs.globals.get(&defs.strip_arrays(t)))
-                .is_some_and(|t| t.class.opcode == Op::TypeImage)
-        })
-        .filter_map(|v| v.result_id)
-        .collect();
+    let images: HashSet<Word> = variables(&|t| {
+        defs.globals
+            .get(&defs.strip_arrays(t))
+            .is_some_and(|t| t.class.opcode == Op::TypeImage)
+    })
+    .into_iter()
+    .collect();
     // glslang marks its own atomic-counter blocks coherent and volatile:
     // not something the shader asked for, and used only atomically.
     let names = super::spirv::debug_names(module);
@@ -238,17 +245,7 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
             .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))
             .map(|(t, _)| *t)
             .collect();
-        let vars = module
-            .types_global_values
-            .iter()
-            .filter(|v| v.class.opcode == Op::Variable)
-            .filter(|v| {
-                v.result_type
-                    .and_then(|p| defs.pointer(p))
-                    .is_some_and(|(_, t)| types.contains(&t))
-            })
-            .filter_map(|v| v.result_id)
-            .collect::<Vec<_>>();
+        let vars = variables(&|t| types.contains(&t));
         types.into_iter().chain(vars).collect()
     };
     for a in &module.annotations {

@@ -67,6 +67,25 @@ pub fn contexts_with_available(wanted: wgpu::Features) -> Vec<Context> {
     out
 }
 
+/// A 4×4 rgba8 texture that can only be sampled, for tests of wrapped
+/// caller textures.
+pub fn sampled_only_descriptor() -> wgpu::TextureDescriptor<'static> {
+    wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 4,
+            height: 4,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    }
+}
+
 /// The names of the backends present, for CLI tests.
 pub fn backend_names() -> Vec<&'static str> {
     let names: Vec<&'static str> = BackendChoice::SINGLE
