@@ -74,7 +74,7 @@ fn main() {
     let mut front = Vec::with_capacity(runs);
     for _ in 0..runs {
         let t = Instant::now();
-        let words = atomport::front::glsl::compile(&src, &opts).unwrap().words;
+        let words = atomport::compile_glsl(&src, &opts).unwrap();
         front.push(t.elapsed());
         std::hint::black_box(words);
         let t = Instant::now();

@@ -8,83 +8,85 @@ use serde::Serialize;
 
 use crate::front::{self, Dialect, SourceOptions};
 use crate::lower::opengl::{OpenGlKind, OpenGlOrigin};
-use crate::{Error, Result, guard};
+use crate::{Error, Result, ScalarType, guard};
 
-/// A scalar element type of a buffer, as the host sees it.
+/// The shape of a texture as a shader declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ScalarType {
-    /// 32-bit unsigned integer (GLSL `uint`, WGSL `u32`).
-    U32,
-    /// 32-bit signed integer (GLSL `int`, WGSL `i32`).
-    I32,
-    /// 32-bit float (GLSL `float`, WGSL `f32`).
-    F32,
+pub enum TextureDim {
+    /// `texture1D`, `image1D`.
+    #[serde(rename = "1d")]
+    D1,
+    /// `texture2D`, `image2D`.
+    #[serde(rename = "2d")]
+    D2,
+    /// `texture2DArray`, `image2DArray`.
+    #[serde(rename = "2darray")]
+    D2Array,
+    /// `textureCube` (6 layers: +X, −X, +Y, −Y, +Z, −Z).
+    Cube,
+    /// `textureCubeArray` (6 layers per cube).
+    #[serde(rename = "cubearray")]
+    CubeArray,
+    /// `texture3D`, `image3D`.
+    #[serde(rename = "3d")]
+    D3,
 }
 
-impl ScalarType {
-    /// The name used on the command line and in JSON: `u32`, `i32`, `f32`.
+impl TextureDim {
+    /// The name used on the command line and in messages (`2d`, `cubearray`).
     pub fn name(self) -> &'static str {
         match self {
-            ScalarType::U32 => "u32",
-            ScalarType::I32 => "i32",
-            ScalarType::F32 => "f32",
+            TextureDim::D1 => "1d",
+            TextureDim::D2 => "2d",
+            TextureDim::D2Array => "2darray",
+            TextureDim::Cube => "cube",
+            TextureDim::CubeArray => "cubearray",
+            TextureDim::D3 => "3d",
         }
     }
 
-    /// Parses `u32`, `i32` or `f32`.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "u32" => Some(ScalarType::U32),
-            "i32" => Some(ScalarType::I32),
-            "f32" => Some(ScalarType::F32),
-            _ => None,
-        }
+    /// The shape of a naga image type.
+    pub(crate) fn from_naga(dim: naga::ImageDimension, arrayed: bool) -> Option<TextureDim> {
+        use naga::ImageDimension as D;
+        Some(match (dim, arrayed) {
+            (D::D1, false) => TextureDim::D1,
+            (D::D2, false) => TextureDim::D2,
+            (D::D2, true) => TextureDim::D2Array,
+            (D::Cube, false) => TextureDim::Cube,
+            (D::Cube, true) => TextureDim::CubeArray,
+            (D::D3, false) => TextureDim::D3,
+            _ => return None,
+        })
     }
 
-    /// Parses one value of this type to its 32-bit pattern: decimal or
-    /// `0x` hex integers in range, or a float that is finite unless written
-    /// as `inf` or `nan`.
-    pub fn parse_value(self, s: &str) -> Result<u32> {
-        let s = s.trim();
-        let bad = || Error::InvalidValue(format!("`{s}` is not a valid {} value", self.name()));
+    pub(crate) fn texture_dimension(self) -> wgpu::TextureDimension {
         match self {
-            ScalarType::U32 => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-                Some(h) => u32::from_str_radix(h, 16).map_err(|_| bad()),
-                None => s.parse::<u32>().map_err(|_| bad()),
-            },
-            ScalarType::I32 => {
-                let (neg, body) = match s.strip_prefix('-') {
-                    Some(b) => (true, b),
-                    None => (false, s),
-                };
-                let v: i64 = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-                    Some(h) => i64::from_str_radix(h, 16).map_err(|_| bad())?,
-                    None => body.parse::<i64>().map_err(|_| bad())?,
-                };
-                let v = if neg { -v } else { v };
-                i32::try_from(v).map(|v| v as u32).map_err(|_| bad())
-            }
-            ScalarType::F32 => {
-                let v = s.parse::<f32>().map_err(|_| bad())?;
-                let spelled = s.to_ascii_lowercase();
-                if !(v.is_finite() || spelled.contains("inf") || spelled.contains("nan")) {
-                    return Err(Error::InvalidValue(format!(
-                        "`{s}` is out of the range of f32 (largest finite: {:e})",
-                        f32::MAX
-                    )));
-                }
-                Ok(v.to_bits())
-            }
+            TextureDim::D1 => wgpu::TextureDimension::D1,
+            TextureDim::D3 => wgpu::TextureDimension::D3,
+            _ => wgpu::TextureDimension::D2,
         }
     }
 
-    fn from_naga(scalar: naga::Scalar) -> Option<Self> {
-        match (scalar.kind, scalar.width) {
-            (ScalarKind::Uint, 4) => Some(ScalarType::U32),
-            (ScalarKind::Sint, 4) => Some(ScalarType::I32),
-            (ScalarKind::Float, 4) => Some(ScalarType::F32),
-            _ => None,
+    pub(crate) fn view_dimension(self) -> wgpu::TextureViewDimension {
+        match self {
+            TextureDim::D1 => wgpu::TextureViewDimension::D1,
+            TextureDim::D2 => wgpu::TextureViewDimension::D2,
+            TextureDim::D2Array => wgpu::TextureViewDimension::D2Array,
+            TextureDim::Cube => wgpu::TextureViewDimension::Cube,
+            TextureDim::CubeArray => wgpu::TextureViewDimension::CubeArray,
+            TextureDim::D3 => wgpu::TextureViewDimension::D3,
+        }
+    }
+
+    /// How many numbers `textureSize` reports: the size's form on the command line.
+    pub fn size_pattern(self) -> &'static str {
+        match self {
+            TextureDim::D1 => "W",
+            TextureDim::D2 | TextureDim::Cube => "WxH",
+            TextureDim::D2Array => "WxHxL",
+            TextureDim::CubeArray => "WxHxC (C cubes)",
+            TextureDim::D3 => "WxHxD",
         }
     }
 }
@@ -191,7 +193,7 @@ pub struct BindingInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TextureInfo {
     /// The shape; `None` for shapes WGSL has no texture for.
-    pub dim: Option<crate::TextureDim>,
+    pub dim: Option<TextureDim>,
     /// What it holds: `float`, `sint`, `uint` or `depth`.
     pub sample: &'static str,
     /// A multisampled texture.
@@ -277,6 +279,38 @@ impl BindingInfo {
             .clone()
             .unwrap_or_else(|| format!("{}.{}", self.group, self.binding))
     }
+
+    /// The atomic counters (OpenGL GLSL's `atomic_uint`) held in this
+    /// binding's buffer, each element of an array of counters on its own
+    /// (`name[k]`); none for other bindings.
+    pub fn counters(&self) -> Vec<Counter> {
+        if self.opengl.map(|o| o.kind) != Some(OpenGlKind::AtomicCounter) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for m in &self.members {
+            match m.shape.count {
+                0 | 1 => out.push(Counter {
+                    name: m.name.clone(),
+                    offset: m.offset,
+                }),
+                n => out.extend((0..n).map(|k| Counter {
+                    name: format!("{}[{k}]", m.name),
+                    offset: m.offset + k * m.shape.stride.max(4),
+                })),
+            }
+        }
+        out
+    }
+}
+
+/// An atomic counter in its buffer (see [`BindingInfo::counters`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counter {
+    /// Its GLSL name; `name[k]` for an element of an array of counters.
+    pub name: String,
+    /// Its byte offset in the buffer.
+    pub offset: u32,
 }
 
 /// A shader language atomport reads.
@@ -376,7 +410,7 @@ impl Kernel {
 
     fn wgsl_now(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         let module = front::wgsl::parse(source, opts.display_name())?;
-        let info = validate(&module, Some(source), opts.display_name())?;
+        let info = front::validate(&module, Some(source), opts.display_name())?;
         Kernel::build(
             module,
             &info,
@@ -662,8 +696,9 @@ impl Kernel {
             })
     }
 
-    /// `a, b (or B), c` for messages.
-    pub(crate) fn binding_names(&self) -> String {
+    /// Every binding's name for messages, as `a, b (or B), c`: an
+    /// instance name with its block's name, a counter buffer with its counters.
+    pub fn binding_names(&self) -> String {
         let names: Vec<String> = self
             .bindings
             .iter()
@@ -761,10 +796,15 @@ fn bounded<T: Send + 'static>(
 ) -> Result<T> {
     let (tx, rx) = std::sync::mpsc::channel();
     let thread_opts = opts.clone();
+    #[cfg(test)]
+    let fault = crate::lower::fault::current();
     std::thread::Builder::new()
         .name("atomport-translate".into())
         .stack_size(crate::DEEP_STACK)
         .spawn(move || {
+            #[cfg(test)]
+            let _ = tx.send(crate::lower::fault::inject(fault, || work(&thread_opts)));
+            #[cfg(not(test))]
             let _ = tx.send(work(&thread_opts));
         })
         .map_err(|e| Error::Internal(format!("could not start a translation thread: {e}")))?;
@@ -826,39 +866,6 @@ fn memory_use(
         .map(|(_, v)| size(v.ty))
         .sum();
     Ok((workgroup, private + locals))
-}
-
-/// Validates a module with every capability on; the device's features are
-/// checked separately against [`Kernel::required_features`], so the message
-/// names the missing feature rather than a naga capability.
-pub(crate) fn validate(
-    module: &naga::Module,
-    source: Option<&str>,
-    name: &str,
-) -> Result<naga::valid::ModuleInfo> {
-    guard("naga's validator", || {
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::all(),
-        )
-        .validate(module)
-        .map_err(|e| {
-            let text = match source {
-                Some(src) => e.emit_to_string_with_path(src, name),
-                None => {
-                    // Without source text, spell out the whole cause chain.
-                    let mut text = format!("{name}: {}", e.as_inner());
-                    let mut cause = std::error::Error::source(e.as_inner());
-                    while let Some(c) = cause {
-                        text.push_str(&format!(": {c}"));
-                        cause = c.source();
-                    }
-                    text
-                }
-            };
-            Error::shader(text.trim_end().to_string())
-        })
-    })
 }
 
 fn choose_entry(module: &naga::Module, opts: &SourceOptions) -> Result<usize> {
@@ -987,7 +994,7 @@ fn texture_info(dim: naga::ImageDimension, arrayed: bool, class: ImageClass) -> 
         _ => ("float", false, None, None),
     };
     TextureInfo {
-        dim: crate::TextureDim::from_naga(dim, arrayed),
+        dim: TextureDim::from_naga(dim, arrayed),
         sample,
         multisampled,
         format,

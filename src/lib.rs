@@ -26,26 +26,26 @@
 
 #![warn(missing_docs)]
 
-pub mod error;
-pub mod front;
-/// The CLI's jobs (buffers and images from textual specs): for `atomport`
-/// itself, not a library interface.
-#[doc(hidden)]
-pub mod job;
-pub mod kernel;
-pub mod lower;
+mod error;
+mod front;
+mod kernel;
+mod lower;
 pub mod runtime;
-pub mod translate;
+mod scalar;
+mod translate;
 pub mod validate;
 
 pub use error::{Error, Result, ShaderError};
-pub use front::{Dialect, SourceOptions, TargetEnv};
+pub use front::{
+    Dialect, MAX_SOURCE_BYTES, SourceOptions, SpecKey, Specialization, TargetEnv, read_bounded,
+    read_text,
+};
 pub use kernel::{
-    BindingInfo, BindingKind, BindingMap, Kernel, Lang, Member, ScalarType, TextureInfo,
+    BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member, TextureDim,
+    TextureInfo,
 };
 pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
-pub use lower::spec::{SpecKey, Specialization};
 pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
@@ -53,9 +53,11 @@ pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
-pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
+pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, RunOutput};
+pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 pub use runtime::uniforms::{UniformValue, Uniforms};
-pub use translate::{Translation, build, translate, translate_file};
+pub use scalar::ScalarType;
+pub use translate::{Translation, build, compile_glsl, spirv_words, translate, translate_file};
 /// The wgpu atomport is built on, for callers that share its device.
 pub use wgpu;
 

@@ -83,6 +83,32 @@ pub fn translate(source: &[u8], lang: Lang, opts: &SourceOptions) -> Result<Tran
     Ok(Translation::of(&kernel, sources))
 }
 
+/// Compiles GLSL to SPIR-V as atomport reads it (needs the `glsl`
+/// feature): glslang for Vulkan, or under OpenGL's relaxed rules (loose
+/// uniforms gathered in a block, atomic counters in buffers) for the
+/// OpenGL dialect, before any of atomport's passes. For running the
+/// original module natively beside the translation.
+pub fn compile_glsl(source: &str, opts: &SourceOptions) -> Result<Vec<u32>> {
+    #[cfg(feature = "glsl")]
+    {
+        crate::front::glsl::compile(source, opts).map(|c| c.words)
+    }
+    #[cfg(not(feature = "glsl"))]
+    {
+        let _ = source;
+        Err(crate::Error::Unsupported(format!(
+            "{}: GLSL input needs atomport's `glsl` feature",
+            opts.display_name()
+        )))
+    }
+}
+
+/// Reads a SPIR-V binary (either byte order) into words, refusing what is
+/// not SPIR-V with an error naming `name`.
+pub fn spirv_words(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
+    crate::front::spirv::words_from_bytes(bytes, name)
+}
+
 /// Translates a shader file, the language by its extension.
 pub fn translate_file(path: &Path, opts: &SourceOptions) -> Result<Translation> {
     let kernel = Kernel::from_path(path, None, opts)?;

@@ -299,9 +299,7 @@ void main() {
 ";
     let comp = dir.join("k.comp");
     std::fs::write(&comp, src).unwrap();
-    let words = atomport::front::glsl::compile(src, &atomport::SourceOptions::named("k.comp"))
-        .unwrap()
-        .words;
+    let words = atomport::compile_glsl(src, &atomport::SourceOptions::named("k.comp")).unwrap();
     let spv = dir.join("k.bin");
     std::fs::write(&spv, bytemuck::cast_slice(&words)).unwrap();
     for b in common::backend_names() {

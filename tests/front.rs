@@ -13,9 +13,7 @@ void main() { atomicAdd(c.hits, 1u); atomicMax(c.pair.y, gl_LocalInvocationIndex
 
 #[test]
 fn spirv_input_runs_like_the_glsl_it_came_from() {
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
-        .unwrap()
-        .words;
+    let words = atomport::compile_glsl(COUNTER, &SourceOptions::named("c.comp")).unwrap();
     let from_spirv = Kernel::from_spirv(&words, &SourceOptions::named("c.spv")).unwrap();
     let from_glsl = Kernel::from_glsl(COUNTER, &SourceOptions::named("c.comp")).unwrap();
     assert_eq!(from_spirv.wgsl(), from_glsl.wgsl());
@@ -29,25 +27,20 @@ fn spirv_input_runs_like_the_glsl_it_came_from() {
 
 #[test]
 fn not_spirv_and_truncated_spirv_are_clear_errors() {
-    let e =
-        atomport::front::spirv::words_from_bytes(b"#version 450\nvoid main() {}\n\0\0\0", "x.spv")
-            .unwrap_err();
+    let e = atomport::spirv_words(b"#version 450\nvoid main() {}\n\0\0\0", "x.spv").unwrap_err();
     assert!(
         e.to_string()
             .starts_with("x.spv: not a SPIR-V module (the first word is 0x72657623"),
         "{e}"
     );
-    let e = atomport::front::spirv::words_from_bytes(&[3, 2, 35, 7], "x.spv").unwrap_err();
+    let e = atomport::spirv_words(&[3, 2, 35, 7], "x.spv").unwrap_err();
     assert_eq!(
         e.to_string(),
         "x.spv: not a SPIR-V module: 4 bytes is shorter than the 20-byte header"
     );
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
-        .unwrap()
-        .words;
+    let words = atomport::compile_glsl(COUNTER, &SourceOptions::named("c.comp")).unwrap();
     let bytes: Vec<u8> = bytemuck::cast_slice(&words).to_vec();
-    let e =
-        atomport::front::spirv::words_from_bytes(&bytes[..bytes.len() - 2], "x.spv").unwrap_err();
+    let e = atomport::spirv_words(&bytes[..bytes.len() - 2], "x.spv").unwrap_err();
     assert!(e.to_string().starts_with("x.spv: truncated SPIR-V"), "{e}");
     // Whole words missing at the end: the module is cut inside an instruction.
     let cut = &words[..words.len() - 3];
@@ -199,23 +192,6 @@ fn includes_and_defines() {
 }
 
 #[test]
-fn a_panic_inside_naga_is_reported_not_raised() {
-    // A construct naga 30 panics on before atomport's passes: the vector
-    // component atomic, fed to naga's SPIR-V reader directly.
-    let words = atomport::front::glsl::compile(COUNTER, &SourceOptions::named("c.comp"))
-        .unwrap()
-        .words;
-    let e = atomport::front::spirv::to_naga(&words, "c.spv").unwrap_err();
-    // naga's gap, not malformed input and not atomport's bug: said so.
-    assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
-    assert!(
-        e.to_string()
-            .starts_with("c.spv: naga's SPIR-V reader failed on the module"),
-        "{e}"
-    );
-}
-
-#[test]
 fn specialization_constant_expressions_are_folded_to_defaults() {
     let src = "#version 450
 layout(local_size_x = 64) in;
@@ -252,9 +228,7 @@ void main() {
     b.n[gl_LocalInvocationIndex] = imageLoad(img, ivec3(0)).x;
 }
 ";
-    let words = atomport::front::glsl::compile(src, &SourceOptions::named("fuzz.comp"))
-        .unwrap()
-        .words;
+    let words = atomport::compile_glsl(src, &SourceOptions::named("fuzz.comp")).unwrap();
     Kernel::from_spirv(&words, &SourceOptions::named("fuzz.spv")).unwrap();
     let mut rng = common::Rng(99);
     let (mut ok, mut errors) = (0, 0);

@@ -1,6 +1,6 @@
-//! Deterministic fuzzing: the golden corpus (GLSL, its WGSL, its SPIR-V)
-//! and valid command-line specs, mutated from a seed, fed to the
-//! translators and the argument parsers. Every mutant must end in a value
+//! Deterministic fuzzing: the golden corpus (GLSL, its WGSL, its SPIR-V),
+//! mutated from a seed, fed to the translators. (The command line's specs
+//! are fuzzed by the binary's own unit tests, `cli::spec`.) Every mutant must end in a value
 //! or an error — never a panic, a crash or a hang: each translation runs
 //! under a timeout, and at most one mutant in a thousand may reach it —
 //! and malformed input must never be called an internal error.
@@ -18,7 +18,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use atomport::job::{BufferArg, CounterArg, ImageArg, UniformArg};
 use atomport::{Error, Kernel, SourceOptions};
 use common::Rng;
 
@@ -208,24 +207,6 @@ fn opts(name: &str) -> SourceOptions {
     o
 }
 
-/// Spec parsers: a value or an error, never a panic.
-fn parse_specs(s: &str) -> Outcome {
-    let r = catch_unwind(|| {
-        let ok = [
-            s.parse::<BufferArg>().is_ok(),
-            s.parse::<ImageArg>().is_ok(),
-            s.parse::<UniformArg>().is_ok(),
-            s.parse::<CounterArg>().is_ok(),
-        ];
-        ok.iter().any(|&x| x)
-    });
-    match r {
-        Ok(true) => Outcome::Translated,
-        Ok(false) => Outcome::Refused,
-        Err(_) => Outcome::Panic,
-    }
-}
-
 struct Tally {
     by_kind: BTreeMap<(&'static str, Outcome), usize>,
     failures: Vec<String>,
@@ -271,8 +252,8 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
         .iter()
         .step_by(4)
         .filter_map(|(n, s)| {
-            let words = atomport::front::glsl::compile(s, &SourceOptions::named(n)).ok()?;
-            Some((n.replace(".comp", ".spv"), words.words))
+            let words = atomport::compile_glsl(s, &SourceOptions::named(n)).ok()?;
+            Some((n.replace(".comp", ".spv"), words))
         })
         .collect();
     spirv.extend(
@@ -285,20 +266,10 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
             .filter_map(|(n, s)| {
                 let mut o = SourceOptions::named(n);
                 o.target_env = Some(atomport::TargetEnv::Vulkan1_3);
-                let words = atomport::front::glsl::compile(s, &o).ok()?;
-                Some((n.replace(".comp", ".1.6.spv"), words.words))
+                let words = atomport::compile_glsl(s, &o).ok()?;
+                Some((n.replace(".comp", ".1.6.spv"), words))
             }),
     );
-    let specs = [
-        "0=u32:256",
-        "1.2=f32:4:fill=1.5",
-        "Particles=i32:[1,-2,3]",
-        "img=64x64:samples=4:fill=7",
-        "u_planes=1,0,0,4,vec4(1.0)",
-        "visible=12",
-        "m=mat4(1.0)",
-        "0=@data.bin",
-    ];
     let mut tally = Tally {
         by_kind: BTreeMap::new(),
         failures: Vec::new(),
@@ -332,11 +303,11 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
                 tally.add("wgsl", r, || (m.clone(), m.clone().into_bytes()));
             }
             _ => {
-                let spec = specs[rng.next_u32() as usize % specs.len()];
-                let m = mutate_text(&mut rng, spec);
-                tally.add("spec", (parse_specs(&m), String::new()), || {
-                    (m.clone(), m.clone().into_bytes())
-                });
+                let (name, src) = &glsl[rng.next_u32() as usize % glsl.len()];
+                let m = mutate_text(&mut rng, src);
+                let o = opts(name);
+                let r = classify(|| Kernel::from_glsl(&m, &o));
+                tally.add("glsl", r, || (m.clone(), m.clone().into_bytes()));
             }
         }
         longest = longest.max(t.elapsed());
@@ -350,7 +321,7 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
         println!("  {kind:<6} {o:?}: {n}");
     }
     // The mutants reach past the parsers: some of every kind translate.
-    for kind in ["glsl", "spirv", "wgsl", "spec"] {
+    for kind in ["glsl", "spirv", "wgsl"] {
         assert!(
             tally
                 .by_kind

@@ -57,7 +57,7 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
             // Constructs newer than the target (subgroups before 1.1, a
             // broadcast from a non-constant id before 1.5) are glslang's
             // refusal, not atomport's.
-            let compiled = match atomport::front::glsl::compile(&src, &o) {
+            let compiled = match atomport::compile_glsl(&src, &o) {
                 Ok(c) => c,
                 // Every shader is written for Vulkan 1.2 and 1.3.
                 Err(e) if matches!(env, TargetEnv::Vulkan1_2 | TargetEnv::Vulkan1_3) => {
@@ -65,7 +65,7 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
                 }
                 Err(_) => continue,
             };
-            let version = (compiled.words[1] >> 8) & 0xff;
+            let version = (compiled[1] >> 8) & 0xff;
             let expected = match env {
                 TargetEnv::Vulkan1_0 => 0,
                 TargetEnv::Vulkan1_1 => 3,
@@ -80,7 +80,7 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
             );
             let from_glsl = Kernel::from_glsl(&src, &o)
                 .unwrap_or_else(|e| panic!("{name} ({}): {e}", env.name()));
-            let from_spirv = Kernel::from_spirv(&compiled.words, &o)
+            let from_spirv = Kernel::from_spirv(&compiled, &o)
                 .unwrap_or_else(|e| panic!("{name} ({}) as SPIR-V: {e}", env.name()));
             assert_eq!(
                 from_glsl.wgsl(),
@@ -879,27 +879,4 @@ void main() { v[gl_GlobalInvocationID.x] = subgroupAllEqual(uvec2(v[0], v[1])) ?
         e.to_string().contains("subgroupAllEqual on a vector"),
         "{e}"
     );
-}
-
-#[test]
-fn execution_modes_given_by_id_are_read_or_refused_by_name() {
-    use atomport::lower::compat::execution_mode_ids;
-    let header = [0x0723_0203u32, 0x0001_0600, 0, 100, 0];
-    let module = |inst: &[u32]| [&header[..], inst].concat();
-    // LocalSizeId becomes LocalSize, its ids returned.
-    let (words, ids) = execution_mode_ids(&module(&[(6 << 16) | 331, 4, 38, 10, 11, 12])).unwrap();
-    assert_eq!(ids, Some([10, 11, 12]));
-    assert_eq!(&words[5..], &[(6 << 16) | 16, 4, 17, 1, 1, 1]);
-    // LocalSizeHintId is a hint: dropped.
-    let (words, ids) = execution_mode_ids(&module(&[(6 << 16) | 331, 4, 39, 1, 2, 3])).unwrap();
-    assert_eq!((words.len(), ids), (5, None));
-    // Any other mode given by id is named.
-    let e = execution_mode_ids(&module(&[(4 << 16) | 331, 4, 37, 8])).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "the execution mode SubgroupsPerWorkgroupId has no WGSL form"
-    );
-    let e = execution_mode_ids(&module(&[(2 << 16) | 331, 4])).unwrap_err();
-    assert!(matches!(e, Error::Shader(_)), "{e:?}");
-    assert!(e.to_string().contains("a short OpExecutionModeId"), "{e}");
 }

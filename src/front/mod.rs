@@ -84,6 +84,51 @@ impl TargetEnv {
     }
 }
 
+/// Which specialization constant a [`Specialization`] sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecKey {
+    /// By its `constant_id` (SPIR-V `SpecId`).
+    Id(u32),
+    /// By its GLSL name (the SPIR-V debug name).
+    Name(String),
+}
+
+/// A value for a specialization constant, set before translation
+/// (`--spec ID=VALUE` or `--spec NAME=VALUE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Specialization {
+    /// The constant.
+    pub key: SpecKey,
+    /// Its value as text: an integer (decimal or `0x` hex), a float, or
+    /// `true`/`false`, checked against the constant's type.
+    pub value: String,
+}
+
+impl Specialization {
+    /// Parses `ID=VALUE` or `NAME=VALUE`.
+    pub fn parse(s: &str) -> crate::Result<Specialization> {
+        let (k, v) = s.split_once('=').ok_or_else(|| {
+            crate::Error::Spec(format!(
+                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
+            ))
+        })?;
+        let (k, v) = (k.trim(), v.trim());
+        if k.is_empty() || v.is_empty() {
+            return Err(crate::Error::Spec(format!(
+                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
+            )));
+        }
+        let key = match k.parse::<u32>() {
+            Ok(n) => SpecKey::Id(n),
+            Err(_) => SpecKey::Name(k.to_string()),
+        };
+        Ok(Specialization {
+            key,
+            value: v.to_string(),
+        })
+    }
+}
+
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
@@ -120,14 +165,11 @@ pub struct SourceOptions {
     /// Values for specialization constants (`layout(constant_id = N)`),
     /// set before translation; a constant that stays a WGSL `override`
     /// gets the value as its default.
-    pub specializations: Vec<crate::lower::spec::Specialization>,
+    pub specializations: Vec<Specialization>,
     /// The Vulkan (and so SPIR-V) version GLSL is compiled for; `None` is
     /// Vulkan 1.1 (SPIR-V 1.3). Shaders that use newer SPIR-V (e.g. the
     /// Vulkan memory model's device scope needs 1.2+) choose a newer one.
     pub target_env: Option<TargetEnv>,
-    /// A deliberate fault in the mapping (tests of the validator only).
-    #[doc(hidden)]
-    pub fault: Option<crate::lower::Fault>,
 }
 
 /// The largest shader source (or included file) atomport reads.
@@ -214,4 +256,37 @@ impl SourceOptions {
             &self.name
         }
     }
+}
+
+/// Validates a module with every capability on; the device's features are
+/// checked separately against [`Kernel::required_features`], so the message
+/// names the missing feature rather than a naga capability.
+pub(crate) fn validate(
+    module: &naga::Module,
+    source: Option<&str>,
+    name: &str,
+) -> crate::Result<naga::valid::ModuleInfo> {
+    crate::guard("naga's validator", || {
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(module)
+        .map_err(|e| {
+            let text = match source {
+                Some(src) => e.emit_to_string_with_path(src, name),
+                None => {
+                    // Without source text, spell out the whole cause chain.
+                    let mut text = format!("{name}: {}", e.as_inner());
+                    let mut cause = std::error::Error::source(e.as_inner());
+                    while let Some(c) = cause {
+                        text.push_str(&format!(": {c}"));
+                        cause = c.source();
+                    }
+                    text
+                }
+            };
+            crate::Error::shader(text.trim_end().to_string())
+        })
+    })
 }

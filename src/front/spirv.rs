@@ -121,3 +121,30 @@ pub fn bindings_shared(words: &[u32]) -> bool {
         .filter_map(|&(set, binding)| binding.map(|b| (set, b)))
         .any(|slot| !seen.insert(slot))
 }
+
+#[cfg(all(test, feature = "glsl"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_inside_naga_is_reported_not_raised() {
+        // A construct naga 30 panics on before atomport's passes: the vector
+        // component atomic, fed to naga's SPIR-V reader directly.
+        let src = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Counters { uint hits; uvec2 pair; } c;
+void main() { atomicAdd(c.hits, 1u); atomicMax(c.pair.y, gl_LocalInvocationIndex); }
+";
+        let words = crate::front::glsl::compile(src, &crate::SourceOptions::named("c.comp"))
+            .unwrap()
+            .words;
+        let e = to_naga(&words, "c.spv").unwrap_err();
+        // naga's gap, not malformed input and not atomport's bug: said so.
+        assert!(matches!(e, Error::Unsupported(_)), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("c.spv: naga's SPIR-V reader failed on the module"),
+            "{e}"
+        );
+    }
+}

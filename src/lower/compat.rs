@@ -991,3 +991,31 @@ pub fn non_finite_constants(module: &mut Module) -> Result<usize> {
     }
     Ok(odd.len())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn execution_modes_given_by_id_are_read_or_refused_by_name() {
+        let header = [0x0723_0203u32, 0x0001_0600, 0, 100, 0];
+        let module = |inst: &[u32]| [&header[..], inst].concat();
+        // LocalSizeId becomes LocalSize, its ids returned.
+        let (words, ids) =
+            execution_mode_ids(&module(&[(6 << 16) | 331, 4, 38, 10, 11, 12])).unwrap();
+        assert_eq!(ids, Some([10, 11, 12]));
+        assert_eq!(&words[5..], &[(6 << 16) | 16, 4, 17, 1, 1, 1]);
+        // LocalSizeHintId is a hint: dropped.
+        let (words, ids) = execution_mode_ids(&module(&[(6 << 16) | 331, 4, 39, 1, 2, 3])).unwrap();
+        assert_eq!((words.len(), ids), (5, None));
+        // Any other mode given by id is named.
+        let e = execution_mode_ids(&module(&[(4 << 16) | 331, 4, 37, 8])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the execution mode SubgroupsPerWorkgroupId has no WGSL form"
+        );
+        let e = execution_mode_ids(&module(&[(2 << 16) | 331, 4])).unwrap_err();
+        assert!(matches!(e, Error::Shader(_)), "{e:?}");
+        assert!(e.to_string().contains("a short OpExecutionModeId"), "{e}");
+    }
+}

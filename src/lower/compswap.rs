@@ -283,7 +283,7 @@ fn refers_to(e: &Expression, h: Handle<Expression>) -> bool {
     }
 }
 
-/// The [`crate::lower::Fault::SpuriousCompareExchange`] fault: leaves each
+/// The [`crate::lower::fault::Fault::SpuriousCompareExchange`] fault: leaves each
 /// compare-exchange a single weak call and makes it fail spuriously when
 /// its value is odd, by comparing against `compare ^ 1` (memory still holds
 /// `compare`, so nothing is written and the original is returned, as a

@@ -70,7 +70,7 @@ struct Common {
     zero: Word,
     /// `uint 4`: the `texels` member of the buffer struct.
     texels_member: Word,
-    /// The [`crate::lower::Fault::SwappedImageAxes`] fault.
+    /// The [`crate::lower::fault::Fault::SwappedImageAxes`] fault.
     swap_axes: bool,
 }
 

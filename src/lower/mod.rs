@@ -47,19 +47,56 @@ pub mod vector;
 use crate::front::{self, SourceOptions};
 use crate::{Error, Result, guard};
 
-/// A deliberate fault in the mapping, for proving that the conformance
-/// matrix catches a broken mapping. Never use it for real work.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// Compare-swap as one weak call that fails spuriously (as Metal's may):
-    /// every call whose value is odd compares against the wrong value.
-    SpuriousCompareExchange,
-    /// Image x and y swapped in the texel index.
-    SwappedImageAxes,
+/// Deliberate faults in the mapping, for proving that the conformance
+/// matrix catches a broken mapping. Injected only by atomport's own tests,
+/// through a test-only hook: no option of a production build reaches them.
+pub(crate) mod fault {
+    /// A fault the tests can inject.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) enum Fault {
+        /// Compare-swap as one weak call that fails spuriously (as Metal's
+        /// may): every call whose value is odd compares against the wrong value.
+        SpuriousCompareExchange,
+        /// Image x and y swapped in the texel index.
+        SwappedImageAxes,
+    }
+
+    #[cfg(test)]
+    thread_local! {
+        static ACTIVE: std::cell::Cell<Option<Fault>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// Whether `fault` is injected on this thread (never outside tests).
+    pub(crate) fn active(fault: Fault) -> bool {
+        #[cfg(test)]
+        {
+            ACTIVE.with(|a| a.get()) == Some(fault)
+        }
+        #[cfg(not(test))]
+        {
+            let _ = fault;
+            false
+        }
+    }
+
+    /// The fault injected on this thread, to carry to a translation thread.
+    #[cfg(test)]
+    pub(crate) fn current() -> Option<Fault> {
+        ACTIVE.with(|a| a.get())
+    }
+
+    /// Runs `f` with `fault` injected on this thread (and on the
+    /// translation threads it starts).
+    #[cfg(test)]
+    pub(crate) fn inject<T>(fault: Option<Fault>, f: impl FnOnce() -> T) -> T {
+        let before = ACTIVE.with(|a| a.replace(fault));
+        let out = f();
+        ACTIVE.with(|a| a.set(before));
+        out
+    }
 }
 
-/// What the passes changed, for reports and tests.
+/// What the passes changed, logged at debug level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LowerReport {
     /// Specialization constants folded to their defaults.
@@ -84,8 +121,6 @@ pub struct Lowered {
     pub info: naga::valid::ModuleInfo,
     /// The WGSL text.
     pub wgsl: String,
-    /// What the passes did.
-    pub report: LowerReport,
     /// The images now held in texel buffers.
     pub images: Vec<image::ImageBinding>,
     /// For OpenGL-dialect input: every resource's OpenGL kind and number.
@@ -186,7 +221,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         let images = image::images_to_texel_buffers(
             &mut spv,
             opts.images_as_texel_buffers,
-            opts.fault == Some(Fault::SwappedImageAxes),
+            fault::active(fault::Fault::SwappedImageAxes),
         )?;
         // After the image pass: images it made texel buffers answer their
         // sizes themselves.
@@ -215,7 +250,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         Ok(uniformity::barriers_in_uniform_control_flow(&mut module))
     })?);
     report.strong_compare_exchanges = guard("atomport's compare-exchange pass", || {
-        if opts.fault == Some(Fault::SpuriousCompareExchange) {
+        if fault::active(fault::Fault::SpuriousCompareExchange) {
             compswap::spurious_failures(&mut module)
         } else {
             compswap::strong_compare_exchange(&mut module)
@@ -227,7 +262,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
         Ok(())
     })?;
-    let mut info = crate::kernel::validate(&module, None, name).map_err(|e| {
+    let mut info = front::validate(&module, None, name).map_err(|e| {
         // The input got through every pass but WGSL has no valid form
         // for what came out (a malformed or unusual module, or a gap in
         // a pass): said as such, not as a bug of the input's making.
@@ -238,7 +273,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     })
     .map_err(unsupported)?;
     if report.padded_structs > 0 {
-        info = crate::kernel::validate(&module, None, name)
+        info = front::validate(&module, None, name)
             .map_err(|e| Error::Unsupported(format!("no valid WGSL for this shader: {e}")))?;
     }
     let wgsl = guard("naga's WGSL writer", || {
@@ -247,13 +282,13 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })
     })?;
+    log::debug!("{name}: {report:?}");
     // The runtime compiles the validated module itself, not the text: a
     // re-parse would add the WGSL parser's nesting limits to valid shaders.
     Ok(Lowered {
         module,
         info,
         wgsl,
-        report,
         images,
         opengl,
         samplers,

@@ -22,52 +22,9 @@ use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
 
 use super::compat::LocalSizeIds;
 use super::spirv::{debug_names, id};
+use crate::front::{SpecKey, Specialization};
+use crate::scalar::parse_int;
 use crate::{Error, Result};
-
-/// Which specialization constant a [`Specialization`] sets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpecKey {
-    /// By its `constant_id` (SPIR-V `SpecId`).
-    Id(u32),
-    /// By its GLSL name (the SPIR-V debug name).
-    Name(String),
-}
-
-/// A value for a specialization constant, set before translation
-/// (`--spec ID=VALUE` or `--spec NAME=VALUE`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Specialization {
-    /// The constant.
-    pub key: SpecKey,
-    /// Its value as text: an integer (decimal or `0x` hex), a float, or
-    /// `true`/`false`, checked against the constant's type.
-    pub value: String,
-}
-
-impl Specialization {
-    /// Parses `ID=VALUE` or `NAME=VALUE`.
-    pub fn parse(s: &str) -> Result<Specialization> {
-        let (k, v) = s.split_once('=').ok_or_else(|| {
-            Error::Spec(format!(
-                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
-            ))
-        })?;
-        let (k, v) = (k.trim(), v.trim());
-        if k.is_empty() || v.is_empty() {
-            return Err(Error::Spec(format!(
-                "`{s}`: a specialization is ID=VALUE or NAME=VALUE (e.g. 0=64 or BINS=256)"
-            )));
-        }
-        let key = match k.parse::<u32>() {
-            Ok(n) => SpecKey::Id(n),
-            Err(_) => SpecKey::Name(k.to_string()),
-        };
-        Ok(Specialization {
-            key,
-            value: v.to_string(),
-        })
-    }
-}
 
 /// The type of a scalar constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,38 +280,6 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
 
 fn literal(bits: u64, width: u32) -> Vec<Operand> {
     vec![super::spirv::literal(bits, width > 32)]
-}
-
-/// An integer of `width` bits (decimal or `0x` hex, `-` for signed ones) as
-/// its bit pattern, or `None` when it does not fit.
-pub(crate) fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, s),
-    };
-    let magnitude = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
-        None => digits.parse::<u64>().ok()?,
-    };
-    if signed {
-        let v: i128 = if neg {
-            -(magnitude as i128)
-        } else {
-            magnitude as i128
-        };
-        let (lo, hi) = (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1);
-        (lo..=hi).contains(&v).then(|| mask(v as u64, width))
-    } else {
-        let hi = if width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        (!neg && magnitude <= hi).then_some(magnitude)
-    }
 }
 
 /// Folds the module's specialization constants if naga could not read them;

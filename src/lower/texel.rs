@@ -310,6 +310,24 @@ impl ImageFormat {
         }
     }
 
+    /// Parses one texel value written as text (decimal or `0x` hex
+    /// integers in the format's range, floats for `r32f`) to its bit
+    /// pattern, 32-bit formats' zero-extended.
+    pub fn parse_value(self, s: &str) -> crate::Result<u64> {
+        match self {
+            ImageFormat::R64Uint | ImageFormat::R64Sint => {
+                let signed = self == ImageFormat::R64Sint;
+                crate::scalar::parse_int(s.trim(), 64, signed).ok_or_else(|| {
+                    crate::Error::InvalidValue(format!(
+                        "`{s}` is not a valid {} value",
+                        if signed { "i64" } else { "u64" }
+                    ))
+                })
+            }
+            _ => self.scalar().parse_value(s).map(u64::from),
+        }
+    }
+
     /// 32-bit words per texel: 1, or 2 for `r64ui`/`r64i`.
     pub fn words(self) -> usize {
         match self {

@@ -1,8 +1,13 @@
-//! The runtime: adapter choice, buffers, and dispatch with bounded waits.
+//! The runtime: adapter choice ([`context`]), the resources a kernel binds
+//! ([`buffer`], [`image`], [`texture`], [`uniforms`]), checked dispatch with
+//! bounded waits ([`dispatch`]) and runs read back in their shapes
+//! ([`run`]). Its types are re-exported at the crate's root; the modules
+//! hold the helpers that go with them (texel encoding, PNG files).
 
 pub mod buffer;
 pub mod context;
 pub mod dispatch;
 pub mod image;
+pub mod run;
 pub mod texture;
 pub mod uniforms;

@@ -4,92 +4,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::Serialize;
-
-use crate::{Context, Error, Result};
+use crate::{Context, Error, Result, TextureDim};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// The shape of a texture as a shader declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TextureDim {
-    /// `texture1D`, `image1D`.
-    #[serde(rename = "1d")]
-    D1,
-    /// `texture2D`, `image2D`.
-    #[serde(rename = "2d")]
-    D2,
-    /// `texture2DArray`, `image2DArray`.
-    #[serde(rename = "2darray")]
-    D2Array,
-    /// `textureCube` (6 layers: +X, −X, +Y, −Y, +Z, −Z).
-    Cube,
-    /// `textureCubeArray` (6 layers per cube).
-    #[serde(rename = "cubearray")]
-    CubeArray,
-    /// `texture3D`, `image3D`.
-    #[serde(rename = "3d")]
-    D3,
-}
-
-impl TextureDim {
-    /// The name used on the command line and in messages (`2d`, `cubearray`).
-    pub fn name(self) -> &'static str {
-        match self {
-            TextureDim::D1 => "1d",
-            TextureDim::D2 => "2d",
-            TextureDim::D2Array => "2darray",
-            TextureDim::Cube => "cube",
-            TextureDim::CubeArray => "cubearray",
-            TextureDim::D3 => "3d",
-        }
-    }
-
-    /// The shape of a naga image type.
-    pub(crate) fn from_naga(dim: naga::ImageDimension, arrayed: bool) -> Option<TextureDim> {
-        use naga::ImageDimension as D;
-        Some(match (dim, arrayed) {
-            (D::D1, false) => TextureDim::D1,
-            (D::D2, false) => TextureDim::D2,
-            (D::D2, true) => TextureDim::D2Array,
-            (D::Cube, false) => TextureDim::Cube,
-            (D::Cube, true) => TextureDim::CubeArray,
-            (D::D3, false) => TextureDim::D3,
-            _ => return None,
-        })
-    }
-
-    fn texture_dimension(self) -> wgpu::TextureDimension {
-        match self {
-            TextureDim::D1 => wgpu::TextureDimension::D1,
-            TextureDim::D3 => wgpu::TextureDimension::D3,
-            _ => wgpu::TextureDimension::D2,
-        }
-    }
-
-    fn view_dimension(self) -> wgpu::TextureViewDimension {
-        match self {
-            TextureDim::D1 => wgpu::TextureViewDimension::D1,
-            TextureDim::D2 => wgpu::TextureViewDimension::D2,
-            TextureDim::D2Array => wgpu::TextureViewDimension::D2Array,
-            TextureDim::Cube => wgpu::TextureViewDimension::Cube,
-            TextureDim::CubeArray => wgpu::TextureViewDimension::CubeArray,
-            TextureDim::D3 => wgpu::TextureViewDimension::D3,
-        }
-    }
-
-    /// How many numbers `textureSize` reports: the size's form on the command line.
-    pub fn size_pattern(self) -> &'static str {
-        match self {
-            TextureDim::D1 => "W",
-            TextureDim::D2 | TextureDim::Cube => "WxH",
-            TextureDim::D2Array => "WxHxL",
-            TextureDim::CubeArray => "WxHxC (C cubes)",
-            TextureDim::D3 => "WxHxD",
-        }
-    }
-}
 
 /// A texture's shape, format, size and mip levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -815,7 +732,7 @@ pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
 }
 
 /// Whether the format's channels are normalized (unorm or snorm).
-pub(crate) fn normalized(format: wgpu::TextureFormat) -> bool {
+pub fn normalized(format: wgpu::TextureFormat) -> bool {
     matches!(
         layout(format),
         Some((_, Channel::Unorm | Channel::Snorm, _, _))

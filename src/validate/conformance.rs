@@ -372,14 +372,11 @@ pub struct Outcome {
     pub skipped: Option<String>,
 }
 
-/// Options for the mapping under test; `fault` exists so that tests can
-/// prove the matrix catches a broken mapping.
+/// Options for the mapping under test.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Translate float atomics natively (the adapter must have SHADER_FLOAT32_ATOMIC).
     pub native_float_atomics: bool,
-    /// A deliberate fault in the mapping (test-only).
-    pub fault: Option<crate::lower::Fault>,
 }
 
 /// Runs one case on `ctx`.
@@ -441,7 +438,6 @@ fn image_format(ty: ScalarType) -> ImageFormat {
 fn translate(case: &Case, src: &str, opts: &RunOptions) -> Result<Kernel> {
     let mut o = SourceOptions::named(format!("{}.comp", case.name()));
     o.native_float_atomics = opts.native_float_atomics;
-    o.fault = opts.fault;
     o.dialect = Some(case.dialect);
     #[cfg(feature = "glsl")]
     {
@@ -1925,4 +1921,83 @@ void main() {{
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The matrix fails when the mapping is broken on purpose (faults
+    //! injected through the test-only hook), on every backend present.
+    use super::*;
+    use crate::lower::fault::{Fault, inject};
+    use crate::validate::reference::AtomicOp;
+    use crate::{BackendChoice, ContextOptions};
+
+    fn contexts() -> Vec<Context> {
+        let found: Vec<Context> = BackendChoice::SINGLE
+            .into_iter()
+            .filter_map(|b| Context::new(&ContextOptions::default().with_backend(b)).ok())
+            .collect();
+        assert!(!found.is_empty(), "no adapter on any backend");
+        found
+    }
+
+    fn fails_with(fault: Fault, cases: &[Case]) {
+        for ctx in contexts() {
+            for c in cases {
+                let o = inject(Some(fault), || {
+                    run_case(&ctx, c, Scale::Small, &RunOptions::default())
+                });
+                assert!(
+                    !o.passed,
+                    "{} passed on {} with {fault:?}",
+                    o.name,
+                    ctx.backend_name()
+                );
+                assert!(!o.detail.is_empty());
+                println!("{fault:?} caught by {}: {}", o.name, o.detail);
+                // Without the fault the same case passes: the fault is what failed it.
+                assert!(run_case(&ctx, c, Scale::Small, &RunOptions::default()).passed);
+            }
+        }
+    }
+
+    #[test]
+    fn a_spurious_weak_compare_exchange_is_caught() {
+        let case = |memory, variant| Case {
+            op: AtomicOp::CompSwap,
+            ty: ScalarType::U32,
+            memory,
+            variant,
+            dialect: Dialect::Vulkan,
+        };
+        fails_with(
+            Fault::SpuriousCompareExchange,
+            &[
+                case(Memory::Member, Variant::Standard),
+                case(Memory::ArrayElement, Variant::Chain),
+                case(Memory::Image(ImageDim::D2), Variant::Standard),
+                case(Memory::Image(ImageDim::Cube), Variant::Chain),
+            ],
+        );
+    }
+
+    #[test]
+    fn swapped_image_axes_are_caught() {
+        let cases: Vec<Case> = [
+            ImageDim::D2,
+            ImageDim::Rect,
+            ImageDim::D2Array,
+            ImageDim::D2MsArray,
+        ]
+        .into_iter()
+        .map(|d| Case {
+            op: AtomicOp::Add,
+            ty: ScalarType::I32,
+            memory: Memory::Image(d),
+            variant: Variant::Standard,
+            dialect: Dialect::Vulkan,
+        })
+        .collect();
+        fails_with(Fault::SwappedImageAxes, &cases);
+    }
 }

@@ -1,8 +1,9 @@
-//! Backend against backend: the same job's bindings compared exactly.
+//! Run against run (backend against backend, or the translation against
+//! the original SPIR-V run natively): the same job's bindings compared.
 
 use serde::Serialize;
 
-use crate::job::{Data, JobOutput};
+use crate::{Data, RunOutput};
 
 /// One element that differs.
 #[derive(Clone, Debug, Serialize)]
@@ -35,17 +36,10 @@ pub const FIRST: usize = 10;
 
 /// Compares every binding of two outputs of the same job exactly (floats by
 /// their bits, so NaNs compare too). Returns the bindings that differ.
-pub fn compare(a: &JobOutput, b: &JobOutput) -> Vec<BindingDiff> {
+pub fn compare(a: &RunOutput, b: &RunOutput) -> Vec<BindingDiff> {
     let mut out = Vec::new();
     for (x, y) in a.bindings.iter().zip(&b.bindings) {
-        let bits = |d: &Data| -> Vec<u32> {
-            match d {
-                Data::U32(v) => v.clone(),
-                Data::I32(v) => v.iter().map(|&i| i as u32).collect(),
-                Data::F32(v) => v.iter().map(|f| f.to_bits()).collect(),
-            }
-        };
-        let (xb, yb) = (bits(&x.data), bits(&y.data));
+        let (xb, yb) = (x.data.bits(), y.data.bits());
         let n = xb.len().max(yb.len());
         let differing: Vec<usize> = (0..n).filter(|&i| xb.get(i) != yb.get(i)).collect();
         if differing.is_empty() {
@@ -80,10 +74,10 @@ pub fn compare(a: &JobOutput, b: &JobOutput) -> Vec<BindingDiff> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::{AdapterRef, BindingOutput};
+    use crate::{AdapterRef, BindingOutput};
 
-    fn output(data: Data) -> JobOutput {
-        JobOutput {
+    fn output(data: Data) -> RunOutput {
+        RunOutput {
             adapter: AdapterRef {
                 name: "x".into(),
                 backend: "vulkan".into(),
@@ -99,6 +93,7 @@ mod tests {
                 size: None,
                 samples: None,
                 data,
+                bytes: Vec::new(),
             }],
             counters: Vec::new(),
         }

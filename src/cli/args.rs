@@ -1,0 +1,349 @@
+//! The command line's arguments (clap) and the parsers of their values.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use atomport::{BackendChoice, Dialect, Error, Kernel, Lang, SourceOptions};
+use clap::{Parser, Subcommand};
+
+use super::spec::{BufferArg, CounterArg, ImageArg, SamplerArg, TextureArg, UniformArg};
+
+/// Run GLSL compute shaders that use atomics on any wgpu backend, with GLSL semantics.
+#[derive(Parser)]
+#[command(name = "atomport", version, about, long_about = None)]
+pub(super) struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+/// Adapter selection, shared by every command that runs something.
+#[derive(clap::Args)]
+pub(super) struct AdapterArgs {
+    /// Backend to use: vulkan, metal, dx12, gl or all [env: ATOMPORT_BACKEND] [default: all, best adapter wins]
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub(super) backend: Option<BackendChoice>,
+    /// Use the first adapter whose name contains TEXT (case-insensitive) [env: ATOMPORT_ADAPTER]
+    #[arg(long, value_name = "TEXT")]
+    pub(super) adapter: Option<String>,
+}
+
+/// What to dispatch and with which resources, shared by `run` and `diff`.
+#[derive(clap::Args)]
+pub(super) struct JobArgs {
+    /// Workgroup counts: X[,Y[,Z]]
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_groups)]
+    pub(super) groups: [u32; 3],
+    /// A buffer for binding B (BINDING, GROUP.BINDING or the GLSL name). SPEC: TYPE:LEN (zeroed),
+    /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
+    /// TYPE: u32, i32, f32
+    #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
+    pub(super) buffers: Vec<BufferArg>,
+    /// An image for binding B (as for --buffer), whose shape and format the shader declares
+    /// (FORMAT, if written, must be the declared one). SIZE is what imageSize returns: W (1D,
+    /// buffer), WxH (2D, 2DRect, cube, 2DMS), WxL (1D array), WxHxL (2D array, 2DMS array, cube
+    /// array with L cubes), WxHxD (3D). V is one value, or one per channel (1,0.5,0,1) for
+    /// storage images of ordinary formats (rgba8, rgba16f, …)
+    #[arg(
+        long = "image",
+        value_name = "B=SIZE[:FORMAT][:samples=N][:fill=V]",
+        value_parser = parse_image
+    )]
+    pub(super) images: Vec<ImageArg>,
+    /// Set a uniform (a loose uniform of OpenGL GLSL, or a member of a uniform block; BLOCK.NAME
+    /// when several blocks have one): scalars (5, -2, 0x1f, 2.5, true), vectors and matrices as
+    /// lists (1,2,3; matrices column-major). Uniform blocks not given as --buffer are made from
+    /// these and the shader's initializers; a member with neither is an error
+    #[arg(long = "uniform", value_name = "NAME=VALUE", value_parser = parse_uniform)]
+    pub(super) uniforms: Vec<UniformArg>,
+    /// A texture for binding B (a sampled texture, or the texture of a combined sampler by its
+    /// name): SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] (SIZE as textureSize reports it;
+    /// FORMAT defaults to rgba8unorm for float textures), or @FILE.png (8-bit RGBA, RGB, gray,
+    /// gray+alpha, 16-bit gray)
+    #[arg(long = "texture", value_name = "B=SPEC", value_parser = parse_texture)]
+    pub(super) textures: Vec<TextureArg>,
+    /// A sampler for binding NAME (a sampler, or the sampler of a combined sampler by its name):
+    /// linear|nearest[,clamp|repeat|mirror][,compare=less|lequal|greater|gequal|equal|notequal|always|never]
+    #[arg(long = "sampler", value_name = "NAME=SPEC", value_parser = parse_sampler)]
+    pub(super) samplers: Vec<SamplerArg>,
+    /// After the dispatch, write the 2D texture or storage texture NAME (8-bit unorm) as PNG
+    /// (under `diff`, from the first backend's run)
+    #[arg(long = "out-png", value_name = "NAME=FILE", value_parser = parse_out_png)]
+    pub(super) out_png: Vec<(String, PathBuf)>,
+    /// Initial value of an atomic_uint counter (OpenGL GLSL); counters not set start at 0,
+    /// and the output lists every counter by name
+    #[arg(long = "counter", value_name = "NAME=VALUE", value_parser = parse_counter)]
+    pub(super) counters: Vec<CounterArg>,
+    /// Give up after SECS seconds (exit 1): on the translation, on compiling the pipeline,
+    /// and on the dispatch, each
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+    pub(super) timeout: Duration,
+}
+
+/// Which shader and how to read it, shared by `run`, `diff` and `translate`.
+#[derive(clap::Args)]
+pub(super) struct ShaderArgs {
+    /// The kernel: GLSL (.comp, .glsl, …), SPIR-V (.spv) or WGSL (.wgsl)
+    #[arg(value_name = "SHADER")]
+    pub(super) path: PathBuf,
+    /// Shader language, overriding the extension: glsl, spirv or wgsl
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    pub(super) lang: Option<Lang>,
+    /// Compute entry point (default: the only one)
+    #[arg(long, value_name = "NAME")]
+    pub(super) entry: Option<String>,
+    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub(super) defines: Vec<String>,
+    /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
+    #[arg(short = 'I', value_name = "DIR")]
+    pub(super) include_dirs: Vec<PathBuf>,
+    /// GLSL dialect: vulkan or opengl (loose uniforms, atomic counters, per-kind binding
+    /// numbers) [default: detected; a shader without `set =` that needs OpenGL's rules is
+    /// OpenGL GLSL]
+    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
+    pub(super) dialect: Option<Dialect>,
+    /// Value of a specialization constant, by constant_id or name (repeatable): 0=64, BINS=256,
+    /// WIDE=true
+    #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+    pub(super) specs: Vec<atomport::Specialization>,
+    /// Vulkan version GLSL is compiled for: vulkan1.0 (SPIR-V 1.0), vulkan1.1 (1.3), vulkan1.2
+    /// (1.5) or vulkan1.3 (1.6) [default: vulkan1.1]
+    #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
+    pub(super) target_env: Option<atomport::TargetEnv>,
+    /// Fail (exit 1) when the shader asks for a guarantee WGSL does not give in full (the
+    /// warnings printed to stderr: acquire/release atomics, coherent, volatile, barriers in
+    /// non-uniform control flow)
+    #[arg(long)]
+    pub(super) deny_warnings: bool,
+}
+
+impl JobArgs {
+    /// The resources the job's specs describe.
+    pub(super) fn resources(&self) -> super::job::Resources {
+        super::job::Resources {
+            buffers: self.buffers.clone(),
+            images: self.images.clone(),
+            uniforms: self.uniforms.clone(),
+            counters: self.counters.clone(),
+            textures: self.textures.clone(),
+            samplers: self.samplers.clone(),
+        }
+    }
+}
+
+impl ShaderArgs {
+    pub(super) fn options(&self) -> SourceOptions {
+        let mut o =
+            SourceOptions::named(self.path.display().to_string()).with_entry(self.entry.clone());
+        for d in &self.defines {
+            o = o.define(d);
+        }
+        o.include_dirs = self.include_dirs.clone();
+        o.dialect = self.dialect;
+        o.specializations = self.specs.clone();
+        o.target_env = self.target_env;
+        o
+    }
+
+    /// Loads the kernel, printing its warnings to stderr once per process
+    /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
+    pub(super) fn load(
+        &self,
+        native_float_atomics: bool,
+        timeout: Duration,
+    ) -> atomport::Result<Kernel> {
+        static PRINTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+        let mut opts = self.options();
+        opts.native_float_atomics = native_float_atomics;
+        opts.timeout = Some(timeout);
+        let kernel = Kernel::from_path(&self.path, self.lang, &opts)?;
+        let name = self.path.display().to_string();
+        for w in kernel.warnings() {
+            let text = match w.line {
+                Some(line) => format!("{name}:{line}: warning: {}", w.message),
+                None => format!("{name}: warning: {}", w.message),
+            };
+            let mut printed = PRINTED.lock().unwrap_or_else(|p| p.into_inner());
+            if !printed.contains(&text) {
+                // A closed stderr leaves the output to say it.
+                let _ = writeln!(std::io::stderr(), "{text}");
+                printed.push(text);
+            }
+        }
+        if self.deny_warnings && !kernel.warnings().is_empty() {
+            return Err(Error::Unsupported(format!(
+                "{name}: {} warning(s), and --deny-warnings makes them errors",
+                kernel.warnings().len()
+            )));
+        }
+        Ok(kernel)
+    }
+}
+
+#[derive(Subcommand)]
+pub(super) enum Command {
+    /// List every adapter: name, backend, device type, driver, atomics features and compute limits
+    Info {
+        /// Only adapters of this backend (vulkan, metal, dx12, gl, all)
+        #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+        backend: Option<BackendChoice>,
+        /// Print one JSON array on stdout
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dispatch a compute kernel once and print the contents of every buffer and image
+    Run {
+        #[command(flatten)]
+        shader: ShaderArgs,
+        #[command(flatten)]
+        job: JobArgs,
+        #[command(flatten)]
+        adapter: AdapterArgs,
+        /// Print exactly one JSON object on stdout
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the conformance matrix (every atomic function × int/uint × every memory kind and
+    /// image type) on each selected adapter; exit 1 if any case fails
+    Validate {
+        /// Backend to validate: vulkan, metal, dx12, gl, or all (every backend present)
+        /// [env: ATOMPORT_BACKEND] [default: the default adapter]
+        #[arg(long, value_name = "NAME|all", value_parser = parse_backend)]
+        backend: Option<BackendChoice>,
+        /// Use the first adapter whose name contains TEXT [env: ATOMPORT_ADAPTER]
+        #[arg(long, value_name = "TEXT")]
+        adapter: Option<String>,
+        /// Only the cases whose name contains TEXT (e.g. imageAtomicCompSwap, /cube, chain)
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// List the cases instead of running them
+        #[arg(long)]
+        list: bool,
+        /// Small images instead of the CTS sizes (64x64 and so on), for a quick run
+        #[arg(long)]
+        small: bool,
+        /// Print one JSON object on stdout: the adapters and every case
+        #[arg(long)]
+        json: bool,
+        /// Give up on the GPU after SECS seconds per dispatch
+        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+        timeout: Duration,
+    },
+    /// Run the same job on two backends and compare every binding exactly; exit 1 on a difference
+    Diff {
+        #[command(flatten)]
+        shader: ShaderArgs,
+        #[command(flatten)]
+        job: JobArgs,
+        /// The two backends to compare, e.g. vulkan,gl
+        #[arg(long, value_name = "A,B", value_parser = parse_backend_pair)]
+        backends: (BackendChoice, BackendChoice),
+        /// Print one JSON object on stdout
+        #[arg(long)]
+        json: bool,
+    },
+    /// Translate a shader to WGSL (or, with --bindings, print its binding map as JSON)
+    Translate {
+        #[command(flatten)]
+        shader: ShaderArgs,
+        /// Write to FILE instead of stdout
+        #[arg(short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print the binding map as JSON instead of the WGSL
+        #[arg(long)]
+        bindings: bool,
+        /// Map float atomics onto atomic<f32> (needs SHADER_FLOAT32_ATOMIC) instead of
+        /// portable compare-exchange loops
+        #[arg(long)]
+        native_float_atomics: bool,
+        /// Give up on the translation after SECS seconds (exit 1)
+        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+        timeout: Duration,
+    },
+}
+
+fn parse_spec(s: &str) -> Result<atomport::Specialization, String> {
+    atomport::Specialization::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_target_env(s: &str) -> Result<atomport::TargetEnv, String> {
+    atomport::TargetEnv::parse(s).ok_or_else(|| {
+        format!("`{s}` is not a target environment (vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3)")
+    })
+}
+
+fn parse_dialect(s: &str) -> Result<Dialect, String> {
+    Dialect::parse(s).ok_or_else(|| format!("`{s}` is not a GLSL dialect (vulkan, opengl)"))
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    Lang::parse(s).ok_or_else(|| format!("`{s}` is not a shader language (glsl, spirv, wgsl)"))
+}
+
+fn parse_backend(s: &str) -> Result<BackendChoice, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_backend_pair(s: &str) -> Result<(BackendChoice, BackendChoice), String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| "expected two backends, e.g. vulkan,gl".to_string())?;
+    let (a, b) = (parse_backend(a)?, parse_backend(b)?);
+    if a == BackendChoice::All || b == BackendChoice::All {
+        return Err("name two single backends, e.g. vulkan,gl".into());
+    }
+    Ok((a, b))
+}
+
+fn parse_image(s: &str) -> Result<ImageArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_uniform(s: &str) -> Result<UniformArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_texture(s: &str) -> Result<TextureArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_sampler(s: &str) -> Result<SamplerArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_out_png(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), f.into())),
+        _ => Err(format!("`{s}`: expected NAME=FILE.png")),
+    }
+}
+
+fn parse_counter(s: &str) -> Result<CounterArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_buffer(s: &str) -> Result<BufferArg, String> {
+    s.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_groups(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("expected X[,Y[,Z]]".into());
+    }
+    let mut g = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        g[i] = p.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+            format!("`{p}` is not a workgroup count (1 or more; expected X[,Y[,Z]])")
+        })?;
+    }
+    Ok(g)
+}
+
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() && v < 1e9 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}

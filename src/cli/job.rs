@@ -1,0 +1,561 @@
+//! A job: the resources the command line's specs describe, made for a
+//! kernel's bindings and run with the library ([`atomport::Context::run`]).
+
+use atomport::runtime::texture::format_name;
+use atomport::{
+    Bind, BindingInfo, BindingKind, Buffer, Context, Error, Image, ImageDesc, Kernel, Resource,
+    Result, RunOutput, Sampler, ScalarType, Target, Texture, Uniforms,
+};
+
+use super::spec::{
+    BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit, UniformArg,
+    parse_fill,
+};
+
+/// Everything a job creates for the kernel's bindings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resources {
+    /// `--buffer`s.
+    pub buffers: Vec<BufferArg>,
+    /// `--image`s.
+    pub images: Vec<ImageArg>,
+    /// `--uniform`s: the uniform blocks not given as buffers are made from
+    /// these and the shader's initializers.
+    pub uniforms: Vec<UniformArg>,
+    /// `--counter`s: atomic-counter buffers not given as buffers start at
+    /// zero except for these.
+    pub counters: Vec<CounterArg>,
+    /// `--texture`s.
+    pub textures: Vec<TextureArg>,
+    /// `--sampler`s.
+    pub samplers: Vec<SamplerArg>,
+}
+
+/// A resource a job made, with where it binds.
+enum Made {
+    /// A buffer and the type its spec wrote it as (none for `@FILE`).
+    Buffer(Buffer, Option<ScalarType>),
+    Image(Image),
+    Texture(Texture),
+    Sampler(Sampler),
+}
+
+/// Creates the buffers, images, uniform blocks and counter buffers the
+/// specs describe, dispatches `groups` workgroups of `kernel` and reads
+/// every binding back.
+pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) -> Result<RunOutput> {
+    let made = make(ctx, kernel, res)?;
+    let binds: Vec<Bind> = made
+        .iter()
+        .map(|(slot, m)| Bind {
+            target: Target::Slot {
+                group: slot.group,
+                binding: slot.binding,
+            },
+            resource: match m {
+                Made::Buffer(b, _) => Resource::Buffer(b),
+                Made::Image(i) => Resource::Image(i),
+                Made::Texture(t) => Resource::Texture(t),
+                Made::Sampler(s) => Resource::Sampler(s),
+            },
+        })
+        .collect();
+    let mut out = ctx.run(kernel, groups, &binds)?;
+    // A buffer shows in the type its spec wrote (an aliased buffer has
+    // several declared types); `@FILE` in the one its block declares.
+    for b in &mut out.bindings {
+        let written = made.iter().find_map(|(slot, m)| match m {
+            Made::Buffer(_, Some(ty)) if slot.group == b.group && slot.binding == b.binding => {
+                Some(*ty)
+            }
+            _ => None,
+        });
+        if let Some(ty) = written {
+            b.ty = Some(ty);
+            b.data = atomport::Data::from_bytes(ty, &b.bytes);
+        }
+    }
+    Ok(out)
+}
+
+/// Every resource the specs describe, made for the kernel's bindings; sizes
+/// are checked before anything is allocated.
+fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Made)>> {
+    let limits = ctx.limits();
+    let largest = limits
+        .max_buffer_size
+        .min(limits.max_storage_buffer_binding_size);
+    for a in &res.buffers {
+        let len = a.init.byte_len()?;
+        if len > largest {
+            return Err(Error::Limit {
+                what: format!("the buffer for {}, in bytes,", a.slot),
+                value: len,
+                limit_name: "max_storage_buffer_binding_size",
+                limit: largest,
+            });
+        }
+    }
+    let mut made: Vec<(Slot, Made)> = Vec::new();
+    for a in &res.buffers {
+        let (slot, info) = a.slot.resolve(kernel)?;
+        let (ty, bytes) = a.init.materialize()?;
+        let label = info.map_or_else(
+            || format!("{}.{}", slot.group, slot.binding),
+            BindingInfo::display_name,
+        );
+        made.push((
+            slot,
+            Made::Buffer(Buffer::from_bytes_labeled(ctx, &bytes, &label)?, ty),
+        ));
+    }
+    for a in &res.images {
+        made.push(image(ctx, kernel, a, largest)?);
+    }
+    for a in &res.textures {
+        let (slot, info) = a.slot.resolve(kernel)?;
+        let info = info.ok_or(Error::UnusedBinding {
+            group: slot.group,
+            binding: slot.binding,
+        })?;
+        made.push((slot, Made::Texture(sampled_texture(ctx, info, a)?)));
+    }
+    for a in &res.samplers {
+        if let Some(s) = sampler(ctx, kernel, a)? {
+            made.push(s);
+        }
+    }
+    let given = |info: &BindingInfo| {
+        made.iter()
+            .any(|(s, _)| s.group == info.group && s.binding == info.binding)
+    };
+    let extra: Vec<_> = uniform_blocks(kernel, &res.uniforms, &given)?
+        .into_iter()
+        .chain(counter_buffers(kernel, &res.counters, &given)?)
+        .collect();
+    for (info, bytes) in extra {
+        made.push((
+            Slot {
+                group: info.group,
+                binding: info.binding,
+            },
+            Made::Buffer(
+                Buffer::from_bytes_labeled(ctx, &bytes, &info.display_name())?,
+                None,
+            ),
+        ));
+    }
+    Ok(made)
+}
+
+/// The image (or storage texture) an `--image` spec describes.
+fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(Slot, Made)> {
+    let (slot, info) = a.slot.resolve(kernel)?;
+    let info = info.ok_or(Error::UnusedBinding {
+        group: slot.group,
+        binding: slot.binding,
+    })?;
+    if info.kind == BindingKind::StorageTexture {
+        // A storage image of an ordinary format: a storage texture.
+        return Ok((slot, Made::Texture(storage_texture(ctx, info, a)?)));
+    }
+    let shape = info.image.ok_or_else(|| {
+        Error::Spec(format!(
+            "--image {}.{}: binding `{}` is a {} in the kernel, not an image",
+            slot.group,
+            slot.binding,
+            info.display_name(),
+            info.kind.describe()
+        ))
+    })?;
+    if let Some(f) = a.format.as_deref().filter(|f| *f != shape.format.name()) {
+        return Err(Error::Spec(format!(
+            "--image {}: the shader declares `{}` as {}, not {f}",
+            a.slot,
+            info.display_name(),
+            shape.format.name()
+        )));
+    }
+    let desc = ImageDesc::new(shape.dim, shape.format, &a.size, a.samples)
+        .map_err(|e| Error::Spec(format!("--image {}.{}: {e}", slot.group, slot.binding)))?;
+    if desc.buffer_len() > largest {
+        return Err(Error::Limit {
+            what: format!("the image for {}, in bytes,", a.slot),
+            value: desc.buffer_len(),
+            limit_name: "max_storage_buffer_binding_size",
+            limit: largest,
+        });
+    }
+    let image = match &a.fill {
+        // 64-bit texels take a 64-bit value.
+        Some(v) if shape.format.words() == 2 => {
+            Image::filled(ctx, desc, shape.format.parse_value(v)?)?
+        }
+        Some(v) => Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?,
+        None => Image::zeroed(ctx, desc)?,
+    };
+    Ok((slot, Made::Image(image)))
+}
+
+/// The sampler a `--sampler` spec describes, at the binding it names; none
+/// for a combined sampler read only by texelFetch (it uses no sampler).
+fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slot, Made)>> {
+    let found = kernel.bindings().iter().find(|b| {
+        b.kind == BindingKind::Sampler
+            && (b.name.as_deref() == Some(a.name.as_str())
+                || b.combined.as_deref() == Some(a.name.as_str()))
+    });
+    let texel_fetch_only = found.is_none()
+        && kernel
+            .bindings()
+            .iter()
+            .any(|b| b.combined.as_deref() == Some(a.name.as_str()));
+    if texel_fetch_only {
+        return Ok(None);
+    }
+    let info = found.ok_or_else(|| {
+        Error::Spec(format!(
+            "--sampler {}: the kernel has no sampler of that name (its bindings: {})",
+            a.name,
+            kernel.binding_names()
+        ))
+    })?;
+    let slot = Slot {
+        group: info.group,
+        binding: info.binding,
+    };
+    Ok(Some((slot, Made::Sampler(Sampler::new(ctx, a.desc)?))))
+}
+
+fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {
+    match info.texture.as_ref().map(|t| t.sample) {
+        Some("uint") => wgpu::TextureFormat::Rgba32Uint,
+        Some("sint") => wgpu::TextureFormat::Rgba32Sint,
+        Some("depth") => wgpu::TextureFormat::Depth32Float,
+        _ => wgpu::TextureFormat::Rgba8Unorm,
+    }
+}
+
+/// The texels of a texture made from `size`, `fill` and `iota`.
+fn texel_data(desc: &atomport::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
+    let texels = (desc.level_bytes(0) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
+    let channels = atomport::runtime::texture::channels(desc.format).unwrap_or(1);
+    let base: [f64; 4] = match fill {
+        Some([v]) => [*v; 4],
+        Some(vs) => {
+            if vs.len() != channels {
+                return Err(Error::Spec(format!(
+                    "fill has {} values; {} has {channels} channel(s) (or give one value for all)",
+                    vs.len(),
+                    format_name(desc.format)
+                )));
+            }
+            let mut b = [0.0; 4];
+            b[..vs.len()].copy_from_slice(vs);
+            b
+        }
+        None => [0.0; 4],
+    };
+    let normalized = atomport::runtime::texture::normalized(desc.format);
+    let mut out = Vec::with_capacity(texels * desc.texel_bytes().unwrap_or(4) as usize);
+    for i in 0..texels {
+        let mut v = base;
+        if iota {
+            // Unorm channels take i / 255 wrapping: exact in 8 bits.
+            v[0] = if normalized {
+                (i % 256) as f64 / 255.0
+            } else {
+                i as f64
+            };
+        }
+        out.extend(atomport::runtime::texture::encode_texel(desc.format, v)?);
+    }
+    Ok(out)
+}
+
+/// A sampled texture for `info` from a `--texture` spec.
+fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<Texture> {
+    let flag = |e: Error| Error::Spec(format!("--texture {}: {e}", a.slot));
+    let want = info.texture.as_ref().ok_or_else(|| {
+        Error::Spec(format!(
+            "--texture {}: binding `{}` is a {} in the kernel, not a texture",
+            a.slot,
+            info.display_name(),
+            info.kind.describe()
+        ))
+    })?;
+    let dim = want.dim.ok_or_else(|| {
+        Error::Spec(format!(
+            "--texture {}: atomport makes no multisampled textures",
+            a.slot
+        ))
+    })?;
+    match &a.init {
+        TextureInit::Png(path) => {
+            if dim != atomport::TextureDim::D2 {
+                return Err(Error::Spec(format!(
+                    "--texture {}: a PNG makes a 2d texture; the shader declares {}",
+                    a.slot,
+                    dim.name()
+                )));
+            }
+            let (w, h, format, data) = atomport::runtime::texture::read_png(path)?;
+            let desc = atomport::TextureDesc::new(dim, format, &[w, h], 1).map_err(flag)?;
+            Texture::from_data(ctx, desc, &data)
+        }
+        TextureInit::Make {
+            size,
+            format,
+            fill,
+            iota,
+            mips,
+        } => {
+            let format = format.unwrap_or_else(|| default_format(info));
+            let desc = atomport::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
+            // Made first: its limits are checked before any texel is.
+            let t = Texture::zeroed(ctx, desc)?;
+            t.write_level(
+                ctx,
+                0,
+                &texel_data(&desc, fill.as_deref(), *iota).map_err(flag)?,
+            )?;
+            Ok(t)
+        }
+    }
+}
+
+/// A storage texture for `info` from an `--image` spec.
+fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Texture> {
+    let flag = |e: Error| Error::Spec(format!("--image {}: {e}", a.slot));
+    let want = info
+        .texture
+        .as_ref()
+        .and_then(|t| Some((t.dim?, t.format.clone()?)));
+    let Some((dim, declared)) = want else {
+        return Err(Error::Spec(format!(
+            "--image {}: `{}` is a storage texture of a shape or format atomport cannot make",
+            a.slot,
+            info.display_name()
+        )));
+    };
+    if let Some(f) = a.format.as_deref().filter(|f| **f != declared) {
+        return Err(Error::Spec(format!(
+            "--image {}: the shader declares `{}` as {declared}, not {f}",
+            a.slot,
+            info.display_name()
+        )));
+    }
+    if a.samples != 1 {
+        return Err(flag(Error::Spec("storage textures have one sample".into())));
+    }
+    let format = atomport::runtime::texture::parse_format(&declared).ok_or_else(|| {
+        Error::Spec(format!(
+            "--image {}: atomport cannot make a {declared} texture",
+            a.slot
+        ))
+    })?;
+    let desc = atomport::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
+    let fill = a
+        .fill
+        .as_deref()
+        .map(parse_fill)
+        .transpose()
+        .map_err(flag)?;
+    let t = Texture::zeroed(ctx, desc)?;
+    if !t.is_storage() {
+        return Err(Error::Spec(format!(
+            "--image {}: the adapter cannot use {declared} as a storage texture",
+            a.slot
+        )));
+    }
+    if let Some(f) = fill {
+        t.write_level(ctx, 0, &texel_data(&desc, Some(&f), false).map_err(flag)?)?;
+    }
+    Ok(t)
+}
+
+/// The bytes of every uniform block not `given` as a buffer, from the
+/// `--uniform`s and the shader's initializers.
+fn uniform_blocks<'k>(
+    kernel: &'k Kernel,
+    args: &[UniformArg],
+    given: &dyn Fn(&BindingInfo) -> bool,
+) -> Result<Vec<(&'k BindingInfo, Vec<u8>)>> {
+    let blocks: Vec<&BindingInfo> = kernel
+        .bindings()
+        .iter()
+        .filter(|b| b.kind == BindingKind::Uniform)
+        .collect();
+    let mut values: Vec<Uniforms> = blocks
+        .iter()
+        .map(|b| Uniforms::of(b))
+        .collect::<Result<_>>()?;
+    for a in args {
+        let candidates: Vec<usize> = match &a.block {
+            Some(block) => {
+                let info = kernel.binding_named(block)?;
+                blocks
+                    .iter()
+                    .position(|b| b.group == info.group && b.binding == info.binding)
+                    .into_iter()
+                    .collect()
+            }
+            None => (0..blocks.len())
+                .filter(|&i| blocks[i].members.iter().any(|m| m.name == a.name))
+                .collect(),
+        };
+        let i = match candidates[..] {
+            [i] => i,
+            [] => {
+                let all: Vec<String> = blocks
+                    .iter()
+                    .flat_map(|b| b.members.iter().map(|m| format!("{} {}", m.ty, m.name)))
+                    .collect();
+                return Err(Error::Spec(format!(
+                    "--uniform {}: the kernel has no uniform of that name (uniforms: {})",
+                    a.name,
+                    if all.is_empty() {
+                        "none".to_string()
+                    } else {
+                        all.join(", ")
+                    }
+                )));
+            }
+            _ => {
+                let names: Vec<String> = candidates
+                    .iter()
+                    .map(|&i| blocks[i].display_name())
+                    .collect();
+                return Err(Error::Spec(format!(
+                    "--uniform {}: several uniform blocks have a member of that name ({}); write BLOCK.{}",
+                    a.name,
+                    names.join(", "),
+                    a.name
+                )));
+            }
+        };
+        if given(blocks[i]) {
+            return Err(Error::Spec(format!(
+                "--uniform {}: block `{}` is given as a --buffer already",
+                a.name,
+                blocks[i].display_name()
+            )));
+        }
+        values[i]
+            .set_text(&a.name, &a.value)
+            .map_err(|e| Error::Spec(format!("--uniform {}: {e}", a.name)))?;
+    }
+    blocks
+        .into_iter()
+        .zip(values)
+        .filter(|(b, _)| !given(b))
+        .map(|(b, u)| Ok((b, u.bytes()?.to_vec())))
+        .collect()
+}
+
+/// The bytes of every atomic-counter buffer not `given` as a buffer: zero,
+/// but for the `--counter`s.
+fn counter_buffers<'k>(
+    kernel: &'k Kernel,
+    args: &[CounterArg],
+    given: &dyn Fn(&BindingInfo) -> bool,
+) -> Result<Vec<(&'k BindingInfo, Vec<u8>)>> {
+    let buffers: Vec<&BindingInfo> = kernel
+        .bindings()
+        .iter()
+        .filter(|b| !b.counters().is_empty())
+        .collect();
+    let mut out: Vec<(&BindingInfo, Vec<u8>)> = buffers
+        .iter()
+        .map(|b| (*b, vec![0u8; b.min_size.max(4) as usize]))
+        .collect();
+    for a in args {
+        let found = out.iter_mut().find_map(|(b, bytes)| {
+            b.counters()
+                .into_iter()
+                .find(|c| c.name == a.name)
+                .map(|c| (*b, c.offset as usize, bytes))
+        });
+        let Some((info, at, bytes)) = found else {
+            let names: Vec<String> = buffers
+                .iter()
+                .flat_map(|b| b.counters())
+                .map(|c| c.name)
+                .collect();
+            return Err(Error::Spec(format!(
+                "--counter {}: the kernel has no atomic counter of that name (counters: {})",
+                a.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        if given(info) {
+            return Err(Error::Spec(format!(
+                "--counter {}: its buffer `{}` is given as a --buffer already",
+                a.name,
+                info.display_name()
+            )));
+        }
+        bytes[at..at + 4].copy_from_slice(&a.value.to_le_bytes());
+    }
+    Ok(out.into_iter().filter(|(b, _)| !given(b)).collect())
+}
+
+/// Writes the 2D texture binding `name` of a job's output as a PNG file.
+pub fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> Result<()> {
+    let b = out
+        .bindings
+        .iter()
+        .find(|b| b.name.as_deref() == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = out
+                .bindings
+                .iter()
+                .filter(|b| b.kind.ends_with("texture"))
+                .filter_map(|b| b.name.as_deref())
+                .collect();
+            Error::Spec(format!(
+                "--out-png {name}: no texture of that name in the job (textures: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: `{name}` is a {}, not a texture",
+            b.kind
+        )));
+    };
+    let fmt = atomport::runtime::texture::parse_format(format)
+        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
+        .ok_or_else(|| {
+            Error::Spec(format!(
+                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
+                b.kind.replace('_', " ")
+            ))
+        })?;
+    let atomport::Data::F32(values) = &b.data else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
+        )));
+    };
+    // Decoded channels are in RGBA order whatever the format stores.
+    let fmt = match fmt {
+        wgpu::TextureFormat::Bgra8Unorm => wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureFormat::Bgra8UnormSrgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+        f => f,
+    };
+    let bytes: Vec<u8> = values.iter().map(|v| (v * 255.0).round() as u8).collect();
+    atomport::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(
+        |e| match e {
+            Error::Resource(m) => Error::Spec(format!("--out-png {name}: {m}")),
+            e => e,
+        },
+    )
+}

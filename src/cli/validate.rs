@@ -1,0 +1,154 @@
+//! `atomport validate`: the conformance matrix on the adapters chosen.
+
+use std::time::Duration;
+
+use atomport::{BackendChoice, Context, ContextOptions, Error};
+
+use super::{emit, leave};
+
+pub fn validate(
+    backend: Option<BackendChoice>,
+    adapter: Option<String>,
+    filter: Option<String>,
+    list: bool,
+    small: bool,
+    json: bool,
+    timeout: Duration,
+) -> atomport::Result<()> {
+    use atomport::validate::conformance::{self, RunOptions, Scale};
+    let cases: Vec<_> = conformance::matrix()
+        .into_iter()
+        .filter(|c| filter.as_deref().is_none_or(|f| c.name().contains(f)))
+        .collect();
+    let mut o = String::new();
+    if list {
+        for c in &cases {
+            outln!(o, "{}", c.name());
+        }
+        return emit(&o);
+    }
+    if cases.is_empty() {
+        return Err(Error::Spec(format!(
+            "--filter {}: no case matches (see --list)",
+            filter.unwrap_or_default()
+        )));
+    }
+    let mut base = ContextOptions::from_env_with(backend)?.with_timeout(timeout);
+    if adapter.is_some() {
+        base.adapter = adapter;
+    }
+    // The 64-bit image cases run where the adapter has 64-bit atomics.
+    let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+    let with_int64 = |o: ContextOptions| {
+        let have = o.adapter_features().unwrap_or_default();
+        if have.contains(int64) {
+            o.with_features(int64)
+        } else {
+            o
+        }
+    };
+    // `all` validates one adapter per backend present; otherwise the one adapter chosen.
+    let contexts: Vec<Context> = if base.backend == BackendChoice::All && backend.is_some() {
+        let found: Vec<Context> = BackendChoice::SINGLE
+            .iter()
+            .filter_map(|b| Context::new(&with_int64(base.clone().with_backend(*b))).ok())
+            .collect();
+        if found.is_empty() {
+            // The one adapter `all` finds, or the no-adapter error naming what was tried.
+            vec![Context::new(&base)?]
+        } else {
+            found
+        }
+    } else {
+        vec![Context::new(&with_int64(base.clone()))?]
+    };
+    let scale = if small { Scale::Small } else { Scale::Full };
+    let bar = if json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new((cases.len() * contexts.len()) as u64)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .expect("the progress template is valid"),
+    );
+    let mut outcomes = Vec::new();
+    let mut timings = Vec::new();
+    for ctx in &contexts {
+        let start = std::time::Instant::now();
+        outcomes.extend(conformance::run_all(
+            ctx,
+            &cases,
+            scale,
+            &RunOptions::default(),
+            |o| {
+                bar.set_message(format!("{} {}", o.backend, o.name));
+                bar.inc(1);
+            },
+        ));
+        timings.push((ctx.summary(), start.elapsed()));
+    }
+    bar.finish_and_clear();
+    let skipped = outcomes.iter().filter(|o| o.skipped.is_some()).count();
+    let failed = outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .count();
+    let passed = outcomes.len() - failed - skipped;
+    if json {
+        let v = serde_json::json!({
+            "adapters": timings.iter().map(|(a, t)| {
+                let mut v = serde_json::to_value(a).expect("summaries serialize");
+                v["seconds"] = serde_json::json!(t.as_secs_f64());
+                v
+            }).collect::<Vec<_>>(),
+            "cases": outcomes,
+            "passed": passed,
+            "failed": failed,
+            "skipped": skipped,
+        });
+        outln!(o, "{v}");
+    } else {
+        for (a, t) in &timings {
+            outln!(
+                o,
+                "{} ({}): {} cases in {:.1} s",
+                a.name,
+                a.backend,
+                cases.len(),
+                t.as_secs_f64()
+            );
+        }
+        outln!(o);
+        o.push_str(&conformance::summary_table(&cases, &outcomes));
+        let failures: Vec<_> = outcomes
+            .iter()
+            .filter(|o| !o.passed && o.skipped.is_none())
+            .collect();
+        if !failures.is_empty() {
+            outln!(o);
+            for f in failures {
+                outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
+            }
+        }
+        if skipped > 0 {
+            // Which feature, once per backend.
+            let mut why: Vec<String> = outcomes
+                .iter()
+                .filter_map(|o| Some(format!("{}: {}", o.backend, o.skipped.as_ref()?)))
+                .collect();
+            why.dedup();
+            for w in why {
+                outln!(o, "skipped on {w}");
+            }
+            outln!(o, "{passed} passed, {failed} failed, {skipped} skipped");
+        } else {
+            outln!(o, "{passed} passed, {failed} failed");
+        }
+    }
+    emit(&o)?;
+    if failed > 0 {
+        leave(1);
+    }
+    Ok(())
+}

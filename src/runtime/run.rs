@@ -1,0 +1,299 @@
+//! A run: one dispatch of a kernel with the resources the caller made, and
+//! every binding read back in its shape — buffers as numbers of their
+//! element type, images as texels in texel order, textures as channel
+//! values, atomic counters by name. `atomport run` prints a [`RunOutput`];
+//! [`crate::validate::diff`] compares two.
+
+use serde::Serialize;
+
+use crate::runtime::buffer::cast_vec;
+use crate::runtime::dispatch::Resource;
+use crate::runtime::texture::format_name;
+use crate::{Bind, BindingKind, Context, Kernel, OpenGlKind, Result, ScalarType, Target};
+
+/// Contents of a binding after a run, as numbers of its type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Data {
+    /// `u32` elements.
+    U32(Vec<u32>),
+    /// `i32` elements.
+    I32(Vec<i32>),
+    /// `f32` elements (NaN and infinities become `null` in JSON).
+    F32(Vec<f32>),
+}
+
+impl Data {
+    /// Every channel of every texel as the shader reads it: integers for
+    /// integer formats, floats otherwise (0..1 for unorm).
+    pub fn from_texels(format: wgpu::TextureFormat, bytes: &[u8]) -> Data {
+        let values = crate::runtime::texture::decode_texels(format, bytes).unwrap_or_default();
+        match crate::runtime::texture::integer_channels(format) {
+            Some(false) => Data::U32(values.iter().map(|&v| v as u32).collect()),
+            Some(true) => Data::I32(values.iter().map(|&v| v as i32).collect()),
+            None => Data::F32(values.iter().map(|&v| v as f32).collect()),
+        }
+    }
+
+    /// Interprets little-endian bytes as `ty` (trailing bytes short of an element are dropped).
+    pub fn from_bytes(ty: ScalarType, bytes: &[u8]) -> Data {
+        let whole = &bytes[..bytes.len() / 4 * 4];
+        match ty {
+            ScalarType::U32 => Data::U32(cast_vec(whole).unwrap_or_default()),
+            ScalarType::I32 => Data::I32(cast_vec(whole).unwrap_or_default()),
+            ScalarType::F32 => Data::F32(cast_vec(whole).unwrap_or_default()),
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Data::U32(v) => v.len(),
+            Data::I32(v) => v.len(),
+            Data::F32(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i` as text.
+    pub fn show(&self, i: usize) -> String {
+        match self {
+            Data::U32(v) => v[i].to_string(),
+            Data::I32(v) => v[i].to_string(),
+            Data::F32(v) => v[i].to_string(),
+        }
+    }
+
+    /// Every element's bit pattern (floats by their bits, so that NaNs
+    /// compare and -0 differs from 0).
+    pub fn bits(&self) -> Vec<u32> {
+        match self {
+            Data::U32(v) => v.clone(),
+            Data::I32(v) => v.iter().map(|&i| i as u32).collect(),
+            Data::F32(v) => v.iter().map(|f| f.to_bits()).collect(),
+        }
+    }
+}
+
+/// The adapter a run used.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdapterRef {
+    /// Adapter name.
+    pub name: String,
+    /// Backend name.
+    pub backend: String,
+}
+
+/// One binding's contents after a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct BindingOutput {
+    /// Bind group.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+    /// The shader's name of the binding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `buffer`, `image`, `texture`, `storage_texture` or `sampler`.
+    pub kind: &'static str,
+    /// Element type name (buffers).
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub ty: Option<ScalarType>,
+    /// The shape (images and textures): `2d`, `cube`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dim: Option<String>,
+    /// The format (images and textures): `r32ui`, `rgba8unorm`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// `imageSize`'s numbers (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Vec<u32>>,
+    /// Samples per texel (images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+    /// The contents; an image's texels in texel order; a texture's level
+    /// 0, every channel of every texel as the shader reads it.
+    pub data: Data,
+    /// The bytes read back, for a caller that reads them as another type.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+/// An atomic counter's value after a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct CounterOutput {
+    /// The counter's GLSL name.
+    pub name: String,
+    /// Bind group of its buffer.
+    pub group: u32,
+    /// Binding of its buffer.
+    pub binding: u32,
+    /// Byte offset in the buffer.
+    pub offset: u32,
+    /// The value.
+    pub value: u32,
+}
+
+/// What a run produced: the adapter and every binding's contents.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunOutput {
+    /// Where it ran.
+    pub adapter: AdapterRef,
+    /// Every binding, sorted by (group, binding).
+    pub bindings: Vec<BindingOutput>,
+    /// Every atomic counter (OpenGL GLSL), by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counters: Vec<CounterOutput>,
+}
+
+impl RunOutput {
+    /// The binding the shader calls `name`.
+    pub fn binding(&self, name: &str) -> Option<&BindingOutput> {
+        self.bindings
+            .iter()
+            .find(|b| b.name.as_deref() == Some(name))
+    }
+}
+
+impl Context {
+    /// Dispatches `groups` workgroups of `kernel` with `binds` (checked as
+    /// [`Context::dispatch`] checks them), then reads back every resource
+    /// bound and reports each in its shape: a buffer in the element type
+    /// its block declares (`u32` where it declares none), an image's texels
+    /// in texel order, a texture's level 0 as channel values (a sampled
+    /// texture too, to show what was read), and every atomic counter of an
+    /// OpenGL kernel by name.
+    pub fn run(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<RunOutput> {
+        let mut data = self.dispatch_and_read(kernel, groups, binds)?;
+        let mut bindings = Vec::with_capacity(binds.len());
+        for (b, bytes) in binds.iter().zip(data.iter_mut()) {
+            let bytes = std::mem::take(bytes);
+            bindings.extend(self.binding_output(kernel, b, bytes)?);
+        }
+        bindings.sort_by_key(|b| (b.group, b.binding));
+        Ok(RunOutput {
+            adapter: AdapterRef {
+                name: self.adapter_name().to_string(),
+                backend: self.backend_name().to_string(),
+            },
+            counters: counters(kernel, &bindings),
+            bindings,
+        })
+    }
+
+    /// One bound resource after the dispatch, in its shape (none for a
+    /// texture and sampler pair's sampler).
+    fn binding_output(
+        &self,
+        kernel: &Kernel,
+        b: &Bind,
+        bytes: Vec<u8>,
+    ) -> Result<Vec<BindingOutput>> {
+        let info = match b.target {
+            Target::Slot { group, binding } => kernel.binding(group, binding),
+            Target::Name(name) => match b.resource {
+                Resource::Sampled(..) => kernel.bindings().iter().find(|i| {
+                    i.kind == BindingKind::SampledTexture && i.combined.as_deref() == Some(name)
+                }),
+                _ => Some(kernel.binding_named(name)?),
+            },
+        };
+        let Some(info) = info else {
+            return Ok(Vec::new());
+        };
+        let base = BindingOutput {
+            group: info.group,
+            binding: info.binding,
+            name: info.name.clone(),
+            kind: "buffer",
+            ty: None,
+            dim: None,
+            format: None,
+            size: None,
+            samples: None,
+            data: Data::U32(Vec::new()),
+            bytes: Vec::new(),
+        };
+        let out = match b.resource {
+            Resource::Buffer(_) => {
+                let ty = info.element.unwrap_or(ScalarType::U32);
+                BindingOutput {
+                    ty: Some(ty),
+                    data: Data::from_bytes(ty, &bytes),
+                    bytes,
+                    ..base
+                }
+            }
+            Resource::Image(i) => {
+                let d = i.desc();
+                BindingOutput {
+                    kind: "image",
+                    dim: Some(d.dim.name().into()),
+                    format: Some(d.format.name().into()),
+                    size: Some(d.size()),
+                    samples: Some(d.samples),
+                    data: Data::from_bytes(d.format.scalar(), &bytes),
+                    bytes,
+                    ..base
+                }
+            }
+            Resource::Texture(t) | Resource::Sampled(t, _) => {
+                // Sampled textures are not read back by the dispatch: shown as given.
+                let bytes = if bytes.is_empty() && t.is_copyable() {
+                    t.read(self)?
+                } else {
+                    bytes
+                };
+                let d = t.desc();
+                BindingOutput {
+                    kind: if info.kind == BindingKind::StorageTexture {
+                        "storage_texture"
+                    } else {
+                        "texture"
+                    },
+                    dim: Some(d.dim.name().into()),
+                    format: Some(format_name(d.format)),
+                    size: Some(d.size()),
+                    data: Data::from_texels(d.format, &bytes),
+                    bytes,
+                    ..base
+                }
+            }
+            Resource::Sampler(_) => BindingOutput {
+                kind: "sampler",
+                ..base
+            },
+        };
+        Ok(vec![out])
+    }
+}
+
+/// Every atomic counter of an OpenGL kernel, read from its buffer's output.
+fn counters(kernel: &Kernel, bindings: &[BindingOutput]) -> Vec<CounterOutput> {
+    let mut out = Vec::new();
+    for b in bindings {
+        let Some(info) = kernel.binding(b.group, b.binding) else {
+            continue;
+        };
+        if info.opengl.map(|o| o.kind) != Some(OpenGlKind::AtomicCounter) {
+            continue;
+        }
+        for c in info.counters() {
+            let at = c.offset as usize;
+            if let Some(word) = b.bytes.get(at..at + 4) {
+                out.push(CounterOutput {
+                    name: c.name,
+                    group: b.group,
+                    binding: b.binding,
+                    offset: c.offset,
+                    value: u32::from_le_bytes([word[0], word[1], word[2], word[3]]),
+                });
+            }
+        }
+    }
+    out
+}
