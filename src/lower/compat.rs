@@ -7,10 +7,10 @@
 
 use std::collections::HashSet;
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, Word};
 
-use super::spirv::{Defs, Rewriter, id};
+use super::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// The ids a `LocalSizeId` execution mode named, resolved to values by the
@@ -149,138 +149,55 @@ const STRIPPED_IMAGE_OPERANDS: u32 = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x
 /// Rewrites the Vulkan memory model (`#pragma use_vulkan_memory_model`,
 /// GL_KHR_memory_scope_semantics) into the GLSL450 model naga reads: memory
 /// access and image operands of availability, visibility, non-private and
-/// volatile are dropped, as are `Coherent`/`Volatile` decorations on images
-/// (naga keeps them for storage buffers only). Returns a warning for each
-/// kind of guarantee WGSL does not give: acquire/release atomics, `coherent`
-/// and `volatile` memory.
-pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
-    let mut warnings = Vec::new();
-    if let Some(m) = module.memory_model.as_mut()
-        && let Some(Operand::MemoryModel(model)) = m.operands.get_mut(1)
+/// volatile are dropped, as are `Coherent`/`Volatile` decorations (naga
+/// would make them `@coherent`, which needs a device capability no adapter
+/// here has, and WGSL gives no such guarantee anyway). Returns a warning for
+/// each kind of guarantee WGSL does not give: acquire/release atomics,
+/// `coherent` and `volatile` memory.
+pub fn relax_memory_model(m: &mut Model) -> Result<Vec<Warning>> {
+    m.drop_capabilities(
+        &[
+            Capability::VulkanMemoryModel,
+            Capability::VulkanMemoryModelDeviceScope,
+        ],
+        &["SPV_KHR_vulkan_memory_model"],
+    );
+    let (ordered, mut volatile, mut coherent) = relax_accesses(m)?;
+    // glslang marks its own atomic-counter blocks coherent and volatile:
+    // not something the shader asked for, and used only atomically.
+    let counter_types: HashSet<Word> = m
+        .names()
+        .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))
+        .map(|(t, _)| t)
+        .collect();
+    let counter_vars: HashSet<Word> = m
+        .variables()
+        .filter(|(_, _, t)| counter_types.contains(t))
+        .map(|(v, _, _)| v)
+        .collect();
+    let module = m.module_mut();
+    if let Some(mm) = module.memory_model.as_mut()
+        && let Some(Operand::MemoryModel(model)) = mm.operands.get_mut(1)
         && *model == MemoryModel::Vulkan
     {
         *model = MemoryModel::GLSL450;
     }
-    module.capabilities.retain(|c| {
-        !matches!(
-            c.operands.first(),
-            Some(Operand::Capability(
-                Capability::VulkanMemoryModel | Capability::VulkanMemoryModelDeviceScope
-            ))
-        )
-    });
-    module.extensions.retain(|e| {
-        !matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == "SPV_KHR_vulkan_memory_model")
-    });
-    let defs = Defs::new(module);
-    let semantics = |op: Option<&Operand>| match op {
-        Some(Operand::IdMemorySemantics(i) | Operand::IdRef(i)) => defs.constant_u32(*i),
-        _ => None,
-    };
-    let (mut ordered, mut volatile, mut coherent) = (false, false, false);
-    for f in &mut module.functions {
-        for b in &mut f.blocks {
-            for inst in &mut b.instructions {
-                let op = inst.class.opcode;
-                match op {
-                    Op::Load => {
-                        volatile |= memory_access_volatile(inst.operands.get(1));
-                        coherent |= memory_access_coherent(inst.operands.get(1));
-                        inst.operands.truncate(1);
-                    }
-                    Op::Store | Op::CopyMemory => {
-                        volatile |= memory_access_volatile(inst.operands.get(2));
-                        coherent |= memory_access_coherent(inst.operands.get(2));
-                        inst.operands.truncate(2);
-                    }
-                    op if super::spirv::is_atomic(op) => {
-                        let sem = semantics(inst.operands.get(2)).unwrap_or(0);
-                        let unequal = if matches!(
-                            op,
-                            Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak
-                        ) {
-                            semantics(inst.operands.get(3)).unwrap_or(0)
-                        } else {
-                            0
-                        };
-                        ordered |= (sem | unequal)
-                            & (ACQUIRE | RELEASE | ACQUIRE_RELEASE | SEQUENTIALLY_CONSISTENT)
-                            != 0;
-                    }
-                    _ => {
-                        if let Some(at) = image_operands_at(op) {
-                            strip_image_operands(&mut inst.operands, at);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // The global variables whose pointee `keep` accepts.
-    let variables = |keep: &dyn Fn(Word) -> bool| -> Vec<Word> {
-        module
-            .types_global_values
-            .iter()
-            .filter(|v| v.class.opcode == Op::Variable)
-            .filter_map(|v| {
-                let (_, pointee) = v.result_type.and_then(|p| defs.pointer(p))?;
-                keep(pointee).then_some(v.result_id?)
-            })
-            .collect()
-    };
-    // `coherent`/`volatile` decorations (the GLSL450 model's form).
-    let images: HashSet<Word> = variables(&|t| {
-        defs.globals
-            .get(&defs.strip_arrays(t))
-            .is_some_and(|t| t.class.opcode == Op::TypeImage)
-    })
-    .into_iter()
-    .collect();
-    // glslang marks its own atomic-counter blocks coherent and volatile:
-    // not something the shader asked for, and used only atomically.
-    let names = super::spirv::debug_names(module);
-    let counter_blocks: HashSet<Word> = {
-        let types: HashSet<Word> = names
-            .iter()
-            .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))
-            .map(|(t, _)| *t)
-            .collect();
-        let vars = variables(&|t| types.contains(&t));
-        types.into_iter().chain(vars).collect()
-    };
-    for a in &module.annotations {
-        if a.operands
-            .first()
-            .and_then(id)
-            .is_some_and(|t| counter_blocks.contains(&t))
-        {
-            continue;
-        }
+    module.annotations.retain(|a| {
         let decoration = match a.class.opcode {
             Op::Decorate => a.operands.get(1),
             Op::MemberDecorate => a.operands.get(2),
             _ => None,
         };
+        let target = a.operands.first().and_then(id).unwrap_or(0);
+        let glslangs = counter_types.contains(&target) || counter_vars.contains(&target);
         match decoration {
-            Some(Operand::Decoration(Decoration::Coherent)) => coherent = true,
-            Some(Operand::Decoration(Decoration::Volatile)) => volatile = true,
-            _ => {}
+            Some(Operand::Decoration(Decoration::Coherent)) => coherent |= !glslangs,
+            Some(Operand::Decoration(Decoration::Volatile)) => volatile |= !glslangs,
+            _ => return true,
         }
-    }
-    module.annotations.retain(|a| {
-        let on_image = a
-            .operands
-            .first()
-            .and_then(id)
-            .is_some_and(|t| images.contains(&t));
-        !(on_image
-            && matches!(
-                a.operands.get(1),
-                Some(Operand::Decoration(
-                    Decoration::Coherent | Decoration::Volatile
-                ))
-            ))
+        false
     });
+    let mut warnings = Vec::new();
     if ordered {
         warnings.push(Warning::new(
             "atomics with acquire, release or sequentially consistent semantics become WGSL's relaxed atomics: ordering between invocations holds only across a barrier within a workgroup, and between workgroups not at all",
@@ -306,6 +223,58 @@ pub fn relax_memory_model(module: &mut Module) -> Result<Vec<Warning>> {
         ));
     }
     Ok(warnings)
+}
+
+/// Drops the memory-model operands of loads, stores, copies and image
+/// instructions; returns whether an atomic asked for ordering and whether
+/// an access was volatile or made memory available/visible (coherent).
+fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool)> {
+    let semantics = |m: &Model, op: Option<&Operand>| match op {
+        Some(Operand::IdMemorySemantics(i) | Operand::IdRef(i)) => m.constant_u32(*i),
+        _ => None,
+    };
+    let (mut ordered, mut volatile, mut coherent) = (false, false, false);
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        let mut new = inst.clone();
+        match op {
+            Op::Load if inst.operands.len() > 1 => {
+                volatile |= memory_access_volatile(inst.operands.get(1));
+                coherent |= memory_access_coherent(inst.operands.get(1));
+                new.operands.truncate(1);
+            }
+            Op::Store | Op::CopyMemory if inst.operands.len() > 2 => {
+                volatile |= memory_access_volatile(inst.operands.get(2));
+                coherent |= memory_access_coherent(inst.operands.get(2));
+                new.operands.truncate(2);
+            }
+            op if is_atomic(op) => {
+                let sem = semantics(e.m, inst.operands.get(2)).unwrap_or(0);
+                let unequal = if matches!(
+                    op,
+                    Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak
+                ) {
+                    semantics(e.m, inst.operands.get(3)).unwrap_or(0)
+                } else {
+                    0
+                };
+                ordered |= (sem | unequal)
+                    & (ACQUIRE | RELEASE | ACQUIRE_RELEASE | SEQUENTIALLY_CONSISTENT)
+                    != 0;
+                return Ok(false);
+            }
+            _ => match image_operands_at(op) {
+                Some(at) => strip_image_operands(&mut new.operands, at),
+                None => return Ok(false),
+            },
+        }
+        if new == *inst {
+            return Ok(false);
+        }
+        e.push(new);
+        Ok(true)
+    })?;
+    Ok((ordered, volatile, coherent))
 }
 
 /// MemoryAccess bits.
@@ -387,69 +356,41 @@ const FIND_LSB_MSB: [u32; 3] = [73, 74, 75];
 /// the operand's, which naga refuses. The query is retyped to its operand's
 /// type and its result bitcast to the type the shader wants (the values
 /// agree: the results are small, or -1 on both sides).
-pub fn match_bit_query_types(module: &mut Module) -> Result<usize> {
-    let glsl_std = module
+pub fn match_bit_query_types(m: &mut Model) -> Result<usize> {
+    let glsl_std = m
+        .module()
         .ext_inst_imports
         .iter()
         .find_map(|i| match i.operands.first() {
             Some(Operand::LiteralString(s)) if s == "GLSL.std.450" => i.result_id,
             _ => None,
         });
-    let types = super::spirv::result_types(module);
-    let mut count = 0;
-    let mut bound = module.header.as_ref().map_or(0, |h| h.bound);
-    for f in &mut module.functions {
-        for b in &mut f.blocks {
-            let mut k = 0;
-            while k < b.instructions.len() {
-                let inst = &b.instructions[k];
-                let operand = match inst.class.opcode {
-                    Op::BitCount => inst.operands.first().and_then(id),
-                    Op::ExtInst
-                        if glsl_std.is_some()
-                            && inst.operands.first().and_then(id) == glsl_std
-                            && matches!(inst.operands.get(1), Some(Operand::LiteralExtInstInteger(n)) if FIND_LSB_MSB.contains(n)) =>
-                    {
-                        inst.operands.get(2).and_then(id)
-                    }
-                    _ => None,
-                };
-                let (Some(v), Some(want), Some(r)) = (operand, inst.result_type, inst.result_id)
-                else {
-                    k += 1;
-                    continue;
-                };
-                let Some(&have) = types.get(&v) else {
-                    k += 1;
-                    continue;
-                };
-                if have == want {
-                    k += 1;
-                    continue;
-                }
-                let query = bound;
-                bound += 1;
-                let inst = &mut b.instructions[k];
-                inst.result_type = Some(have);
-                inst.result_id = Some(query);
-                b.instructions.insert(
-                    k + 1,
-                    Instruction::new(
-                        Op::Bitcast,
-                        Some(want),
-                        Some(r),
-                        vec![Operand::IdRef(query)],
-                    ),
-                );
-                count += 1;
-                k += 2;
+    m.rewrite(|e, inst| {
+        let operand = match inst.class.opcode {
+            Op::BitCount => inst.operands.first().and_then(id),
+            Op::ExtInst
+                if glsl_std.is_some()
+                    && inst.operands.first().and_then(id) == glsl_std
+                    && matches!(inst.operands.get(1), Some(Operand::LiteralExtInstInteger(n)) if FIND_LSB_MSB.contains(n)) =>
+            {
+                inst.operands.get(2).and_then(id)
             }
-        }
-    }
-    if let Some(h) = module.header.as_mut() {
-        h.bound = bound;
-    }
-    Ok(count)
+            _ => None,
+        };
+        let (Some(v), Some(want), Some(r)) = (operand, inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        let Some(have) = e.m.result_type(v).filter(|&have| have != want) else {
+            return Ok(false);
+        };
+        let query = e.fresh();
+        let mut retyped = inst.clone();
+        retyped.result_type = Some(have);
+        retyped.result_id = Some(query);
+        e.push(retyped);
+        e.push(with_ids(Op::Bitcast, Some(want), Some(r), &[query]));
+        Ok(true)
+    })
 }
 
 /// Removes global variables no function uses (with their names,
@@ -457,7 +398,8 @@ pub fn match_bit_query_types(module: &mut Module) -> Result<usize> {
 /// kind WGSL lacks (an `imageCube` of a format WGSL has no storage texture
 /// for) is not refused; naga would drop them anyway. Workgroup and private
 /// variables go too.
-pub fn remove_unused_globals(module: &mut Module) -> usize {
+pub fn remove_unused_globals(m: &mut Model) -> usize {
+    let module = m.module();
     let mut used: HashSet<Word> = HashSet::new();
     for f in &module.functions {
         for i in f
@@ -475,37 +417,21 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
             used.extend(i.operands.iter().filter_map(id));
         }
     }
-    let builtin: HashSet<Word> = module
-        .annotations
-        .iter()
-        .filter(|a| {
-            matches!(
-                a.operands.get(1),
-                Some(Operand::Decoration(Decoration::BuiltIn))
-            )
-        })
-        .filter_map(|a| a.operands.first().and_then(id))
-        .collect();
-    let dead: HashSet<Word> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::Variable)
-        .filter_map(|i| i.result_id)
-        .filter(|r| !used.contains(r) && !builtin.contains(r))
+    let dead: HashSet<Word> = m
+        .variables()
+        .map(|(v, _, _)| v)
+        .filter(|v| !used.contains(v) && !m.has_decoration(*v, Decoration::BuiltIn))
         .collect();
     if dead.is_empty() {
         return 0;
     }
-    super::spirv::remove_globals(module, |v| dead.contains(&v));
-    super::spirv::remove_unused_types(
-        module,
-        &[
-            Op::TypePointer,
-            Op::TypeImage,
-            Op::TypeSampledImage,
-            Op::TypeSampler,
-        ],
-    );
+    m.remove_globals(|v| dead.contains(&v));
+    m.remove_unused_types(&[
+        Op::TypePointer,
+        Op::TypeImage,
+        Op::TypeSampledImage,
+        Op::TypeSampler,
+    ]);
     dead.len()
 }
 
@@ -513,201 +439,81 @@ pub fn remove_unused_globals(module: &mut Module) -> usize {
 /// `OpBitcast` between a 64-bit integer and a two-component 32-bit vector,
 /// which WGSL's `bitcast` cannot do. Each becomes conversions and shifts on
 /// the halves (low word first, as the GLSL functions define).
-pub fn split_wide_bitcasts(module: &mut Module) -> Result<usize> {
-    let defs = Defs::new(module);
-    let types = super::spirv::result_types(module);
-    // (width, signed) of an integer type; the component type of a vector.
-    let int = |t: Word| match defs.globals.get(&t) {
-        Some(i) if i.class.opcode == Op::TypeInt => match i.operands[..] {
-            [Operand::LiteralBit32(w), Operand::LiteralBit32(s)] => Some((w, s != 0)),
-            _ => None,
-        },
-        _ => None,
-    };
-    let pair = |t: Word| match defs.globals.get(&t) {
+pub fn split_wide_bitcasts(m: &mut Model) -> Result<usize> {
+    // The component type of a two-component 32-bit integer vector.
+    let pair = |m: &Model, t: Word| match m.global(t) {
         Some(i) if i.class.opcode == Op::TypeVector => match i.operands[..] {
             [Operand::IdRef(c), Operand::LiteralBit32(2)] => {
-                int(c).filter(|&(w, _)| w == 32).map(|(_, s)| (c, s))
+                m.int_type_of(c).filter(|&(w, _)| w == 32).map(|_| c)
             }
             _ => None,
         },
         _ => None,
     };
-    let mut sites = Vec::new();
-    for (fi, f) in module.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for inst in &b.instructions {
-                if inst.class.opcode != Op::Bitcast {
-                    continue;
-                }
-                let (Some(to), Some(v)) = (inst.result_type, inst.operands.first().and_then(id))
-                else {
-                    continue;
-                };
-                let Some(&from) = types.get(&v) else { continue };
-                let wide = |t: Word| int(t).is_some_and(|(w, _)| w == 64);
-                if (wide(from) && pair(to).is_some()) || (pair(from).is_some() && wide(to)) {
-                    sites.push((fi, bi, inst.result_id.unwrap_or(0), from, to, v));
-                }
-            }
-        }
-    }
-    if sites.is_empty() {
+    let wide = |m: &Model, t: Word| m.int_type_of(t).is_some_and(|(w, _)| w == 64);
+    let splits = |m: &Model, inst: &Instruction| {
+        let (Some(to), Some(v)) = (inst.result_type, inst.operands.first().and_then(id)) else {
+            return false;
+        };
+        let Some(from) = m.result_type(v) else {
+            return false;
+        };
+        inst.class.opcode == Op::Bitcast
+            && ((wide(m, from) && pair(m, to).is_some())
+                || (pair(m, from).is_some() && wide(m, to)))
+    };
+    if !m.instructions().any(|i| splits(m, i)) {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
-    let thirty_two = rw.constant(uint, Op::Constant, Some(32));
-    // The unsigned 64-bit type and the uvec2 type.
-    let find_type = |rw: &Rewriter, op: Op, operands: &[Operand]| {
-        rw.module
-            .types_global_values
-            .iter()
-            .find(|i| i.class.opcode == op && i.operands == operands)
-            .and_then(|i| i.result_id)
-    };
-    let u64_ty = match find_type(
-        &rw,
-        Op::TypeInt,
-        &[Operand::LiteralBit32(64), Operand::LiteralBit32(0)],
-    ) {
-        Some(t) => t,
-        None => {
-            let t = rw.fresh();
-            rw.module.types_global_values.insert(
-                0,
-                Instruction::new(
-                    Op::TypeInt,
-                    None,
-                    Some(t),
-                    vec![Operand::LiteralBit32(64), Operand::LiteralBit32(0)],
-                ),
-            );
-            t
+    let uint = m.uint();
+    let thirty_two = m.constant(uint, 32);
+    let u64_ty = m.int_type(64, false);
+    let uvec2 = m.vector_type(uint, 2);
+    m.rewrite(|e, inst| {
+        if !splits(e.m, inst) {
+            return Ok(false);
         }
-    };
-    let uvec2 = match find_type(
-        &rw,
-        Op::TypeVector,
-        &[Operand::IdRef(uint), Operand::LiteralBit32(2)],
-    ) {
-        Some(t) => t,
-        None => {
-            let t = rw.fresh();
-            let at = rw.position(uint).map_or(0, |p| p + 1);
-            rw.module.types_global_values.insert(
-                at,
-                Instruction::new(
-                    Op::TypeVector,
-                    None,
-                    Some(t),
-                    vec![Operand::IdRef(uint), Operand::LiteralBit32(2)],
-                ),
-            );
-            t
-        }
-    };
-    let count = sites.len();
-    for (fi, bi, r, from, to, v) in sites {
-        let mut out = Vec::new();
-        let mut fresh = || rw.fresh();
-        let op = |o: Op, ty: Word, r: Word, args: &[Word]| {
-            super::spirv::with_ids(o, Some(ty), Some(r), args)
+        let (to, v, r) = (
+            inst.result_type.unwrap_or(0),
+            inst.operands.first().and_then(id).unwrap_or(0),
+            inst.result_id.unwrap_or(0),
+        );
+        let from = e.m.result_type(v).unwrap_or(0);
+        let last = |e: &mut Emit, op: Op, ty: Word, args: &[Word], want: Word| {
+            if want == ty {
+                e.push(with_ids(op, Some(ty), Some(r), args));
+            } else {
+                let x = e.op(op, ty, args);
+                e.push(with_ids(Op::Bitcast, Some(want), Some(r), &[x]));
+            }
         };
-        if pair(to).is_some() {
-            // 64-bit integer to two words.
-            let x = if int(from) == Some((64, false)) {
+        if pair(e.m, to).is_some() {
+            // 64-bit integer to two words, low first.
+            let x = if e.m.int_type_of(from) == Some((64, false)) {
                 v
             } else {
-                let x = fresh();
-                out.push(op(Op::Bitcast, u64_ty, x, &[v]));
-                x
+                e.op(Op::Bitcast, u64_ty, &[v])
             };
-            let (lo, high, hi, both) = (fresh(), fresh(), fresh(), fresh());
-            out.push(op(Op::UConvert, uint, lo, &[x]));
-            out.push(op(Op::ShiftRightLogical, u64_ty, high, &[x, thirty_two]));
-            out.push(op(Op::UConvert, uint, hi, &[high]));
-            if to == uvec2 {
-                out.push(op(Op::CompositeConstruct, uvec2, r, &[lo, hi]));
-            } else {
-                out.push(op(Op::CompositeConstruct, uvec2, both, &[lo, hi]));
-                out.push(op(Op::Bitcast, to, r, &[both]));
-            }
+            let lo = e.op(Op::UConvert, uint, &[x]);
+            let high = e.op(Op::ShiftRightLogical, u64_ty, &[x, thirty_two]);
+            let hi = e.op(Op::UConvert, uint, &[high]);
+            last(e, Op::CompositeConstruct, uvec2, &[lo, hi], to);
         } else {
             // Two words to a 64-bit integer.
             let words = if from == uvec2 {
                 v
             } else {
-                let w = fresh();
-                out.push(op(Op::Bitcast, uvec2, w, &[v]));
-                w
+                e.op(Op::Bitcast, uvec2, &[v])
             };
-            let (lo, hi, lo64, hi64, shifted) = (fresh(), fresh(), fresh(), fresh(), fresh());
-            out.push(Instruction::new(
-                Op::CompositeExtract,
-                Some(uint),
-                Some(lo),
-                vec![Operand::IdRef(words), Operand::LiteralBit32(0)],
-            ));
-            out.push(Instruction::new(
-                Op::CompositeExtract,
-                Some(uint),
-                Some(hi),
-                vec![Operand::IdRef(words), Operand::LiteralBit32(1)],
-            ));
-            out.push(op(Op::UConvert, u64_ty, lo64, &[lo]));
-            out.push(op(Op::UConvert, u64_ty, hi64, &[hi]));
-            out.push(op(
-                Op::ShiftLeftLogical,
-                u64_ty,
-                shifted,
-                &[hi64, thirty_two],
-            ));
-            if int(to) == Some((64, false)) {
-                out.push(op(Op::BitwiseOr, u64_ty, r, &[shifted, lo64]));
-            } else {
-                let joined = fresh();
-                out.push(op(Op::BitwiseOr, u64_ty, joined, &[shifted, lo64]));
-                out.push(op(Op::Bitcast, to, r, &[joined]));
-            }
+            let lo = e.extract(uint, words, 0);
+            let hi = e.extract(uint, words, 1);
+            let lo64 = e.op(Op::UConvert, u64_ty, &[lo]);
+            let hi64 = e.op(Op::UConvert, u64_ty, &[hi]);
+            let shifted = e.op(Op::ShiftLeftLogical, u64_ty, &[hi64, thirty_two]);
+            last(e, Op::BitwiseOr, u64_ty, &[shifted, lo64], to);
         }
-        let block = &mut rw.module.functions[fi].blocks[bi].instructions;
-        if let Some(at) = block.iter().position(|i| i.result_id == Some(r)) {
-            block.splice(at..at + 1, out);
-        }
-    }
-    Ok(count)
-}
-
-/// Refuses what WGSL has no form for, naming the GLSL feature: buffer
-/// references (physical storage buffer pointers) and 8- and 16-bit integer
-/// storage and arithmetic.
-pub fn refuse_inexpressible_capabilities(module: &Module) -> Result<()> {
-    for c in &module.capabilities {
-        let Some(Operand::Capability(cap)) = c.operands.first() else {
-            continue;
-        };
-        let what = match cap {
-            Capability::PhysicalStorageBufferAddresses => {
-                "buffer references (GL_EXT_buffer_reference): WGSL has no pointers into memory by address; pass the data in a bound buffer and index it"
-            }
-            Capability::StorageBuffer8BitAccess
-            | Capability::UniformAndStorageBuffer8BitAccess
-            | Capability::StoragePushConstant8
-            | Capability::Int8 => {
-                "8-bit integers (GL_EXT_shader_8bit_storage, int8_t/uint8_t): WGSL has none; read the bytes as uint words and unpack them (unpack4x8, bit shifts)"
-            }
-            Capability::StorageBuffer16BitAccess
-            | Capability::UniformAndStorageBuffer16BitAccess
-            | Capability::StoragePushConstant16
-            | Capability::Int16 => {
-                "16-bit integers (GL_EXT_shader_16bit_storage, int16_t/uint16_t): WGSL has none; read them as uint words and unpack them (unpack2x16, bit shifts)"
-            }
-            _ => continue,
-        };
-        return Err(Error::Unsupported(format!("the shader uses {what}")));
-    }
-    Ok(())
+        Ok(true)
+    })
 }
 
 const OP_TYPE_VECTOR: u32 = 23;
@@ -918,22 +724,18 @@ pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
 /// `1.0 / 0.0` and other non-finite float constants: glslang folds them to
 /// infinite or NaN literals, which WGSL forbids. Each function that uses one
 /// gets it as a bitcast of its bits instead, made at the function's start.
-pub fn non_finite_constants(module: &mut Module) -> Result<usize> {
-    let float32: HashSet<Word> = module
+pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
+    let Some(float) = m.float32() else {
+        return Ok(0);
+    };
+    let odd: Vec<(Word, u32)> = m
+        .module()
         .types_global_values
         .iter()
-        .filter(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
-        .filter_map(|i| i.result_id)
-        .collect();
-    let odd: Vec<(Word, Word, u32)> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::Constant)
-        .filter_map(|i| match (i.result_type, i.result_id, i.operands.first()) {
-            (Some(t), Some(r), Some(Operand::LiteralBit32(b)))
-                if float32.contains(&t) && !f32::from_bits(*b).is_finite() =>
-            {
-                Some((t, r, *b))
+        .filter(|i| i.class.opcode == Op::Constant && i.result_type == Some(float))
+        .filter_map(|i| match (i.result_id, i.operands.first()) {
+            (Some(r), Some(Operand::LiteralBit32(b))) if !f32::from_bits(*b).is_finite() => {
+                Some((r, *b))
             }
             _ => None,
         })
@@ -941,55 +743,124 @@ pub fn non_finite_constants(module: &mut Module) -> Result<usize> {
     if odd.is_empty() {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
+    let uint = m.uint();
     let bits: Vec<Word> = odd
         .iter()
-        .map(|&(_, _, b)| rw.constant(uint, Op::Constant, Some(b)))
+        .map(|&(_, b)| m.constant(uint, b.into()))
         .collect();
-    let mut next = rw.module.header.as_ref().map_or(0, |h| h.bound);
-    for f in &mut rw.module.functions {
-        let mut made = Vec::new();
-        for (k, &(ty, r, _)) in odd.iter().enumerate() {
-            let used = f
-                .blocks
-                .iter()
-                .flat_map(|b| b.instructions.iter())
-                .any(|i| i.operands.contains(&Operand::IdRef(r)));
-            if !used {
-                continue;
-            }
-            let local = next;
-            next += 1;
-            for b in &mut f.blocks {
-                for i in &mut b.instructions {
-                    for o in &mut i.operands {
-                        if *o == Operand::IdRef(r) {
-                            *o = Operand::IdRef(local);
-                        }
-                    }
+    m.with_functions(|m, functions| {
+        for f in functions {
+            let mut made = Vec::new();
+            for (&(r, _), &b) in odd.iter().zip(&bits) {
+                let uses = f
+                    .blocks
+                    .iter_mut()
+                    .flat_map(|b| b.instructions.iter_mut())
+                    .flat_map(|i| i.operands.iter_mut())
+                    .filter(|o| **o == Operand::IdRef(r));
+                let local = m.fresh();
+                let mut used = false;
+                for o in uses {
+                    *o = Operand::IdRef(local);
+                    used = true;
+                }
+                if used {
+                    made.push(with_ids(Op::Bitcast, Some(float), Some(local), &[b]));
                 }
             }
-            made.push(Instruction::new(
-                Op::Bitcast,
-                Some(ty),
-                Some(local),
-                vec![Operand::IdRef(bits[k])],
-            ));
+            if let Some(entry) = f.blocks.first_mut() {
+                let at = entry
+                    .instructions
+                    .iter()
+                    .position(|i| i.class.opcode != Op::Variable)
+                    .unwrap_or(entry.instructions.len());
+                entry.instructions.splice(at..at, made);
+            }
         }
-        if let Some(entry) = f.blocks.first_mut() {
-            let at = entry
-                .instructions
-                .iter()
-                .position(|i| i.class.opcode != Op::Variable)
-                .unwrap_or(entry.instructions.len());
-            entry.instructions.splice(at..at, made);
-        }
-    }
-    if let Some(h) = rw.module.header.as_mut() {
-        h.bound = next;
-    }
+    });
     Ok(odd.len())
+}
+
+/// Drops `OpLine`/`OpNoLine` (debug line info, `glslangValidator -g`),
+/// which naga's reader refuses and which carry no meaning.
+pub fn strip_debug_lines(m: &mut Model) {
+    let keep = |i: &Instruction| !matches!(i.class.opcode, Op::Line | Op::NoLine);
+    let module = m.module_mut();
+    module.types_global_values.retain(keep);
+    for f in &mut module.functions {
+        for b in &mut f.blocks {
+            b.instructions.retain(keep);
+        }
+    }
+}
+
+/// Makes every integer atomic's value operands the type of its result.
+/// glslang's OpenGL ES rules build `atomicCounterIncrement` as an
+/// `OpAtomicIAdd` of a `uint` with the `int` constant 1, which SPIR-V
+/// forbids and naga refuses: a constant is replaced by the same bits in the
+/// result's type, any other value is bitcast first.
+pub fn match_atomic_operand_types(m: &mut Model) -> Result<usize> {
+    let first_value = |op: Op| match op {
+        Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => Some(4),
+        Op::AtomicExchange
+        | Op::AtomicIAdd
+        | Op::AtomicISub
+        | Op::AtomicSMin
+        | Op::AtomicUMin
+        | Op::AtomicSMax
+        | Op::AtomicUMax
+        | Op::AtomicAnd
+        | Op::AtomicOr
+        | Op::AtomicXor => Some(3),
+        _ => None,
+    };
+    // The operands of `inst` to retype: (index, value).
+    let mismatched = |m: &Model, inst: &Instruction| -> Vec<(usize, Word)> {
+        let (Some(start), Some(want)) = (
+            first_value(inst.class.opcode),
+            inst.result_type.and_then(|t| m.int_type_of(t)),
+        ) else {
+            return Vec::new();
+        };
+        inst.operands
+            .iter()
+            .enumerate()
+            .skip(start)
+            .filter_map(|(k, op)| {
+                let v = id(op)?;
+                let have = m.result_type(v).and_then(|t| m.int_type_of(t))?;
+                (have != want && have.0 == want.0).then_some((k, v))
+            })
+            .collect()
+    };
+    let mut count = 0;
+    m.rewrite(|e, inst| {
+        let fixes = mismatched(e.m, inst);
+        if fixes.is_empty() {
+            return Ok(false);
+        }
+        let ty = inst.result_type.unwrap_or(0);
+        let mut atomic = inst.clone();
+        for (k, v) in fixes {
+            let bits = match e.m.global(v) {
+                Some(c) if c.class.opcode == Op::Constant => match c.operands.first() {
+                    Some(Operand::LiteralBit32(b)) => Some(u64::from(*b)),
+                    Some(Operand::LiteralBit64(b)) => Some(*b),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let new = match bits {
+                Some(b) => e.constant(ty, b),
+                None => e.op(Op::Bitcast, ty, &[v]),
+            };
+            atomic.operands[k] = Operand::IdRef(new);
+            count += 1;
+        }
+        e.push(atomic);
+        Ok(true)
+    })?;
+    Ok(count)
 }
 
 #[cfg(test)]

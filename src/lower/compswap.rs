@@ -123,13 +123,154 @@ fn rewrite_block(
     Ok(out)
 }
 
-/// Makes every compare-exchange in `module` strong; returns how many it rewrote.
-pub fn strong_compare_exchange(module: &mut naga::Module) -> Result<usize> {
+/// Which of a module's compare-exchanges sit in atomport's own retry loops:
+/// their ordinals among all `OpAtomicCompareExchange`s of the SPIR-V, and
+/// how many there are. naga's reader makes one statement of each, with a
+/// span in the binary, so the spans in order are the instructions in order.
+#[derive(Clone, Debug, Default)]
+pub struct Ordinals {
+    weak: Vec<usize>,
+    total: usize,
+}
+
+impl Ordinals {
+    /// The ordinals of the compare-exchanges whose results are `weak` in `words`.
+    pub fn of(words: &[u32], weak: &[u32]) -> Ordinals {
+        const OP_ATOMIC_COMPARE_EXCHANGE: u32 = 230;
+        let mut out = Ordinals::default();
+        let mut at = 5;
+        while at < words.len() {
+            let count = (words[at] >> 16) as usize;
+            if count == 0 {
+                break;
+            }
+            if words[at] & 0xffff == OP_ATOMIC_COMPARE_EXCHANGE {
+                if words.get(at + 2).is_some_and(|r| weak.contains(r)) {
+                    out.weak.push(out.total);
+                }
+                out.total += 1;
+            }
+            at += count;
+        }
+        out
+    }
+
+    /// The spans of the weak ones among the module's compare-exchanges;
+    /// none unless the module has exactly as many as the binary had.
+    fn spans(&self, module: &naga::Module) -> Vec<Span> {
+        if self.weak.is_empty() {
+            return Vec::new();
+        }
+        let mut spans = Vec::new();
+        let bodies = module
+            .functions
+            .iter()
+            .map(|(_, f)| &f.body)
+            .chain(module.entry_points.iter().map(|ep| &ep.function.body));
+        for body in bodies {
+            compare_exchange_spans(body, &mut spans);
+        }
+        if spans.len() != self.total {
+            return Vec::new();
+        }
+        spans.sort_by_key(|s| s.to_range().map_or(0, |r| r.start));
+        self.weak
+            .iter()
+            .filter_map(|&k| spans.get(k).copied())
+            .collect()
+    }
+}
+
+/// The spans of the compare-exchanges in `block` and the blocks in it.
+fn compare_exchange_spans(block: &Block, out: &mut Vec<Span>) {
+    for (s, span) in block.span_iter() {
+        match s {
+            Statement::Atomic {
+                fun: AtomicFunction::Exchange { compare: Some(_) },
+                ..
+            } => out.push(*span),
+            Statement::Block(b) => compare_exchange_spans(b, out),
+            Statement::If { accept, reject, .. } => {
+                compare_exchange_spans(accept, out);
+                compare_exchange_spans(reject, out);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    compare_exchange_spans(&c.body, out);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                compare_exchange_spans(body, out);
+                compare_exchange_spans(continuing, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Makes every compare-exchange in `module` strong, but those in
+/// atomport's own retry loops (`in_retry_loops`), which retry a spurious
+/// failure themselves: they stay one weak call, and the loop's test of
+/// their success (`old_value == compare`) becomes `exchanged`. Returns how
+/// many it made strong.
+pub fn strong_compare_exchange(
+    module: &mut naga::Module,
+    in_retry_loops: &Ordinals,
+) -> Result<usize> {
+    let weak = in_retry_loops.spans(module);
     rewrite_all(module, &mut |f, types, cx, span| {
+        if weak.contains(&span) {
+            test_exchanged(f, cx);
+            return Ok(vec![Statement::Atomic {
+                pointer: cx.pointer,
+                fun: AtomicFunction::Exchange {
+                    compare: Some(cx.cmp),
+                },
+                value: cx.value,
+                result: Some(cx.result),
+            }]);
+        }
         Ok(vec![strong_loop(
             f, types, cx.pointer, cx.cmp, cx.value, cx.result, span,
         )?])
     })
+}
+
+/// Turns every `old_value == compare` of a weak compare-exchange's result
+/// into its `exchanged`: after a spurious failure the two differ.
+fn test_exchanged(f: &mut Function, cx: CompareExchange) {
+    let old_values: Vec<Handle<Expression>> = f
+        .expressions
+        .iter()
+        .filter(
+            |(_, e)| matches!(e, Expression::AccessIndex { base, index: 0 } if *base == cx.result),
+        )
+        .map(|(h, _)| h)
+        .collect();
+    let tests: Vec<Handle<Expression>> = f
+        .expressions
+        .iter()
+        .filter(|(_, e)| match **e {
+            Expression::Binary {
+                op: BinaryOperator::Equal,
+                left,
+                right,
+            } => {
+                (old_values.contains(&left) && right == cx.cmp)
+                    || (old_values.contains(&right) && left == cx.cmp)
+            }
+            _ => false,
+        })
+        .map(|(h, _)| h)
+        .collect();
+    for t in tests {
+        *f.expressions.get_mut(t) = Expression::AccessIndex {
+            base: cx.result,
+            index: 1,
+        };
+    }
 }
 
 fn strong_loop(

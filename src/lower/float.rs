@@ -1,62 +1,118 @@
 //! SPIR-V pass: float atomics (GL_EXT_shader_atomic_float `atomicAdd` and
-//! `atomicExchange` on `float`) on adapters without SHADER_FLOAT32_ATOMIC.
+//! `atomicExchange`, GL_EXT_shader_atomic_float2 `atomicMin` and
+//! `atomicMax`) on adapters without SHADER_FLOAT32_ATOMIC.
 //!
 //! Core WGSL has atomics on `i32` and `u32` only. The float memory is
-//! retyped to `uint` holding the same bits: plain and atomic loads and
-//! stores bitcast, `atomicExchange` exchanges the bit pattern, and
-//! `atomicAdd` becomes a compare-exchange loop on the bit pattern:
+//! retyped to `int` holding the same bits: plain and atomic loads and stores
+//! bitcast, and `atomicExchange` exchanges the bit pattern.
+//!
+//! `atomicMin` and `atomicMax` need no loop where the value's sign bit is
+//! clear: non-negative floats (and +0.0 against -0.0, whose bits are the
+//! smallest int) order as their bits do as signed ints, and every negative
+//! float's bits are a negative int, so the int `atomicMin`/`atomicMax` is
+//! the float one. A NaN value changes nothing (the call is an atomic load).
+//! A negative value, or a NaN the int order kept in memory, takes the one
+//! loop, a compare-exchange on the bits that stops without writing when the
+//! value would not change. Results follow IEEE 754 minNum/maxNum, the
+//! extension's meaning, with one choice made where implementations differ:
+//! a NaN operand loses to a number (memory holding NaN takes the value; a
+//! NaN value leaves memory as it is), and -0.0 is less than +0.0
+//! (`atomicMin(+0.0, -0.0)` stores -0.0, `atomicMax(-0.0, +0.0)` stores +0.0).
+//!
+//! `atomicAdd` is one loop:
 //!
 //! ```text
 //! old = atomicLoad(p)
-//! loop { seen = atomicCompSwap(p, old, bits(float(old) + v)); if seen == old break; old = seen }
+//! loop { r = atomicCompareExchangeWeak(p, old, bits(float(old) + v)); if r.exchanged break; old = r.old_value }
 //! return float(old)
 //! ```
 //!
-//! `atomicMin` and `atomicMax` (GL_EXT_shader_atomic_float2) loop the same
-//! way, but stop without writing when the value would not change (the
-//! operation then took effect at the atomic load that saw the old value).
-//! Their results follow IEEE 754 minNum/maxNum, the extension's meaning
-//! with one choice made where implementations differ: a NaN operand loses
-//! to a number (memory holding NaN takes the value; a NaN value leaves memory
-//! as it is), and -0.0 is less than +0.0 (`atomicMin(+0.0, -0.0)` stores
-//! -0.0, `atomicMax(-0.0, +0.0)` stores +0.0).
-//!
-//! The compare-exchange is made strong by the IR pass, like any other.
+//! Its compare-exchanges need not be strong — the loop retries a spurious
+//! failure with the value it saw — so the pass returns their ids and the IR
+//! pass leaves them weak, testing `exchanged` for the equality the loop wrote.
+//! A loop costs more than its iterations: llvmpipe stops every shader after
+//! 65 535 loop iterations in all, counting each loop it meets, even one
+//! whose branch no invocation takes.
 
-use rspirv::dr::{Block, Instruction, Module, Operand};
-use rspirv::spirv::{Capability, LoopControl, Op, StorageClass, Word};
+use std::collections::HashMap;
 
-use super::spirv::{
-    Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
-    with_ids,
-};
+use rspirv::dr::{Block, Instruction, Operand};
+use rspirv::spirv::{Capability, LoopControl, Op, SelectionControl, StorageClass, Word};
+
+use super::model::{Model, Site, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
-/// Rewrites every float atomic; returns how many memory sites were retyped.
-pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<usize> {
-    let defs = Defs::new(module);
-    let floats: Vec<Word> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
-        .filter_map(|i| i.result_id)
-        .collect();
-    if floats.is_empty() {
-        return Ok(0);
+/// What the pass did: memory sites retyped, and the compare-exchanges (by
+/// result id) that sit in retry loops of their own.
+pub struct FloatAtomics {
+    /// Float memory sites retyped to `int`.
+    pub sites: usize,
+    /// Compare-exchanges the IR pass may leave weak.
+    pub weak: Vec<Word>,
+}
+
+/// Rewrites every float atomic (with `everywhere`, also those on storage
+/// buffers, which native float atomics could do).
+pub fn emulate_float_atomics(m: &mut Model, everywhere: bool) -> Result<FloatAtomics> {
+    let Some(float) = m.float32() else {
+        return Ok(FloatAtomics {
+            sites: 0,
+            weak: Vec::new(),
+        });
+    };
+    let sites = float_sites(m, float, everywhere)?;
+    if sites.is_empty() {
+        return Ok(FloatAtomics {
+            sites: 0,
+            weak: Vec::new(),
+        });
     }
-    let result_type = |id: Word| defs.def(id).and_then(|d| d.result_type);
+    let int = m.int_type(32, true);
+    for &(site, class) in &sites {
+        match site {
+            Site::Member(s, k) => m.set_operand(s, k as usize, int),
+            Site::Element(a) => m.set_operand(a, 0, int),
+            Site::Variable(v) => {
+                let ptr = m.pointer_to(class, int);
+                m.set_result_type(v, ptr);
+            }
+        }
+    }
+    m.retype_access_chains()?;
+    bitcast_accesses(m, float, int)?;
+    let weak = read_modify_writes(m, float, int)?;
+    // naga's reader knows no min/max extension; none is left to need it.
+    m.drop_capabilities(
+        &[
+            Capability::AtomicFloat16MinMaxEXT,
+            Capability::AtomicFloat32MinMaxEXT,
+            Capability::AtomicFloat64MinMaxEXT,
+        ],
+        &["SPV_EXT_shader_atomic_float_min_max"],
+    );
+    Ok(FloatAtomics {
+        sites: sites.len(),
+        weak,
+    })
+}
+
+/// The float memory sites atomics use, with their storage class.
+fn float_sites(m: &Model, float: Word, everywhere: bool) -> Result<Vec<(Site, StorageClass)>> {
     let mut sites: Vec<(Site, StorageClass)> = Vec::new();
-    for inst in all_function_instructions(module) {
+    for inst in m.instructions() {
         let op = inst.class.opcode;
         if !is_atomic(op) {
             continue;
         }
         let data_ty = if op == Op::AtomicStore {
-            inst.operands.get(3).and_then(id).and_then(result_type)
+            inst.operands
+                .get(3)
+                .and_then(id)
+                .and_then(|v| m.result_type(v))
         } else {
             inst.result_type
         };
-        if !data_ty.is_some_and(|t| floats.contains(&t)) {
+        if data_ty != Some(float) {
             continue;
         }
         if !matches!(
@@ -73,9 +129,9 @@ pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<us
             )));
         }
         let ptr = inst.operands.first().and_then(id).unwrap_or(0);
-        let site = float_site(&defs, ptr)?;
+        let site = float_site(m, ptr)?;
         // Native float atomics (`atomic<f32>`) exist in storage buffers
-        // only, and for add and exchange only: min and max are always loops.
+        // only, and for add and exchange only: min and max are never native.
         let native_op = !matches!(op, Op::AtomicFMinEXT | Op::AtomicFMaxEXT);
         if !everywhere && site.1 != StorageClass::Workgroup && native_op {
             continue;
@@ -84,529 +140,548 @@ pub fn emulate_float_atomics(module: &mut Module, everywhere: bool) -> Result<us
             sites.push(site);
         }
     }
-    if sites.is_empty() {
-        return Ok(0);
-    }
-    let mut rw = Rewriter::new(module);
-    for &(site, class) in &sites {
-        let uint = rw.uint_type(site_anchor(site));
-        match site {
-            Site::Member(s, k) => rw.set_operand(s, k as usize, uint),
-            Site::Element(a) => rw.set_operand(a, 0, uint),
-            Site::Variable(v) => {
-                let ptr = rw.pointer_to(class, uint);
-                rw.set_result_type(v, ptr);
-            }
-        }
-    }
-    rw.retype_access_chains()?;
-    rw.rewrite_float_accesses(&floats)?;
-    // naga's reader knows no min/max extension; none is left to need it.
-    module.extensions.retain(|e| {
-        !matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == "SPV_EXT_shader_atomic_float_min_max")
-    });
-    module.capabilities.retain(|c| {
-        !matches!(
-            c.operands.first(),
-            Some(Operand::Capability(
-                Capability::AtomicFloat16MinMaxEXT
-                    | Capability::AtomicFloat32MinMaxEXT
-                    | Capability::AtomicFloat64MinMaxEXT
-            ))
-        )
-    });
-    Ok(sites.len())
+    Ok(sites)
 }
 
 /// Where the float that `ptr` points at sits.
-fn float_site(defs: &Defs, ptr: Word) -> Result<(Site, StorageClass)> {
+fn float_site(m: &Model, ptr: Word) -> Result<(Site, StorageClass)> {
     let unsupported =
         || Error::Unsupported("a float atomic through a pointer atomport cannot follow".into());
-    let def = defs.def(ptr).ok_or_else(unsupported)?;
-    let class_of = |ptr_ty: Option<Word>| ptr_ty.and_then(|t| defs.pointer(t)).map(|p| p.0);
+    let def = m.def(ptr).ok_or_else(unsupported)?;
     match def.class.opcode {
-        Op::Variable if defs.globals.contains_key(&ptr) => Ok((
-            Site::Variable(ptr),
-            class_of(def.result_type).ok_or_else(unsupported)?,
-        )),
+        Op::Variable if m.is_global(ptr) => {
+            let (class, _) = m.pointee(ptr).ok_or_else(unsupported)?;
+            Ok((Site::Variable(ptr), class))
+        }
         Op::AccessChain | Op::InBoundsAccessChain => {
-            let base = id(&def.operands[0]).unwrap_or(0);
-            let base_ty = defs.def(base).and_then(|d| d.result_type);
-            let (class, mut ty) = base_ty
-                .and_then(|t| defs.pointer(t))
-                .ok_or_else(unsupported)?;
-            let mut site = None;
-            for op in &def.operands[1..] {
-                let index = id(op).unwrap_or(0);
-                let t = defs.globals.get(&ty).ok_or_else(unsupported)?;
-                match t.class.opcode {
-                    Op::TypeStruct => {
-                        let k = defs.constant_u32(index).ok_or_else(unsupported)?;
-                        site = Some(Site::Member(ty, k));
-                        ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
-                            Error::shader(format!(
-                                "malformed SPIR-V: member {k} of a struct with {} members",
-                                t.operands.len()
-                            ))
-                        })?;
-                    }
-                    Op::TypeArray | Op::TypeRuntimeArray => {
-                        site = Some(Site::Element(ty));
-                        ty = t.operands.first().and_then(id).unwrap_or(0);
-                    }
-                    _ => return Err(unsupported()),
+            let (class, path, _) = m.chain_path(def)?.ok_or_else(unsupported)?;
+            let (ty, index) = *path.last().ok_or_else(unsupported)?;
+            let site = match m.op_of(ty) {
+                Some(Op::TypeStruct) => {
+                    Site::Member(ty, m.constant_u32(index).ok_or_else(unsupported)?)
                 }
-            }
-            site.map(|s| (s, class)).ok_or_else(unsupported)
+                Some(Op::TypeArray | Op::TypeRuntimeArray) => Site::Element(ty),
+                _ => return Err(unsupported()),
+            };
+            Ok((site, class))
         }
         _ => Err(unsupported()),
     }
 }
 
-impl Rewriter<'_> {
-    /// Bitcasts every float access of retyped memory and turns float
-    /// `atomicAdd`, `atomicMin` and `atomicMax` into compare-exchange loops.
-    fn rewrite_float_accesses(&mut self, floats: &[Word]) -> Result<()> {
-        let uint = self.uint_type_at_start();
-        let boolean = self.bool_type();
-        // The min/max loops' constants, made only when there are some.
-        let min_max = all_function_instructions(self.module)
-            .any(|i| matches!(i.class.opcode, Op::AtomicFMinEXT | Op::AtomicFMaxEXT));
-        let mut constant = |op: Op, bits: Option<u32>| {
-            if !min_max {
-                return 0;
-            }
-            let ty = if op == Op::ConstantTrue {
-                boolean
-            } else {
-                uint
-            };
-            self.constant(ty, op, bits)
+/// Whether `ptr` points at retyped float memory (an `int` now).
+fn points_at_int(m: &Model, ptr: Word, int: Word) -> bool {
+    m.pointee(ptr).is_some_and(|(_, p)| p == int)
+}
+
+/// Bitcasts the value of every load, store and exchange of retyped memory
+/// that reads or writes a float.
+fn bitcast_accesses(m: &mut Model, float: Word, int: Word) -> Result<usize> {
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        let Some(ptr) = inst.operands.first().and_then(id) else {
+            return Ok(false);
         };
-        let constant_true = constant(Op::ConstantTrue, None);
-        let sign_bit = constant(Op::Constant, Some(0x8000_0000));
-        let zero = constant(Op::Constant, Some(0));
-        let magnitude = constant(Op::Constant, Some(0x7fff_ffff));
-        let infinity = constant(Op::Constant, Some(0x7f80_0000));
-        let defs = Defs::new(self.module);
-        let result_types = result_types(self.module);
-        let points_at_uint = |ptr: Word| {
-            result_types
-                .get(&ptr)
-                .and_then(|t| defs.pointer(*t))
-                .is_some_and(|(_, p)| p == uint)
-        };
-        let is_float = |v: Word| result_types.get(&v).is_some_and(|t| floats.contains(t));
-        let mut bound = self.module.header.as_ref().map_or(0, |h| h.bound);
-        let mut fresh = || {
-            bound += 1;
-            bound - 1
-        };
-        for f in &mut self.module.functions {
-            let mut bi = 0;
-            while bi < f.blocks.len() {
-                let mut ii = 0;
-                while ii < f.blocks[bi].instructions.len() {
-                    let inst = f.blocks[bi].instructions[ii].clone();
-                    let op = inst.class.opcode;
-                    let ptr = match op {
-                        Op::Load
-                        | Op::Store
-                        | Op::AtomicLoad
-                        | Op::AtomicStore
-                        | Op::AtomicExchange
-                        | Op::AtomicFAddEXT
-                        | Op::AtomicFMinEXT
-                        | Op::AtomicFMaxEXT => inst.operands.first().and_then(id),
-                        _ => None,
-                    };
-                    let Some(ptr) = ptr.filter(|p| points_at_uint(*p)) else {
-                        ii += 1;
-                        continue;
-                    };
-                    let block = &mut f.blocks[bi].instructions;
-                    match op {
-                        Op::Load | Op::AtomicLoad | Op::AtomicExchange
-                            if inst.result_type.is_some_and(|t| floats.contains(&t)) =>
-                        {
-                            let float = inst.result_type.unwrap_or(0);
-                            let result = inst.result_id.unwrap_or(0);
-                            let bits = fresh();
-                            let mut new = inst.clone();
-                            new.result_type = Some(uint);
-                            new.result_id = Some(bits);
-                            let mut at = ii;
-                            if op == Op::AtomicExchange {
-                                let value = id(&inst.operands[3]).unwrap_or(0);
-                                let value_bits = fresh();
-                                block.insert(at, bitcast(uint, value_bits, value));
-                                at += 1;
-                                new.operands[3] = Operand::IdRef(value_bits);
-                            }
-                            block[at] = new;
-                            block.insert(at + 1, bitcast(float, result, bits));
-                            ii = at + 2;
-                        }
-                        Op::Store | Op::AtomicStore => {
-                            let k = if op == Op::Store { 1 } else { 3 };
-                            let value = id(&inst.operands[k]).unwrap_or(0);
-                            if !is_float(value) {
-                                ii += 1;
-                                continue;
-                            }
-                            let bits = fresh();
-                            block.insert(ii, bitcast(uint, bits, value));
-                            block[ii + 1].operands[k] = Operand::IdRef(bits);
-                            ii += 2;
-                        }
-                        Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT => {
-                            if block.iter().any(|i| i.class.opcode == Op::LoopMerge) {
-                                return Err(Error::Unsupported(
-                                    "a float atomic in a loop header block".into(),
-                                ));
-                            }
-                            let float = inst.result_type.unwrap_or(0);
-                            let result = inst.result_id.unwrap_or(0);
-                            let scope = inst.operands[1].clone();
-                            let semantics = inst.operands[2].clone();
-                            let value = id(&inst.operands[3]).unwrap_or(0);
-                            let this = f.blocks[bi]
-                                .label
-                                .as_ref()
-                                .and_then(|l| l.result_id)
-                                .unwrap_or(0);
-                            let (header, body, cont, merge) = (fresh(), fresh(), fresh(), fresh());
-                            let (first, old, as_float, sum, sum_bits, seen, same) = (
-                                fresh(),
-                                fresh(),
-                                fresh(),
-                                fresh(),
-                                fresh(),
-                                fresh(),
-                                fresh(),
-                            );
-                            // The rest of the block, terminator included, moves to `merge`.
-                            let rest: Vec<Instruction> =
-                                f.blocks[bi].instructions.split_off(ii + 1);
-                            let block = &mut f.blocks[bi].instructions;
-                            block.pop();
-                            block.push(Instruction::new(
-                                Op::AtomicLoad,
-                                Some(uint),
-                                Some(first),
-                                vec![Operand::IdRef(ptr), scope.clone(), semantics.clone()],
-                            ));
-                            block.push(branch(header));
-                            let body_blocks = if op != Op::AtomicFAddEXT {
-                                let ids = MinMaxIds {
-                                    uint,
-                                    boolean,
-                                    float,
-                                    constant_true,
-                                    sign_bit,
-                                    zero,
-                                    magnitude,
-                                    infinity,
-                                    ptr,
-                                    value,
-                                    old,
-                                    seen,
-                                    same,
-                                    merge,
-                                    cont,
-                                    as_float,
-                                };
-                                min_max_blocks(
-                                    op == Op::AtomicFMinEXT,
-                                    body,
-                                    &ids,
-                                    scope.clone(),
-                                    semantics.clone(),
-                                    &mut fresh,
-                                )
-                            } else {
-                                vec![labelled(
-                                    body,
-                                    vec![
-                                        bitcast(float, as_float, old),
-                                        Instruction::new(
-                                            Op::FAdd,
-                                            Some(float),
-                                            Some(sum),
-                                            vec![Operand::IdRef(as_float), Operand::IdRef(value)],
-                                        ),
-                                        bitcast(uint, sum_bits, sum),
-                                        Instruction::new(
-                                            Op::AtomicCompareExchange,
-                                            Some(uint),
-                                            Some(seen),
-                                            vec![
-                                                Operand::IdRef(ptr),
-                                                scope,
-                                                semantics.clone(),
-                                                semantics,
-                                                Operand::IdRef(sum_bits),
-                                                Operand::IdRef(old),
-                                            ],
-                                        ),
-                                        Instruction::new(
-                                            Op::IEqual,
-                                            Some(boolean),
-                                            Some(same),
-                                            vec![Operand::IdRef(seen), Operand::IdRef(old)],
-                                        ),
-                                        Instruction::new(
-                                            Op::BranchConditional,
-                                            None,
-                                            None,
-                                            vec![
-                                                Operand::IdRef(same),
-                                                Operand::IdRef(merge),
-                                                Operand::IdRef(cont),
-                                            ],
-                                        ),
-                                    ],
-                                )]
-                            };
-                            // The value the header carries round: `seen`,
-                            // or for min/max the join's phi.
-                            let next = match body_blocks.last().and_then(|b| b.instructions.get(1))
-                            {
-                                Some(i) if body_blocks.len() > 1 => i.result_id.unwrap_or(seen),
-                                _ => seen,
-                            };
-                            let header_block = labelled(
-                                header,
-                                vec![
-                                    with_ids(
-                                        Op::Phi,
-                                        Some(uint),
-                                        Some(old),
-                                        &[first, this, next, cont],
-                                    ),
-                                    Instruction::new(
-                                        Op::LoopMerge,
-                                        None,
-                                        None,
-                                        vec![
-                                            Operand::IdRef(merge),
-                                            Operand::IdRef(cont),
-                                            Operand::LoopControl(LoopControl::NONE),
-                                        ],
-                                    ),
-                                    branch(body),
-                                ],
-                            );
-                            let cont_block = labelled(cont, vec![branch(header)]);
-                            let mut merge_instructions = vec![bitcast(float, result, old)];
-                            merge_instructions.extend(rest);
-                            let merge_block = labelled(merge, merge_instructions);
-                            // Phis elsewhere that named this block as a predecessor now name `merge`.
-                            for b in f.blocks.iter_mut() {
-                                for i in b
-                                    .instructions
-                                    .iter_mut()
-                                    .filter(|i| i.class.opcode == Op::Phi)
-                                {
-                                    for pair in i.operands.chunks_mut(2) {
-                                        if pair[1] == Operand::IdRef(this) {
-                                            pair[1] = Operand::IdRef(merge);
-                                        }
-                                    }
-                                }
-                            }
-                            let added = 3 + body_blocks.len();
-                            let mut new_blocks = vec![header_block];
-                            new_blocks.extend(body_blocks);
-                            new_blocks.push(cont_block);
-                            new_blocks.push(merge_block);
-                            f.blocks.splice(bi + 1..bi + 1, new_blocks);
-                            // Go on with the rest, now in `merge` (1 past the bitcast).
-                            bi += added;
-                            ii = 1;
-                            continue;
-                        }
-                        _ => ii += 1,
-                    }
+        if !points_at_int(e.m, ptr, int) {
+            return Ok(false);
+        }
+        match op {
+            Op::Load | Op::AtomicLoad | Op::AtomicExchange if inst.result_type == Some(float) => {
+                let mut new = inst.clone();
+                new.result_type = Some(int);
+                new.result_id = Some(e.fresh());
+                if op == Op::AtomicExchange {
+                    let value = inst.operands.get(3).and_then(id).unwrap_or(0);
+                    new.operands[3] = Operand::IdRef(e.op(Op::Bitcast, int, &[value]));
                 }
-                bi += 1;
+                let bits = new.result_id.unwrap_or(0);
+                e.push(new);
+                e.push(with_ids(Op::Bitcast, Some(float), inst.result_id, &[bits]));
+                Ok(true)
             }
+            Op::Store | Op::AtomicStore => {
+                let k = if op == Op::Store { 1 } else { 3 };
+                let value = inst.operands.get(k).and_then(id).unwrap_or(0);
+                if e.m.result_type(value) != Some(float) {
+                    return Ok(false);
+                }
+                let mut new = inst.clone();
+                new.operands[k] = Operand::IdRef(e.op(Op::Bitcast, int, &[value]));
+                e.push(new);
+                Ok(true)
+            }
+            _ => Ok(false),
         }
-        if let Some(h) = self.module.header.as_mut() {
-            h.bound = bound;
-        }
-        Ok(())
+    })
+}
+
+/// Ids the emitted loops share.
+struct Common {
+    float: Word,
+    int: Word,
+    boolean: Word,
+    /// `ptr<function, int>`: the loops keep the value they saw in a
+    /// variable, not a phi, so that naga stores it in the loop's body
+    /// (its GLSL writer cannot name an atomic's result in `continuing`).
+    int_ptr: Word,
+    /// `int` constants by value.
+    ints: HashMap<i32, Word>,
+    constant_true: Word,
+}
+
+impl Common {
+    fn int_constant(&self, v: i32) -> Word {
+        self.ints[&v]
     }
 }
 
-fn bitcast(ty: Word, result: Word, value: Word) -> Instruction {
+/// One float read-modify-write: the instruction's parts.
+struct Rmw {
+    op: Op,
+    ptr: Word,
+    scope: Operand,
+    semantics: Operand,
+    value: Word,
+    result: Word,
+}
+
+/// Turns every float `atomicAdd`, `atomicMin` and `atomicMax` into the
+/// blocks described in the module docs; returns the compare-exchanges made.
+fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>> {
+    let is_rmw = |m: &Model, i: &Instruction| {
+        matches!(
+            i.class.opcode,
+            Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT
+        ) && i
+            .operands
+            .first()
+            .and_then(id)
+            .is_some_and(|p| points_at_int(m, p, int))
+    };
+    if !m.instructions().any(|i| is_rmw(m, i)) {
+        return Ok(Vec::new());
+    }
+    let mut ints = HashMap::new();
+    for v in [0, 0x7f80_0000, 0x7fff_ffff] {
+        ints.insert(v, m.constant(int, u64::from(v as u32)));
+    }
+    let c = Common {
+        float,
+        int,
+        boolean: m.bool_type(),
+        int_ptr: m.pointer_to(StorageClass::Function, int),
+        ints,
+        constant_true: m.bool_constant(true),
+    };
+    let mut weak = Vec::new();
+    // Where each split block's last instructions went, for the phis of its
+    // successors (not the loops' own, which name the block as it now is).
+    let mut moved: HashMap<Word, Word> = HashMap::new();
+    let mut own_phis: Vec<Word> = Vec::new();
+    // The variables each function's loops keep their values in.
+    let mut variables: Vec<(usize, Word)> = Vec::new();
+    m.rewrite_blocks(|m, fi, block| {
+        if !block.instructions.iter().any(|i| is_rmw(m, i)) {
+            return Ok(None);
+        }
+        if block
+            .instructions
+            .iter()
+            .any(|i| i.class.opcode == Op::LoopMerge)
+        {
+            return Err(Error::Unsupported(
+                "a float atomic in a loop header block".into(),
+            ));
+        }
+        let label = block.label.as_ref().and_then(|l| l.result_id).unwrap_or(0);
+        let mut cfg = Cfg::new(m, label);
+        for inst in &block.instructions {
+            if !is_rmw(m, inst) {
+                cfg.push(inst.clone());
+                continue;
+            }
+            let rmw = Rmw {
+                op: inst.class.opcode,
+                ptr: inst.operands.first().and_then(id).unwrap_or(0),
+                scope: inst.operands[1].clone(),
+                semantics: inst.operands[2].clone(),
+                value: inst.operands.get(3).and_then(id).unwrap_or(0),
+                result: inst.result_id.unwrap_or(0),
+            };
+            let old = if rmw.op == Op::AtomicFAddEXT {
+                add_loop(&mut cfg, &c, &rmw, &mut weak)
+            } else {
+                min_max(&mut cfg, &c, &rmw, &mut weak)
+            };
+            cfg.push(with_ids(Op::Bitcast, Some(float), Some(rmw.result), &[old]));
+        }
+        moved.insert(label, cfg.label);
+        own_phis.extend(cfg.phis());
+        variables.extend(cfg.variables.iter().map(|&v| (fi, v)));
+        Ok(Some(cfg.finish(block.label.clone())))
+    })?;
+    declare_variables(m, &variables, c.int_ptr);
+    // Phis that named a split block as a predecessor name the block its
+    // terminator went to.
+    m.rewrite(|e, inst| {
+        if inst.class.opcode != Op::Phi
+            || inst.result_id.is_some_and(|r| own_phis.contains(&r))
+            || !inst
+                .operands
+                .iter()
+                .any(|o| id(o).is_some_and(|l| moved.contains_key(&l)))
+        {
+            return Ok(false);
+        }
+        let mut phi = inst.clone();
+        for pair in phi.operands.chunks_mut(2) {
+            if let Some(&to) = id(&pair[1]).and_then(|l| moved.get(&l)) {
+                pair[1] = Operand::IdRef(to);
+            }
+        }
+        e.push(phi);
+        Ok(true)
+    })?;
+    Ok(weak)
+}
+
+/// Declares the loops' variables at the start of their functions.
+fn declare_variables(m: &mut Model, variables: &[(usize, Word)], ptr: Word) {
+    if variables.is_empty() {
+        return;
+    }
+    let module = m.module_mut();
+    for &(fi, v) in variables {
+        if let Some(entry) = module
+            .functions
+            .get_mut(fi)
+            .and_then(|f| f.blocks.first_mut())
+        {
+            entry.instructions.insert(
+                0,
+                Instruction::new(
+                    Op::Variable,
+                    Some(ptr),
+                    Some(v),
+                    vec![Operand::StorageClass(StorageClass::Function)],
+                ),
+            );
+        }
+    }
+}
+
+/// Structured control flow built block by block: the current block's label
+/// and instructions, the blocks already closed, and the function variables
+/// it needs.
+struct Cfg<'m> {
+    m: &'m Model,
+    label: Word,
+    instructions: Vec<Instruction>,
+    done: Vec<Block>,
+    variables: Vec<Word>,
+}
+
+impl<'m> Cfg<'m> {
+    fn new(m: &'m Model, label: Word) -> Self {
+        Cfg {
+            m,
+            label,
+            instructions: Vec::new(),
+            done: Vec::new(),
+            variables: Vec::new(),
+        }
+    }
+
+    /// A new function variable.
+    fn variable(&mut self) -> Word {
+        let v = self.fresh();
+        self.variables.push(v);
+        v
+    }
+
+    /// Stores `value` in variable `var`.
+    fn store(&mut self, var: Word, value: Word) {
+        self.push(with_ids(Op::Store, None, None, &[var, value]));
+    }
+
+    fn fresh(&self) -> Word {
+        self.m.fresh()
+    }
+
+    fn push(&mut self, inst: Instruction) {
+        self.instructions.push(inst);
+    }
+
+    /// Emits `op` of type `ty` on id operands; returns its result.
+    fn op(&mut self, op: Op, ty: Word, args: &[Word]) -> Word {
+        let r = self.fresh();
+        self.push(with_ids(op, Some(ty), Some(r), args));
+        r
+    }
+
+    /// Ends the current block with `terminator` and starts block `next`.
+    fn close(&mut self, terminator: Instruction, next: Word) {
+        self.instructions.push(terminator);
+        let label = std::mem::replace(&mut self.label, next);
+        self.done.push(Block {
+            label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
+            instructions: std::mem::take(&mut self.instructions),
+        });
+    }
+
+    /// Ends the current block with `OpBranch` to `next` and starts it.
+    fn branch(&mut self, next: Word) {
+        self.close(with_ids(Op::Branch, None, None, &[next]), next);
+    }
+
+    /// The phis made so far.
+    fn phis(&self) -> Vec<Word> {
+        self.done
+            .iter()
+            .flat_map(|b| b.instructions.iter())
+            .chain(self.instructions.iter())
+            .filter(|i| i.class.opcode == Op::Phi)
+            .filter_map(|i| i.result_id)
+            .collect()
+    }
+
+    /// Every block, the first under `first_label` (the original block's).
+    fn finish(mut self, first_label: Option<Instruction>) -> Vec<Block> {
+        let label = self.label;
+        self.done.push(Block {
+            label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
+            instructions: self.instructions,
+        });
+        if let Some(first) = self.done.first_mut() {
+            first.label = first_label;
+        }
+        self.done
+    }
+}
+
+fn selection_merge(merge: Word) -> Instruction {
     Instruction::new(
-        Op::Bitcast,
-        Some(ty),
-        Some(result),
-        vec![Operand::IdRef(value)],
+        Op::SelectionMerge,
+        None,
+        None,
+        vec![
+            Operand::IdRef(merge),
+            Operand::SelectionControl(SelectionControl::NONE),
+        ],
     )
 }
 
-fn branch(target: Word) -> Instruction {
-    Instruction::new(Op::Branch, None, None, vec![Operand::IdRef(target)])
+fn loop_merge(merge: Word, cont: Word) -> Instruction {
+    Instruction::new(
+        Op::LoopMerge,
+        None,
+        None,
+        vec![
+            Operand::IdRef(merge),
+            Operand::IdRef(cont),
+            Operand::LoopControl(LoopControl::NONE),
+        ],
+    )
 }
 
-fn labelled(label: Word, instructions: Vec<Instruction>) -> Block {
-    Block {
-        label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
-        instructions,
-    }
+/// `seen` = a compare-exchange of the memory from `old` to `new`; returns
+/// whether it took (written as `seen == old`, which the IR pass reads as
+/// `exchanged`).
+fn compare_exchange(
+    cfg: &mut Cfg,
+    c: &Common,
+    rmw: &Rmw,
+    (old, new, seen): (Word, Word, Word),
+    weak: &mut Vec<Word>,
+) -> Word {
+    cfg.push(Instruction::new(
+        Op::AtomicCompareExchange,
+        Some(c.int),
+        Some(seen),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+            rmw.semantics.clone(),
+            Operand::IdRef(new),
+            Operand::IdRef(old),
+        ],
+    ));
+    weak.push(seen);
+    cfg.op(Op::IEqual, c.boolean, &[seen, old])
 }
 
-/// The ids a min/max loop body uses.
-struct MinMaxIds {
-    uint: Word,
-    boolean: Word,
-    float: Word,
-    constant_true: Word,
-    sign_bit: Word,
-    zero: Word,
-    magnitude: Word,
-    infinity: Word,
-    ptr: Word,
-    value: Word,
-    old: Word,
-    seen: Word,
-    same: Word,
-    merge: Word,
-    cont: Word,
-    as_float: Word,
-}
-
-/// The body of a float min/max loop: `body` decides whether the value
-/// replaces the old one; if so `cas` tries, and `join` leaves the loop when
-/// there was nothing to write or the write took. The join's second
-/// instruction is the phi of the value seen, which the header carries round.
-fn min_max_blocks(
-    min: bool,
-    body: Word,
-    ids: &MinMaxIds,
-    scope: Operand,
-    semantics: Operand,
-    fresh: &mut impl FnMut() -> Word,
-) -> Vec<Block> {
-    let &MinMaxIds {
-        uint,
-        boolean,
-        float,
-        constant_true,
-        sign_bit,
-        zero,
-        magnitude,
-        infinity,
-        ptr,
-        value,
-        old,
-        seen,
-        same,
-        merge,
+/// Float `atomicAdd`: a compare-exchange loop; returns the old bits.
+fn add_loop(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
+    let first = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::AtomicLoad,
+        Some(c.int),
+        Some(first),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+        ],
+    ));
+    let seen_var = cfg.variable();
+    cfg.store(seen_var, first);
+    let (header, body, cont, merge) = (cfg.fresh(), cfg.fresh(), cfg.fresh(), cfg.fresh());
+    cfg.branch(header);
+    cfg.push(loop_merge(merge, cont));
+    cfg.branch(body);
+    let old = cfg.op(Op::Load, c.int, &[seen_var]);
+    let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
+    let sum = cfg.op(Op::FAdd, c.float, &[as_float, rmw.value]);
+    let sum_bits = cfg.op(Op::Bitcast, c.int, &[sum]);
+    let seen = cfg.fresh();
+    let same = compare_exchange(cfg, c, rmw, (old, sum_bits, seen), weak);
+    cfg.store(seen_var, seen);
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[same, merge, cont]),
         cont,
-        as_float,
-    } = ids;
-    let mut n = || fresh();
-    let (cas, join, done, next) = (n(), n(), n(), n());
-    let (value_nan, old_nan, beats, equal, value_bits, sign) = (n(), n(), n(), n(), n(), n());
-    let (signed_right, tie, better, take, number, write) = (n(), n(), n(), n(), n(), n());
-    let (value_abs, old_abs) = (n(), n());
-    let op2 =
-        |op: Op, ty: Word, r: Word, a: Word, b: Word| with_ids(op, Some(ty), Some(r), &[a, b]);
-    let op1 = |op: Op, ty: Word, r: Word, a: Word| with_ids(op, Some(ty), Some(r), &[a]);
-    // write = !isnan(v) && (isnan(x) || v < x || (v == x && signbit(v)))   (min)
-    //         !isnan(v) && (isnan(x) || v > x || (v == x && !signbit(v)))  (max)
-    // WGSL has no isNan: a NaN's magnitude bits exceed infinity's.
-    let body_block = labelled(
-        body,
-        vec![
-            bitcast(float, as_float, old),
-            bitcast(uint, value_bits, value),
-            op2(Op::BitwiseAnd, uint, value_abs, value_bits, magnitude),
-            op2(Op::UGreaterThan, boolean, value_nan, value_abs, infinity),
-            op2(Op::BitwiseAnd, uint, old_abs, old, magnitude),
-            op2(Op::UGreaterThan, boolean, old_nan, old_abs, infinity),
-            op2(
-                if min {
-                    Op::FOrdLessThan
-                } else {
-                    Op::FOrdGreaterThan
-                },
-                boolean,
-                beats,
-                value,
-                as_float,
-            ),
-            op2(Op::FOrdEqual, boolean, equal, value, as_float),
-            op2(Op::BitwiseAnd, uint, sign, value_bits, sign_bit),
-            op2(
-                if min { Op::INotEqual } else { Op::IEqual },
-                boolean,
-                signed_right,
-                sign,
-                zero,
-            ),
-            op2(Op::LogicalAnd, boolean, tie, equal, signed_right),
-            op2(Op::LogicalOr, boolean, better, beats, tie),
-            op2(Op::LogicalOr, boolean, take, better, old_nan),
-            op1(Op::LogicalNot, boolean, number, value_nan),
-            op2(Op::LogicalAnd, boolean, write, take, number),
-            Instruction::new(
-                Op::SelectionMerge,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(join),
-                    Operand::SelectionControl(rspirv::spirv::SelectionControl::NONE),
-                ],
-            ),
-            Instruction::new(
-                Op::BranchConditional,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(write),
-                    Operand::IdRef(cas),
-                    Operand::IdRef(join),
-                ],
-            ),
-        ],
     );
-    let cas_block = labelled(
+    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
+    // Taken: what it saw is what it replaced.
+    cfg.op(Op::Load, c.int, &[seen_var])
+}
+
+/// Float `atomicMin`/`atomicMax`: the int atomic where the value's sign is
+/// clear, the loop where it is set or memory kept a NaN, an atomic load for
+/// a NaN value; returns the old bits.
+fn min_max(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
+    let min = rmw.op == Op::AtomicFMinEXT;
+    let (b, int) = (c.boolean, c.int);
+    let bits = cfg.op(Op::Bitcast, int, &[rmw.value]);
+    let magnitude = cfg.op(Op::BitwiseAnd, int, &[bits, c.int_constant(0x7fff_ffff)]);
+    let value_nan = cfg.op(
+        Op::SGreaterThan,
+        b,
+        &[magnitude, c.int_constant(0x7f80_0000)],
+    );
+    let negative = cfg.op(Op::SLessThan, b, &[bits, c.int_constant(0)]);
+    let either = cfg.op(Op::LogicalOr, b, &[value_nan, negative]);
+    let (fast, slow, chosen) = (cfg.fresh(), cfg.fresh(), cfg.fresh());
+    cfg.push(selection_merge(chosen));
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[either, slow, fast]),
+        fast,
+    );
+    // Fast: the int atomic, unless it met a NaN it keeps (a NaN above
+    // every int for max, one of the sign-set NaNs, below -inf, for min).
+    let kept = cfg.fresh();
+    cfg.push(Instruction::new(
+        if min { Op::AtomicSMin } else { Op::AtomicSMax },
+        Some(int),
+        Some(kept),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+            Operand::IdRef(bits),
+        ],
+    ));
+    let sticky = if min {
+        let m = cfg.op(Op::BitwiseAnd, int, &[kept, c.int_constant(0x7fff_ffff)]);
+        let nan = cfg.op(Op::SGreaterThan, b, &[m, c.int_constant(0x7f80_0000)]);
+        let neg = cfg.op(Op::SLessThan, b, &[kept, c.int_constant(0)]);
+        cfg.op(Op::LogicalAnd, b, &[nan, neg])
+    } else {
+        cfg.op(Op::SGreaterThan, b, &[kept, c.int_constant(0x7f80_0000)])
+    };
+    cfg.close(with_ids(Op::Branch, None, None, &[chosen]), slow);
+    // Slow: a negative value loops from what memory holds; a NaN reads it.
+    let read = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::AtomicLoad,
+        Some(int),
+        Some(read),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+        ],
+    ));
+    let number = cfg.op(Op::LogicalNot, b, &[value_nan]);
+    cfg.branch(chosen);
+    let start = cfg.op(Op::Phi, int, &[kept, fast, read, slow]);
+    let needed = cfg.op(Op::Phi, b, &[sticky, fast, number, slow]);
+    let (looped, after) = (cfg.fresh(), cfg.fresh());
+    let from = cfg.label;
+    cfg.push(selection_merge(after));
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[needed, looped, after]),
+        looped,
+    );
+    let result = min_max_loop(cfg, c, rmw, bits, start, weak);
+    let last = cfg.label;
+    cfg.branch(after);
+    cfg.op(Op::Phi, int, &[start, from, result, last])
+}
+
+/// The loop of a float min/max: from `start`, until the value would not
+/// change memory or a compare-exchange took; returns the old bits.
+fn min_max_loop(
+    cfg: &mut Cfg,
+    c: &Common,
+    rmw: &Rmw,
+    bits: Word,
+    start: Word,
+    weak: &mut Vec<Word>,
+) -> Word {
+    let min = rmw.op == Op::AtomicFMinEXT;
+    let (b, int) = (c.boolean, c.int);
+    let seen_var = cfg.variable();
+    cfg.store(seen_var, start);
+    let (header, body, cas, join, cont, merge) = (
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+    );
+    cfg.branch(header);
+    cfg.push(loop_merge(merge, cont));
+    cfg.branch(body);
+    let old = cfg.op(Op::Load, int, &[seen_var]);
+    // write = isnan(x) || v < x || (v == x && signbit(v))   (min; v is no NaN here)
+    //         isnan(x) || v > x || (v == x && !signbit(v))  (max)
+    // WGSL has no isNan: a NaN's magnitude exceeds infinity's.
+    let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
+    let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.int_constant(0x7fff_ffff)]);
+    let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.int_constant(0x7f80_0000)]);
+    let order = if min {
+        Op::FOrdLessThan
+    } else {
+        Op::FOrdGreaterThan
+    };
+    let beats = cfg.op(order, b, &[rmw.value, as_float]);
+    let equal = cfg.op(Op::FOrdEqual, b, &[rmw.value, as_float]);
+    let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.int_constant(0)]);
+    let signed_right = if min {
+        sign_set
+    } else {
+        cfg.op(Op::LogicalNot, b, &[sign_set])
+    };
+    let tie = cfg.op(Op::LogicalAnd, b, &[equal, signed_right]);
+    let better = cfg.op(Op::LogicalOr, b, &[beats, tie]);
+    let write = cfg.op(Op::LogicalOr, b, &[better, old_nan]);
+    cfg.push(selection_merge(join));
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[write, cas, join]),
         cas,
-        vec![
-            Instruction::new(
-                Op::AtomicCompareExchange,
-                Some(uint),
-                Some(seen),
-                vec![
-                    Operand::IdRef(ptr),
-                    scope,
-                    semantics.clone(),
-                    semantics,
-                    Operand::IdRef(value_bits),
-                    Operand::IdRef(old),
-                ],
-            ),
-            op2(Op::IEqual, boolean, same, seen, old),
-            branch(join),
-        ],
     );
-    let join_block = labelled(
-        join,
-        vec![
-            with_ids(
-                Op::Phi,
-                Some(boolean),
-                Some(done),
-                &[constant_true, body, same, cas],
-            ),
-            with_ids(Op::Phi, Some(uint), Some(next), &[old, body, seen, cas]),
-            with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
-        ],
+    let seen = cfg.fresh();
+    let same = compare_exchange(cfg, c, rmw, (old, bits, seen), weak);
+    cfg.store(seen_var, seen);
+    cfg.branch(join);
+    let done = cfg.op(Op::Phi, b, &[c.constant_true, body, same, cas]);
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
+        cont,
     );
-    vec![body_block, cas_block, join_block]
+    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
+    // Left without writing, or taken: memory held what it saw.
+    cfg.op(Op::Load, int, &[seen_var])
 }

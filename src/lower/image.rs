@@ -28,11 +28,11 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, ImageFormat as SpvFormat, Op, StorageClass, Word};
 use serde::Serialize;
 
-use super::spirv::{Defs, id};
+use super::model::{Emit, Model, id, with_ids};
 use super::texel::{ImageDim, ImageFormat};
 use crate::{Error, Result};
 
@@ -74,41 +74,100 @@ struct Common {
     swap_axes: bool,
 }
 
+/// An image variable the pass lowers: (variable, shape, format, texel type, name).
+type Chosen = (Word, ImageDim, ImageFormat, Word, String);
+
 /// Lowers the images (with `all_r32`, every r32 storage image); returns the
 /// bindings of those it lowered.
 pub fn images_to_texel_buffers(
-    module: &mut Module,
+    m: &mut Model,
     all_r32: bool,
     swap_axes: bool,
 ) -> Result<Vec<ImageBinding>> {
-    let defs = Defs::new(module);
-    let (set_of, binding_of) = super::spirv::sets_and_bindings(module);
-    let names = super::spirv::debug_names(module);
-    let texel_pointer_images: Vec<Word> = module
-        .functions
-        .iter()
-        .flat_map(|f| f.blocks.iter())
-        .flat_map(|b| b.instructions.iter())
+    let chosen = choose(m, all_r32)?;
+    if chosen.is_empty() {
+        return Ok(Vec::new());
+    }
+    let uint = m.uint();
+    let common = Common {
+        uint,
+        boolean: m.bool_type(),
+        zero: m.constant(uint, 0),
+        texels_member: m.constant(uint, 4),
+        swap_axes,
+    };
+    let mut lowered: HashMap<Word, Lowered> = HashMap::new();
+    let mut bindings = Vec::new();
+    let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
+    // Override ids above any the shader uses.
+    let mut spec_ids = m.free_spec_ids(1000);
+    for (var, dim, format, texel, name) in &chosen {
+        let array = *runtime_arrays.entry(*texel).or_insert_with(|| {
+            let a = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(*texel)]);
+            m.decorate(a, Decoration::ArrayStride, &[4 * format.words() as u32]);
+            a
+        });
+        let ptr_struct = texel_buffer_type(m, array, name);
+        let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, *texel);
+        retype_variable(m, *var, ptr_struct);
+        let (group, binding) = m.slot(*var);
+        // The sizes are specialization constants (WGSL overrides), so the
+        // driver folds them: reading them from memory at every access cost
+        // almost half the throughput of native texture atomics on lavapipe.
+        let mut size_overrides = [0u32; 4];
+        let mut sizes = [0; 4];
+        for (k, field) in ["width", "height", "layers", "samples"]
+            .into_iter()
+            .enumerate()
+        {
+            size_overrides[k] = spec_ids.take()?;
+            sizes[k] = m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(1)]);
+            m.decorate(sizes[k], Decoration::SpecId, &[size_overrides[k]]);
+            m.set_name(sizes[k], format!("{name}_{field}"));
+        }
+        bindings.push(ImageBinding {
+            group,
+            binding,
+            dim: *dim,
+            format: *format,
+            size_overrides,
+        });
+        lowered.insert(
+            *var,
+            Lowered {
+                dim: *dim,
+                sizes,
+                texel: *texel,
+                ptr_texel,
+            },
+        );
+    }
+    rewrite_functions(m, &lowered, &common)?;
+    m.remove_unused_types(&[Op::TypePointer, Op::TypeImage]);
+    // Every 64-bit image is now a buffer of 64-bit integers: naga's reader
+    // knows neither the extension nor the capability.
+    m.drop_capabilities(
+        &[rspirv::spirv::Capability::Int64ImageEXT],
+        &["SPV_EXT_shader_image_int64"],
+    );
+    Ok(bindings)
+}
+
+/// The storage images to lower: those used by image atomics, 64-bit ones,
+/// those of shapes WGSL has no storage texture for (and with `all_r32`
+/// every r32 one); refuses those of formats a buffer cannot hold.
+fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
+    let texel_pointer_images: Vec<Word> = m
+        .instructions()
         .filter(|i| i.class.opcode == Op::ImageTexelPointer)
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
-    // (variable, dim, format, texel type)
-    let mut chosen: Vec<(Word, ImageDim, ImageFormat, Word, String)> = Vec::new();
-    for v in module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::Variable)
-    {
-        let var = v.result_id.unwrap_or(0);
-        let Some((StorageClass::UniformConstant, pointee)) =
-            v.result_type.and_then(|t| defs.pointer(t))
-        else {
+    let mut chosen = Vec::new();
+    for (var, class, pointee) in m.variables() {
+        let Some(img) = m.global(pointee) else {
             continue;
         };
-        let Some(img) = defs.globals.get(&pointee) else {
-            continue;
-        };
-        if img.class.opcode != Op::TypeImage {
+        if class != StorageClass::UniformConstant || img.class.opcode != Op::TypeImage {
             continue;
         }
         let lit = |k: usize| match img.operands.get(k) {
@@ -123,10 +182,7 @@ pub fn images_to_texel_buffers(
         else {
             continue;
         };
-        let name = names
-            .get(&var)
-            .cloned()
-            .unwrap_or_else(|| format!("%{var}"));
+        let name = m.label(var);
         let shape = ImageDim::from_spirv(*dim, lit(3) == 1, lit(4) == 1);
         let atomic = texel_pointer_images.contains(&var);
         let native = matches!(
@@ -138,8 +194,7 @@ pub fn images_to_texel_buffers(
         // textures need more of the adapter than 64-bit buffer atomics.
         let wide = matches!(format, SpvFormat::R64ui | SpvFormat::R64i);
         let to_buffer = atomic || wide || (all_r32 && r32);
-        let stays_texture = native && !to_buffer;
-        if stays_texture {
+        if native && !to_buffer {
             continue;
         }
         let shape = shape.ok_or_else(|| {
@@ -165,480 +220,243 @@ pub fn images_to_texel_buffers(
                 )));
             }
         };
-        let texel = id(&img.operands[0]).unwrap_or(0);
+        let texel = img.operands.first().and_then(id).unwrap_or(0);
         chosen.push((var, shape, format, texel, name));
     }
-    if chosen.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut rw = super::spirv::Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
-    let boolean = rw.bool_type();
-    let [zero, texels_member] = [0, 4].map(|v| {
-        let id = rw.fresh();
-        rw.module.types_global_values.push(Instruction::new(
-            Op::Constant,
-            Some(uint),
-            Some(id),
-            vec![Operand::LiteralBit32(v)],
-        ));
-        id
-    });
-    let common = Common {
-        uint,
-        boolean,
-        zero,
-        texels_member,
-        swap_axes,
-    };
-    let mut lowered: HashMap<Word, Lowered> = HashMap::new();
-    let mut bindings = Vec::new();
-    let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
-    // Override ids above any the shader uses.
-    let mut next_spec_id = super::spirv::next_free_spec_id(rw.module, 1000);
-    for (var, dim, format, texel, name) in &chosen {
-        let array = *runtime_arrays.entry(*texel).or_insert_with(|| {
-            let a = rw.fresh();
-            rw.module.types_global_values.push(Instruction::new(
-                Op::TypeRuntimeArray,
-                None,
-                Some(a),
-                vec![Operand::IdRef(*texel)],
-            ));
-            let stride = 4 * format.words() as u32;
-            rw.module
-                .annotations
-                .push(decorate(a, Decoration::ArrayStride, &[stride]));
-            a
-        });
-        let st = rw.fresh();
-        rw.module.types_global_values.push(Instruction::new(
-            Op::TypeStruct,
-            None,
-            Some(st),
-            [uint, uint, uint, uint, array]
-                .into_iter()
-                .map(Operand::IdRef)
-                .collect(),
-        ));
-        rw.module
-            .annotations
-            .push(decorate(st, Decoration::Block, &[]));
-        for (k, member) in ["width", "height", "layers", "samples", "texels"]
+    Ok(chosen)
+}
+
+/// Declares `{ uint width, height, layers, samples; T texels[]; }` (a
+/// block) for image `name`; returns the storage-buffer pointer type to it.
+fn texel_buffer_type(m: &mut Model, array: Word, name: &str) -> Word {
+    let uint = m.uint();
+    let st = m.add_global(
+        Op::TypeStruct,
+        None,
+        [uint, uint, uint, uint, array]
             .into_iter()
-            .enumerate()
-        {
-            rw.module.annotations.push(Instruction::new(
-                Op::MemberDecorate,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(st),
-                    Operand::LiteralBit32(k as u32),
-                    Operand::Decoration(Decoration::Offset),
-                    Operand::LiteralBit32(4 * k as u32),
-                ],
-            ));
-            rw.module.debug_names.push(Instruction::new(
-                Op::MemberName,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(st),
-                    Operand::LiteralBit32(k as u32),
-                    Operand::LiteralString(member.into()),
-                ],
-            ));
-        }
-        rw.module.debug_names.push(Instruction::new(
-            Op::Name,
-            None,
-            None,
-            vec![
-                Operand::IdRef(st),
-                Operand::LiteralString(format!("{name}_texels")),
-            ],
-        ));
-        let ptr_struct = rw.pointer_to(StorageClass::StorageBuffer, st);
-        let ptr_texel = rw.pointer_to(StorageClass::StorageBuffer, *texel);
-        // The variable moves after its new types and becomes a storage buffer.
-        let at = rw
-            .module
-            .types_global_values
-            .iter()
-            .position(|i| i.result_id == Some(*var))
-            .expect("the variable was found above");
-        let mut v = rw.module.types_global_values.remove(at);
-        v.result_type = Some(ptr_struct);
-        v.operands[0] = Operand::StorageClass(StorageClass::StorageBuffer);
-        rw.module.types_global_values.push(v);
-        rw.module.annotations.retain(|a| {
-            !(a.class.opcode == Op::Decorate
-                && a.operands.first() == Some(&Operand::IdRef(*var))
-                && matches!(
-                    a.operands.get(1),
-                    Some(Operand::Decoration(
-                        Decoration::NonReadable | Decoration::NonWritable
-                    ))
+            .map(Operand::IdRef)
+            .collect(),
+    );
+    m.decorate(st, Decoration::Block, &[]);
+    for (k, member) in ["width", "height", "layers", "samples", "texels"]
+        .into_iter()
+        .enumerate()
+    {
+        m.member_decorate(st, k as u32, Decoration::Offset, &[4 * k as u32]);
+        m.set_member_name(st, k as u32, member);
+    }
+    m.set_name(st, format!("{name}_texels"));
+    m.pointer_to(StorageClass::StorageBuffer, st)
+}
+
+/// Makes the image variable a storage buffer of type `ptr_struct`, after
+/// its new types, without the image-only decorations.
+fn retype_variable(m: &mut Model, var: Word, ptr_struct: Word) {
+    let module = m.module_mut();
+    let Some(at) = module
+        .types_global_values
+        .iter()
+        .position(|i| i.result_id == Some(var))
+    else {
+        return;
+    };
+    let mut v = module.types_global_values.remove(at);
+    v.result_type = Some(ptr_struct);
+    v.operands[0] = Operand::StorageClass(StorageClass::StorageBuffer);
+    module.types_global_values.push(v);
+    module.annotations.retain(|a| {
+        !(a.class.opcode == Op::Decorate
+            && a.operands.first() == Some(&Operand::IdRef(var))
+            && matches!(
+                a.operands.get(1),
+                Some(Operand::Decoration(
+                    Decoration::NonReadable | Decoration::NonWritable
                 ))
-        });
-        let group = set_of.get(var).copied().unwrap_or(0);
-        let binding = binding_of.get(var).copied().unwrap_or(0);
-        // The sizes are specialization constants (WGSL overrides), so the
-        // driver folds them: reading them from memory at every access cost
-        // almost half the throughput of native texture atomics on lavapipe.
-        let mut size_overrides = [0u32; 4];
-        for id in &mut size_overrides {
-            *id = super::spirv::take_spec_id(&mut next_spec_id)?;
-        }
-        let sizes: [Word; 4] = std::array::from_fn(|k| {
-            let c = rw.fresh();
-            let spec_id = size_overrides[k];
-            rw.module.types_global_values.push(Instruction::new(
-                Op::SpecConstant,
-                Some(uint),
-                Some(c),
-                vec![Operand::LiteralBit32(1)],
-            ));
-            rw.module
-                .annotations
-                .push(decorate(c, Decoration::SpecId, &[spec_id]));
-            let field = ["width", "height", "layers", "samples"][k];
-            rw.module.debug_names.push(Instruction::new(
-                Op::Name,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(c),
-                    Operand::LiteralString(format!("{name}_{field}")),
-                ],
-            ));
-            c
-        });
-        bindings.push(ImageBinding {
-            group,
-            binding,
-            dim: *dim,
-            format: *format,
-            size_overrides,
-        });
-        lowered.insert(
-            *var,
-            Lowered {
-                dim: *dim,
-                sizes,
-                texel: *texel,
-                ptr_texel,
-            },
-        );
-    }
-    rewrite_functions(&mut rw, &lowered, &common)?;
-    super::spirv::remove_unused_types(module, &[Op::TypePointer, Op::TypeImage]);
-    // Every 64-bit image is now a buffer of 64-bit integers: naga's reader
-    // knows neither the extension nor the capability.
-    module.extensions.retain(|e| {
-        !matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == "SPV_EXT_shader_image_int64")
-    });
-    module.capabilities.retain(|c| {
-        !matches!(
-            c.operands.first(),
-            Some(Operand::Capability(
-                rspirv::spirv::Capability::Int64ImageEXT
             ))
-        )
     });
-    Ok(bindings)
 }
 
-fn decorate(target: Word, d: Decoration, literals: &[u32]) -> Instruction {
-    let mut ops = vec![Operand::IdRef(target), Operand::Decoration(d)];
-    ops.extend(literals.iter().map(|l| Operand::LiteralBit32(*l)));
-    Instruction::new(Op::Decorate, None, None, ops)
+/// Per-function state: the ids that stand for a loaded lowered image and
+/// for texel pointers.
+#[derive(Default)]
+struct Accesses {
+    /// Loaded image id -> variable.
+    loaded: HashMap<Word, Word>,
+    /// Texel pointer id -> (pointer into the buffer, in-bounds flag).
+    texel_ptrs: HashMap<Word, (Word, Word)>,
 }
 
-/// Emits instructions into a block, with fresh ids.
-struct Emitter<'a> {
-    out: Vec<Instruction>,
-    bound: &'a mut Word,
-}
-
-impl Emitter<'_> {
-    fn fresh(&mut self) -> Word {
-        *self.bound += 1;
-        *self.bound - 1
-    }
-
-    fn op(&mut self, op: Op, ty: Word, operands: &[Word]) -> Word {
-        let r = self.fresh();
-        self.out.push(Instruction::new(
-            op,
-            Some(ty),
-            Some(r),
-            operands.iter().map(|w| Operand::IdRef(*w)).collect(),
-        ));
-        r
-    }
-
-    fn extract(&mut self, ty: Word, from: Word, k: u32) -> Word {
-        let r = self.fresh();
-        self.out.push(Instruction::new(
-            Op::CompositeExtract,
-            Some(ty),
-            Some(r),
-            vec![Operand::IdRef(from), Operand::LiteralBit32(k)],
-        ));
-        r
-    }
-}
-
-/// Per-function state: the ids that stand for a loaded lowered image.
+/// Rewrites every access of a lowered image (see the module docs).
 fn rewrite_functions(
-    rw: &mut super::spirv::Rewriter,
+    m: &mut Model,
     lowered: &HashMap<Word, Lowered>,
     common: &Common,
 ) -> Result<()> {
-    let defs = Defs::new(rw.module);
-    let result_types = super::spirv::result_types(rw.module);
-    // Constants made on demand: (type, None) is OpConstantNull, (type, Some(bits)) a value.
-    let mut consts: HashMap<(Word, Option<u32>), Word> = HashMap::new();
-    let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
-    let mut new_globals: Vec<Instruction> = Vec::new();
-    let mut constant = |ty: Word, bits: Option<u32>, bound: &mut Word| -> Word {
-        *consts.entry((ty, bits)).or_insert_with(|| {
-            let r = *bound;
-            *bound += 1;
-            new_globals.push(match bits {
-                None => Instruction::new(Op::ConstantNull, Some(ty), Some(r), vec![]),
-                Some(b) => Instruction::new(
-                    Op::Constant,
-                    Some(ty),
-                    Some(r),
-                    vec![super::spirv::literal(
-                        b.into(),
-                        defs.globals.get(&ty).is_some_and(super::spirv::is_64_bit),
-                    )],
-                ),
-            });
-            r
-        })
-    };
-    for f in &mut rw.module.functions {
-        // Loaded image id -> variable.
-        let mut loaded: HashMap<Word, Word> = HashMap::new();
-        // Texel pointer id -> (pointer into the buffer, in-bounds flag).
-        let mut texel_ptrs: HashMap<Word, (Word, Word)> = HashMap::new();
-        for b in &mut f.blocks {
-            let mut em = Emitter {
-                out: Vec::with_capacity(b.instructions.len()),
-                bound: &mut bound,
-            };
-            for inst in b.instructions.drain(..) {
-                let op = inst.class.opcode;
-                let first = inst.operands.first().and_then(id);
+    // Ids are unique across functions: one map serves all of them.
+    let mut acc = Accesses::default();
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        let first = inst.operands.first().and_then(id);
+        match op {
+            Op::Load if first.is_some_and(|p| lowered.contains_key(&p)) => {
+                acc.loaded.insert(inst.result_id.unwrap_or(0), first.unwrap_or(0));
+                Ok(true)
+            }
+            Op::ImageTexelPointer if first.is_some_and(|v| lowered.contains_key(&v)) => {
+                let var = first.unwrap_or(0);
+                let img = &lowered[&var];
+                let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
+                let sample = inst.operands.get(2).and_then(id);
+                let (index, inb) = emit_index(e, common, img, coord, sample);
+                let ptr = e.op(Op::AccessChain, img.ptr_texel, &[var, common.texels_member, index]);
+                acc.texel_ptrs.insert(inst.result_id.unwrap_or(0), (ptr, inb));
+                Ok(true)
+            }
+            _ if first.is_some_and(|p| acc.texel_ptrs.contains_key(&p)) => {
+                let (ptr, inb) = acc.texel_ptrs[&first.unwrap_or(0)];
+                texel_atomic(e, inst, ptr, inb);
+                Ok(true)
+            }
+            Op::ImageRead | Op::ImageWrite | Op::ImageQuerySize | Op::ImageQuerySamples
+                if first.is_some_and(|i| acc.loaded.contains_key(&i)) =>
+            {
+                let var = acc.loaded[&first.unwrap_or(0)];
+                let img = &lowered[&var];
                 match op {
-                    Op::Load if first.is_some_and(|p| lowered.contains_key(&p)) => {
-                        loaded.insert(inst.result_id.unwrap_or(0), first.unwrap_or(0));
-                    }
-                    Op::ImageTexelPointer => {
-                        let var = first.unwrap_or(0);
-                        let Some(img) = lowered.get(&var) else {
-                            em.out.push(inst);
-                            continue;
-                        };
-                        let coord = id(&inst.operands[1]).unwrap_or(0);
-                        let sample = id(&inst.operands[2]);
-                        let (index, inb) =
-                            emit_index(&mut em, common, &defs, &result_types, img, coord, sample)?;
-                        let ptr = em.op(
-                            Op::AccessChain,
-                            img.ptr_texel,
-                            &[var, common.texels_member, index],
-                        );
-                        texel_ptrs.insert(inst.result_id.unwrap_or(0), (ptr, inb));
-                    }
-                    _ if first.is_some_and(|p| texel_ptrs.contains_key(&p)) => {
-                        let (ptr, inb) = texel_ptrs[&first.unwrap_or(0)];
-                        let mut atomic = inst.clone();
-                        atomic.operands[0] = Operand::IdRef(ptr);
-                        match (atomic.result_id, atomic.result_type) {
-                            (Some(result), Some(ty)) => {
-                                let raw = em.fresh();
-                                atomic.result_id = Some(raw);
-                                em.out.push(atomic);
-                                let zero = constant(ty, None, em.bound);
-                                em.out.push(Instruction::new(
-                                    Op::Select,
-                                    Some(ty),
-                                    Some(result),
-                                    vec![
-                                        Operand::IdRef(inb),
-                                        Operand::IdRef(raw),
-                                        Operand::IdRef(zero),
-                                    ],
-                                ));
-                            }
-                            _ => em.out.push(atomic),
-                        }
-                    }
-                    Op::ImageRead | Op::ImageWrite | Op::ImageQuerySize | Op::ImageQuerySamples
-                        if first.is_some_and(|i| loaded.contains_key(&i)) =>
-                    {
-                        let var = loaded[&first.unwrap_or(0)];
-                        let img = &lowered[&var];
-                        match op {
-                            Op::ImageRead | Op::ImageWrite => {
-                                let coord = id(&inst.operands[1]).unwrap_or(0);
-                                let sample = image_operand_sample(
-                                    &inst,
-                                    if op == Op::ImageRead { 2 } else { 3 },
-                                );
-                                let (index, inb) = emit_index(
-                                    &mut em,
-                                    common,
-                                    &defs,
-                                    &result_types,
-                                    img,
-                                    coord,
-                                    sample,
-                                )?;
-                                let ptr = em.op(
-                                    Op::AccessChain,
-                                    img.ptr_texel,
-                                    &[var, common.texels_member, index],
-                                );
-                                if op == Op::ImageRead {
-                                    let vec_ty = inst.result_type.unwrap_or(0);
-                                    let t = em.op(Op::Load, img.texel, &[ptr]);
-                                    let zero = constant(img.texel, None, em.bound);
-                                    let is_float = defs
-                                        .globals
-                                        .get(&img.texel)
-                                        .is_some_and(|t| t.class.opcode == Op::TypeFloat);
-                                    let one_bits = if is_float { 1.0f32.to_bits() } else { 1 };
-                                    let one = constant(img.texel, Some(one_bits), em.bound);
-                                    let t = em.op(Op::Select, img.texel, &[inb, t, zero]);
-                                    let w = em.op(Op::Select, img.texel, &[inb, one, zero]);
-                                    em.out.push(Instruction::new(
-                                        Op::CompositeConstruct,
-                                        Some(vec_ty),
-                                        inst.result_id,
-                                        [t, zero, zero, w]
-                                            .into_iter()
-                                            .map(Operand::IdRef)
-                                            .collect(),
-                                    ));
-                                } else {
-                                    let texel = id(&inst.operands[2]).unwrap_or(0);
-                                    let is_vector = result_types
-                                        .get(&texel)
-                                        .and_then(|t| defs.globals.get(t))
-                                        .is_some_and(|t| t.class.opcode == Op::TypeVector);
-                                    let t = if is_vector {
-                                        em.extract(img.texel, texel, 0)
-                                    } else {
-                                        texel
-                                    };
-                                    em.out.push(Instruction::new(
-                                        Op::Store,
-                                        None,
-                                        None,
-                                        vec![Operand::IdRef(ptr), Operand::IdRef(t)],
-                                    ));
-                                }
-                            }
-                            Op::ImageQuerySize => {
-                                let ty = inst.result_type.unwrap_or(0);
-                                let int = scalar_of(&defs, ty);
-                                let mut parts = vec![img.sizes[0]];
-                                if img.dim.has_height() {
-                                    parts.push(img.sizes[1]);
-                                }
-                                if img.dim.size_count() as usize > parts.len() {
-                                    let layers = img.sizes[2];
-                                    let layers = if img.dim == ImageDim::CubeArray {
-                                        let six = constant(common.uint, Some(6), em.bound);
-                                        em.op(Op::UDiv, common.uint, &[layers, six])
-                                    } else {
-                                        layers
-                                    };
-                                    parts.push(layers);
-                                }
-                                let parts: Vec<Word> = parts
-                                    .into_iter()
-                                    .map(|p| {
-                                        if int == common.uint {
-                                            p
-                                        } else {
-                                            em.op(Op::Bitcast, int, &[p])
-                                        }
-                                    })
-                                    .collect();
-                                if parts.len() == 1 {
-                                    em.out.push(Instruction::new(
-                                        Op::CopyObject,
-                                        Some(ty),
-                                        inst.result_id,
-                                        vec![Operand::IdRef(parts[0])],
-                                    ));
-                                } else {
-                                    em.out.push(Instruction::new(
-                                        Op::CompositeConstruct,
-                                        Some(ty),
-                                        inst.result_id,
-                                        parts.into_iter().map(Operand::IdRef).collect(),
-                                    ));
-                                }
-                            }
-                            _ => {
-                                let ty = inst.result_type.unwrap_or(0);
-                                let s = img.sizes[3];
-                                let s = if ty == common.uint {
-                                    s
-                                } else {
-                                    em.op(Op::Bitcast, ty, &[s])
-                                };
-                                em.out.push(Instruction::new(
-                                    Op::CopyObject,
-                                    Some(ty),
-                                    inst.result_id,
-                                    vec![Operand::IdRef(s)],
-                                ));
-                            }
-                        }
-                    }
+                    Op::ImageRead | Op::ImageWrite => texel_access(e, common, var, img, inst),
+                    Op::ImageQuerySize => size_query(e, common, img, inst),
                     _ => {
-                        let uses_lowered = inst
-                            .operands
-                            .iter()
-                            .filter_map(id)
-                            .any(|w| lowered.contains_key(&w) || loaded.contains_key(&w));
-                        if uses_lowered {
-                            return Err(Error::Unsupported(format!(
-                                "an image mapped onto a buffer is used by {op:?}, which atomport cannot map \
-                                 (imageLoad, imageStore, imageSize, imageSamples and the image atomics can be)"
-                            )));
-                        }
-                        em.out.push(inst);
+                        let ty = inst.result_type.unwrap_or(0);
+                        let s = img.sizes[3];
+                        let s = if ty == common.uint {
+                            s
+                        } else {
+                            e.op(Op::Bitcast, ty, &[s])
+                        };
+                        e.push(with_ids(Op::CopyObject, Some(ty), inst.result_id, &[s]));
                     }
                 }
+                Ok(true)
             }
-            b.instructions = em.out;
+            _ => {
+                let uses_lowered = inst
+                    .operands
+                    .iter()
+                    .filter_map(id)
+                    .any(|w| lowered.contains_key(&w) || acc.loaded.contains_key(&w));
+                if uses_lowered {
+                    return Err(Error::Unsupported(format!(
+                        "an image mapped onto a buffer is used by {op:?}, which atomport cannot map \
+                         (imageLoad, imageStore, imageSize, imageSamples and the image atomics can be)"
+                    )));
+                }
+                Ok(false)
+            }
         }
-    }
-    // Constants go after every type, before the image variables that moved to the end.
-    let first_var = rw
-        .module
-        .types_global_values
-        .iter()
-        .position(|i| i.result_id.is_some_and(|r| lowered.contains_key(&r)))
-        .unwrap_or(rw.module.types_global_values.len());
-    let tail = rw.module.types_global_values.split_off(first_var);
-    rw.module.types_global_values.extend(new_globals);
-    rw.module.types_global_values.extend(tail);
-    if let Some(h) = rw.module.header.as_mut() {
-        h.bound = bound;
-    }
+    })?;
     Ok(())
+}
+
+/// An image atomic through a texel pointer: the same atomic on the texel,
+/// returning `inb ? old : 0`.
+fn texel_atomic(e: &mut Emit, inst: &Instruction, ptr: Word, inb: Word) {
+    let mut atomic = inst.clone();
+    atomic.operands[0] = Operand::IdRef(ptr);
+    match (atomic.result_id, atomic.result_type) {
+        (Some(result), Some(ty)) => {
+            let raw = e.fresh();
+            atomic.result_id = Some(raw);
+            e.push(atomic);
+            let zero = e.null(ty);
+            e.push(with_ids(
+                Op::Select,
+                Some(ty),
+                Some(result),
+                &[inb, raw, zero],
+            ));
+        }
+        _ => e.push(atomic),
+    }
+}
+
+/// `imageLoad` (`inb ? (t, 0, 0, 1) : 0`) or `imageStore` (to the scratch
+/// texel when out of range) of a lowered image.
+fn texel_access(e: &mut Emit, common: &Common, var: Word, img: &Lowered, inst: &Instruction) {
+    let read = inst.class.opcode == Op::ImageRead;
+    let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
+    let sample = image_operand_sample(inst, if read { 2 } else { 3 });
+    let (index, inb) = emit_index(e, common, img, coord, sample);
+    let ptr = e.op(
+        Op::AccessChain,
+        img.ptr_texel,
+        &[var, common.texels_member, index],
+    );
+    if read {
+        let vec_ty = inst.result_type.unwrap_or(0);
+        let t = e.op(Op::Load, img.texel, &[ptr]);
+        let zero = e.null(img.texel);
+        let is_float = e.m.op_of(img.texel) == Some(Op::TypeFloat);
+        let one = e.constant(
+            img.texel,
+            if is_float { 1.0f32.to_bits().into() } else { 1 },
+        );
+        let t = e.op(Op::Select, img.texel, &[inb, t, zero]);
+        let w = e.op(Op::Select, img.texel, &[inb, one, zero]);
+        e.push(with_ids(
+            Op::CompositeConstruct,
+            Some(vec_ty),
+            inst.result_id,
+            &[t, zero, zero, w],
+        ));
+    } else {
+        let texel = inst.operands.get(2).and_then(id).unwrap_or(0);
+        let is_vector =
+            e.m.result_type(texel)
+                .is_some_and(|t| e.m.op_of(t) == Some(Op::TypeVector));
+        let t = if is_vector {
+            e.extract(img.texel, texel, 0)
+        } else {
+            texel
+        };
+        e.push(with_ids(Op::Store, None, None, &[ptr, t]));
+    }
+}
+
+/// `imageSize` of a lowered image, from its size overrides.
+fn size_query(e: &mut Emit, common: &Common, img: &Lowered, inst: &Instruction) {
+    let ty = inst.result_type.unwrap_or(0);
+    let int = e.m.scalar_of(ty);
+    let mut parts = vec![img.sizes[0]];
+    if img.dim.has_height() {
+        parts.push(img.sizes[1]);
+    }
+    if img.dim.size_count() as usize > parts.len() {
+        let layers = img.sizes[2];
+        let layers = if img.dim == ImageDim::CubeArray {
+            let six = e.constant(common.uint, 6);
+            e.op(Op::UDiv, common.uint, &[layers, six])
+        } else {
+            layers
+        };
+        parts.push(layers);
+    }
+    let parts: Vec<Word> = parts
+        .into_iter()
+        .map(|p| {
+            if int == common.uint {
+                p
+            } else {
+                e.op(Op::Bitcast, int, &[p])
+            }
+        })
+        .collect();
+    let op = if parts.len() == 1 {
+        Op::CopyObject
+    } else {
+        Op::CompositeConstruct
+    };
+    e.push(with_ids(op, Some(ty), inst.result_id, &parts));
 }
 
 /// The `Sample` image operand's id, if the instruction has one at `at`.
@@ -652,38 +470,27 @@ fn image_operand_sample(inst: &Instruction, at: usize) -> Option<Word> {
     }
 }
 
-/// The scalar type of a scalar or vector type.
-fn scalar_of(defs: &Defs, ty: Word) -> Word {
-    match defs.globals.get(&ty) {
-        Some(t) if t.class.opcode == Op::TypeVector => id(&t.operands[0]).unwrap_or(ty),
-        _ => ty,
-    }
-}
-
 /// Emits `(index, inb)` for a coordinate (and sample) of image `var`.
-#[allow(clippy::too_many_arguments)]
 fn emit_index(
-    em: &mut Emitter,
+    em: &mut Emit,
     common: &Common,
-    defs: &Defs,
-    result_types: &HashMap<Word, Word>,
     img: &Lowered,
     coord: Word,
     sample: Option<Word>,
-) -> Result<(Word, Word)> {
+) -> (Word, Word) {
     let u = common.uint;
     let [w, h, l, s] = img.sizes;
-    let coord_ty = result_types.get(&coord).copied().unwrap_or(0);
-    let comp_ty = scalar_of(defs, coord_ty);
+    let coord_ty = em.m.result_type(coord).unwrap_or(0);
+    let comp_ty = em.m.scalar_of(coord_ty);
     let n = img.dim.coordinate_count();
-    let as_uint = |em: &mut Emitter, v: Word, ty: Word| {
+    let as_uint = |em: &mut Emit, v: Word, ty: Word| {
         if ty == u {
             v
         } else {
             em.op(Op::Bitcast, u, &[v])
         }
     };
-    let component = |em: &mut Emitter, k: u32| -> Word {
+    let component = |em: &mut Emit, k: u32| -> Word {
         if n == 1 {
             coord
         } else {
@@ -707,7 +514,7 @@ fn emit_index(
     };
     let smp = match (img.dim.is_multisampled(), sample) {
         (true, Some(sid)) => {
-            let sty = result_types.get(&sid).copied().unwrap_or(u);
+            let sty = em.m.result_type(sid).unwrap_or(u);
             as_uint(em, sid, sty)
         }
         _ => common.zero,
@@ -733,5 +540,5 @@ fn emit_index(
     let total = em.op(Op::IMul, u, &[total, h]);
     let total = em.op(Op::IMul, u, &[total, w]);
     let index = em.op(Op::Select, u, &[inb, lin, total]);
-    Ok((index, inb))
+    (index, inb)
 }

@@ -1,48 +1,56 @@
-//! The mapping of GLSL atomics onto WGSL, as passes in a fixed order:
+//! The mapping of GLSL atomics onto WGSL, as passes in a fixed order, each
+//! one idea in one file:
 //!
 //! 0. Word-level rewrites before rspirv reads the module ([`compat`]):
 //!    `OpExecutionModeId` (SPIR-V 1.2+) and `OpSpecConstantOp`s with several
 //!    literal operands, which rspirv's reader cannot place or parse.
-//! 1. SPIR-V passes (rspirv), for what naga cannot read or core WGSL cannot
-//!    express: the caller's specialization values ([`spec`]); the Vulkan
-//!    memory model relaxed to the GLSL450 one, with warnings for what is
-//!    lost, reader gaps mended and unused globals dropped ([`compat`]);
-//!    buffer blocks sharing a binding given bindings of their own;
-//!    subgroup operations naga lacks rewritten ([`subgroup`]);
-//!    OpenGL's binding namespaces made WGSL bindings ([`opengl`],
-//!    OpenGL-dialect GLSL only); combined image samplers split into a
+//! 1. SPIR-V passes, all on one [`model::Model`] of the module (its
+//!    definitions, names and decorations indexed once, find-or-insert of
+//!    types and constants, fresh ids, one walker), for what naga cannot read
+//!    or core WGSL cannot express: the caller's specialization values
+//!    ([`spec`]); the Vulkan memory model relaxed to the GLSL450 one, with
+//!    warnings for what is lost, reader gaps mended and unused globals
+//!    dropped ([`compat`]); buffer blocks sharing a binding given bindings of
+//!    their own ([`alias`]); subgroup operations naga lacks rewritten
+//!    ([`subgroup`]); OpenGL's binding namespaces made WGSL bindings
+//!    ([`opengl`], OpenGL-dialect GLSL only); what WGSL cannot express
+//!    refused by name ([`refuse`]); combined image samplers split into a
 //!    texture and a sampler, implicit-LOD sampling made explicit
-//!    ([`sampler`]); specialization constants folded when naga could not read
-//!    them ([`spec`]); images used atomically (or of a shape WGSL lacks) become
-//!    texel buffers ([`image`], addressing in [`texel`]); atomics on vector
-//!    components ([`vector`]); float atomics as
-//!    compare-exchange loops on the bits, unless the adapter has
-//!    SHADER_FLOAT32_ATOMIC and the caller asks for native ones ([`float`]).
-//!    Arrays with a stride wider than their element (std140) get padded
-//!    elements ([`std140`]).
+//!    ([`sampler`]); specialization constants folded when naga could not
+//!    read them ([`spec`]); images used atomically (or of a shape WGSL lacks)
+//!    become texel buffers ([`image`], addressing in [`texel`]); atomics on
+//!    vector components ([`vector`]); arrays with a stride wider than their
+//!    element (std140) get padded elements ([`std140`]); float atomics on the
+//!    bits, unless the adapter has SHADER_FLOAT32_ATOMIC and the caller asks
+//!    for native ones ([`float`]).
 //! 2. naga's SPIR-V reader.
 //! 3. IR passes (naga IR): memory barriers only in uniform control flow
-//!    ([`uniformity`]); every compare-exchange made strong ([`compswap`]);
-//!    structs padded so WGSL's natural layout keeps every offset ([`layout`]).
+//!    ([`uniformity`]); every compare-exchange made strong but those in
+//!    atomport's own retry loops ([`compswap`]); structs padded so WGSL's
+//!    natural layout keeps every offset ([`layout`]).
 //! 4. naga validation, then WGSL output. The runtime compiles the validated
 //!    module (wgpu's `ShaderSource::Naga`), so a valid shader is never
 //!    refused for the WGSL parser's nesting limits; the golden tests parse
 //!    and validate the WGSL text.
 
+pub mod alias;
 pub mod compat;
 pub mod compswap;
 pub mod float;
 pub mod image;
 pub mod layout;
+pub(crate) mod model;
 pub mod opengl;
+pub mod refuse;
 pub mod sampler;
 pub mod spec;
-mod spirv;
 pub mod std140;
 pub mod subgroup;
 pub mod texel;
 pub mod uniformity;
 pub mod vector;
+
+pub use alias::Alias;
 
 use crate::front::{self, SourceOptions};
 use crate::{Error, Result, guard};
@@ -135,17 +143,17 @@ pub struct Lowered {
     pub aliases: Vec<Alias>,
 }
 
-/// A buffer block declared at the binding of another one, moved to a
-/// binding of its own: the runtime binds the buffer given for either to
-/// both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Alias {
-    /// The descriptor set (WGSL group).
-    pub group: u32,
-    /// The binding it now has.
-    pub binding: u32,
-    /// The binding it was declared at, which it shares.
-    pub of: u32,
+/// What the SPIR-V passes found, for the binding map and the IR passes.
+#[derive(Default)]
+struct SpirvOutcome {
+    images: Vec<image::ImageBinding>,
+    opengl: Vec<opengl::OpenGlBinding>,
+    samplers: Vec<sampler::SplitSampler>,
+    layer_counts: Vec<sampler::LayerCount>,
+    warnings: Vec<compat::Warning>,
+    aliases: Vec<Alias>,
+    /// The compare-exchanges in atomport's own retry loops.
+    weak_compare_exchanges: compswap::Ordinals,
 }
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
@@ -155,6 +163,38 @@ pub struct Alias {
 pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> Result<Lowered> {
     let name = opts.display_name();
     let mut report = LowerReport::default();
+    let (words, found) = spirv_passes(words, opts, unbound, &mut report)?;
+    let mut module = front::spirv::to_naga(&words, name)?;
+    let mut warnings = found.warnings;
+    let (info, wgsl) = ir_passes(
+        &mut module,
+        name,
+        &found.weak_compare_exchanges,
+        &mut report,
+        &mut warnings,
+    )?;
+    log::debug!("{name}: {report:?}");
+    Ok(Lowered {
+        module,
+        info,
+        wgsl,
+        images: found.images,
+        opengl: found.opengl,
+        samplers: found.samplers,
+        layer_counts: found.layer_counts,
+        warnings,
+        aliases: found.aliases,
+    })
+}
+
+/// The words, rewritten by the SPIR-V passes, and what they found.
+fn spirv_passes(
+    words: &[u32],
+    opts: &SourceOptions,
+    unbound: &[String],
+    report: &mut LowerReport,
+) -> Result<(Vec<u32>, SpirvOutcome)> {
+    let name = opts.display_name();
     // rspirv's reader panics on some corrupt modules (e.g. a string length
     // past the end): guarded like naga.
     front::spirv::check_instruction_stream(words, name)?;
@@ -163,25 +203,11 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         e => Error::Unsupported(format!("{name}: {e}")),
     })?;
     let words = compat::split_variadic_spec_constant_ops(&words);
-    let words = &words[..];
-    // rspirv's reader panics on some corrupt modules (a string past its
-    // instruction's end): that is malformed input, not atomport's bug.
-    let mut spv = crate::guard_with(
-        || {
-            rspirv::dr::load_words(words)
-                .map_err(|e| Error::shader(format!("{name}: malformed SPIR-V: {e}")))
-        },
-        |msg| {
-            Error::shader(format!(
-                "{name}: malformed SPIR-V: the reader failed ({msg})"
-            ))
-        },
-    )?;
-    spirv::check_ids(&spv, name)?;
-    spirv::strip_debug_lines(&mut spv);
-    let mut warnings = Vec::new();
+    let mut m = model::Model::load(&words, name)?;
+    m.check_ids(name)?;
+    compat::strip_debug_lines(&mut m);
     // The caller's values: their errors name the value given, as given.
-    spec::apply_specializations(&mut spv, &opts.specializations)?;
+    spec::apply_specializations(&mut m, &opts.specializations)?;
     // Malformed SPIR-V that rspirv still reads could make a pass index out
     // of bounds: a panic in a pass becomes an internal error, never an abort.
     let unsupported = |e: Error| match e {
@@ -189,113 +215,111 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         Error::Shader(m) => Error::shader(format!("{name}: {m}")),
         e => Error::Unsupported(format!("{name}: {e}")),
     };
-    let mut opengl = Vec::new();
-    let mut aliases = Vec::new();
-    let mut samplers = Vec::new();
-    let mut layer_counts = Vec::new();
-    let images = guard("atomport's SPIR-V passes", || {
-        compat::refuse_inexpressible_capabilities(&spv)?;
-        warnings = compat::relax_memory_model(&mut spv)?;
+    guard("atomport's SPIR-V passes", || {
+        let mut found = SpirvOutcome::default();
+        refuse::inexpressible_capabilities(&m)?;
+        found.warnings = compat::relax_memory_model(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
         if opts.dialect == Some(front::Dialect::OpenGl) {
-            opengl = opengl::assign_bindings(&mut spv, unbound)?;
-            compat::remove_unused_globals(&mut spv);
+            found.opengl = opengl::assign_bindings(&mut m, unbound)?;
+            compat::remove_unused_globals(&mut m);
         } else {
-            compat::remove_unused_globals(&mut spv);
-            aliases = spirv::alias_shared_bindings(&mut spv)?;
+            compat::remove_unused_globals(&mut m);
+            found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
-        compat::match_bit_query_types(&mut spv)?;
-        compat::split_wide_bitcasts(&mut spv)?;
-        compat::non_finite_constants(&mut spv)?;
-        subgroup::lower_subgroup_operations(&mut spv)?;
-        subgroup::lower_subgroup_masks(&mut spv)?;
-        spirv::refuse_storage_images_without_format(&spv)?;
-        spirv::refuse_two_row_matrices_with_wide_columns(&spv)?;
-        samplers = sampler::split_combined_samplers(&mut spv)?;
-        sampler::declare_coordinate_types(&mut spv);
-        sampler::refuse_integer_sampling(&spv)?;
-        sampler::explicit_lod_sampling(&mut spv)?;
-        spirv::match_atomic_operand_types(&mut spv)?;
-        report.folded_spec_constants = spec::fold_specialization_constants(&mut spv, local_size)?;
-        let images = image::images_to_texel_buffers(
-            &mut spv,
+        compat::match_bit_query_types(&mut m)?;
+        compat::split_wide_bitcasts(&mut m)?;
+        compat::non_finite_constants(&mut m)?;
+        subgroup::lower_subgroup_operations(&mut m)?;
+        subgroup::lower_subgroup_masks(&mut m)?;
+        refuse::storage_images_without_format(&m)?;
+        refuse::two_row_matrices_with_wide_columns(&m)?;
+        found.samplers = sampler::split_combined_samplers(&mut m)?;
+        sampler::declare_coordinate_types(&mut m);
+        refuse::integer_sampling(&m)?;
+        sampler::explicit_lod_sampling(&mut m)?;
+        compat::match_atomic_operand_types(&mut m)?;
+        report.folded_spec_constants = spec::fold_specialization_constants(&mut m, local_size)?;
+        found.images = image::images_to_texel_buffers(
+            &mut m,
             opts.images_as_texel_buffers,
             fault::active(fault::Fault::SwappedImageAxes),
         )?;
         // After the image pass: images it made texel buffers answer their
         // sizes themselves.
-        layer_counts = sampler::array_sizes_from_overrides(&mut spv)?;
-        report.vector_sites = vector::scalarize_vector_atomics(&mut spv)?;
-        report.padded_arrays = std140::pad_strided_arrays(&mut spv)?;
+        found.layer_counts = sampler::array_sizes_from_overrides(&mut m)?;
+        report.vector_sites = vector::scalarize_vector_atomics(&mut m)?;
+        report.padded_arrays = std140::pad_strided_arrays(&mut m)?;
         // Native float atomics cover storage buffers; shared memory is
         // always emulated.
-        report.float_sites = float::emulate_float_atomics(&mut spv, !opts.native_float_atomics)?;
-        spirv::refuse_aggregate_copies_of_atomics(&spv)?;
-        Ok(images)
+        let floats = float::emulate_float_atomics(&mut m, !opts.native_float_atomics)?;
+        report.float_sites = floats.sites;
+        refuse::aggregate_copies_of_atomics(&m)?;
+        if log::log_enabled!(log::Level::Trace) {
+            use rspirv::binary::Disassemble;
+            log::trace!(
+                "SPIR-V after the SPIR-V passes:\n{}",
+                m.module().disassemble()
+            );
+        }
+        let words = m.assemble()?;
+        found.weak_compare_exchanges = compswap::Ordinals::of(&words, &floats.weak);
+        Ok((words, found))
     })
-    .map_err(unsupported)?;
-    if log::log_enabled!(log::Level::Trace) {
-        use rspirv::binary::Disassemble;
-        log::trace!("SPIR-V after the SPIR-V passes:\n{}", spv.disassemble());
-    }
-    let words = {
-        use rspirv::binary::Assemble;
-        spv.assemble()
+    .map_err(unsupported)
+}
+
+/// The IR passes over naga's module, then validation and WGSL.
+fn ir_passes(
+    module: &mut naga::Module,
+    name: &str,
+    weak: &compswap::Ordinals,
+    report: &mut LowerReport,
+    warnings: &mut Vec<compat::Warning>,
+) -> Result<(naga::valid::ModuleInfo, String)> {
+    let unsupported = |e: Error| match e {
+        Error::Internal(_) => e,
+        Error::Shader(m) => Error::shader(format!("{name}: {m}")),
+        e => Error::Unsupported(format!("{name}: {e}")),
     };
-    let mut module = front::spirv::to_naga(&words, name)?;
-    writeonly_storage_readable(&mut module);
-    barriers_without_textures(&mut module);
+    writeonly_storage_readable(module);
+    barriers_without_textures(module);
     warnings.extend(guard("atomport's uniformity pass", || {
-        Ok(uniformity::barriers_in_uniform_control_flow(&mut module))
+        Ok(uniformity::barriers_in_uniform_control_flow(module))
     })?);
     report.strong_compare_exchanges = guard("atomport's compare-exchange pass", || {
         if fault::active(fault::Fault::SpuriousCompareExchange) {
-            compswap::spurious_failures(&mut module)
+            compswap::spurious_failures(module)
         } else {
-            compswap::strong_compare_exchange(&mut module)
+            compswap::strong_compare_exchange(module, weak)
         }
     })
     .map_err(unsupported)?;
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
     guard("naga's compaction", || {
-        naga::compact::compact(&mut module, naga::compact::KeepUnused::No);
+        naga::compact::compact(module, naga::compact::KeepUnused::No);
         Ok(())
     })?;
-    let mut info = front::validate(&module, None, name).map_err(|e| {
-        // The input got through every pass but WGSL has no valid form
-        // for what came out (a malformed or unusual module, or a gap in
-        // a pass): said as such, not as a bug of the input's making.
-        Error::Unsupported(format!("no valid WGSL for this shader: {e}"))
-    })?;
+    // The input got through every pass but WGSL has no valid form for what
+    // came out (a malformed or unusual module, or a gap in a pass): said as
+    // such, not as a bug of the input's making.
+    let no_wgsl = |e: Error| Error::Unsupported(format!("no valid WGSL for this shader: {e}"));
+    let mut info = front::validate(module, None, name).map_err(no_wgsl)?;
     report.padded_structs = guard("atomport's layout pass", || {
-        layout::match_natural_layout(&mut module, &info)
+        layout::match_natural_layout(module, &info)
     })
     .map_err(unsupported)?;
     if report.padded_structs > 0 {
-        info = front::validate(&module, None, name)
-            .map_err(|e| Error::Unsupported(format!("no valid WGSL for this shader: {e}")))?;
+        info = front::validate(module, None, name).map_err(no_wgsl)?;
     }
     let wgsl = guard("naga's WGSL writer", || {
-        naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+        naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| {
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })
     })?;
-    log::debug!("{name}: {report:?}");
-    // The runtime compiles the validated module itself, not the text: a
-    // re-parse would add the WGSL parser's nesting limits to valid shaders.
-    Ok(Lowered {
-        module,
-        info,
-        wgsl,
-        images,
-        opengl,
-        samplers,
-        layer_counts,
-        warnings,
-        aliases,
-    })
+    Ok((info, wgsl))
 }
 
 /// WGSL has no write-only storage buffers: a GLSL `writeonly buffer` becomes

@@ -19,11 +19,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
+use super::model::{Model, decorate, id};
 use crate::Result;
 
 /// glslang's name for the block of loose uniforms.
@@ -106,74 +107,43 @@ struct Resource {
     explicit: Option<u32>,
 }
 
-/// Assigns every resource variable its WGSL binding in group 0; returns the origins.
-pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<OpenGlBinding>> {
-    let names = super::spirv::debug_names(module);
-    let mut decorations: HashMap<Word, Vec<(Decoration, Option<u32>)>> = HashMap::new();
-    for i in &module.annotations {
-        if i.class.opcode != Op::Decorate {
-            continue;
+/// The OpenGL kind of a resource variable, if it is one.
+fn kind_of(m: &Model, class: StorageClass, pointee: Word) -> Option<OpenGlKind> {
+    // Arrays of resources are one binding: look through them.
+    let pointee = m.strip_arrays(pointee);
+    let ty_name = m.name(pointee).unwrap_or("");
+    Some(match class {
+        StorageClass::StorageBuffer => buffer_kind(ty_name),
+        StorageClass::Uniform if m.has_decoration(pointee, Decoration::BufferBlock) => {
+            buffer_kind(ty_name)
         }
-        if let (Some(Operand::IdRef(t)), Some(Operand::Decoration(d))) =
-            (i.operands.first(), i.operands.get(1))
-        {
-            let value = match i.operands.get(2) {
-                Some(Operand::LiteralBit32(v)) => Some(*v),
-                _ => None,
-            };
-            decorations.entry(*t).or_default().push((*d, value));
+        StorageClass::Uniform if ty_name == DEFAULT_UNIFORM_BLOCK => {
+            OpenGlKind::DefaultUniformBlock
         }
-    }
-    let decorated = |id: Word, d: Decoration| {
-        decorations
-            .get(&id)
-            .and_then(|v| v.iter().find(|(x, _)| *x == d))
-            .map(|(_, v)| v.unwrap_or(0))
-    };
-    let defs = super::spirv::Defs::new(module);
-    let globals = &defs.globals;
-    let mut resources = Vec::new();
-    for i in &module.types_global_values {
-        if i.class.opcode != Op::Variable {
-            continue;
-        }
-        let (Some(var), Some(ptr)) = (i.result_id, i.result_type) else {
-            continue;
-        };
-        let Some(Operand::StorageClass(class)) = i.operands.first() else {
-            continue;
-        };
-        // Arrays of resources are one binding: look through them.
-        let Some((_, pointee)) = defs.pointer(ptr) else {
-            continue;
-        };
-        let pointee = defs.strip_arrays(pointee);
-        let ty_name = names.get(&pointee).map_or("", String::as_str);
-        let ty_op = globals.get(&pointee).map(|t| t.class.opcode);
-        let kind = match class {
-            StorageClass::StorageBuffer => buffer_kind(ty_name),
-            StorageClass::Uniform if decorated(pointee, Decoration::BufferBlock).is_some() => {
-                buffer_kind(ty_name)
-            }
-            StorageClass::Uniform if ty_name == DEFAULT_UNIFORM_BLOCK => {
-                OpenGlKind::DefaultUniformBlock
-            }
-            StorageClass::Uniform => OpenGlKind::UniformBuffer,
-            StorageClass::UniformConstant => match ty_op {
-                Some(Op::TypeSampler) => OpenGlKind::Sampler,
-                Some(Op::TypeSampledImage) => OpenGlKind::Texture,
-                Some(Op::TypeImage) => {
-                    // Operand 6 is `Sampled`: 2 for storage images.
-                    match globals[&pointee].operands.get(5) {
-                        Some(Operand::LiteralBit32(2)) => OpenGlKind::Image,
-                        _ => OpenGlKind::Texture,
-                    }
-                }
-                _ => continue,
+        StorageClass::Uniform => OpenGlKind::UniformBuffer,
+        StorageClass::UniformConstant => match m.global(pointee).map(|t| t.class.opcode) {
+            Some(Op::TypeSampler) => OpenGlKind::Sampler,
+            Some(Op::TypeSampledImage) => OpenGlKind::Texture,
+            // Operand 6 is `Sampled`: 2 for storage images.
+            Some(Op::TypeImage) => match m.global(pointee)?.operands.get(5) {
+                Some(Operand::LiteralBit32(2)) => OpenGlKind::Image,
+                _ => OpenGlKind::Texture,
             },
-            _ => continue,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Assigns every resource variable its WGSL binding in group 0; returns the origins.
+pub fn assign_bindings(m: &mut Model, unbound: &[String]) -> Result<Vec<OpenGlBinding>> {
+    let mut resources = Vec::new();
+    for (var, class, pointee) in m.variables() {
+        let Some(kind) = kind_of(m, class, pointee) else {
+            continue;
         };
-        let var_name = names.get(&var).map_or("", String::as_str);
+        let ty_name = m.name(m.strip_arrays(pointee)).unwrap_or("");
+        let var_name = m.name(var).unwrap_or("");
         let named_none = [var_name, ty_name]
             .iter()
             .any(|n| !n.is_empty() && unbound.iter().any(|u| u == n));
@@ -181,7 +151,7 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
             OpenGlKind::AtomicCounter => ty_name[ATOMIC_COUNTER_BLOCK.len()..].parse().ok(),
             OpenGlKind::DefaultUniformBlock => None,
             _ if named_none => None,
-            _ => decorated(var, Decoration::Binding),
+            _ => m.decoration(var, Decoration::Binding),
         };
         resources.push(Resource {
             var,
@@ -224,9 +194,12 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
         .zip(&slot)
         .map(|(r, s)| (r.var, s.unwrap_or(0)))
         .collect();
-    module.annotations.retain(|i| {
+    m.module_mut().annotations.retain(|i| {
         !(i.class.opcode == Op::Decorate
-            && matches!(i.operands.first(), Some(Operand::IdRef(t)) if vars.contains_key(t))
+            && i.operands
+                .first()
+                .and_then(id)
+                .is_some_and(|t| vars.contains_key(&t))
             && matches!(
                 i.operands.get(1),
                 Some(Operand::Decoration(
@@ -241,16 +214,7 @@ pub fn assign_bindings(module: &mut Module, unbound: &[String]) -> Result<Vec<Op
             (Decoration::DescriptorSet, 0),
             (Decoration::Binding, binding),
         ] {
-            module.annotations.push(Instruction::new(
-                Op::Decorate,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(r.var),
-                    Operand::Decoration(d),
-                    Operand::LiteralBit32(v),
-                ],
-            ));
+            m.annotate(decorate(r.var, d, &[v]));
         }
         let auto = r.explicit.is_none() && r.kind != OpenGlKind::DefaultUniformBlock;
         out.push(OpenGlBinding {

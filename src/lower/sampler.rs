@@ -13,10 +13,10 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, ImageOperands, Op, StorageClass, Word};
 
-use super::spirv::{Defs, Rewriter, id};
+use super::model::{Model, id, with_ids};
 use crate::{Error, Result};
 
 /// A combined sampler the pass split, for the binding map.
@@ -35,25 +35,18 @@ pub struct SplitSampler {
 /// Suffix of the sampler half's name (`tex` → `tex_sampler`).
 pub const SAMPLER_SUFFIX: &str = "_sampler";
 
-/// Splits every combined image sampler variable; returns what it split.
-pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>> {
-    let defs = Defs::new(module);
-    let names = super::spirv::debug_names(module);
-    // (variable, element SI type, array length constant or None, runtime?)
-    let mut found: Vec<(Word, Word, Option<Word>, bool)> = Vec::new();
-    for i in &module.types_global_values {
-        if i.class.opcode != Op::Variable
-            || i.operands.first() != Some(&Operand::StorageClass(StorageClass::UniformConstant))
-        {
+/// A combined sampler variable: (variable, element sampled-image type,
+/// the array length's constant, whether the array is runtime-sized).
+type Combined = (Word, Word, Option<Word>, bool);
+
+/// Every combined image sampler variable, and every array of them.
+fn combined_samplers(m: &Model) -> Vec<Combined> {
+    let mut found = Vec::new();
+    for (var, class, pointee) in m.variables() {
+        if class != StorageClass::UniformConstant {
             continue;
         }
-        let (Some(var), Some(ptr)) = (i.result_id, i.result_type) else {
-            continue;
-        };
-        let Some((_, pointee)) = defs.pointer(ptr) else {
-            continue;
-        };
-        let Some(t) = defs.globals.get(&pointee) else {
+        let Some(t) = m.global(pointee) else {
             continue;
         };
         match t.class.opcode {
@@ -62,11 +55,7 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
                 let Some(e) = t.operands.first().and_then(id) else {
                     continue;
                 };
-                if defs
-                    .globals
-                    .get(&e)
-                    .is_some_and(|e| e.class.opcode == Op::TypeSampledImage)
-                {
+                if m.op_of(e) == Some(Op::TypeSampledImage) {
                     let len = t.operands.get(1).and_then(id);
                     found.push((var, e, len, t.class.opcode == Op::TypeRuntimeArray));
                 }
@@ -74,31 +63,37 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
             _ => {}
         }
     }
+    found
+}
+
+/// Splits every combined image sampler variable; returns what it split.
+pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
+    let found = combined_samplers(m);
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let (sets, bindings) = super::spirv::sets_and_bindings(module);
-    let mut free = super::spirv::FreeBindings::new(&sets, &bindings);
-    let mut rw = Rewriter::new(module);
-    let sampler_ty = sampler_type(&mut rw);
+    let mut free = m.free_bindings();
+    let sampler_ty = m.sampler_type();
     let mut split = Vec::new();
     // variable -> its (texture, sampler) variables, one pair per element
     let mut pairs: HashMap<Word, Vec<(Word, Word)>> = HashMap::new();
+    // variable -> the image type of its texture half
+    let mut image_of: HashMap<Word, Word> = HashMap::new();
     for &(var, si, len, runtime) in &found {
-        let image = defs
-            .globals
-            .get(&si)
+        let image = m
+            .global(si)
             .and_then(|t| t.operands.first())
             .and_then(id)
             .ok_or_else(|| {
                 Error::shader("malformed SPIR-V: OpTypeSampledImage without an image")
             })?;
-        let name = names.get(&var).cloned().unwrap_or_default();
+        image_of.insert(var, image);
+        let name = m.name(var).unwrap_or_default().to_string();
         // An array of combined samplers becomes one texture and one sampler
         // per element, each at a binding of its own (WGSL binds them one by one).
         let count = match (len, runtime) {
             (None, false) => None,
-            (Some(l), false) => Some(defs.constant_u32(l).filter(|&n| (1..=64).contains(&n)).ok_or_else(
+            (Some(l), false) => Some(m.constant_u32(l).filter(|&n| (1..=64).contains(&n)).ok_or_else(
                 || {
                     Error::Unsupported(format!(
                         "the combined sampler array `{name}` has a length atomport cannot split (1 to 64 elements)"
@@ -111,54 +106,26 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
                 )));
             }
         };
-        let image_ptr = rw.pointer_to(StorageClass::UniformConstant, image);
-        let sampler_ptr = rw.pointer_to(StorageClass::UniformConstant, sampler_ty);
-        let set = sets.get(&var).copied().unwrap_or(0);
-        let first_binding = bindings.get(&var).copied().unwrap_or(0);
-        let add_var = |rw: &mut Rewriter, ptr: Word, binding: u32, label: String| {
-            let v = rw.fresh();
-            let at = rw
-                .position(var)
-                .map_or(rw.module.types_global_values.len(), |p| p + 1);
-            rw.module.types_global_values.insert(
-                at,
-                Instruction::new(
-                    Op::Variable,
-                    Some(ptr),
-                    Some(v),
-                    vec![Operand::StorageClass(StorageClass::UniformConstant)],
-                ),
+        let image_ptr = m.pointer_to(StorageClass::UniformConstant, image);
+        let sampler_ptr = m.pointer_to(StorageClass::UniformConstant, sampler_ty);
+        let (set, first_binding) = m.slot(var);
+        let add_var = |m: &mut Model, ptr: Word, binding: u32, label: String| {
+            let v = m.add_global(
+                Op::Variable,
+                Some(ptr),
+                vec![Operand::StorageClass(StorageClass::UniformConstant)],
             );
-            for (d, x) in [
-                (Decoration::DescriptorSet, set),
-                (Decoration::Binding, binding),
-            ] {
-                rw.module.annotations.push(Instruction::new(
-                    Op::Decorate,
-                    None,
-                    None,
-                    vec![
-                        Operand::IdRef(v),
-                        Operand::Decoration(d),
-                        Operand::LiteralBit32(x),
-                    ],
-                ));
-            }
-            rw.module.debug_names.push(Instruction::new(
-                Op::Name,
-                None,
-                None,
-                vec![Operand::IdRef(v), Operand::LiteralString(label)],
-            ));
+            m.decorate(v, Decoration::DescriptorSet, &[set]);
+            m.decorate(v, Decoration::Binding, &[binding]);
+            m.set_name(v, label);
             v
         };
-        let mut next = |set: u32| free.take(set);
         let mut elements = Vec::new();
         match count {
             None => {
-                rw.set_result_type(var, image_ptr);
-                let b = next(set)?;
-                let svar = add_var(&mut rw, sampler_ptr, b, format!("{name}{SAMPLER_SUFFIX}"));
+                m.set_result_type(var, image_ptr);
+                let b = free.take(set)?;
+                let svar = add_var(m, sampler_ptr, b, format!("{name}{SAMPLER_SUFFIX}"));
                 elements.push((var, svar));
                 split.push(SplitSampler {
                     group: set,
@@ -171,15 +138,14 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
                 for k in 0..n {
                     let element = format!("{name}[{k}]");
                     // Element 0 keeps the array's binding.
-                    let tb = if k == 0 { first_binding } else { next(set)? };
-                    let tvar = add_var(&mut rw, image_ptr, tb, element.clone());
-                    let sb = next(set)?;
-                    let svar = add_var(
-                        &mut rw,
-                        sampler_ptr,
-                        sb,
-                        format!("{element}{SAMPLER_SUFFIX}"),
-                    );
+                    let tb = if k == 0 {
+                        first_binding
+                    } else {
+                        free.take(set)?
+                    };
+                    let tvar = add_var(m, image_ptr, tb, element.clone());
+                    let sb = free.take(set)?;
+                    let svar = add_var(m, sampler_ptr, sb, format!("{element}{SAMPLER_SUFFIX}"));
                     elements.push((tvar, svar));
                     split.push(SplitSampler {
                         group: set,
@@ -192,54 +158,27 @@ pub fn split_combined_samplers(module: &mut Module) -> Result<Vec<SplitSampler>>
         }
         pairs.insert(var, elements);
     }
+    rewrite_uses(m, &pairs, &image_of, sampler_ty)?;
     // The arrays themselves are gone: only their elements are bound.
+    // (From SPIR-V 1.4 the entry point lists them too.)
     let arrays: Vec<Word> = found
         .iter()
         .filter(|f| f.2.is_some())
         .map(|f| f.0)
         .collect();
-    // (From SPIR-V 1.4 the entry point lists them too.)
-    super::spirv::remove_globals(rw.module, |r| arrays.contains(&r));
-    rewrite_uses(&mut rw, &defs, &names, &found, &pairs, sampler_ty)?;
+    m.remove_globals(|r| arrays.contains(&r));
     Ok(split)
-}
-
-/// `OpTypeSampler`, found or created at the start of the types.
-fn sampler_type(rw: &mut Rewriter) -> Word {
-    if let Some(s) = rw
-        .module
-        .types_global_values
-        .iter()
-        .find(|i| i.class.opcode == Op::TypeSampler)
-        .and_then(|i| i.result_id)
-    {
-        return s;
-    }
-    let s = rw.fresh();
-    rw.module
-        .types_global_values
-        .insert(0, Instruction::new(Op::TypeSampler, None, Some(s), vec![]));
-    s
 }
 
 /// Loads of a split variable (or of an element of a split array, selected
 /// by a constant) become a load of its texture, a load of its sampler and
 /// an `OpSampledImage`.
 fn rewrite_uses(
-    rw: &mut Rewriter,
-    defs: &Defs,
-    names: &HashMap<Word, String>,
-    found: &[(Word, Word, Option<Word>, bool)],
+    m: &mut Model,
     pairs: &HashMap<Word, Vec<(Word, Word)>>,
+    image_of: &HashMap<Word, Word>,
     sampler_ty: Word,
 ) -> Result<()> {
-    let image_of: HashMap<Word, Word> = found
-        .iter()
-        .filter_map(|&(v, si, _, _)| {
-            let img = defs.globals.get(&si)?.operands.first().and_then(id)?;
-            Some((v, img))
-        })
-        .collect();
     // Pointer -> (split variable, its texture and sampler variables).
     let mut alias: HashMap<Word, (Word, Word, Word)> = pairs
         .iter()
@@ -251,87 +190,59 @@ fn rewrite_uses(
         .filter(|(v, e)| !(e.len() == 1 && e[0].0 == **v))
         .map(|(v, e)| (*v, e))
         .collect();
-    let mut bound = rw.module.header.as_ref().map_or(0, |h| h.bound);
-    let mut fresh = || {
-        bound += 1;
-        bound - 1
-    };
-    for f in &mut rw.module.functions {
-        for b in &mut f.blocks {
-            let mut out = Vec::with_capacity(b.instructions.len());
-            for inst in std::mem::take(&mut b.instructions) {
-                let first = inst.operands.first().and_then(id);
-                match (inst.class.opcode, first) {
-                    (Op::AccessChain | Op::InBoundsAccessChain, Some(base))
-                        if arrays.contains_key(&base) =>
-                    {
-                        let elements = arrays[&base];
-                        let label = names.get(&base).map_or("?", String::as_str);
-                        let indices: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
-                        let k = match indices.as_slice() {
-                            [i] => defs.constant_u32(*i),
-                            _ => None,
-                        };
-                        let Some(&(tex, samp)) = k.and_then(|k| elements.get(k as usize)) else {
-                            return Err(Error::Unsupported(format!(
-                                "the combined sampler array `{label}` is indexed by a value known only at run time: WGSL binds each texture and sampler on its own; index it with constants"
-                            )));
-                        };
-                        if let Some(r) = inst.result_id {
-                            alias.insert(r, (base, tex, samp));
-                        }
-                    }
-                    (Op::Load, Some(ptr)) if alias.contains_key(&ptr) => {
-                        let (var, tex, samp) = alias[&ptr];
-                        let (Some(r), Some(si)) = (inst.result_id, inst.result_type) else {
-                            out.push(inst);
-                            continue;
-                        };
-                        let (t, s) = (fresh(), fresh());
-                        out.push(Instruction::new(
-                            Op::Load,
-                            Some(image_of[&var]),
-                            Some(t),
-                            vec![Operand::IdRef(tex)],
-                        ));
-                        out.push(Instruction::new(
-                            Op::Load,
-                            Some(sampler_ty),
-                            Some(s),
-                            vec![Operand::IdRef(samp)],
-                        ));
-                        out.push(Instruction::new(
-                            Op::SampledImage,
-                            Some(si),
-                            Some(r),
-                            vec![Operand::IdRef(t), Operand::IdRef(s)],
-                        ));
-                    }
-                    (op, _) => {
-                        // Any other use of a split pointer (a function argument,
-                        // a whole-array load).
-                        if let Some(p) = inst
-                            .operands
-                            .iter()
-                            .filter_map(id)
-                            .find(|p| alias.contains_key(p) || arrays.contains_key(p))
-                        {
-                            let var = alias.get(&p).map_or(p, |a| a.0);
-                            return Err(Error::Unsupported(format!(
-                                "the combined sampler `{}` is used by Op{op:?} (passed to a function, or a whole array loaded): atomport splits combined samplers where they are loaded; load them where they are used",
-                                names.get(&var).map_or("?", String::as_str)
-                            )));
-                        }
-                        out.push(inst);
-                    }
+    m.rewrite(|e, inst| {
+        let first = inst.operands.first().and_then(id);
+        match (inst.class.opcode, first) {
+            (Op::AccessChain | Op::InBoundsAccessChain, Some(base))
+                if arrays.contains_key(&base) =>
+            {
+                let elements = arrays[&base];
+                let indices: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
+                let k = match indices.as_slice() {
+                    [i] => e.m.constant_u32(*i),
+                    _ => None,
+                };
+                let Some(&(tex, samp)) = k.and_then(|k| elements.get(k as usize)) else {
+                    return Err(Error::Unsupported(format!(
+                        "the combined sampler array `{}` is indexed by a value known only at run time: WGSL binds each texture and sampler on its own; index it with constants",
+                        e.m.name(base).unwrap_or("?")
+                    )));
+                };
+                if let Some(r) = inst.result_id {
+                    alias.insert(r, (base, tex, samp));
                 }
+                // The chain is gone: its loads load the element's halves.
+                Ok(true)
             }
-            b.instructions = out;
+            (Op::Load, Some(ptr)) if alias.contains_key(&ptr) => {
+                let (var, tex, samp) = alias[&ptr];
+                let (Some(r), Some(si)) = (inst.result_id, inst.result_type) else {
+                    return Ok(false);
+                };
+                let t = e.op(Op::Load, image_of[&var], &[tex]);
+                let s = e.op(Op::Load, sampler_ty, &[samp]);
+                e.push(with_ids(Op::SampledImage, Some(si), Some(r), &[t, s]));
+                Ok(true)
+            }
+            (op, _) => {
+                // Any other use of a split pointer (a function argument,
+                // a whole-array load).
+                if let Some(p) = inst
+                    .operands
+                    .iter()
+                    .filter_map(id)
+                    .find(|p| alias.contains_key(p) || arrays.contains_key(p))
+                {
+                    let var = alias.get(&p).map_or(p, |a| a.0);
+                    return Err(Error::Unsupported(format!(
+                        "the combined sampler `{}` is used by Op{op:?} (passed to a function, or a whole array loaded): atomport splits combined samplers where they are loaded; load them where they are used",
+                        e.m.name(var).unwrap_or("?")
+                    )));
+                }
+                Ok(false)
+            }
         }
-    }
-    if let Some(h) = rw.module.header.as_mut() {
-        h.bound = bound;
-    }
+    })?;
     Ok(())
 }
 
@@ -340,130 +251,43 @@ fn rewrite_uses(
 /// image's coordinates into such a vector and the layer, and panics when
 /// the module never declared the vector type (a `texelFetch` on a
 /// `sampler2DArray` with `ivec3` coordinates).
-pub fn declare_coordinate_types(module: &mut Module) {
-    let arrayed = module.types_global_values.iter().any(|i| {
+pub fn declare_coordinate_types(m: &mut Model) {
+    let arrayed = m.module().types_global_values.iter().any(|i| {
         i.class.opcode == Op::TypeImage && i.operands.get(3) == Some(&Operand::LiteralBit32(1))
     });
     if !arrayed {
         return;
     }
-    let mut rw = Rewriter::new(module);
-    for (op, operands) in [
-        (
-            Op::TypeInt,
-            vec![Operand::LiteralBit32(32), Operand::LiteralBit32(1)],
-        ),
-        (
-            Op::TypeInt,
-            vec![Operand::LiteralBit32(32), Operand::LiteralBit32(0)],
-        ),
-        (Op::TypeFloat, vec![Operand::LiteralBit32(32)]),
-    ] {
-        let scalar = match rw
-            .module
-            .types_global_values
-            .iter()
-            .find(|i| i.class.opcode == op && i.operands == operands)
-            .and_then(|i| i.result_id)
-        {
-            Some(s) => s,
-            None => {
-                let s = rw.fresh();
-                rw.module
-                    .types_global_values
-                    .insert(0, Instruction::new(op, None, Some(s), operands.clone()));
-                s
-            }
-        };
+    for scalar in [m.int_type(32, true), m.uint(), m.float_type(32)] {
         for n in [2u32, 3] {
-            let want = vec![Operand::IdRef(scalar), Operand::LiteralBit32(n)];
-            let exists = rw
-                .module
-                .types_global_values
-                .iter()
-                .any(|i| i.class.opcode == Op::TypeVector && i.operands == want);
-            if !exists {
-                let v = rw.fresh();
-                let at = rw.position(scalar).map_or(0, |p| p + 1);
-                rw.module
-                    .types_global_values
-                    .insert(at, Instruction::new(Op::TypeVector, None, Some(v), want));
-            }
+            m.vector_type(scalar, n);
         }
     }
-}
-
-/// Refuses sampling an integer texture with a sampler, which WGSL has no
-/// form for (`textureLod` on an `isampler2D`); `texelFetch` reads one.
-pub fn refuse_integer_sampling(module: &Module) -> Result<()> {
-    let defs = Defs::new(module);
-    let result_types = super::spirv::result_types(module);
-    for i in super::spirv::all_function_instructions(module) {
-        // Gathers of integer textures are WGSL's too: only sampling is refused.
-        if !i.class.opname.starts_with("ImageSample") {
-            continue;
-        }
-        let Some(si) = i
-            .operands
-            .first()
-            .and_then(id)
-            .and_then(|v| result_types.get(&v))
-        else {
-            continue;
-        };
-        // OpTypeSampledImage -> OpTypeImage -> sampled type.
-        let image = defs
-            .globals
-            .get(si)
-            .and_then(|t| t.operands.first())
-            .and_then(id);
-        let sampled = image
-            .and_then(|t| defs.globals.get(&t))
-            .and_then(|t| t.operands.first())
-            .and_then(id)
-            .and_then(|t| defs.globals.get(&t));
-        if sampled.is_some_and(|t| t.class.opcode == Op::TypeInt) {
-            let texture = i
-                .operands
-                .first()
-                .and_then(id)
-                .and_then(|v| source_variable(&defs, v))
-                .and_then(|var| super::spirv::debug_names(module).remove(&var))
-                .unwrap_or_else(|| "?".into());
-            return Err(Error::Unsupported(format!(
-                "the integer texture `{texture}` is sampled (texture/textureLod on an isampler or usampler): WGSL samples float textures only; read its texels with texelFetch"
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Implicit-LOD sampling becomes explicit at level 0 (or at the bias, which
 /// GLSL adds to the level 0 of non-fragment stages); returns how many.
-pub fn explicit_lod_sampling(module: &mut Module) -> Result<usize> {
-    let mut sites = Vec::new();
-    for (fi, f) in module.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (ii, i) in b.instructions.iter().enumerate() {
-                if matches!(
-                    i.class.opcode,
-                    Op::ImageSampleImplicitLod
-                        | Op::ImageSampleDrefImplicitLod
-                        | Op::ImageSampleProjImplicitLod
-                        | Op::ImageSampleProjDrefImplicitLod
-                ) {
-                    sites.push((fi, bi, ii));
-                }
-            }
-        }
-    }
-    if sites.is_empty() {
+pub fn explicit_lod_sampling(m: &mut Model) -> Result<usize> {
+    let implicit = |op: Op| {
+        matches!(
+            op,
+            Op::ImageSampleImplicitLod
+                | Op::ImageSampleDrefImplicitLod
+                | Op::ImageSampleProjImplicitLod
+                | Op::ImageSampleProjDrefImplicitLod
+        )
+    };
+    if !m.instructions().any(|i| implicit(i.class.opcode)) {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
-    let zero = float_zero(&mut rw)?;
-    for &(fi, bi, ii) in &sites {
-        let inst = &mut rw.module.functions[fi].blocks[bi].instructions[ii];
+    let float = m
+        .float32()
+        .ok_or_else(|| Error::shader("malformed SPIR-V: sampling without a 32-bit float type"))?;
+    let zero = m.constant(float, 0);
+    m.rewrite(|e, inst| {
+        if !implicit(inst.class.opcode) {
+            return Ok(false);
+        }
         let (op, fixed) = match inst.class.opcode {
             Op::ImageSampleImplicitLod => (Op::ImageSampleExplicitLod, 2),
             Op::ImageSampleDrefImplicitLod => (Op::ImageSampleDrefExplicitLod, 3),
@@ -479,13 +303,12 @@ pub fn explicit_lod_sampling(module: &mut Module) -> Result<usize> {
         // Lod; MinLod (only for implicit or gradient sampling) is dropped.
         let mut rest = ids.into_iter();
         let mut new_mask = ImageOperands::LOD;
-        let mut new_ids = Vec::new();
         let lod = if mask.contains(ImageOperands::BIAS) {
             rest.next().unwrap_or(Operand::IdRef(zero))
         } else {
             Operand::IdRef(zero)
         };
-        new_ids.push(lod);
+        let mut new_ids = vec![lod];
         for bit in [
             ImageOperands::CONST_OFFSET,
             ImageOperands::OFFSET,
@@ -503,39 +326,14 @@ pub fn explicit_lod_sampling(module: &mut Module) -> Result<usize> {
         }
         operands.push(Operand::ImageOperands(new_mask));
         operands.extend(new_ids);
-        *inst = Instruction::new(op, inst.result_type, inst.result_id, operands);
-    }
-    Ok(sites.len())
-}
-
-/// A 32-bit float constant 0.0, found or created.
-fn float_zero(rw: &mut Rewriter) -> Result<Word> {
-    let float = rw
-        .module
-        .types_global_values
-        .iter()
-        .find(|i| i.class.opcode == Op::TypeFloat && i.operands == [Operand::LiteralBit32(32)])
-        .and_then(|i| i.result_id)
-        .ok_or_else(|| Error::shader("malformed SPIR-V: sampling without a 32-bit float type"))?;
-    if let Some(z) = rw.module.types_global_values.iter().find(|i| {
-        i.class.opcode == Op::Constant
-            && i.result_type == Some(float)
-            && i.operands == [Operand::LiteralBit32(0)]
-    }) {
-        return Ok(z.result_id.unwrap_or(0));
-    }
-    let z = rw.fresh();
-    let at = rw.position(float).map_or(0, |p| p + 1);
-    rw.module.types_global_values.insert(
-        at,
-        Instruction::new(
-            Op::Constant,
-            Some(float),
-            Some(z),
-            vec![Operand::LiteralBit32(0)],
-        ),
-    );
-    Ok(z)
+        e.push(Instruction::new(
+            op,
+            inst.result_type,
+            inst.result_id,
+            operands,
+        ));
+        Ok(true)
+    })
 }
 
 /// An array texture whose layer count reaches the shader as an override.
@@ -550,177 +348,128 @@ pub struct LayerCount {
     pub override_id: u32,
 }
 
-/// The variable an image, sampled image or pointer value comes from,
-/// through loads and access chains. Bounded: malformed SPIR-V may loop.
-fn source_variable(defs: &Defs, mut v: Word) -> Option<Word> {
-    for _ in 0..64 {
-        let d = defs.def(v)?;
-        match d.class.opcode {
-            Op::Variable => return Some(v),
-            Op::Load | Op::SampledImage | Op::Image | Op::AccessChain | Op::InBoundsAccessChain => {
-                v = d.operands.first().and_then(id)?
-            }
-            _ => return None,
-        }
-    }
-    None
-}
-
 /// `textureSize`/`imageSize` of an array texture: naga's reader drops the
 /// layer count (it answers the size of one layer). The query becomes the
 /// size of one layer and the layer count, an override constant the runtime
 /// sets from the bound texture, as the image pass does for image sizes.
-pub fn array_sizes_from_overrides(module: &mut Module) -> Result<Vec<LayerCount>> {
-    let defs = Defs::new(module);
-    let types = super::spirv::result_types(module);
-    let mut sites = Vec::new();
-    for (fi, f) in module.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (ii, i) in b.instructions.iter().enumerate() {
-                if !matches!(i.class.opcode, Op::ImageQuerySize | Op::ImageQuerySizeLod) {
-                    continue;
-                }
-                let Some(img) = i.operands.first().and_then(id) else {
-                    continue;
-                };
-                let Some(img_ty) = types.get(&img).and_then(|t| defs.globals.get(t)) else {
-                    continue;
-                };
-                if img_ty.class.opcode != Op::TypeImage
-                    || img_ty.operands.get(3) != Some(&Operand::LiteralBit32(1))
-                {
-                    continue;
-                }
-                let Some(var) = source_variable(&defs, img) else {
-                    continue;
-                };
-                sites.push((fi, bi, ii, var));
-            }
+pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
+    // The arrayed image variable a size query asks of.
+    let queried = |m: &Model, i: &Instruction| -> Option<Word> {
+        if !matches!(i.class.opcode, Op::ImageQuerySize | Op::ImageQuerySizeLod) {
+            return None;
+        }
+        let img = i.operands.first().and_then(id)?;
+        let ty = m.global(m.result_type(img)?)?;
+        if ty.class.opcode != Op::TypeImage || ty.operands.get(3) != Some(&Operand::LiteralBit32(1))
+        {
+            return None;
+        }
+        m.source_variable(img)
+    };
+    // Ids handed out from the last query up, as they always were.
+    let mut vars: Vec<Word> = Vec::new();
+    for v in m
+        .instructions()
+        .filter_map(|i| queried(m, i))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        if !vars.contains(&v) {
+            vars.push(v);
         }
     }
-    if sites.is_empty() {
+    if vars.is_empty() {
         return Ok(Vec::new());
     }
-    let (sets, bindings) = super::spirv::sets_and_bindings(module);
-    let mut next_spec_id = super::spirv::next_free_spec_id(module, 2000);
-    let mut rw = Rewriter::new(module);
-    // variable -> (count constant, its scalar type, what it answers)
-    let mut counts: HashMap<Word, (Word, Word, LayerCount)> = HashMap::new();
-    // Back to front, so that inserted instructions keep earlier indices.
-    for &(fi, bi, ii, var) in sites.iter().rev() {
-        let inst = rw.module.functions[fi].blocks[bi].instructions[ii].clone();
-        let (Some(result_ty), Some(result)) = (inst.result_type, inst.result_id) else {
-            continue;
+    // Per variable: the layer count's constant and what it answers.
+    let mut free = m.free_spec_ids(2000);
+    let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::new();
+    for var in vars {
+        let (group, binding) = m.slot(var);
+        let lc = LayerCount {
+            group,
+            binding,
+            override_id: free.take()?,
         };
-        let Some(vec_ty) = defs.globals.get(&result_ty) else {
-            continue;
-        };
+        counts.insert(var, (m.fresh(), lc));
+    }
+    // (vector type, its scalar, its length) of each query's result, and
+    // the types one shorter.
+    let mut shorter: HashMap<Word, (Word, u32, Word)> = HashMap::new();
+    let queries: Vec<Word> = m
+        .instructions()
+        .filter(|i| queried(m, i).is_some())
+        .filter_map(|i| i.result_type)
+        .collect();
+    for ty in queries {
+        let Some(t) = m.global(ty) else { continue };
         // An array texture's size is a vector of 2 to 4 components.
         let (Op::TypeVector, Some(scalar), Some(&Operand::LiteralBit32(n @ 2..=4))) = (
-            vec_ty.class.opcode,
-            vec_ty.operands.first().and_then(id),
-            vec_ty.operands.get(1),
+            t.class.opcode,
+            t.operands.first().and_then(id),
+            t.operands.get(1),
         ) else {
             continue;
         };
-        let layers = match counts.get(&var) {
-            Some(&(c, _, _)) => c,
-            None => {
-                let c = rw.fresh();
-                let override_id = super::spirv::take_spec_id(&mut next_spec_id)?;
-                let lc = LayerCount {
-                    group: sets.get(&var).copied().unwrap_or(0),
-                    binding: bindings.get(&var).copied().unwrap_or(0),
-                    override_id,
-                };
-                counts.insert(var, (c, scalar, lc));
-                c
-            }
+        let short = if n == 2 {
+            scalar
+        } else {
+            m.vector_type(scalar, n - 1)
         };
+        shorter.insert(ty, (scalar, n, short));
+    }
+    // Each count declared with the scalar type of its queries (int or uint).
+    let mut scalar_of_count: HashMap<Word, Word> = HashMap::new();
+    m.rewrite(|e, inst| {
+        let Some(var) = queried(e.m, inst) else {
+            return Ok(false);
+        };
+        let (Some(result_ty), Some(result)) = (inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        let Some(&(scalar, n, short)) = shorter.get(&result_ty) else {
+            return Ok(false);
+        };
+        let layers = counts[&var].0;
+        scalar_of_count.insert(layers, scalar);
         // The size of one layer: a vector one shorter, or the scalar.
-        let short = match n - 1 {
-            1 => scalar,
-            m => {
-                let found = rw
-                    .module
-                    .types_global_values
-                    .iter()
-                    .find(|t| {
-                        t.class.opcode == Op::TypeVector
-                            && t.operands == [Operand::IdRef(scalar), Operand::LiteralBit32(m)]
-                    })
-                    .and_then(|t| t.result_id);
-                match found {
-                    Some(s) => s,
-                    None => {
-                        let s = rw.fresh();
-                        let at = rw.position(scalar).map_or(0, |p| p + 1);
-                        rw.module.types_global_values.insert(
-                            at,
-                            Instruction::new(
-                                Op::TypeVector,
-                                None,
-                                Some(s),
-                                vec![Operand::IdRef(scalar), Operand::LiteralBit32(m)],
-                            ),
-                        );
-                        s
-                    }
-                }
-            }
-        };
-        let layer_size = rw.fresh();
+        let layer_size = e.fresh();
         let mut query = inst.clone();
         query.result_type = Some(short);
         query.result_id = Some(layer_size);
-        let mut parts = Vec::new();
-        let mut new_insts = vec![query];
-        if n == 2 {
-            parts.push(layer_size);
+        e.push(query);
+        let mut parts: Vec<Word> = if n == 2 {
+            vec![layer_size]
         } else {
-            for k in 0..n - 1 {
-                let e = rw.fresh();
-                new_insts.push(Instruction::new(
-                    Op::CompositeExtract,
-                    Some(scalar),
-                    Some(e),
-                    vec![Operand::IdRef(layer_size), Operand::LiteralBit32(k)],
-                ));
-                parts.push(e);
-            }
-        }
+            (0..n - 1)
+                .map(|k| e.extract(scalar, layer_size, k))
+                .collect()
+        };
         parts.push(layers);
-        new_insts.push(Instruction::new(
+        e.push(with_ids(
             Op::CompositeConstruct,
             Some(result_ty),
             Some(result),
-            parts.into_iter().map(Operand::IdRef).collect(),
+            &parts,
         ));
-        let block = &mut rw.module.functions[fi].blocks[bi].instructions;
-        block.splice(ii..=ii, new_insts);
-    }
+        Ok(true)
+    })?;
     // In override order, so that the output is the same on every run.
-    let mut counts: Vec<_> = counts.into_values().collect();
-    counts.sort_by_key(|(_, _, lc)| lc.override_id);
+    let mut counts: Vec<(Word, LayerCount)> = counts.into_values().collect();
+    counts.sort_by_key(|(_, lc)| lc.override_id);
     let mut out = Vec::new();
-    for (c, scalar, lc) in counts {
-        // Declared with the scalar type of the queries (int or uint).
-        rw.module.types_global_values.push(Instruction::new(
+    for (c, lc) in counts {
+        let Some(&scalar) = scalar_of_count.get(&c) else {
+            continue;
+        };
+        m.push_global(Instruction::new(
             Op::SpecConstant,
             Some(scalar),
             Some(c),
             vec![Operand::LiteralBit32(1)],
         ));
-        rw.module.annotations.push(Instruction::new(
-            Op::Decorate,
-            None,
-            None,
-            vec![
-                Operand::IdRef(c),
-                Operand::Decoration(Decoration::SpecId),
-                Operand::LiteralBit32(lc.override_id),
-            ],
-        ));
+        m.decorate(c, Decoration::SpecId, &[lc.override_id]);
         out.push(lc);
     }
     out.sort_by_key(|l| (l.group, l.binding));

@@ -17,11 +17,11 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
 
 use super::compat::LocalSizeIds;
-use super::spirv::{debug_names, id};
+use super::model::{Model, id};
 use crate::front::{SpecKey, Specialization};
 use crate::scalar::parse_int;
 use crate::{Error, Result};
@@ -50,44 +50,20 @@ enum Val {
     Parts(Vec<Val>),
 }
 
-/// Types of the module, and the result type of every global, for evaluation.
-struct Types {
-    globals: HashMap<Word, Instruction>,
-    result_types: HashMap<Word, Word>,
-}
+/// The module's types, for evaluation.
+struct Types<'m>(&'m Model);
 
-impl Types {
-    fn new(module: &Module) -> Types {
-        let globals = module
-            .types_global_values
-            .iter()
-            .filter(|i| {
-                matches!(
-                    i.class.opcode,
-                    Op::TypeBool
-                        | Op::TypeInt
-                        | Op::TypeFloat
-                        | Op::TypeVector
-                        | Op::TypeStruct
-                        | Op::TypeArray
-                        | Op::TypeMatrix
-                )
-            })
-            .filter_map(|i| Some((i.result_id?, i.clone())))
-            .collect();
-        let result_types = module
-            .types_global_values
-            .iter()
-            .filter_map(|i| Some((i.result_id?, i.result_type?)))
-            .collect();
-        Types {
-            globals,
-            result_types,
-        }
+impl Types<'_> {
+    fn global(&self, ty: Word) -> Option<&Instruction> {
+        self.0.global(ty)
+    }
+
+    fn result_type(&self, v: Word) -> Option<Word> {
+        self.0.result_type(v)
     }
 
     fn scalar(&self, ty: Word) -> Option<Scalar> {
-        let t = self.globals.get(&ty)?;
+        let t = self.global(ty)?;
         match (t.class.opcode, t.operands.as_slice()) {
             (Op::TypeBool, _) => Some(Scalar::Bool),
             (Op::TypeInt, [Operand::LiteralBit32(w), Operand::LiteralBit32(s)]) => {
@@ -103,7 +79,7 @@ impl Types {
 
     /// The type of member `k` of a composite type.
     fn member(&self, ty: Word, k: u32) -> Option<Word> {
-        let t = self.globals.get(&ty)?;
+        let t = self.global(ty)?;
         match t.class.opcode {
             Op::TypeStruct => t.operands.get(k as usize).and_then(id),
             Op::TypeVector | Op::TypeMatrix | Op::TypeArray => t.operands.first().and_then(id),
@@ -130,12 +106,12 @@ fn sext(bits: u64, width: u32) -> i64 {
 }
 
 /// Sets the caller's values on the module's specialization constants.
-pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> Result<()> {
+pub fn apply_specializations(m: &mut Model, specs: &[Specialization]) -> Result<()> {
     if specs.is_empty() {
         return Ok(());
     }
-    let names = debug_names(module);
-    let mut by_id: Vec<(u32, Word)> = module
+    let mut by_id: Vec<(u32, Word)> = m
+        .module()
         .annotations
         .iter()
         .filter_map(|a| match a.operands.as_slice() {
@@ -152,10 +128,10 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
         if by_id.is_empty() {
             return "the shader has no specialization constants".to_string();
         }
-        let mut named: std::collections::BTreeMap<u32, Option<&String>> = Default::default();
+        let mut named: std::collections::BTreeMap<u32, Option<&str>> = Default::default();
         for (n, t) in &by_id {
             let slot = named.entry(*n).or_default();
-            *slot = slot.or(names.get(t));
+            *slot = slot.or(m.name(*t));
         }
         let list: Vec<String> = named
             .iter()
@@ -179,7 +155,7 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
             SpecKey::Name(name) => {
                 let ids: Vec<u32> = by_id
                     .iter()
-                    .filter(|(_, t)| names.get(t) == Some(name))
+                    .filter(|(_, t)| m.name(*t) == Some(name.as_str()))
                     .map(|&(n, _)| n)
                     .collect();
                 by_id
@@ -208,16 +184,11 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
             sets.push((target, label.clone(), s.value.clone()));
         }
     }
-    let t = Types::new(module);
     for (target, label, value) in sets {
-        let Some(inst) = module
-            .types_global_values
-            .iter_mut()
-            .find(|i| i.result_id == Some(target))
-        else {
+        let Some(mut inst) = m.global(target).cloned() else {
             continue;
         };
-        let scalar = inst.result_type.and_then(|ty| t.scalar(ty));
+        let scalar = inst.result_type.and_then(|ty| Types(m).scalar(ty));
         let bad = |what: &str| {
             Error::InvalidValue(format!(
                 "{label} is {what}: `{value}` is not one ({})",
@@ -240,7 +211,7 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
                 } else {
                     Op::SpecConstantFalse
                 };
-                *inst = Instruction::new(op, inst.result_type, inst.result_id, vec![]);
+                inst = Instruction::new(op, inst.result_type, inst.result_id, vec![]);
             }
             Some(Scalar::Int { width, signed }) => {
                 let parsed = parse_int(&value, width, signed).ok_or_else(|| {
@@ -274,78 +245,46 @@ pub fn apply_specializations(module: &mut Module, specs: &[Specialization]) -> R
                 )));
             }
         }
+        m.replace_global(target, inst);
     }
     Ok(())
 }
 
 fn literal(bits: u64, width: u32) -> Vec<Operand> {
-    vec![super::spirv::literal(bits, width > 32)]
+    vec![super::model::literal(bits, width > 32)]
 }
 
 /// Folds the module's specialization constants if naga could not read them;
 /// returns how many it folded. `local_size` holds the ids of a `LocalSizeId`
 /// mode, whose values become the entry point's `LocalSize`.
-pub fn fold_specialization_constants(
-    module: &mut Module,
-    local_size: LocalSizeIds,
-) -> Result<usize> {
-    let workgroup_size: Option<Word> =
-        module
-            .annotations
-            .iter()
-            .find_map(|a| match a.operands.as_slice() {
-                [
-                    Operand::IdRef(t),
-                    Operand::Decoration(Decoration::BuiltIn),
-                    Operand::BuiltIn(BuiltIn::WorkgroupSize),
-                ] => Some(*t),
-                _ => None,
-            });
-    let local_size_is_spec = local_size.is_some_and(|ids| {
-        module
-            .types_global_values
-            .iter()
-            .any(|i| i.result_id.is_some_and(|r| ids.contains(&r)) && is_spec_op(i.class.opcode))
-    });
+pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) -> Result<usize> {
+    let workgroup_size = m.builtin(BuiltIn::WorkgroupSize);
+    let local_size_is_spec =
+        local_size.is_some_and(|ids| ids.iter().any(|&c| m.op_of(c).is_some_and(is_spec_op)));
     let needs = local_size_is_spec
-        || module.types_global_values.iter().any(|i| {
+        || m.module().types_global_values.iter().any(|i| {
             i.class.opcode == Op::SpecConstantOp
                 || (i.result_id == workgroup_size && i.class.opcode == Op::SpecConstantComposite)
         });
-    let folded = if needs { fold(module)? } else { 0 };
+    let folded = if needs { fold(m)? } else { 0 };
     // Folded or not, the sizes are plain constants now.
     let dims_of = |ids: &[Word]| -> Vec<u32> {
         ids.iter()
-            .map(|&c| {
-                module
-                    .types_global_values
-                    .iter()
-                    .find(|i| i.result_id == Some(c) && i.class.opcode == Op::Constant)
-                    .and_then(|i| match i.operands.first() {
-                        Some(Operand::LiteralBit32(v)) => Some(*v),
-                        _ => None,
-                    })
-                    .unwrap_or(1)
-            })
+            .map(|&c| m.constant_u32(c).unwrap_or(1))
             .collect()
     };
     // The WorkgroupSize built-in wins over LocalSize: write it there.
     let dims = match workgroup_size {
-        Some(w) if needs => {
-            let parts = module
-                .types_global_values
-                .iter()
-                .find(|i| i.result_id == Some(w))
-                .map(|i| i.operands.iter().filter_map(id).collect::<Vec<_>>());
-            parts.map(|p| dims_of(&p))
-        }
+        Some(w) if needs => m
+            .global(w)
+            .map(|i| dims_of(&i.operands.iter().filter_map(id).collect::<Vec<_>>())),
         _ => local_size.map(|ids| dims_of(&ids)),
     };
     if let Some(dims) = dims.filter(|d| d.len() == 3) {
-        for m in module.execution_modes.iter_mut() {
-            if m.operands.get(1) == Some(&Operand::ExecutionMode(ExecutionMode::LocalSize)) {
-                m.operands.truncate(2);
-                m.operands
+        for mode in m.module_mut().execution_modes.iter_mut() {
+            if mode.operands.get(1) == Some(&Operand::ExecutionMode(ExecutionMode::LocalSize)) {
+                mode.operands.truncate(2);
+                mode.operands
                     .extend(dims.iter().map(|d| Operand::LiteralBit32(*d)));
             }
         }
@@ -355,19 +294,19 @@ pub fn fold_specialization_constants(
 
 /// Turns every specialization constant into a constant, evaluating the
 /// operations; returns how many.
-fn fold(module: &mut Module) -> Result<usize> {
+fn fold(m: &mut Model) -> Result<usize> {
     let mut values: HashMap<Word, Val> = HashMap::new();
-    let names = debug_names(module);
-    let types = Types::new(module);
+    let types = Types(m);
     let mut folded = 0;
-    // Composites made by operations need constants for their parts:
-    // (index before which to insert, instructions).
-    let mut inserts: Vec<(usize, Vec<Instruction>)> = Vec::new();
-    let mut bound = module.header.as_ref().map_or(0, |h| h.bound);
-    for (at, inst) in module.types_global_values.iter_mut().enumerate() {
+    // (position, the instruction that replaces it, constants for its parts
+    // to insert before it).
+    let mut edits: Vec<(usize, Instruction, Vec<Instruction>)> = Vec::new();
+    for (at, inst) in m.module().types_global_values.iter().enumerate() {
         let Some(r) = inst.result_id else { continue };
         let op = inst.class.opcode;
-        match op {
+        let as_constant =
+            |op: Op| Instruction::new(op, inst.result_type, Some(r), inst.operands.clone());
+        let replaced = match op {
             Op::Constant | Op::SpecConstant => {
                 match inst.operands.first() {
                     Some(Operand::LiteralBit32(v)) => {
@@ -378,32 +317,18 @@ fn fold(module: &mut Module) -> Result<usize> {
                     }
                     _ => {}
                 }
-                if op == Op::SpecConstant {
-                    *inst = Instruction::new(
-                        Op::Constant,
-                        inst.result_type,
-                        Some(r),
-                        inst.operands.clone(),
-                    );
-                    folded += 1;
-                }
+                (op == Op::SpecConstant).then(|| as_constant(Op::Constant))
             }
             Op::ConstantTrue | Op::SpecConstantTrue => {
                 values.insert(r, Val::Bits(1));
-                if op == Op::SpecConstantTrue {
-                    *inst = Instruction::new(Op::ConstantTrue, inst.result_type, Some(r), vec![]);
-                    folded += 1;
-                }
+                (op == Op::SpecConstantTrue).then(|| as_constant(Op::ConstantTrue))
             }
             Op::ConstantFalse | Op::SpecConstantFalse | Op::ConstantNull => {
                 let zero = inst
                     .result_type
                     .map_or(Val::Bits(0), |t| zero_of(&types, t));
                 values.insert(r, zero);
-                if op == Op::SpecConstantFalse {
-                    *inst = Instruction::new(Op::ConstantFalse, inst.result_type, Some(r), vec![]);
-                    folded += 1;
-                }
+                (op == Op::SpecConstantFalse).then(|| as_constant(Op::ConstantFalse))
             }
             Op::ConstantComposite | Op::SpecConstantComposite => {
                 let parts: Option<Vec<Val>> = inst
@@ -414,19 +339,11 @@ fn fold(module: &mut Module) -> Result<usize> {
                 if let Some(parts) = parts {
                     values.insert(r, Val::Parts(parts));
                 }
-                if op == Op::SpecConstantComposite {
-                    *inst = Instruction::new(
-                        Op::ConstantComposite,
-                        inst.result_type,
-                        Some(r),
-                        inst.operands.clone(),
-                    );
-                    folded += 1;
-                }
+                (op == Op::SpecConstantComposite).then(|| as_constant(Op::ConstantComposite))
             }
             Op::SpecConstantOp => {
-                let what = names
-                    .get(&r)
+                let what = m
+                    .name(r)
                     .map_or_else(|| format!("%{r}"), |n| format!("`{n}`"));
                 let Some(Operand::LiteralSpecConstantOpInteger(inner)) = inst.operands.first()
                 else {
@@ -443,22 +360,23 @@ fn fold(module: &mut Module) -> Result<usize> {
                 })??;
                 // The folded instruction, with constants for composite parts.
                 let mut extra = Vec::new();
-                *inst = materialize(&types, ty, r, &value, &mut extra, &mut bound);
-                if !extra.is_empty() {
-                    inserts.push((at, extra));
-                }
+                let folded_inst = materialize(&types, ty, r, &value, &mut extra);
                 values.insert(r, value);
+                edits.push((at, folded_inst, extra));
                 folded += 1;
+                continue;
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some(new) = replaced {
+            edits.push((at, new, Vec::new()));
+            folded += 1;
         }
-        debug_assert!(!is_spec_op(inst.class.opcode));
     }
-    for (at, extra) in inserts.into_iter().rev() {
+    let module = m.module_mut();
+    for (at, new, extra) in edits.into_iter().rev() {
+        module.types_global_values[at] = new;
         module.types_global_values.splice(at..at, extra);
-    }
-    if let Some(h) = module.header.as_mut() {
-        h.bound = bound;
     }
     module.annotations.retain(|a| {
         !matches!(
@@ -481,9 +399,9 @@ fn is_spec_op(op: Op) -> bool {
 }
 
 fn zero_of(types: &Types, ty: Word) -> Val {
-    match types.globals.get(&ty).map(|t| t.class.opcode) {
+    match types.global(ty).map(|t| t.class.opcode) {
         Some(Op::TypeVector | Op::TypeArray | Op::TypeMatrix | Op::TypeStruct) => {
-            let n = match types.globals.get(&ty) {
+            let n = match types.global(ty) {
                 Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
                     Some(Operand::LiteralBit32(n)) => *n,
                     _ => 0,
@@ -513,7 +431,6 @@ fn materialize(
     r: Word,
     value: &Val,
     extra: &mut Vec<Instruction>,
-    bound: &mut Word,
 ) -> Instruction {
     match value {
         Val::Bits(b) => match types.scalar(ty) {
@@ -534,9 +451,8 @@ fn materialize(
             let mut ids = Vec::new();
             for (k, p) in parts.iter().enumerate() {
                 let pty = types.member(ty, k as u32).unwrap_or(0);
-                let pid = *bound;
-                *bound += 1;
-                let inst = materialize(types, pty, pid, p, extra, bound);
+                let pid = types.0.fresh();
+                let inst = materialize(types, pty, pid, p, extra);
                 extra.push(inst);
                 ids.push(Operand::IdRef(pid));
             }
@@ -557,7 +473,7 @@ fn eval_op(
     let arg = |k: usize| operands.get(k).and_then(id).and_then(|i| values.get(&i));
     let arg_type = |k: usize| -> Option<Word> {
         let i = operands.get(k).and_then(id)?;
-        types.result_types.get(&i).copied()
+        types.result_type(i)
     };
     let lit = |k: usize| match operands.get(k) {
         Some(Operand::LiteralBit32(v)) => Some(*v),
@@ -686,7 +602,7 @@ fn eval_op(
 
 fn component_scalar(types: &Types, ty: Word) -> Option<Scalar> {
     types.scalar(ty).or_else(|| {
-        let t = types.globals.get(&ty)?;
+        let t = types.global(ty)?;
         (t.class.opcode == Op::TypeVector)
             .then(|| t.operands.first().and_then(id))
             .flatten()

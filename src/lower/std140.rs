@@ -12,170 +12,119 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
 
-use super::spirv::{Defs, Rewriter, all_function_instructions, id, result_types};
+use super::model::{Model, id};
 use crate::{Error, Result};
 
 /// The name of a wrapper's first member, the array element proper.
 pub(crate) const WRAPPED_VALUE: &str = "value";
 
-/// Wraps the elements of every padded array; returns how many arrays.
-pub fn pad_strided_arrays(module: &mut Module) -> Result<usize> {
-    let defs = Defs::new(module);
-    // array -> (element, element size, stride)
-    let mut arrays: HashMap<Word, (Word, u32, u32)> = HashMap::new();
-    let strides = super::spirv::array_strides(module);
-    for i in &module.types_global_values {
+/// Every array whose stride is wider than its element: array -> (element,
+/// element size, stride).
+fn padded_arrays(m: &Model) -> HashMap<Word, (Word, u32, u32)> {
+    let mut arrays = HashMap::new();
+    for i in &m.module().types_global_values {
         if !matches!(i.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
             continue;
         }
         let (Some(array), Some(element)) = (i.result_id, i.operands.first().and_then(id)) else {
             continue;
         };
-        let Some(&stride) = strides.get(&array) else {
-            continue;
-        };
-        let Some(size) = scalar_or_vector_size(&defs, element) else {
+        let (Some(stride), Some(size)) = (m.array_stride(array), scalar_or_vector_size(m, element))
+        else {
             continue;
         };
         if stride > size && stride % 4 == 0 && size % 4 == 0 && stride <= 256 {
             arrays.insert(array, (element, size, stride));
         }
     }
+    arrays
+}
+
+/// Wraps the elements of every padded array; returns how many arrays.
+pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
+    let arrays = padded_arrays(m);
     if arrays.is_empty() {
         return Ok(0);
     }
-    refuse_whole_copies(module, &defs, &arrays)?;
-    let mut rw = Rewriter::new(module);
-    let mut wrappers: HashMap<Word, Word> = HashMap::new();
+    refuse_whole_copies(m, &arrays)?;
     let mut sorted: Vec<_> = arrays.iter().map(|(a, v)| (*a, *v)).collect();
     sorted.sort_unstable();
-    // Padding members and the index that selects a wrapper's value: uint,
-    // declared first.
-    let uint = rw.uint_type_at_start();
-    for (array, (element, size, stride)) in sorted {
-        let wrapper = rw.fresh();
+    // Padding members and the index that selects a wrapper's value.
+    let uint = m.uint();
+    let zero = m.constant(uint, 0);
+    for &(array, (element, size, stride)) in &sorted {
         let pads = (stride - size) / 4;
         let mut members = vec![Operand::IdRef(element)];
         members.extend((0..pads).map(|_| Operand::IdRef(uint)));
-        rw.insert_before(
-            array,
-            Instruction::new(Op::TypeStruct, None, Some(wrapper), members),
-        );
+        let wrapper = m.add_global(Op::TypeStruct, None, members);
         // Named so the binding map sees through it: `value` and padding.
-        rw.module.debug_names.push(Instruction::new(
-            Op::MemberName,
-            None,
-            None,
-            vec![
-                Operand::IdRef(wrapper),
-                Operand::LiteralBit32(0),
-                Operand::LiteralString(WRAPPED_VALUE.into()),
-            ],
-        ));
-        for m in 0..=pads {
-            if m > 0 {
-                rw.module.debug_names.push(Instruction::new(
-                    Op::MemberName,
-                    None,
-                    None,
-                    vec![
-                        Operand::IdRef(wrapper),
-                        Operand::LiteralBit32(m),
-                        Operand::LiteralString(format!("{}{}", super::layout::PADDING, m - 1)),
-                    ],
-                ));
-            }
-            let offset = if m == 0 { 0 } else { size + 4 * (m - 1) };
-            rw.module.annotations.push(Instruction::new(
-                Op::MemberDecorate,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(wrapper),
-                    Operand::LiteralBit32(m),
-                    Operand::Decoration(Decoration::Offset),
-                    Operand::LiteralBit32(offset),
-                ],
-            ));
+        for k in 0..=pads {
+            let (name, offset) = if k == 0 {
+                (WRAPPED_VALUE.to_string(), 0)
+            } else {
+                (
+                    format!("{}{}", super::layout::PADDING, k - 1),
+                    size + 4 * (k - 1),
+                )
+            };
+            m.set_member_name(wrapper, k, name);
+            m.member_decorate(wrapper, k, Decoration::Offset, &[offset]);
         }
-        rw.set_operand(array, 0, wrapper);
-        wrappers.insert(array, wrapper);
+        m.set_operand(array, 0, wrapper);
     }
-    // The index 0 that selects a wrapper's value, right after the uint type.
-    let zero = rw.fresh();
-    let at = rw.position(uint).map_or(0, |p| p + 1);
-    rw.module.types_global_values.insert(
-        at,
-        Instruction::new(
-            Op::Constant,
-            Some(uint),
-            Some(zero),
-            vec![Operand::LiteralBit32(0)],
-        ),
-    );
-    let types = result_types(rw.module);
-    for f in &mut rw.module.functions {
-        for b in &mut f.blocks {
-            for inst in &mut b.instructions {
-                if !matches!(inst.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
-                    continue;
-                }
-                let Some(base) = inst.operands.first().and_then(id) else {
-                    continue;
-                };
-                let Some((_, mut ty)) = types.get(&base).and_then(|p| defs.pointer(*p)) else {
-                    continue;
-                };
-                let mut out = vec![inst.operands[0].clone()];
-                let mut known = true;
-                for op in &inst.operands[1..] {
-                    out.push(op.clone());
-                    if !known {
-                        continue;
-                    }
-                    if let Some(&(element, _, _)) = arrays.get(&ty) {
-                        // An element of a padded array: select its value.
-                        out.push(Operand::IdRef(zero));
-                        ty = element;
-                        continue;
-                    }
-                    match id(op).and_then(|index| step(&defs, ty, index)) {
-                        Some(next) => ty = next,
-                        None => known = false,
-                    }
-                }
-                inst.operands = out;
+    // Every access chain that selects an element of a padded array selects
+    // its value too.
+    m.rewrite(|e, inst| {
+        if !matches!(inst.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
+            return Ok(false);
+        }
+        let Some((_, mut ty)) = inst
+            .operands
+            .first()
+            .and_then(id)
+            .and_then(|b| e.m.pointee(b))
+        else {
+            return Ok(false);
+        };
+        let mut out = vec![inst.operands[0].clone()];
+        let mut known = true;
+        for op in &inst.operands[1..] {
+            out.push(op.clone());
+            if !known {
+                continue;
+            }
+            if let Some(&(element, _, _)) = arrays.get(&ty) {
+                // An element of a padded array: select its value.
+                out.push(Operand::IdRef(zero));
+                ty = element;
+                continue;
+            }
+            match id(op).map(|index| e.m.step(ty, index)) {
+                Some(Ok(next)) => ty = next,
+                _ => known = false,
             }
         }
-    }
-    Ok(wrappers.len())
-}
-
-/// The type an access-chain index selects from `ty`.
-fn step(defs: &Defs, ty: Word, index: Word) -> Option<Word> {
-    let t = defs.globals.get(&ty)?;
-    match t.class.opcode {
-        Op::TypeStruct => {
-            let k = defs.constant_u32(index)? as usize;
-            t.operands.get(k).and_then(id)
+        if out.len() == inst.operands.len() {
+            return Ok(false);
         }
-        Op::TypeArray | Op::TypeRuntimeArray | Op::TypeVector | Op::TypeMatrix => {
-            t.operands.first().and_then(id)
-        }
-        _ => None,
-    }
+        let mut chain = inst.clone();
+        chain.operands = out;
+        e.push(chain);
+        Ok(true)
+    })?;
+    Ok(sorted.len())
 }
 
 /// Bytes of a 32-bit scalar or a vector of them.
-fn scalar_or_vector_size(defs: &Defs, ty: Word) -> Option<u32> {
-    let t = defs.globals.get(&ty)?;
+fn scalar_or_vector_size(m: &Model, ty: Word) -> Option<u32> {
+    let t = m.global(ty)?;
     match (t.class.opcode, t.operands.as_slice()) {
         (Op::TypeInt | Op::TypeFloat, [Operand::LiteralBit32(32), ..]) => Some(4),
         (Op::TypeVector, [Operand::IdRef(s), Operand::LiteralBit32(n)]) => {
-            scalar_or_vector_size(defs, *s)?.checked_mul(*n)
+            scalar_or_vector_size(m, *s)?.checked_mul(*n)
         }
         _ => None,
     }
@@ -183,16 +132,12 @@ fn scalar_or_vector_size(defs: &Defs, ty: Word) -> Option<u32> {
 
 /// A load, store or copy of a value that holds a padded array would see the
 /// wrapper structs: refused, naming what to do instead.
-fn refuse_whole_copies(
-    module: &Module,
-    defs: &Defs,
-    arrays: &HashMap<Word, (Word, u32, u32)>,
-) -> Result<()> {
+fn refuse_whole_copies(m: &Model, arrays: &HashMap<Word, (Word, u32, u32)>) -> Result<()> {
     // Every type that holds a padded array.
     let mut holders: HashSet<Word> = arrays.keys().copied().collect();
     loop {
         let before = holders.len();
-        for i in &module.types_global_values {
+        for i in &m.module().types_global_values {
             if let (Op::TypeStruct | Op::TypeArray | Op::TypeRuntimeArray, Some(r)) =
                 (i.class.opcode, i.result_id)
                 && i.operands
@@ -207,13 +152,11 @@ fn refuse_whole_copies(
             break;
         }
     }
-    let types = result_types(module);
-    let pointee = |p: Word| types.get(&p).and_then(|t| defs.pointer(*t)).map(|x| x.1);
-    for i in all_function_instructions(module) {
+    let pointee = |p: Word| m.pointee(p).map(|x| x.1);
+    for i in m.instructions() {
         let copied = match i.class.opcode {
             Op::Load => i.result_type,
-            Op::Store => i.operands.first().and_then(id).and_then(pointee),
-            Op::CopyMemory | Op::CopyMemorySized => {
+            Op::Store | Op::CopyMemory | Op::CopyMemorySized => {
                 i.operands.first().and_then(id).and_then(pointee)
             }
             _ => None,

@@ -22,10 +22,12 @@
 //! The invocation's id is read from a `SubgroupLocalInvocationId` input,
 //! declared when the shader has none.
 
-use rspirv::dr::{Instruction, Module, Operand};
+use std::collections::HashMap;
+
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, GroupOperation, Op, StorageClass, Word};
 
-use super::spirv::{Defs, Rewriter, id};
+use super::model::{Model, id, with_ids};
 use crate::{Error, Result};
 
 /// GLSL.std.450's FindILsb, FindUMsb and UClamp.
@@ -47,145 +49,93 @@ fn lacking(op: Op) -> bool {
     )
 }
 
-/// Ids the rewrites share.
-struct Ids {
+/// Ids the rewrites share, and the model that hands out fresh ones.
+struct Ids<'m> {
+    m: &'m Model,
     uint: Word,
     boolean: Word,
     glsl: Word,
     lid_var: Word,
-    next: Word,
 }
 
-impl Ids {
+impl Ids<'_> {
     fn fresh(&mut self) -> Word {
-        self.next += 1;
-        self.next - 1
+        self.m.fresh()
     }
+}
+
+/// The ids of what both rewrites use, made where missing: (uint, bool,
+/// GLSL.std.450, the invocation id's variable).
+type Shared = (Word, Word, Word, Word);
+
+/// Whether `inst` is one naga lacks (a broadcast from a constant id is
+/// WGSL's own).
+fn needs_rewrite(m: &Model, inst: &Instruction) -> bool {
+    lacking(inst.class.opcode)
+        && (inst.class.opcode != Op::GroupNonUniformBroadcast
+            || inst
+                .operands
+                .get(2)
+                .and_then(id)
+                .is_some_and(|v| m.op_of(v) != Some(Op::Constant)))
 }
 
 /// Rewrites the subgroup operations naga cannot read; returns how many.
-pub fn lower_subgroup_operations(module: &mut Module) -> Result<usize> {
-    let defs = Defs::new(module);
-    let count = super::spirv::all_function_instructions(module)
-        .filter(|i| lacking(i.class.opcode))
-        .filter(|i| {
-            // A broadcast from a constant id is WGSL's own.
-            i.class.opcode != Op::GroupNonUniformBroadcast
-                || i.operands.get(2).and_then(id).is_some_and(|v| {
-                    !matches!(
-                        defs.globals.get(&v).map(|d| d.class.opcode),
-                        Some(Op::Constant)
-                    )
-                })
-        })
-        .count();
-    if count == 0 {
+pub fn lower_subgroup_operations(m: &mut Model) -> Result<usize> {
+    if !m.instructions().any(|i| needs_rewrite(m, i)) {
         return Ok(0);
     }
-    let (mut ids, constants) = prepare(module);
+    let (shared, constants) = prepare(m);
     let c = |v: u32| constants[&v];
-    let defs = Defs::new(module);
-    let types = super::spirv::result_types(module);
-    for f in &mut module.functions {
-        for b in &mut f.blocks {
-            let mut k = 0;
-            while k < b.instructions.len() {
-                let inst = b.instructions[k].clone();
-                let op = inst.class.opcode;
-                if !lacking(op) {
-                    k += 1;
-                    continue;
-                }
-                let replacement = rewrite(&inst, &mut ids, &c, &defs, &types)?;
-                match replacement {
-                    Some(new) => {
-                        let n = new.len();
-                        b.instructions.splice(k..k + 1, new);
-                        k += n;
-                    }
-                    None => k += 1,
-                }
-            }
+    m.rewrite(|e, inst| {
+        if !needs_rewrite(e.m, inst) {
+            return Ok(false);
         }
-    }
-    if let Some(h) = module.header.as_mut() {
-        h.bound = ids.next;
-    }
-    Ok(count)
+        let (uint, boolean, glsl, lid_var) = shared;
+        let mut ids = Ids {
+            m: e.m,
+            uint,
+            boolean,
+            glsl,
+            lid_var,
+        };
+        match rewrite(inst, &mut ids, &c)? {
+            Some(new) => {
+                e.out.extend(new);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    })
 }
 
 /// The types, import, invocation id and constants both rewrites use, and
 /// the constants by value.
-fn prepare(module: &mut Module) -> (Ids, std::collections::HashMap<u32, Word>) {
-    let mut rw = Rewriter::new(module);
-    let uint = rw.uint_type_at_start();
-    let boolean = rw.bool_type();
-    let glsl = glsl_std_450(rw.module);
-    let lid_var = subgroup_invocation_id(&mut rw, uint);
+fn prepare(m: &mut Model) -> (Shared, HashMap<u32, Word>) {
+    let uint = m.uint();
+    let boolean = m.bool_type();
+    let glsl = m.glsl_std_450();
+    let lid_var = builtin_input(m, uint, BuiltIn::SubgroupLocalInvocationId);
     let constants = [0u32, 1, 3, 31, 32, 64, 96, 128, 0xffff_ffff]
         .into_iter()
-        .map(|v| (v, rw.constant(uint, Op::Constant, Some(v))))
+        .map(|v| (v, m.constant(uint, v.into())))
         .collect();
-    let ids = Ids {
-        uint,
-        boolean,
-        glsl,
-        lid_var,
-        next: rw.module.header.as_ref().map_or(0, |h| h.bound),
-    };
-    (ids, constants)
-}
-
-/// The id of the GLSL.std.450 import, added when missing.
-fn glsl_std_450(module: &mut Module) -> Word {
-    if let Some(i) = module.ext_inst_imports.iter().find(
-        |i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"),
-    ) {
-        return i.result_id.unwrap_or(0);
-    }
-    let id = Rewriter::new(module).fresh();
-    module.ext_inst_imports.push(Instruction::new(
-        Op::ExtInstImport,
-        None,
-        Some(id),
-        vec![Operand::LiteralString("GLSL.std.450".into())],
-    ));
-    id
-}
-
-/// The `SubgroupLocalInvocationId` input, declared (and listed by every
-/// entry point) when missing.
-fn subgroup_invocation_id(rw: &mut Rewriter, uint: Word) -> Word {
-    builtin_input(rw, uint, BuiltIn::SubgroupLocalInvocationId)
+    ((uint, boolean, glsl, lid_var), constants)
 }
 
 /// The `uint` input variable of built-in `which`, declared (and listed by
 /// every entry point) when missing.
-fn builtin_input(rw: &mut Rewriter, uint: Word, which: BuiltIn) -> Word {
-    let existing = rw
-        .module
-        .annotations
-        .iter()
-        .find_map(|a| match a.operands.as_slice() {
-            [
-                Operand::IdRef(t),
-                Operand::Decoration(Decoration::BuiltIn),
-                Operand::BuiltIn(b),
-            ] if *b == which => Some(*t),
-            _ => None,
-        });
-    if let Some(v) = existing {
+fn builtin_input(m: &mut Model, uint: Word, which: BuiltIn) -> Word {
+    if let Some(v) = m.builtin(which) {
         return v;
     }
-    let ptr = rw.pointer_to(StorageClass::Input, uint);
-    let var = rw.fresh();
-    rw.module.types_global_values.push(Instruction::new(
+    let ptr = m.pointer_to(StorageClass::Input, uint);
+    let var = m.add_global(
         Op::Variable,
         Some(ptr),
-        Some(var),
         vec![Operand::StorageClass(StorageClass::Input)],
-    ));
-    rw.module.annotations.push(Instruction::new(
+    );
+    m.annotate(Instruction::new(
         Op::Decorate,
         None,
         None,
@@ -195,7 +145,7 @@ fn builtin_input(rw: &mut Rewriter, uint: Word, which: BuiltIn) -> Word {
             Operand::BuiltIn(which),
         ],
     ));
-    for ep in &mut rw.module.entry_points {
+    for ep in &mut m.module_mut().entry_points {
         ep.operands.push(Operand::IdRef(var));
     }
     var
@@ -231,7 +181,7 @@ fn bits_below(
 }
 
 fn value(op: Op, ty: Word, r: Word, args: &[Word]) -> Instruction {
-    super::spirv::with_ids(op, Some(ty), Some(r), args)
+    with_ids(op, Some(ty), Some(r), args)
 }
 
 fn ext(ids: &Ids, n: u32, ty: Word, r: Word, args: &[Word]) -> Instruction {
@@ -246,9 +196,8 @@ fn rewrite(
     inst: &Instruction,
     ids: &mut Ids,
     c: &impl Fn(u32) -> Word,
-    defs: &Defs,
-    types: &std::collections::HashMap<Word, Word>,
 ) -> Result<Option<Vec<Instruction>>> {
+    let m = ids.m;
     let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
         return Ok(None);
     };
@@ -315,7 +264,7 @@ fn rewrite(
         }
         Op::GroupNonUniformAllEqual => {
             let v = operand(1);
-            let vty = types.get(&v).copied().unwrap_or(0);
+            let vty = m.result_type(v).unwrap_or(0);
             let first = ids.fresh();
             out.push(Instruction::new(
                 Op::GroupNonUniformBroadcastFirst,
@@ -323,7 +272,7 @@ fn rewrite(
                 Some(first),
                 vec![scope.clone(), Operand::IdRef(v)],
             ));
-            let t = defs.globals.get(&vty);
+            let t = m.global(vty);
             if t.is_some_and(|t| t.class.opcode == Op::TypeVector) {
                 return Err(Error::Unsupported(
                     "subgroupAllEqual on a vector has no WGSL form here: compare the components one by one".into(),
@@ -429,10 +378,7 @@ fn rewrite(
         }
         Op::GroupNonUniformBroadcast => {
             let index = operand(2);
-            if matches!(
-                defs.globals.get(&index).map(|d| d.class.opcode),
-                Some(Op::Constant)
-            ) {
+            if m.op_of(index) == Some(Op::Constant) {
                 return Ok(None);
             }
             out.push(Instruction::new(
@@ -450,99 +396,77 @@ fn rewrite(
 /// Replaces the loads of the subgroup mask built-ins (`gl_SubgroupEqMask`
 /// and the others), which naga's reader lacks, with the masks computed from
 /// the invocation's id; returns how many loads.
-pub fn lower_subgroup_masks(module: &mut Module) -> Result<usize> {
-    let masks: Vec<(Word, BuiltIn)> = module
-        .annotations
-        .iter()
-        .filter_map(|a| match a.operands.as_slice() {
-            [
-                Operand::IdRef(t),
-                Operand::Decoration(Decoration::BuiltIn),
-                Operand::BuiltIn(
-                    b @ (BuiltIn::SubgroupEqMask
-                    | BuiltIn::SubgroupGeMask
-                    | BuiltIn::SubgroupGtMask
-                    | BuiltIn::SubgroupLeMask
-                    | BuiltIn::SubgroupLtMask),
-                ),
-            ] => Some((*t, *b)),
-            _ => None,
-        })
-        .collect();
+pub fn lower_subgroup_masks(m: &mut Model) -> Result<usize> {
+    let masks: Vec<(Word, BuiltIn)> = [
+        BuiltIn::SubgroupEqMask,
+        BuiltIn::SubgroupGeMask,
+        BuiltIn::SubgroupGtMask,
+        BuiltIn::SubgroupLeMask,
+        BuiltIn::SubgroupLtMask,
+    ]
+    .into_iter()
+    .filter_map(|b| Some((m.builtin(b)?, b)))
+    .collect();
     if masks.is_empty() {
         return Ok(0);
     }
-    let (mut ids, constants) = prepare(module);
+    let ((uint, boolean, glsl, lid_var), constants) = prepare(m);
     let c = |v: u32| constants[&v];
-    let mut rw = Rewriter::new(module);
-    let size_var = builtin_input(&mut rw, ids.uint, BuiltIn::SubgroupSize);
-    ids.next = rw.module.header.as_ref().map_or(0, |h| h.bound);
-    let uint = ids.uint;
-    let mut count = 0;
-    for f in &mut rw.module.functions {
-        for b in &mut f.blocks {
-            let mut k = 0;
-            while k < b.instructions.len() {
-                let inst = &b.instructions[k];
-                let which = match (inst.class.opcode, inst.operands.first().and_then(id)) {
-                    (Op::Load, Some(p)) => masks.iter().find(|(v, _)| *v == p).map(|m| m.1),
-                    _ => None,
-                };
-                let (Some(which), Some(ty), Some(r)) = (which, inst.result_type, inst.result_id)
-                else {
-                    k += 1;
-                    continue;
-                };
-                let mut out = Vec::new();
-                let lid = ids.fresh();
-                out.push(value(Op::Load, uint, lid, &[ids.lid_var]));
-                let size = ids.fresh();
-                out.push(value(Op::Load, uint, size, &[size_var]));
-                let below = |ids: &mut Ids, out: &mut Vec<Instruction>, end: Word, k: usize| {
-                    bits_below(ids, out, &c, end, k)
-                };
-                let next = ids.fresh();
-                out.push(value(Op::IAdd, uint, next, &[lid, c(1)]));
-                let mut words = Vec::new();
-                for k in 0..4 {
-                    let lt = below(&mut ids, &mut out, lid, k);
-                    let le = below(&mut ids, &mut out, next, k);
-                    let word = match which {
-                        BuiltIn::SubgroupLtMask => lt,
-                        BuiltIn::SubgroupLeMask => le,
-                        BuiltIn::SubgroupEqMask => {
-                            let w = ids.fresh();
-                            out.push(value(Op::BitwiseXor, uint, w, &[le, lt]));
-                            w
-                        }
-                        _ => {
-                            // Ge = ~Lt, Gt = ~Le, within the subgroup.
-                            let inside = below(&mut ids, &mut out, size, k);
-                            let (not, w) = (ids.fresh(), ids.fresh());
-                            let from = if which == BuiltIn::SubgroupGeMask {
-                                lt
-                            } else {
-                                le
-                            };
-                            out.push(value(Op::Not, uint, not, &[from]));
-                            out.push(value(Op::BitwiseAnd, uint, w, &[not, inside]));
-                            w
-                        }
-                    };
-                    words.push(word);
+    let size_var = builtin_input(m, uint, BuiltIn::SubgroupSize);
+    let count = m.rewrite(|e, inst| {
+        let which = match (inst.class.opcode, inst.operands.first().and_then(id)) {
+            (Op::Load, Some(p)) => masks.iter().find(|(v, _)| *v == p).map(|m| m.1),
+            _ => None,
+        };
+        let (Some(which), Some(ty), Some(r)) = (which, inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        let mut ids = Ids {
+            m: e.m,
+            uint,
+            boolean,
+            glsl,
+            lid_var,
+        };
+        let out = &mut e.out;
+        let lid = ids.fresh();
+        out.push(value(Op::Load, uint, lid, &[lid_var]));
+        let size = ids.fresh();
+        out.push(value(Op::Load, uint, size, &[size_var]));
+        let next = ids.fresh();
+        out.push(value(Op::IAdd, uint, next, &[lid, c(1)]));
+        let mut words = Vec::new();
+        for k in 0..4 {
+            let lt = bits_below(&mut ids, out, &c, lid, k);
+            let le = bits_below(&mut ids, out, &c, next, k);
+            let word = match which {
+                BuiltIn::SubgroupLtMask => lt,
+                BuiltIn::SubgroupLeMask => le,
+                BuiltIn::SubgroupEqMask => {
+                    let w = ids.fresh();
+                    out.push(value(Op::BitwiseXor, uint, w, &[le, lt]));
+                    w
                 }
-                out.push(value(Op::CompositeConstruct, ty, r, &words));
-                let n = out.len();
-                b.instructions.splice(k..k + 1, out);
-                k += n;
-                count += 1;
-            }
+                _ => {
+                    // Ge = ~Lt, Gt = ~Le, within the subgroup.
+                    let inside = bits_below(&mut ids, out, &c, size, k);
+                    let (not, w) = (ids.fresh(), ids.fresh());
+                    let from = if which == BuiltIn::SubgroupGeMask {
+                        lt
+                    } else {
+                        le
+                    };
+                    out.push(value(Op::Not, uint, not, &[from]));
+                    out.push(value(Op::BitwiseAnd, uint, w, &[not, inside]));
+                    w
+                }
+            };
+            words.push(word);
         }
-    }
-    if let Some(h) = rw.module.header.as_mut() {
-        h.bound = ids.next;
-    }
+        out.push(value(Op::CompositeConstruct, ty, r, &words));
+        Ok(true)
+    })?;
     // The mask variables are unused now: gone, with their decorations.
-    super::spirv::remove_globals(rw.module, |v| masks.iter().any(|m| m.0 == v));
+    m.remove_globals(|v| masks.iter().any(|m| m.0 == v));
     Ok(count)
 }

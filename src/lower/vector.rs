@@ -11,26 +11,23 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::spirv::{
-    Defs, Rewriter, Site, all_function_instructions, id, is_atomic, result_types, site_anchor,
-};
+use super::model::{Model, Site, id, is_atomic};
 use crate::{Error, Result};
 
-/// Rewrites `module`; returns how many vector sites were retyped.
-pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
-    let defs = Defs::new(module);
+/// Rewrites the module; returns how many vector sites were retyped.
+pub fn scalarize_vector_atomics(m: &mut Model) -> Result<usize> {
     let mut sites: Vec<(Site, Word, StorageClass)> = Vec::new();
-    for inst in all_function_instructions(module) {
+    for inst in m.instructions() {
         if !is_atomic(inst.class.opcode) {
             continue;
         }
         let Some(Operand::IdRef(ptr)) = inst.operands.first() else {
             continue;
         };
-        if let Some(site) = vector_component_site(&defs, *ptr)?
+        if let Some(site) = vector_component_site(m, *ptr)?
             && !sites.iter().any(|s| s.0 == site.0)
         {
             sites.push(site);
@@ -39,36 +36,35 @@ pub fn scalarize_vector_atomics(module: &mut Module) -> Result<usize> {
     if sites.is_empty() {
         return Ok(0);
     }
-    let mut rw = Rewriter::new(module);
     let mut new_arrays: HashMap<Word, Word> = HashMap::new(); // array id -> vector id it replaces
     for (site, vector, class) in &sites {
         // A vec3 in an array keeps its 16-byte stride as a 4-element array
         // (the fourth is the padding it had); elsewhere the length is N and
         // the IR layout pass pads the struct to keep the vector's offset.
         let len = match *site {
-            Site::Element(a) => super::spirv::array_stride(rw.module, a).map(|s| s / 4),
+            Site::Element(a) => m.array_stride(a).map(|s| s / 4),
             _ => None,
         };
-        let array = rw.array_for(*vector, *class, site_anchor(*site), len)?;
+        let array = array_for(m, *vector, *class, len)?;
         new_arrays.insert(array, *vector);
         match *site {
-            Site::Member(s, k) => rw.set_operand(s, k as usize, array),
-            Site::Element(a) => rw.set_operand(a, 0, array),
+            Site::Member(s, k) => m.set_operand(s, k as usize, array),
+            Site::Element(a) => m.set_operand(a, 0, array),
             Site::Variable(v) => {
-                let ptr = rw.pointer_to(*class, array);
-                rw.set_result_type(v, ptr);
+                let ptr = m.pointer_to(*class, array);
+                m.set_result_type(v, ptr);
             }
         }
     }
-    rw.retype_access_chains()?;
-    rw.rebuild_whole_vector_accesses(&new_arrays)?;
+    m.retype_access_chains()?;
+    rebuild_whole_vector_accesses(m, &new_arrays)?;
     Ok(sites.len())
 }
 
 /// If `ptr` points at one component of a vector: where that vector sits,
 /// the vector type and the storage class.
-fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, StorageClass)>> {
-    let Some(chain) = defs.def(ptr) else {
+fn vector_component_site(m: &Model, ptr: Word) -> Result<Option<(Site, Word, StorageClass)>> {
+    let Some(chain) = m.def(ptr) else {
         return Ok(None);
     };
     if !matches!(
@@ -77,46 +73,25 @@ fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, S
     ) {
         return Ok(None);
     }
-    let base = id(&chain.operands[0]).unwrap_or(0);
-    let base_def = defs.def(base);
-    let Some((class, mut ty)) = base_def
-        .and_then(|d| d.result_type)
-        .and_then(|t| defs.pointer(t))
-    else {
+    let base = chain.operands.first().and_then(id).unwrap_or(0);
+    let Some((class, mut ty)) = m.pointee(base) else {
         return Ok(None);
     };
-    let mut site = match base_def {
-        Some(d) if d.class.opcode == Op::Variable && defs.globals.contains_key(&base) => {
-            Some(Site::Variable(base))
-        }
-        _ => None,
-    };
+    let mut site = (m.def(base).map(|d| d.class.opcode) == Some(Op::Variable) && m.is_global(base))
+        .then_some(Site::Variable(base));
     let indices: Vec<Word> = chain.operands[1..].iter().filter_map(id).collect();
     for (n, &index) in indices.iter().enumerate() {
-        let Some(t) = defs.globals.get(&ty) else {
-            return Ok(None);
-        };
-        match t.class.opcode {
-            Op::TypeStruct => {
-                let k = defs.constant_u32(index).ok_or_else(|| {
-                    Error::shader("malformed SPIR-V: a struct index that is not a constant")
-                })?;
+        match m.op_of(ty) {
+            Some(Op::TypeStruct) => {
+                let k = m.constant_u32(index).unwrap_or(u32::MAX);
                 site = Some(Site::Member(ty, k));
-                ty = t.operands.get(k as usize).and_then(id).ok_or_else(|| {
-                    Error::shader(format!(
-                        "malformed SPIR-V: member {k} of a struct with {} members",
-                        t.operands.len()
-                    ))
-                })?;
+                ty = m.step(ty, index)?;
             }
-            Op::TypeArray | Op::TypeRuntimeArray => {
+            Some(Op::TypeArray | Op::TypeRuntimeArray) => {
                 site = Some(Site::Element(ty));
-                ty = t.operands.first().and_then(id).unwrap_or(0);
+                ty = m.step(ty, index)?;
             }
-            Op::TypeVector | Op::TypeMatrix if n + 1 == indices.len() => {
-                if t.class.opcode == Op::TypeMatrix {
-                    return Ok(None);
-                }
+            Some(Op::TypeVector) if n + 1 == indices.len() => {
                 return match site {
                     Some(s) => Ok(Some((s, ty, class))),
                     None => Err(Error::Unsupported(
@@ -131,263 +106,167 @@ fn vector_component_site(defs: &Defs, ptr: Word) -> Result<Option<(Site, Word, S
     Ok(None)
 }
 
-impl Rewriter<'_> {
-    /// A new `scalar[len]` array type standing for `vector` (`len` at least
-    /// its size), defined before `anchor`.
-    fn array_for(
-        &mut self,
-        vector: Word,
-        class: StorageClass,
-        anchor: Word,
-        len: Option<u32>,
-    ) -> Result<Word> {
-        let v = self
-            .global(vector)
-            .ok_or_else(|| Error::shader("malformed SPIR-V: vector type not found"))?;
-        let (Some(Operand::IdRef(scalar)), Some(Operand::LiteralBit32(n))) =
-            (v.operands.first().cloned(), v.operands.get(1).cloned())
-        else {
-            return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector"));
-        };
-        if !(2..=4).contains(&n) {
-            return Err(Error::Unsupported(format!("a vector of {n} components")));
-        }
-        // A padded element keeps its array stride, at most 16 bytes here.
-        let n = len.map_or(n, |l| l.max(n)).min(4);
-        let uint = self.uint_type(anchor);
-        let len = self.fresh();
-        self.insert_before(
-            anchor,
-            Instruction::new(
-                Op::Constant,
-                Some(uint),
-                Some(len),
-                vec![Operand::LiteralBit32(n)],
-            ),
-        );
-        let array = self.fresh();
-        self.insert_before(
-            anchor,
-            Instruction::new(
-                Op::TypeArray,
-                None,
-                Some(array),
-                vec![Operand::IdRef(scalar), Operand::IdRef(len)],
-            ),
-        );
-        if matches!(
-            class,
-            StorageClass::StorageBuffer
-                | StorageClass::Uniform
-                | StorageClass::PushConstant
-                | StorageClass::PhysicalStorageBuffer
-        ) {
-            self.module.annotations.push(Instruction::new(
-                Op::Decorate,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(array),
-                    Operand::Decoration(Decoration::ArrayStride),
-                    Operand::LiteralBit32(4),
-                ],
-            ));
-        }
-        Ok(array)
+/// A new `scalar[len]` array type standing for `vector` (`len` at least
+/// its size).
+fn array_for(m: &mut Model, vector: Word, class: StorageClass, len: Option<u32>) -> Result<Word> {
+    let v = m
+        .global(vector)
+        .ok_or_else(|| Error::shader("malformed SPIR-V: vector type not found"))?;
+    let (Some(Operand::IdRef(scalar)), Some(Operand::LiteralBit32(n))) =
+        (v.operands.first().cloned(), v.operands.get(1).cloned())
+    else {
+        return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector"));
+    };
+    if !(2..=4).contains(&n) {
+        return Err(Error::Unsupported(format!("a vector of {n} components")));
     }
+    // A padded element keeps its array stride, at most 16 bytes here.
+    let n = len.map_or(n, |l| l.max(n)).min(4);
+    let len = m.uint_constant(n);
+    let array = m.add_global(
+        Op::TypeArray,
+        None,
+        vec![Operand::IdRef(scalar), Operand::IdRef(len)],
+    );
+    if matches!(
+        class,
+        StorageClass::StorageBuffer
+            | StorageClass::Uniform
+            | StorageClass::PushConstant
+            | StorageClass::PhysicalStorageBuffer
+    ) {
+        m.decorate(array, Decoration::ArrayStride, &[4]);
+    }
+    Ok(array)
+}
 
-    /// Rebuilds loads and stores of a retyped vector; refuses whole-aggregate
-    /// copies of anything that contains one.
-    fn rebuild_whole_vector_accesses(&mut self, new_arrays: &HashMap<Word, Word>) -> Result<()> {
-        // Pointer types and index constants the component-wise stores use.
-        let mut scalar_pointers: HashMap<(StorageClass, Word), Word> = HashMap::new();
-        let mut max_len = 0;
-        for (&array, &vector) in new_arrays {
-            let classes: Vec<StorageClass> = self
-                .module
-                .types_global_values
+/// Types that contain one of `arrays` somewhere inside (but are not one).
+fn containing(m: &Model, arrays: &HashMap<Word, Word>) -> HashSet<Word> {
+    let mut containing: HashSet<Word> = HashSet::new();
+    loop {
+        let before = containing.len();
+        for i in &m.module().types_global_values {
+            let Some(r) = i.result_id else { continue };
+            if !matches!(
+                i.class.opcode,
+                Op::TypeStruct | Op::TypeArray | Op::TypeRuntimeArray
+            ) || arrays.contains_key(&r)
+            {
+                continue;
+            }
+            let inner: Vec<Word> = match i.class.opcode {
+                Op::TypeStruct => i.operands.iter().filter_map(id).collect(),
+                _ => i.operands.first().and_then(id).into_iter().collect(),
+            };
+            if inner
                 .iter()
-                .filter(|i| {
-                    i.class.opcode == Op::TypePointer
-                        && i.operands.get(1) == Some(&Operand::IdRef(array))
-                })
-                .filter_map(|i| match i.operands[0] {
-                    Operand::StorageClass(c) => Some(c),
-                    _ => None,
-                })
-                .collect();
-            let vdef = self.global(vector).cloned();
-            if let Some(v) = vdef {
-                let scalar = id(&v.operands[0]).unwrap_or(0);
-                if let Operand::LiteralBit32(n) = v.operands[1] {
-                    max_len = max_len.max(n);
-                }
-                for c in classes {
-                    let p = self.pointer_to(c, scalar);
-                    scalar_pointers.insert((c, scalar), p);
-                }
+                .any(|t| arrays.contains_key(t) || containing.contains(t))
+            {
+                containing.insert(r);
             }
         }
-        let uint = self.uint_type_at_start();
-        let index_constants: Vec<Word> = (0..max_len)
-            .map(|k| {
-                let c = self.fresh();
-                self.module.types_global_values.push(Instruction::new(
-                    Op::Constant,
-                    Some(uint),
-                    Some(c),
-                    vec![Operand::LiteralBit32(k)],
-                ));
-                c
+        if containing.len() == before {
+            return containing;
+        }
+    }
+}
+
+/// Rebuilds loads and stores of a retyped vector component by component
+/// (naga reads each element as an atomic, so a whole-array load would not
+/// compose, and a padded array keeps its padding); refuses whole-aggregate
+/// copies of anything that contains one.
+fn rebuild_whole_vector_accesses(m: &mut Model, new_arrays: &HashMap<Word, Word>) -> Result<()> {
+    // Pointer types and index constants the component-wise accesses use.
+    let mut scalar_pointers: HashMap<(StorageClass, Word), Word> = HashMap::new();
+    let mut index_constants = Vec::new();
+    for (&array, &vector) in new_arrays {
+        let classes: Vec<StorageClass> = m
+            .module()
+            .types_global_values
+            .iter()
+            .filter(|i| {
+                i.class.opcode == Op::TypePointer
+                    && i.operands.get(1) == Some(&Operand::IdRef(array))
+            })
+            .filter_map(|i| match i.operands[0] {
+                Operand::StorageClass(c) => Some(c),
+                _ => None,
             })
             .collect();
-        let defs = Defs::new(self.module);
-        // Types that contain a new array somewhere inside (but are not one).
-        let mut containing: HashSet<Word> = HashSet::new();
-        loop {
-            let before = containing.len();
-            for i in &self.module.types_global_values {
-                let Some(r) = i.result_id else { continue };
-                if !matches!(
-                    i.class.opcode,
-                    Op::TypeStruct | Op::TypeArray | Op::TypeRuntimeArray
-                ) || new_arrays.contains_key(&r)
-                {
-                    continue;
-                }
-                let inner = match i.class.opcode {
-                    Op::TypeStruct => i.operands.iter().filter_map(id).collect::<Vec<_>>(),
-                    _ => id(&i.operands[0]).into_iter().collect(),
-                };
-                if inner
-                    .iter()
-                    .any(|t| new_arrays.contains_key(t) || containing.contains(t))
-                {
-                    containing.insert(r);
-                }
-            }
-            if containing.len() == before {
-                break;
-            }
+        let scalar = m.scalar_of(vector);
+        for c in classes {
+            let p = m.pointer_to(c, scalar);
+            scalar_pointers.insert((c, scalar), p);
         }
-        let result_types = result_types(self.module);
-        let pointee = |ptr: Word| -> Option<Word> {
-            result_types
-                .get(&ptr)
-                .and_then(|t| defs.pointer(*t))
-                .map(|p| p.1)
-        };
-        let mut bound = self.module.header.as_ref().map(|h| h.bound).unwrap_or(0);
-        for f in &mut self.module.functions {
-            for b in &mut f.blocks {
-                let mut out = Vec::with_capacity(b.instructions.len());
-                for inst in b.instructions.drain(..) {
-                    let op = inst.class.opcode;
-                    let ptr = match op {
-                        Op::Load | Op::Store | Op::CopyMemory => id(&inst.operands[0]),
-                        _ => None,
-                    };
-                    let target = ptr.and_then(pointee);
-                    let Some(target) = target else {
-                        out.push(inst);
-                        continue;
-                    };
-                    if containing.contains(&target)
-                        || (op == Op::CopyMemory && new_arrays.contains_key(&target))
-                    {
-                        return Err(Error::Unsupported(
-                            "a whole-struct or whole-array copy of memory that holds a vector used by atomics; \
-                             copy its members one by one"
-                                .into(),
-                        ));
-                    }
-                    let Some(&vector) = new_arrays.get(&target) else {
-                        out.push(inst);
-                        continue;
-                    };
-                    let vdef = defs
-                        .globals
-                        .get(&vector)
-                        .ok_or_else(|| Error::shader("malformed SPIR-V: vector type not found"))?;
-                    let scalar = id(&vdef.operands[0]).unwrap_or(0);
-                    let Operand::LiteralBit32(n) = vdef.operands[1] else {
-                        return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector"));
-                    };
-                    let mut fresh = || {
-                        bound += 1;
-                        bound - 1
-                    };
-                    let extract = |from: Word, k: u32, to: Word| {
-                        Instruction::new(
-                            Op::CompositeExtract,
-                            Some(scalar),
-                            Some(to),
-                            vec![Operand::IdRef(from), Operand::LiteralBit32(k)],
-                        )
-                    };
-                    // Component by component, both ways: naga reads each
-                    // element as an atomic (so a whole-array load would not
-                    // compose), and a padded array keeps its padding.
-                    let (class, _) = result_types
-                        .get(&ptr.unwrap_or(0))
-                        .and_then(|t| defs.pointer(*t))
-                        .ok_or_else(|| {
-                            Error::shader("malformed SPIR-V: access through a non-pointer")
-                        })?;
-                    let scalar_ptr = *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
-                        Error::shader("malformed SPIR-V: no pointer type for a vector's scalar")
-                    })?;
-                    let element = |k: u32, e: Word| {
-                        Instruction::new(
-                            Op::AccessChain,
-                            Some(scalar_ptr),
-                            Some(e),
-                            vec![
-                                Operand::IdRef(ptr.unwrap_or(0)),
-                                Operand::IdRef(index_constants[k as usize]),
-                            ],
-                        )
-                    };
-                    if op == Op::Load {
-                        let result = inst.result_id.unwrap_or(0);
-                        let mut parts = Vec::with_capacity(n as usize);
-                        for k in 0..n {
-                            let e = fresh();
-                            out.push(element(k, e));
-                            let part = fresh();
-                            let mut load = inst.clone();
-                            load.result_type = Some(scalar);
-                            load.result_id = Some(part);
-                            load.operands[0] = Operand::IdRef(e);
-                            out.push(load);
-                            parts.push(part);
-                        }
-                        out.push(Instruction::new(
-                            Op::CompositeConstruct,
-                            Some(vector),
-                            Some(result),
-                            parts.into_iter().map(Operand::IdRef).collect(),
-                        ));
-                    } else {
-                        let value = id(&inst.operands[1]).unwrap_or(0);
-                        for k in 0..n {
-                            let part = fresh();
-                            out.push(extract(value, k, part));
-                            let e = fresh();
-                            out.push(element(k, e));
-                            let mut store = inst.clone();
-                            store.operands[0] = Operand::IdRef(e);
-                            store.operands[1] = Operand::IdRef(part);
-                            out.push(store);
-                        }
-                    }
-                }
-                b.instructions = out;
-            }
-        }
-        if let Some(h) = self.module.header.as_mut() {
-            h.bound = bound;
-        }
-        Ok(())
     }
+    for k in 0..4 {
+        index_constants.push(m.uint_constant(k));
+    }
+    let containing = containing(m, new_arrays);
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        let Some(ptr) = (match op {
+            Op::Load | Op::Store | Op::CopyMemory => inst.operands.first().and_then(id),
+            _ => None,
+        }) else {
+            return Ok(false);
+        };
+        let Some((class, target)) = e.m.pointee(ptr) else {
+            return Ok(false);
+        };
+        if containing.contains(&target)
+            || (op == Op::CopyMemory && new_arrays.contains_key(&target))
+        {
+            return Err(Error::Unsupported(
+                "a whole-struct or whole-array copy of memory that holds a vector used by atomics; \
+                 copy its members one by one"
+                    .into(),
+            ));
+        }
+        let Some(&vector) = new_arrays.get(&target) else {
+            return Ok(false);
+        };
+        let (scalar, n) = match e.m.global(vector).map(|v| v.operands.as_slice()) {
+            Some([Operand::IdRef(s), Operand::LiteralBit32(n)]) => (*s, *n),
+            _ => return Err(Error::shader("malformed SPIR-V: malformed OpTypeVector")),
+        };
+        let scalar_ptr = *scalar_pointers.get(&(class, scalar)).ok_or_else(|| {
+            Error::shader("malformed SPIR-V: no pointer type for a vector's scalar")
+        })?;
+        if op == Op::Load {
+            let mut parts = Vec::with_capacity(n as usize);
+            for k in 0..n as usize {
+                let element = e.op(Op::AccessChain, scalar_ptr, &[ptr, index_constants[k]]);
+                let part = e.fresh();
+                let mut load = inst.clone();
+                load.result_type = Some(scalar);
+                load.result_id = Some(part);
+                load.operands[0] = Operand::IdRef(element);
+                e.push(load);
+                parts.push(part);
+            }
+            e.push(Instruction::new(
+                Op::CompositeConstruct,
+                Some(vector),
+                inst.result_id,
+                parts.into_iter().map(Operand::IdRef).collect(),
+            ));
+        } else {
+            let value = inst.operands.get(1).and_then(id).unwrap_or(0);
+            for k in 0..n {
+                let part = e.extract(scalar, value, k);
+                let element = e.op(
+                    Op::AccessChain,
+                    scalar_ptr,
+                    &[ptr, index_constants[k as usize]],
+                );
+                let mut store = inst.clone();
+                store.operands[0] = Operand::IdRef(element);
+                store.operands[1] = Operand::IdRef(part);
+                e.push(store);
+            }
+        }
+        Ok(true)
+    })?;
+    Ok(())
 }

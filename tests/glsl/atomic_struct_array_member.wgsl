@@ -38,36 +38,36 @@ fn main_1() {
     var tries: u32;
     var atomic_compare_old: u32;
 
-    let _e15 = gl_GlobalInvocationID_1[0u];
-    id = _e15;
-    let _e16 = id;
-    cell_1 = (_e16 % 16u);
+    let _e13 = gl_GlobalInvocationID_1[0u];
+    id = _e13;
+    let _e14 = id;
+    cell_1 = (_e14 % 16u);
+    let _e16 = cell_1;
+    param = _e16;
+    let _e17 = bump_u0028_u1_u003b((&param));
+    rank = _e17;
     let _e18 = cell_1;
-    param = _e18;
-    let _e19 = bump_u0028_u1_u003b((&param));
-    rank = _e19;
-    let _e20 = cell_1;
-    let _e25 = id;
-    let _e26 = atomicMin((&grid.cells[_e20].span[0u]), _e25);
-    let _e27 = cell_1;
-    let _e32 = id;
-    let _e33 = atomicMax((&grid.cells[_e27].span[1u]), _e32);
+    let _e23 = id;
+    let _e24 = atomicMin((&grid.cells[_e18].span[0u]), _e23);
+    let _e25 = cell_1;
+    let _e30 = id;
+    let _e31 = atomicMax((&grid.cells[_e25].span[1u]), _e30);
     tries = 0u;
     loop {
-        let _e34 = cell_1;
-        let _e38 = id;
+        let _e32 = cell_1;
+        let _e36 = id;
         loop {
-            let _e90 = atomicCompareExchangeWeak((&grid.cells[_e34].owner), 0u, (_e38 + 1u));
-            atomic_compare_old = _e90.old_value;
-            if (_e90.exchanged || (_e90.old_value != 0u)) {
+            let _e88 = atomicCompareExchangeWeak((&grid.cells[_e32].owner), 0u, (_e36 + 1u));
+            atomic_compare_old = _e88.old_value;
+            if (_e88.exchanged || (_e88.old_value != 0u)) {
                 break;
             }
         }
-        let _e41 = atomic_compare_old;
-        let _e43 = tries;
-        if ((_e41 != 0u) && (_e43 < 1u)) {
-            let _e46 = tries;
-            tries = (_e46 + bitcast<u32>(1i));
+        let _e39 = atomic_compare_old;
+        let _e41 = tries;
+        if ((_e39 != 0u) && (_e41 < 1u)) {
+            let _e44 = tries;
+            tries = (_e44 + bitcast<u32>(1i));
             continue;
         } else {
             break;
@@ -75,24 +75,24 @@ fn main_1() {
     }
     storageBarrier();
     workgroupBarrier();
-    let _e49 = rank;
-    if (_e49 == 0u) {
-        let _e51 = cell_1;
-        let _e52 = cell_1;
-        let _e56 = atomicLoad((&grid.cells[_e52].count));
-        snap.copy[_e51].count = _e56;
-        let _e60 = cell_1;
-        let _e61 = cell_1;
-        let _e65 = atomicLoad((&grid.cells[_e61].owner));
-        snap.copy[_e60].owner = _e65;
-        let _e69 = cell_1;
-        let _e70 = cell_1;
-        let _e75 = atomicLoad((&grid.cells[_e70].span[0u]));
-        let _e76 = cell_1;
-        let _e81 = atomicLoad((&grid.cells[_e76].span[1u]));
-        let _e82 = vec2<u32>(_e75, _e81);
-        snap.copy[_e69].span[0u] = _e82.x;
-        snap.copy[_e69].span[1u] = _e82.y;
+    let _e47 = rank;
+    if (_e47 == 0u) {
+        let _e49 = cell_1;
+        let _e50 = cell_1;
+        let _e54 = atomicLoad((&grid.cells[_e50].count));
+        snap.copy[_e49].count = _e54;
+        let _e58 = cell_1;
+        let _e59 = cell_1;
+        let _e63 = atomicLoad((&grid.cells[_e59].owner));
+        snap.copy[_e58].owner = _e63;
+        let _e67 = cell_1;
+        let _e68 = cell_1;
+        let _e73 = atomicLoad((&grid.cells[_e68].span[0u]));
+        let _e74 = cell_1;
+        let _e79 = atomicLoad((&grid.cells[_e74].span[1u]));
+        let _e80 = vec2<u32>(_e73, _e79);
+        snap.copy[_e67].span[0u] = _e80.x;
+        snap.copy[_e67].span[1u] = _e80.y;
     }
     return;
 }

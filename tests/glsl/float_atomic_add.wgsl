@@ -3,8 +3,8 @@ struct Input {
 }
 
 struct Accum {
-    sum: atomic<u32>,
-    sum_sq: atomic<u32>,
+    sum: atomic<i32>,
+    sum_sq: atomic<i32>,
 }
 
 @group(0) @binding(0) 
@@ -14,62 +14,38 @@ var<private> gl_GlobalInvocationID_1: vec3<u32>;
 var<storage, read_write> acc: Accum;
 
 fn main_1() {
+    var local: i32;
+    var local_1: i32;
     var v: f32;
-    var phi_48_: u32;
-    var local: u32;
-    var phi_59_: u32;
-    var local_1: u32;
-    var atomic_compare_old: u32;
-    var atomic_compare_old_1: u32;
 
-    let _e6 = gl_GlobalInvocationID_1[0u];
-    let _e9 = inp.values[_e6];
-    v = _e9;
-    let _e11 = v;
-    let _e12 = atomicLoad((&acc.sum));
-    phi_48_ = _e12;
+    let _e8 = gl_GlobalInvocationID_1[0u];
+    let _e11 = inp.values[_e8];
+    v = _e11;
+    let _e13 = v;
+    let _e14 = atomicLoad((&acc.sum));
+    local_1 = _e14;
     loop {
-        let _e14 = phi_48_;
-        local = _e14;
-        loop {
-            let _e38 = atomicCompareExchangeWeak((&acc.sum), _e14, bitcast<u32>((bitcast<f32>(_e14) + _e11)));
-            atomic_compare_old = _e38.old_value;
-            if (_e38.exchanged || (_e38.old_value != _e14)) {
-                break;
-            }
-        }
-        let _e19 = atomic_compare_old;
-        if (_e19 == _e14) {
+        let _e15 = local_1;
+        let _e19 = atomicCompareExchangeWeak((&acc.sum), _e15, bitcast<i32>((bitcast<f32>(_e15) + _e13)));
+        local_1 = _e19.old_value;
+        if _e19.exchanged {
             break;
         } else {
             continue;
-        }
-        continuing {
-            phi_48_ = _e19;
         }
     }
-    let _e22 = v;
     let _e23 = v;
-    let _e25 = atomicLoad((&acc.sum_sq));
-    phi_59_ = _e25;
+    let _e24 = v;
+    let _e26 = atomicLoad((&acc.sum_sq));
+    local = _e26;
     loop {
-        let _e27 = phi_59_;
-        local_1 = _e27;
-        loop {
-            let _e43 = atomicCompareExchangeWeak((&acc.sum_sq), _e27, bitcast<u32>((bitcast<f32>(_e27) + (_e22 * _e23))));
-            atomic_compare_old_1 = _e43.old_value;
-            if (_e43.exchanged || (_e43.old_value != _e27)) {
-                break;
-            }
-        }
-        let _e32 = atomic_compare_old_1;
-        if (_e32 == _e27) {
+        let _e27 = local;
+        let _e31 = atomicCompareExchangeWeak((&acc.sum_sq), _e27, bitcast<i32>((bitcast<f32>(_e27) + (_e23 * _e24))));
+        local = _e31.old_value;
+        if _e31.exchanged {
             break;
         } else {
             continue;
-        }
-        continuing {
-            phi_59_ = _e32;
         }
     }
     return;

@@ -3,7 +3,7 @@ struct Previous {
 }
 
 struct Latest {
-    latest: array<atomic<u32>, 16>,
+    latest: array<atomic<i32>, 16>,
 }
 
 var<private> gl_GlobalInvocationID_1: vec3<u32>;
@@ -23,7 +23,7 @@ fn main_1() {
     value = (f32(_e11) * 0.5f);
     let _e14 = i;
     let _e18 = value;
-    let _e20 = atomicExchange((&latest.latest[(_e14 % 16u)]), bitcast<u32>(_e18));
+    let _e20 = atomicExchange((&latest.latest[(_e14 % 16u)]), bitcast<i32>(_e18));
     old = bitcast<f32>(_e20);
     let _e22 = i;
     let _e23 = old;

@@ -33,25 +33,25 @@ fn main_1() {
     var v: f32;
     var bin: i32;
 
-    let _e17 = gl_GlobalInvocationID_1;
-    p = bitcast<vec2<i32>>(_e17.xy);
-    let _e20 = p;
-    let _e22 = unnamed.u_size;
-    if any((_e20 >= _e22)) {
+    let _e16 = gl_GlobalInvocationID_1;
+    p = bitcast<vec2<i32>>(_e16.xy);
+    let _e19 = p;
+    let _e21 = unnamed.u_size;
+    if any((_e19 >= _e21)) {
         return;
     }
-    let _e26 = p[1u];
-    let _e29 = unnamed.u_size[0u];
-    let _e32 = p[0u];
-    let _e36 = unnamed_1.luma[((_e26 * _e29) + _e32)];
-    v = clamp(_e36, 0f, 1f);
-    let _e38 = v;
-    let _e40 = unnamed.u_bins;
-    let _e45 = unnamed.u_bins;
-    bin = min(i32((_e38 * f32(_e40))), (bitcast<i32>(_e45) - 1i));
-    let _e49 = bin;
-    let _e50 = bitcast<u32>(_e49);
-    let _e70 = atomicAdd((&bins.texels[select((((bins_samples * bins_layers) * bins_height) * bins_width), ((((((0u * bins_layers) + 0u) * bins_height) + 0u) * bins_width) + _e50), ((((_e50 < bins_width) && (0u < bins_height)) && (0u < bins_layers)) && (0u < bins_samples)))]), 1u);
+    let _e25 = p[1u];
+    let _e28 = unnamed.u_size[0u];
+    let _e31 = p[0u];
+    let _e35 = unnamed_1.luma[((_e25 * _e28) + _e31)];
+    v = clamp(_e35, 0f, 1f);
+    let _e37 = v;
+    let _e39 = unnamed.u_bins;
+    let _e44 = unnamed.u_bins;
+    bin = min(i32((_e37 * f32(_e39))), (bitcast<i32>(_e44) - 1i));
+    let _e48 = bin;
+    let _e49 = bitcast<u32>(_e48);
+    let _e69 = atomicAdd((&bins.texels[select((((bins_samples * bins_layers) * bins_height) * bins_width), ((((((0u * bins_layers) + 0u) * bins_height) + 0u) * bins_width) + _e49), ((((_e49 < bins_width) && (0u < bins_height)) && (0u < bins_layers)) && (0u < bins_samples)))]), 1u);
     return;
 }
 

@@ -40,33 +40,33 @@ fn main_1() {
     var v: u32;
     var phi_39_: bool;
 
-    let _e15 = gl_GlobalInvocationID_1;
-    p = _e15.xy;
-    let _e18 = p[0u];
-    let _e20 = params.width;
-    let _e21 = (_e18 >= _e20);
-    phi_39_ = _e21;
-    if !(_e21) {
-        let _e24 = p[1u];
-        let _e26 = params.height;
-        phi_39_ = (_e24 >= _e26);
+    let _e14 = gl_GlobalInvocationID_1;
+    p = _e14.xy;
+    let _e17 = p[0u];
+    let _e19 = params.width;
+    let _e20 = (_e17 >= _e19);
+    phi_39_ = _e20;
+    if !(_e20) {
+        let _e23 = p[1u];
+        let _e25 = params.height;
+        phi_39_ = (_e23 >= _e25);
     }
-    let _e29 = phi_39_;
-    if _e29 {
+    let _e28 = phi_39_;
+    if _e28 {
         return;
     }
-    let _e31 = p[1u];
-    let _e33 = params.width;
-    let _e36 = p[0u];
-    let _e40 = unnamed.values[((_e31 * _e33) + _e36)];
-    let _e42 = params.bins;
-    v = (_e40 % _e42);
-    let _e44 = v;
-    let _e46 = vec2<i32>(bitcast<i32>(_e44), 0i);
-    let _e48 = bitcast<u32>(_e46.x);
-    let _e50 = bitcast<u32>(_e46.y);
-    let _e70 = atomicAdd((&histogramImage.texels[select((((histogramImage_samples * histogramImage_layers) * histogramImage_height) * histogramImage_width), ((((((0u * histogramImage_layers) + 0u) * histogramImage_height) + _e50) * histogramImage_width) + _e48), ((((_e48 < histogramImage_width) && (_e50 < histogramImage_height)) && (0u < histogramImage_layers)) && (0u < histogramImage_samples)))]), 1u);
-    let _e72 = atomicAdd((&unnamed_1.touched), 1u);
+    let _e30 = p[1u];
+    let _e32 = params.width;
+    let _e35 = p[0u];
+    let _e39 = unnamed.values[((_e30 * _e32) + _e35)];
+    let _e41 = params.bins;
+    v = (_e39 % _e41);
+    let _e43 = v;
+    let _e45 = vec2<i32>(bitcast<i32>(_e43), 0i);
+    let _e47 = bitcast<u32>(_e45.x);
+    let _e49 = bitcast<u32>(_e45.y);
+    let _e69 = atomicAdd((&histogramImage.texels[select((((histogramImage_samples * histogramImage_layers) * histogramImage_height) * histogramImage_width), ((((((0u * histogramImage_layers) + 0u) * histogramImage_height) + _e49) * histogramImage_width) + _e47), ((((_e47 < histogramImage_width) && (_e49 < histogramImage_height)) && (0u < histogramImage_layers)) && (0u < histogramImage_samples)))]), 1u);
+    let _e71 = atomicAdd((&unnamed_1.touched), 1u);
     return;
 }
 

@@ -5,16 +5,16 @@ struct Out {
 var<private> gl_GlobalInvocationID_1: vec3<u32>;
 @group(0) @binding(1) 
 var<storage, read_write> unnamed: Out;
-@group(0) @binding(6) 
-var layers_u005b_2_u005d_sampler: sampler;
-@group(0) @binding(5) 
-var layers_u005b_2_u005d: texture_2d<f32>;
-@group(0) @binding(3) 
-var layers_u005b_1_u005d: texture_2d<f32>;
-@group(0) @binding(2) 
-var layers_u005b_0_u005d_sampler: sampler;
 @group(0) @binding(0) 
 var layers_u005b_0_u005d: texture_2d<f32>;
+@group(0) @binding(2) 
+var layers_u005b_0_u005d_sampler: sampler;
+@group(0) @binding(3) 
+var layers_u005b_1_u005d: texture_2d<f32>;
+@group(0) @binding(5) 
+var layers_u005b_2_u005d: texture_2d<f32>;
+@group(0) @binding(6) 
+var layers_u005b_2_u005d_sampler: sampler;
 
 fn main_1() {
     var i: u32;

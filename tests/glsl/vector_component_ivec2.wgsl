@@ -20,30 +20,30 @@ fn main_1() {
     var lo: vec2<i32>;
     var hi: vec2<i32>;
 
-    let _e12 = gl_GlobalInvocationID_1[0u];
-    let _e15 = pts.points[_e12];
-    p = _e15;
-    let _e19 = p[0u];
-    let _e20 = atomicMin((&box.lo[0u]), _e19);
-    let _e24 = p[1u];
-    let _e25 = atomicMin((&box.lo[1u]), _e24);
-    let _e29 = p[0u];
-    let _e30 = atomicMax((&box.hi[0u]), _e29);
-    let _e34 = p[1u];
-    let _e35 = atomicMax((&box.hi[1u]), _e34);
+    let _e10 = gl_GlobalInvocationID_1[0u];
+    let _e13 = pts.points[_e10];
+    p = _e13;
+    let _e17 = p[0u];
+    let _e18 = atomicMin((&box.lo[0u]), _e17);
+    let _e22 = p[1u];
+    let _e23 = atomicMin((&box.lo[1u]), _e22);
+    let _e27 = p[0u];
+    let _e28 = atomicMax((&box.hi[0u]), _e27);
+    let _e32 = p[1u];
+    let _e33 = atomicMax((&box.hi[1u]), _e32);
     storageBarrier();
     workgroupBarrier();
-    let _e36 = gl_LocalInvocationIndex_1;
-    if (_e36 == 0u) {
-        let _e40 = atomicLoad((&box.lo[0u]));
-        let _e42 = atomicLoad((&box.lo[1u]));
-        lo = vec2<i32>(_e40, _e42);
-        let _e46 = atomicLoad((&box.hi[0u]));
-        let _e48 = atomicLoad((&box.hi[1u]));
-        hi = vec2<i32>(_e46, _e48);
-        let _e50 = hi;
-        let _e51 = lo;
-        box.extent = (_e50 - _e51);
+    let _e34 = gl_LocalInvocationIndex_1;
+    if (_e34 == 0u) {
+        let _e38 = atomicLoad((&box.lo[0u]));
+        let _e40 = atomicLoad((&box.lo[1u]));
+        lo = vec2<i32>(_e38, _e40);
+        let _e44 = atomicLoad((&box.hi[0u]));
+        let _e46 = atomicLoad((&box.hi[1u]));
+        hi = vec2<i32>(_e44, _e46);
+        let _e48 = hi;
+        let _e49 = lo;
+        box.extent = (_e48 - _e49);
     }
     return;
 }

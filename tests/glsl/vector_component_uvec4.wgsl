@@ -11,10 +11,10 @@ fn main_1() {
     var id: u32;
     var t: vec4<u32>;
 
-    let _e15 = gl_GlobalInvocationID_1[0u];
-    id = _e15;
-    let _e16 = id;
-    if (_e16 == 0u) {
+    let _e11 = gl_GlobalInvocationID_1[0u];
+    id = _e11;
+    let _e12 = id;
+    if (_e12 == 0u) {
         atomicStore((&b.v[0u]), vec4<u32>(0u, 0u, 0u, 0u).x);
         atomicStore((&b.v[1u]), vec4<u32>(0u, 0u, 0u, 0u).y);
         atomicStore((&b.v[2u]), vec4<u32>(0u, 0u, 0u, 0u).z);
@@ -22,24 +22,24 @@ fn main_1() {
     }
     storageBarrier();
     workgroupBarrier();
-    let _e29 = atomicAdd((&b.v[0u]), 1u);
+    let _e25 = atomicAdd((&b.v[0u]), 1u);
+    let _e28 = id;
+    let _e29 = atomicAdd((&b.v[1u]), _e28);
     let _e32 = id;
-    let _e33 = atomicAdd((&b.v[1u]), _e32);
+    let _e33 = atomicMax((&b.v[2u]), _e32);
     let _e36 = id;
-    let _e37 = atomicMax((&b.v[2u]), _e36);
-    let _e40 = id;
-    let _e44 = atomicOr((&b.v[3u]), (1u << bitcast<u32>((_e40 % 32u))));
+    let _e40 = atomicOr((&b.v[3u]), (1u << bitcast<u32>((_e36 % 32u))));
     storageBarrier();
     workgroupBarrier();
-    let _e45 = id;
-    if (_e45 == 0u) {
-        let _e49 = atomicLoad((&b.v[0u]));
-        let _e51 = atomicLoad((&b.v[1u]));
-        let _e53 = atomicLoad((&b.v[2u]));
-        let _e55 = atomicLoad((&b.v[3u]));
-        t = vec4<u32>(_e49, _e51, _e53, _e55);
-        let _e57 = t;
-        b.snapshot = (_e57 + vec4<u32>(0u, 0u, 0u, 0u));
+    let _e41 = id;
+    if (_e41 == 0u) {
+        let _e45 = atomicLoad((&b.v[0u]));
+        let _e47 = atomicLoad((&b.v[1u]));
+        let _e49 = atomicLoad((&b.v[2u]));
+        let _e51 = atomicLoad((&b.v[3u]));
+        t = vec4<u32>(_e45, _e47, _e49, _e51);
+        let _e53 = t;
+        b.snapshot = (_e53 + vec4<u32>(0u, 0u, 0u, 0u));
     }
     return;
 }

@@ -1,0 +1,99 @@
+//! SPIR-V pass: two blocks declared at one (set, binding) alias one buffer
+//! (a raw view and a typed view of the same memory, as sorters and
+//! compactors declare them). WGSL binds one resource per binding, so every
+//! alias after the first moves to a binding of its own above every binding
+//! the set uses; the runtime binds the one buffer given to all of them.
+//! Two resources of other kinds (or a uniform block with a storage buffer)
+//! at one binding are refused, naming both. (OpenGL GLSL's shared numbers
+//! are the OpenGL pass's to sort.)
+
+use std::collections::HashMap;
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Decoration, Op, StorageClass, Word};
+
+use super::model::Model;
+use crate::{Error, Result};
+
+/// A buffer block declared at the binding of another one, moved to a
+/// binding of its own: the runtime binds the buffer given for either to
+/// both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The descriptor set (WGSL group).
+    pub group: u32,
+    /// The binding it now has.
+    pub binding: u32,
+    /// The binding it was declared at, which it shares.
+    pub of: u32,
+}
+
+/// Moves every alias to a binding of its own; returns the moves.
+pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
+    // A block without an instance name is known by its type's name.
+    let label = |m: &Model, v: Word| {
+        let block = m.pointee(v).and_then(|(_, t)| m.name(t));
+        match m.name(v).or(block) {
+            Some(n) => format!("`{n}`"),
+            None => format!("%{v}"),
+        }
+    };
+    // The storage class of a buffer block variable (a Uniform-class
+    // variable is a block only if its type is a struct, never an image).
+    let buffer_class = |m: &Model, v: Word| -> Option<StorageClass> {
+        let (class, t) = m.pointee(v)?;
+        (matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+            && m.op_of(t) == Some(Op::TypeStruct))
+        .then_some(class)
+    };
+    let mut vars: Vec<(Word, u32, u32)> = m
+        .variables()
+        .filter_map(|(v, _, _)| {
+            let b = m.decoration(v, Decoration::Binding)?;
+            Some((
+                v,
+                m.decoration(v, Decoration::DescriptorSet).unwrap_or(0),
+                b,
+            ))
+        })
+        .collect();
+    vars.sort_unstable();
+    let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
+    let mut free = m.free_bindings();
+    let mut moves: Vec<(Word, Alias)> = Vec::new();
+    for (var, set, binding) in vars {
+        let Some(&other) = seen.get(&(set, binding)) else {
+            seen.insert((set, binding), var);
+            continue;
+        };
+        let (a, b) = (buffer_class(m, other), buffer_class(m, var));
+        if a.is_none() || a != b {
+            return Err(Error::Unsupported(format!(
+                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind can alias one buffer; give one another binding",
+                label(m, other),
+                label(m, var)
+            )));
+        }
+        let alias = Alias {
+            group: set,
+            binding: free.take(set)?,
+            of: binding,
+        };
+        moves.push((var, alias));
+    }
+    if moves.is_empty() {
+        return Ok(Vec::new());
+    }
+    for a in &mut m.module_mut().annotations {
+        if let [
+            Operand::IdRef(t),
+            Operand::Decoration(Decoration::Binding),
+            Operand::LiteralBit32(v),
+        ] = a.operands.as_mut_slice()
+            && let Some((_, alias)) = moves.iter().find(|(var, _)| var == t)
+        {
+            *v = alias.binding;
+        }
+    }
+    Ok(moves.into_iter().map(|(_, a)| a).collect())
+}

@@ -1,0 +1,181 @@
+//! What WGSL cannot express and no pass maps, refused with the construct
+//! named and what to write instead.
+
+use std::collections::HashSet;
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Decoration, Op, Word};
+
+use super::model::{Model, id, is_atomic};
+use crate::{Error, Result};
+
+/// Refuses what WGSL has no form for, naming the GLSL feature: buffer
+/// references (physical storage buffer pointers) and 8- and 16-bit integer
+/// storage and arithmetic.
+pub fn inexpressible_capabilities(m: &Model) -> Result<()> {
+    for c in &m.module().capabilities {
+        let Some(Operand::Capability(cap)) = c.operands.first() else {
+            continue;
+        };
+        let what = match cap {
+            Capability::PhysicalStorageBufferAddresses => {
+                "buffer references (GL_EXT_buffer_reference): WGSL has no pointers into memory by address; pass the data in a bound buffer and index it"
+            }
+            Capability::StorageBuffer8BitAccess
+            | Capability::UniformAndStorageBuffer8BitAccess
+            | Capability::StoragePushConstant8
+            | Capability::Int8 => {
+                "8-bit integers (GL_EXT_shader_8bit_storage, int8_t/uint8_t): WGSL has none; read the bytes as uint words and unpack them (unpack4x8, bit shifts)"
+            }
+            Capability::StorageBuffer16BitAccess
+            | Capability::UniformAndStorageBuffer16BitAccess
+            | Capability::StoragePushConstant16
+            | Capability::Int16 => {
+                "16-bit integers (GL_EXT_shader_16bit_storage, int16_t/uint16_t): WGSL has none; read them as uint words and unpack them (unpack2x16, bit shifts)"
+            }
+            _ => continue,
+        };
+        return Err(Error::Unsupported(format!("the shader uses {what}")));
+    }
+    Ok(())
+}
+
+/// Refuses a storage image declared without a format qualifier, naming it:
+/// WGSL storage textures always have one.
+pub fn storage_images_without_format(m: &Model) -> Result<()> {
+    for (var, _, ty) in m.variables() {
+        let Some(t) = m.global(m.strip_arrays(ty)) else {
+            continue;
+        };
+        // Operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format.
+        let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
+        let unknown = matches!(
+            t.operands.get(6),
+            Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
+        );
+        if t.class.opcode == Op::TypeImage && storage && unknown {
+            return Err(Error::Unsupported(format!(
+                "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
+                m.name(var).unwrap_or("?")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a matrix with two rows laid out with a 16-byte column stride
+/// (std140's `mat2`, `mat3x2`, `mat4x2`, a loose `uniform mat2` among
+/// them), naming the member: naga's reader cannot take that stride.
+pub fn two_row_matrices_with_wide_columns(m: &Model) -> Result<()> {
+    for a in &m.module().annotations {
+        let [
+            Operand::IdRef(s),
+            Operand::LiteralBit32(k),
+            Operand::Decoration(Decoration::MatrixStride),
+            Operand::LiteralBit32(stride),
+        ] = a.operands.as_slice()
+        else {
+            continue;
+        };
+        let rows = m
+            .global(*s)
+            .and_then(|st| st.operands.get(*k as usize))
+            .and_then(id)
+            // Through arrays of matrices.
+            .map(|t| m.strip_arrays(t))
+            .and_then(|t| m.global(t))
+            .filter(|t| t.class.opcode == Op::TypeMatrix)
+            .and_then(|t| t.operands.first().and_then(id))
+            .and_then(|col| m.global(col))
+            .and_then(|col| match col.operands.get(1) {
+                Some(Operand::LiteralBit32(n)) => Some(*n),
+                _ => None,
+            });
+        if rows == Some(2) && *stride > 8 {
+            return Err(Error::Unsupported(format!(
+                "`{}` is a matrix with two rows laid out with a {stride}-byte column stride (std140's mat2, mat3x2, mat4x2), which naga cannot read: use vec4 columns or a std430 block",
+                m.member_name(*s, *k).unwrap_or("?")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses sampling an integer texture with a sampler, which WGSL has no
+/// form for (`textureLod` on an `isampler2D`); `texelFetch` reads one.
+pub fn integer_sampling(m: &Model) -> Result<()> {
+    for i in m.instructions() {
+        // Gathers of integer textures are WGSL's too: only sampling is refused.
+        if !i.class.opname.starts_with("ImageSample") {
+            continue;
+        }
+        let Some(v) = i.operands.first().and_then(id) else {
+            continue;
+        };
+        // OpTypeSampledImage -> OpTypeImage -> sampled type.
+        let sampled = m
+            .result_type(v)
+            .and_then(|si| m.global(si))
+            .and_then(|t| t.operands.first().and_then(id))
+            .and_then(|image| m.global(image))
+            .and_then(|t| t.operands.first().and_then(id));
+        if sampled.is_some_and(|t| m.op_of(t) == Some(Op::TypeInt)) {
+            let texture = m
+                .source_variable(v)
+                .and_then(|var| m.name(var))
+                .unwrap_or("?");
+            return Err(Error::Unsupported(format!(
+                "the integer texture `{texture}` is sampled (texture/textureLod on an isampler or usampler): WGSL samples float textures only; read its texels with texelFetch"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses whole-aggregate loads, stores and copies of memory that atomics
+/// also use: naga gives the atomically used parts atomic types, and a plain
+/// copy of a struct or array holding them cannot be expressed in WGSL.
+pub fn aggregate_copies_of_atomics(m: &Model) -> Result<()> {
+    // Every aggregate type on the access path of an atomic.
+    let mut containers: HashSet<Word> = HashSet::new();
+    for inst in m.instructions() {
+        if !is_atomic(inst.class.opcode) {
+            continue;
+        }
+        let mut ptr = inst.operands.first().and_then(id).unwrap_or(0);
+        // Walk back through chains to the variable (bounded: malformed
+        // modules may chain in a circle).
+        for _ in 0..64 {
+            let Some(def) = m.def(ptr) else { break };
+            if !matches!(def.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
+                break;
+            }
+            let Ok(Some((_, path, _))) = m.chain_path(def) else {
+                break;
+            };
+            containers.extend(path.iter().map(|(ty, _)| *ty));
+            ptr = def.operands.first().and_then(id).unwrap_or(0);
+        }
+    }
+    for inst in m.instructions() {
+        let ptrs: Vec<Word> = match inst.class.opcode {
+            Op::Load | Op::Store => inst.operands.first().and_then(id).into_iter().collect(),
+            Op::CopyMemory => inst.operands.iter().take(2).filter_map(id).collect(),
+            _ => continue,
+        };
+        for p in ptrs {
+            if let Some((_, pointee)) = m.pointee(p)
+                && containers.contains(&pointee)
+            {
+                let what = m
+                    .name(pointee)
+                    .map(|n| format!("`{n}`"))
+                    .unwrap_or_else(|| "a struct or array".into());
+                return Err(Error::Unsupported(format!(
+                    "a whole copy of {what}, which holds memory used atomically; WGSL cannot copy atomics as values: copy its members one by one"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
