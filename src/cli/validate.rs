@@ -2,7 +2,8 @@
 
 use std::time::Duration;
 
-use atomport::{BackendChoice, Context, ContextOptions, Error};
+use atomport::validate::conformance::{self, Case, Outcome, RunOptions, Scale};
+use atomport::{AdapterSummary, BackendChoice, Context, ContextOptions, Error};
 
 use super::{emit, leave};
 
@@ -15,13 +16,12 @@ pub fn validate(
     json: bool,
     timeout: Duration,
 ) -> atomport::Result<()> {
-    use atomport::validate::conformance::{self, RunOptions, Scale};
     let cases: Vec<_> = conformance::matrix()
         .into_iter()
         .filter(|c| filter.as_deref().is_none_or(|f| c.name().contains(f)))
         .collect();
-    let mut o = String::new();
     if list {
+        let mut o = String::new();
         for c in &cases {
             outln!(o, "{}", c.name());
         }
@@ -37,31 +37,7 @@ pub fn validate(
     if adapter.is_some() {
         base.adapter = adapter;
     }
-    // The 64-bit image cases run where the adapter has 64-bit atomics.
-    let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
-    let with_int64 = |o: ContextOptions| {
-        let have = o.adapter_features().unwrap_or_default();
-        if have.contains(int64) {
-            o.with_features(int64)
-        } else {
-            o
-        }
-    };
-    // `all` validates one adapter per backend present; otherwise the one adapter chosen.
-    let contexts: Vec<Context> = if base.backend == BackendChoice::All && backend.is_some() {
-        let found: Vec<Context> = BackendChoice::SINGLE
-            .iter()
-            .filter_map(|b| Context::new(&with_int64(base.clone().with_backend(*b))).ok())
-            .collect();
-        if found.is_empty() {
-            // The one adapter `all` finds, or the no-adapter error naming what was tried.
-            vec![Context::new(&base)?]
-        } else {
-            found
-        }
-    } else {
-        vec![Context::new(&with_int64(base.clone()))?]
-    };
+    let contexts = contexts(base, backend.is_some())?;
     let scale = if small { Scale::Small } else { Scale::Full };
     let bar = if json {
         indicatif::ProgressBar::hidden()
@@ -89,66 +65,120 @@ pub fn validate(
         timings.push((ctx.summary(), start.elapsed()));
     }
     bar.finish_and_clear();
+    let failed = outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .count();
+    emit(&if json {
+        json_report(&timings, &outcomes)
+    } else {
+        text_report(&cases, &timings, &outcomes)
+    })?;
+    if failed > 0 {
+        leave(1);
+    }
+    Ok(())
+}
+
+/// The adapters to validate: with a backend named, one per backend `all`
+/// finds (each with 64-bit atomics where it has them); otherwise the one
+/// adapter chosen.
+fn contexts(base: ContextOptions, named: bool) -> atomport::Result<Vec<Context>> {
+    // The 64-bit image cases run where the adapter has 64-bit atomics.
+    let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+    let with_int64 = |o: ContextOptions| {
+        let have = o.adapter_features().unwrap_or_default();
+        if have.contains(int64) {
+            o.with_features(int64)
+        } else {
+            o
+        }
+    };
+    if !(base.backend == BackendChoice::All && named) {
+        return Ok(vec![Context::new(&with_int64(base))?]);
+    }
+    let found: Vec<Context> = BackendChoice::SINGLE
+        .iter()
+        .filter_map(|b| Context::new(&with_int64(base.clone().with_backend(*b))).ok())
+        .collect();
+    if found.is_empty() {
+        // The one adapter `all` finds, or the no-adapter error naming what was tried.
+        Ok(vec![Context::new(&base)?])
+    } else {
+        Ok(found)
+    }
+}
+
+/// Counts of (passed, failed, skipped).
+fn counts(outcomes: &[Outcome]) -> (usize, usize, usize) {
     let skipped = outcomes.iter().filter(|o| o.skipped.is_some()).count();
     let failed = outcomes
         .iter()
         .filter(|o| !o.passed && o.skipped.is_none())
         .count();
-    let passed = outcomes.len() - failed - skipped;
-    if json {
-        let v = serde_json::json!({
-            "adapters": timings.iter().map(|(a, t)| {
-                let mut v = serde_json::to_value(a).expect("summaries serialize");
-                v["seconds"] = serde_json::json!(t.as_secs_f64());
-                v
-            }).collect::<Vec<_>>(),
-            "cases": outcomes,
-            "passed": passed,
-            "failed": failed,
-            "skipped": skipped,
-        });
-        outln!(o, "{v}");
-    } else {
-        for (a, t) in &timings {
-            outln!(
-                o,
-                "{} ({}): {} cases in {:.1} s",
-                a.name,
-                a.backend,
-                cases.len(),
-                t.as_secs_f64()
-            );
-        }
+    (outcomes.len() - failed - skipped, failed, skipped)
+}
+
+/// `--json`: the adapters (with their time) and every case.
+fn json_report(timings: &[(AdapterSummary, Duration)], outcomes: &[Outcome]) -> String {
+    let (passed, failed, skipped) = counts(outcomes);
+    let v = serde_json::json!({
+        "adapters": timings.iter().map(|(a, t)| {
+            let mut v = serde_json::to_value(a).expect("summaries serialize");
+            v["seconds"] = serde_json::json!(t.as_secs_f64());
+            v
+        }).collect::<Vec<_>>(),
+        "cases": outcomes,
+        "passed": passed,
+        "failed": failed,
+        "skipped": skipped,
+    });
+    format!("{v}\n")
+}
+
+/// The adapters, the summary table, every failure and every reason to skip.
+fn text_report(
+    cases: &[Case],
+    timings: &[(AdapterSummary, Duration)],
+    outcomes: &[Outcome],
+) -> String {
+    let (passed, failed, skipped) = counts(outcomes);
+    let mut o = String::new();
+    for (a, t) in timings {
+        outln!(
+            o,
+            "{} ({}): {} cases in {:.1} s",
+            a.name,
+            a.backend,
+            cases.len(),
+            t.as_secs_f64()
+        );
+    }
+    outln!(o);
+    o.push_str(&conformance::summary_table(cases, outcomes));
+    let failures: Vec<_> = outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .collect();
+    if !failures.is_empty() {
         outln!(o);
-        o.push_str(&conformance::summary_table(&cases, &outcomes));
-        let failures: Vec<_> = outcomes
+        for f in failures {
+            outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
+        }
+    }
+    if skipped > 0 {
+        // Which feature, once per backend.
+        let mut why: Vec<String> = outcomes
             .iter()
-            .filter(|o| !o.passed && o.skipped.is_none())
+            .filter_map(|o| Some(format!("{}: {}", o.backend, o.skipped.as_ref()?)))
             .collect();
-        if !failures.is_empty() {
-            outln!(o);
-            for f in failures {
-                outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
-            }
+        why.dedup();
+        for w in why {
+            outln!(o, "skipped on {w}");
         }
-        if skipped > 0 {
-            // Which feature, once per backend.
-            let mut why: Vec<String> = outcomes
-                .iter()
-                .filter_map(|o| Some(format!("{}: {}", o.backend, o.skipped.as_ref()?)))
-                .collect();
-            why.dedup();
-            for w in why {
-                outln!(o, "skipped on {w}");
-            }
-            outln!(o, "{passed} passed, {failed} failed, {skipped} skipped");
-        } else {
-            outln!(o, "{passed} passed, {failed} failed");
-        }
+        outln!(o, "{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        outln!(o, "{passed} passed, {failed} failed");
     }
-    emit(&o)?;
-    if failed > 0 {
-        leave(1);
-    }
-    Ok(())
+    o
 }

@@ -5,7 +5,7 @@
 //! real shaders (bit queries whose operand signedness differs from the
 //! result, unused globals of kinds WGSL lacks).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, Word};
@@ -534,60 +534,105 @@ const OP_COMPOSITE_INSERT: u32 = 82;
 /// extract per shuffled component gathered by `OpSpecConstantComposite`. Works on the words, before
 /// anything reads the module; malformed words are left for the checks.
 pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
-    if words.len() < 5 {
+    let Some(mut split) = SpecOpSplit::scan(words) else {
         return words.to_vec();
-    }
-    // Composite types (opcode, operands) and result types, by id.
-    let mut types: std::collections::HashMap<u32, (u32, Vec<u32>)> = Default::default();
-    let mut result_types: std::collections::HashMap<u32, u32> = Default::default();
+    };
+    let mut out = words[..5].to_vec();
     let mut at = 5;
-    let mut any = false;
     while at < words.len() {
         let count = (words[at] >> 16) as usize;
-        if count == 0 || at + count > words.len() {
-            return words.to_vec();
-        }
         let inst = &words[at..at + count];
-        let op = inst[0] & 0xffff;
-        match op {
-            OP_TYPE_VECTOR | OP_TYPE_MATRIX | OP_TYPE_ARRAY | OP_TYPE_STRUCT if count >= 2 => {
-                types.insert(inst[1], (op, inst[2..].to_vec()));
-            }
-            // Constants and spec constants: (type, result, …).
-            41..=46 | 48..=52 if count >= 3 => {
-                result_types.insert(inst[2], inst[1]);
-                if op == OP_SPEC_CONSTANT_OP
-                    && count >= 5
-                    && ((inst[3] == OP_COMPOSITE_EXTRACT && count > 6)
-                        || (inst[3] == OP_COMPOSITE_INSERT && count > 7)
-                        || (inst[3] == OP_VECTOR_SHUFFLE && count > 7))
-                {
-                    any = true;
-                }
-            }
-            _ => {}
-        }
         at += count;
+        let done = inst[0] & 0xffff == OP_SPEC_CONSTANT_OP
+            && count >= 6
+            && match inst[3] {
+                OP_COMPOSITE_EXTRACT if count > 6 => split.extract(inst, &mut out),
+                OP_COMPOSITE_INSERT if count > 7 => split.insert(inst, &mut out),
+                OP_VECTOR_SHUFFLE if count > 7 => split.shuffle(inst, &mut out),
+                _ => false,
+            };
+        if !done {
+            out.extend_from_slice(inst);
+        }
     }
-    if !any {
-        return words.to_vec();
+    out[3] = split.bound;
+    out
+}
+
+/// What splitting variadic `OpSpecConstantOp`s needs of the module's words.
+struct SpecOpSplit {
+    /// Composite types (opcode, operands) by id.
+    types: HashMap<u32, (u32, Vec<u32>)>,
+    /// Result types of constants, by id.
+    result_types: HashMap<u32, u32>,
+    bound: u32,
+}
+
+impl SpecOpSplit {
+    /// Reads the types and constants; `None` when no operation needs
+    /// splitting or the words are malformed (left for the checks).
+    fn scan(words: &[u32]) -> Option<SpecOpSplit> {
+        if words.len() < 5 {
+            return None;
+        }
+        let mut split = SpecOpSplit {
+            types: HashMap::new(),
+            result_types: HashMap::new(),
+            bound: words[3],
+        };
+        let mut any = false;
+        let mut at = 5;
+        while at < words.len() {
+            let count = (words[at] >> 16) as usize;
+            if count == 0 || at + count > words.len() {
+                return None;
+            }
+            let inst = &words[at..at + count];
+            let op = inst[0] & 0xffff;
+            match op {
+                OP_TYPE_VECTOR | OP_TYPE_MATRIX | OP_TYPE_ARRAY | OP_TYPE_STRUCT if count >= 2 => {
+                    split.types.insert(inst[1], (op, inst[2..].to_vec()));
+                }
+                // Constants and spec constants: (type, result, …).
+                41..=46 | 48..=52 if count >= 3 => {
+                    split.result_types.insert(inst[2], inst[1]);
+                    any |= op == OP_SPEC_CONSTANT_OP
+                        && count >= 5
+                        && ((inst[3] == OP_COMPOSITE_EXTRACT && count > 6)
+                            || (inst[3] == OP_COMPOSITE_INSERT && count > 7)
+                            || (inst[3] == OP_VECTOR_SHUFFLE && count > 7));
+                }
+                _ => {}
+            }
+            at += count;
+        }
+        any.then_some(split)
     }
-    let member = |ty: u32, k: u32| -> Option<u32> {
-        let (op, ops) = types.get(&ty)?;
+
+    fn fresh(&mut self) -> u32 {
+        self.bound += 1;
+        self.bound - 1
+    }
+
+    /// The type of member `k` of a composite type.
+    fn member(&self, ty: u32, k: u32) -> Option<u32> {
+        let (op, ops) = self.types.get(&ty)?;
         match *op {
             OP_TYPE_STRUCT => ops.get(k as usize).copied(),
             _ => ops.first().copied(),
         }
-    };
-    let width = |ty: u32| -> Option<u32> {
-        match types.get(&ty)? {
+    }
+
+    /// The component count of a vector type.
+    fn width(&self, ty: u32) -> Option<u32> {
+        match self.types.get(&ty)? {
             (OP_TYPE_VECTOR, ops) => ops.get(1).copied(),
             _ => None,
         }
-    };
-    let mut bound = words[3];
-    let mut out = words[..5].to_vec();
-    let extract = |out: &mut Vec<u32>, ty: u32, r: u32, from: u32, k: u32| {
+    }
+
+    /// `%r = extract %from k` as a spec constant operation.
+    fn push_extract(out: &mut Vec<u32>, ty: u32, r: u32, from: u32, k: u32) {
         out.extend_from_slice(&[
             (6 << 16) | OP_SPEC_CONSTANT_OP,
             ty,
@@ -596,129 +641,97 @@ pub fn split_variadic_spec_constant_ops(words: &[u32]) -> Vec<u32> {
             from,
             k,
         ]);
-    };
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        let inst = &words[at..at + count];
-        at += count;
-        let op = inst[0] & 0xffff;
-        if op != OP_SPEC_CONSTANT_OP || count < 6 {
-            out.extend_from_slice(inst);
-            continue;
-        }
-        let (ty, r, inner) = (inst[1], inst[2], inst[3]);
-        if inner == OP_COMPOSITE_EXTRACT && count > 6 {
-            // %r = extract %c i j k  →  %t1 = extract %c i; %t2 = extract %t1 j; %r = extract %t2 k
-            let mut from = inst[4];
-            let mut from_ty = result_types.get(&from).copied();
-            let indices = &inst[5..];
-            let mut ok = true;
-            let mut chain = Vec::new();
-            for (n, &k) in indices.iter().enumerate() {
-                let last = n + 1 == indices.len();
-                let Some(step_ty) = (if last {
-                    Some(ty)
-                } else {
-                    from_ty.and_then(|t| member(t, k))
-                }) else {
-                    ok = false;
-                    break;
-                };
-                let step = if last {
-                    r
-                } else {
-                    bound += 1;
-                    bound - 1
-                };
-                extract(&mut chain, step_ty, step, from, k);
-                from = step;
-                from_ty = Some(step_ty);
-            }
-            if ok {
-                out.extend(chain);
-            } else {
-                out.extend_from_slice(inst);
-            }
-            continue;
-        }
-        if inner == OP_COMPOSITE_INSERT && count > 7 {
-            // %r = insert %obj into %c at i0 … ik: the parts down the path,
-            // then one-level inserts back up.
-            let (object, whole) = (inst[4], inst[5]);
-            let path = &inst[6..];
-            let mut parts = vec![(whole, ty)];
-            let mut ok = true;
-            for &i in &path[..path.len() - 1] {
-                let (_, t) = *parts.last().expect("starts with the whole");
-                let Some(member_ty) = member(t, i) else {
-                    ok = false;
-                    break;
-                };
-                parts.push((bound, member_ty));
-                bound += 1;
-            }
-            if !ok {
-                out.extend_from_slice(inst);
-                continue;
-            }
-            for (j, &i) in path[..path.len() - 1].iter().enumerate() {
-                extract(&mut out, parts[j + 1].1, parts[j + 1].0, parts[j].0, i);
-            }
-            let mut inserted = object;
-            for (j, &i) in path.iter().enumerate().rev() {
-                let (into, t) = parts[j];
-                let result = if j == 0 {
-                    r
-                } else {
-                    bound += 1;
-                    bound - 1
-                };
-                out.extend_from_slice(&[
-                    (7 << 16) | OP_SPEC_CONSTANT_OP,
-                    t,
-                    result,
-                    OP_COMPOSITE_INSERT,
-                    inserted,
-                    into,
-                    i,
-                ]);
-                inserted = result;
-            }
-            continue;
-        }
-        if inner == OP_VECTOR_SHUFFLE && count > 7 {
-            let (a, b) = (inst[4], inst[5]);
-            let a_width = result_types.get(&a).and_then(|t| width(*t));
-            let component = member(ty, 0);
-            let (Some(a_width), Some(component)) = (a_width, component) else {
-                out.extend_from_slice(inst);
-                continue;
-            };
-            let mut parts = Vec::new();
-            for &c in &inst[6..] {
-                let (src, k) = if c == 0xffff_ffff {
-                    (a, 0)
-                } else if c < a_width {
-                    (a, c)
-                } else {
-                    (b, c - a_width)
-                };
-                let part = bound;
-                bound += 1;
-                extract(&mut out, component, part, src, k);
-                parts.push(part);
-            }
-            out.push((((3 + parts.len()) as u32) << 16) | OP_SPEC_CONSTANT_COMPOSITE);
-            out.push(ty);
-            out.push(r);
-            out.extend(parts);
-            continue;
-        }
-        out.extend_from_slice(inst);
     }
-    out[3] = bound;
-    out
+
+    /// `%r = extract %c i j k` → `%t1 = extract %c i; %t2 = extract %t1 j;
+    /// %r = extract %t2 k`; false when a type on the way is unknown.
+    fn extract(&mut self, inst: &[u32], out: &mut Vec<u32>) -> bool {
+        let (ty, r) = (inst[1], inst[2]);
+        let mut from = inst[4];
+        let mut from_ty = self.result_types.get(&from).copied();
+        let indices = &inst[5..];
+        let mut chain = Vec::new();
+        for (n, &k) in indices.iter().enumerate() {
+            let last = n + 1 == indices.len();
+            let step_ty = if last {
+                Some(ty)
+            } else {
+                from_ty.and_then(|t| self.member(t, k))
+            };
+            let Some(step_ty) = step_ty else {
+                return false;
+            };
+            let step = if last { r } else { self.fresh() };
+            Self::push_extract(&mut chain, step_ty, step, from, k);
+            from = step;
+            from_ty = Some(step_ty);
+        }
+        out.extend(chain);
+        true
+    }
+
+    /// `%r = insert %obj into %c at i0 … ik`: the parts down the path, then
+    /// one-level inserts back up; false when a type on the way is unknown.
+    fn insert(&mut self, inst: &[u32], out: &mut Vec<u32>) -> bool {
+        let (ty, r, object, whole) = (inst[1], inst[2], inst[4], inst[5]);
+        let path = &inst[6..];
+        let mut parts = vec![(whole, ty)];
+        for &i in &path[..path.len() - 1] {
+            let (_, t) = parts[parts.len() - 1];
+            let Some(member_ty) = self.member(t, i) else {
+                return false;
+            };
+            let part = self.fresh();
+            parts.push((part, member_ty));
+        }
+        for (j, &i) in path[..path.len() - 1].iter().enumerate() {
+            Self::push_extract(out, parts[j + 1].1, parts[j + 1].0, parts[j].0, i);
+        }
+        let mut inserted = object;
+        for (j, &i) in path.iter().enumerate().rev() {
+            let (into, t) = parts[j];
+            let result = if j == 0 { r } else { self.fresh() };
+            out.extend_from_slice(&[
+                (7 << 16) | OP_SPEC_CONSTANT_OP,
+                t,
+                result,
+                OP_COMPOSITE_INSERT,
+                inserted,
+                into,
+                i,
+            ]);
+            inserted = result;
+        }
+        true
+    }
+
+    /// A shuffle: one extract per component, gathered by
+    /// `OpSpecConstantComposite`; false when a type is unknown.
+    fn shuffle(&mut self, inst: &[u32], out: &mut Vec<u32>) -> bool {
+        let (ty, r, a, b) = (inst[1], inst[2], inst[4], inst[5]);
+        let a_width = self.result_types.get(&a).and_then(|t| self.width(*t));
+        let (Some(a_width), Some(component)) = (a_width, self.member(ty, 0)) else {
+            return false;
+        };
+        let mut parts = Vec::new();
+        for &c in &inst[6..] {
+            let (src, k) = if c == 0xffff_ffff {
+                (a, 0)
+            } else if c < a_width {
+                (a, c)
+            } else {
+                (b, c - a_width)
+            };
+            let part = self.fresh();
+            Self::push_extract(out, component, part, src, k);
+            parts.push(part);
+        }
+        out.push((((3 + parts.len()) as u32) << 16) | OP_SPEC_CONSTANT_COMPOSITE);
+        out.push(ty);
+        out.push(r);
+        out.extend(parts);
+        true
+    }
 }
 
 /// `1.0 / 0.0` and other non-finite float constants: glslang folds them to

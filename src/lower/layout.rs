@@ -28,12 +28,56 @@ pub fn match_natural_layout(
     module: &mut naga::Module,
     info: &naga::valid::ModuleInfo,
 ) -> Result<usize> {
+    let plans = padding_plans(module)?;
+    if plans.is_empty() {
+        return Ok(0);
+    }
+    let edits = module
+        .functions
+        .iter()
+        .map(|(fh, f)| member_renumbering(module, &plans, f, &info[fh]))
+        .chain(module.entry_points.iter().enumerate().map(|(i, ep)| {
+            member_renumbering(module, &plans, &ep.function, info.get_entry_point(i))
+        }))
+        .collect::<Result<Vec<_>>>()?;
+    let functions = module
+        .functions
+        .iter_mut()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    for (f, edits) in functions.zip(edits) {
+        for (eh, new_index) in edits {
+            if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {
+                *index = new_index;
+            }
+        }
+    }
+    let count = plans.len();
+    for (h, (members, _)) in plans {
+        let old = &module.types[h];
+        let TypeInner::Struct { span, .. } = old.inner else {
+            continue;
+        };
+        let new = Type {
+            name: old.name.clone(),
+            inner: TypeInner::Struct { members, span },
+        };
+        module.types.replace(h, new);
+    }
+    Ok(count)
+}
+
+/// Per struct that needs padding: (its new members, old index -> new index).
+type Plans = HashMap<Handle<Type>, (Vec<StructMember>, Vec<u32>)>;
+
+/// The padded members of every struct whose natural layout would move a
+/// member; refuses members no padding can place.
+fn padding_plans(module: &naga::Module) -> Result<Plans> {
     let mut layouter = Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| {
         Error::Unsupported(format!("a type has no WGSL layout ({e}): is it too large?"))
     })?;
-    // struct handle -> (new members, old index -> new index)
-    let mut plans: HashMap<Handle<Type>, (Vec<StructMember>, Vec<u32>)> = HashMap::new();
+    let mut plans = Plans::new();
     for (h, ty) in module.types.iter() {
         let TypeInner::Struct { ref members, .. } = ty.inner else {
             continue;
@@ -86,10 +130,17 @@ pub fn match_natural_layout(
             plans.insert(h, (out, map));
         }
     }
-    if plans.is_empty() {
-        return Ok(0);
-    }
-    // Renumber member accesses, by the type each base resolves to.
+    Ok(plans)
+}
+
+/// The member accesses of `f` into padded structs, with their new indices.
+fn member_renumbering(
+    module: &naga::Module,
+    plans: &Plans,
+    f: &naga::Function,
+    fi: &naga::valid::FunctionInfo,
+) -> Result<Vec<(Handle<Expression>, u32)>> {
+    // The struct an access's base resolves to.
     let resolve = |res: &naga::proc::TypeResolution| -> Option<Handle<Type>> {
         match *res {
             naga::proc::TypeResolution::Handle(t) => match module.types[t].inner {
@@ -100,67 +151,25 @@ pub fn match_natural_layout(
             _ => None,
         }
     };
-    // Per function (module functions, then entry points): expression, new index.
-    let find_edits = |f: &naga::Function,
-                      fi: &naga::valid::FunctionInfo|
-     -> Result<Vec<(Handle<Expression>, u32)>> {
-        let mut edits = Vec::new();
-        for (eh, e) in f.expressions.iter() {
-            match *e {
-                Expression::AccessIndex { base, index } => {
-                    if let Some(t) = resolve(&fi[base].ty)
-                        && let Some((_, map)) = plans.get(&t)
-                    {
-                        edits.push((eh, map[index as usize]));
-                    }
+    let mut edits = Vec::new();
+    for (eh, e) in f.expressions.iter() {
+        match *e {
+            Expression::AccessIndex { base, index } => {
+                if let Some(t) = resolve(&fi[base].ty)
+                    && let Some((_, map)) = plans.get(&t)
+                {
+                    edits.push((eh, map[index as usize]));
                 }
-                Expression::Compose { ty, .. } if plans.contains_key(&ty) => {
-                    return Err(Error::Unsupported(
-                        "constructing a whole struct that holds a vector used by atomics".into(),
-                    ));
-                }
-                _ => {}
             }
-        }
-        Ok(edits)
-    };
-    let edits = module
-        .functions
-        .iter()
-        .map(|(fh, f)| find_edits(f, &info[fh]))
-        .chain(
-            module
-                .entry_points
-                .iter()
-                .enumerate()
-                .map(|(i, ep)| find_edits(&ep.function, info.get_entry_point(i))),
-        )
-        .collect::<Result<Vec<_>>>()?;
-    let functions = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
-    for (f, edits) in functions.zip(edits) {
-        for (eh, new_index) in edits {
-            if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {
-                *index = new_index;
+            Expression::Compose { ty, .. } if plans.contains_key(&ty) => {
+                return Err(Error::Unsupported(
+                    "constructing a whole struct that holds a vector used by atomics".into(),
+                ));
             }
+            _ => {}
         }
     }
-    let count = plans.len();
-    for (h, (members, _)) in plans {
-        let old = &module.types[h];
-        let TypeInner::Struct { span, .. } = old.inner else {
-            continue;
-        };
-        let new = Type {
-            name: old.name.clone(),
-            inner: TypeInner::Struct { members, span },
-        };
-        module.types.replace(h, new);
-    }
-    Ok(count)
+    Ok(edits)
 }
 
 /// A 32-bit scalar type declared before `before`, to pad with.

@@ -455,6 +455,16 @@ pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
         ));
         Ok(true)
     })?;
+    Ok(declare_layer_counts(m, counts, &scalar_of_count))
+}
+
+/// Declares each layer count (an override, of the scalar type its queries
+/// use) and returns them in binding order.
+fn declare_layer_counts(
+    m: &mut Model,
+    counts: HashMap<Word, (Word, LayerCount)>,
+    scalar_of_count: &HashMap<Word, Word>,
+) -> Vec<LayerCount> {
     // In override order, so that the output is the same on every run.
     let mut counts: Vec<(Word, LayerCount)> = counts.into_values().collect();
     counts.sort_by_key(|(_, lc)| lc.override_id);
@@ -473,5 +483,5 @@ pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
         out.push(lc);
     }
     out.sort_by_key(|l| (l.group, l.binding));
-    Ok(out)
+    out
 }

@@ -124,47 +124,8 @@ pub fn apply_specializations(m: &mut Model, specs: &[Specialization]) -> Result<
         })
         .collect();
     by_id.sort_unstable();
-    let available = || {
-        if by_id.is_empty() {
-            return "the shader has no specialization constants".to_string();
-        }
-        let mut named: std::collections::BTreeMap<u32, Option<&str>> = Default::default();
-        for (n, t) in &by_id {
-            let slot = named.entry(*n).or_default();
-            *slot = slot.or(m.name(*t));
-        }
-        let list: Vec<String> = named
-            .iter()
-            .map(|(n, name)| match name {
-                Some(name) => format!("{n} ({name})"),
-                None => n.to_string(),
-            })
-            .collect();
-        format!("it has: {}", list.join(", "))
-    };
-    let mut sets: Vec<(Word, String, String)> = Vec::new();
+    let mut sets: Vec<(Word, String, &str)> = Vec::new();
     for s in specs {
-        // glslang may give one constant_id to several spec constants (the
-        // workgroup size's and the shader's own): each gets the value.
-        let targets: Vec<Word> = match &s.key {
-            SpecKey::Id(n) => by_id
-                .iter()
-                .filter(|(m, _)| m == n)
-                .map(|&(_, t)| t)
-                .collect(),
-            SpecKey::Name(name) => {
-                let ids: Vec<u32> = by_id
-                    .iter()
-                    .filter(|(_, t)| m.name(*t) == Some(name.as_str()))
-                    .map(|&(n, _)| n)
-                    .collect();
-                by_id
-                    .iter()
-                    .filter(|(m, _)| ids.contains(m))
-                    .map(|&(_, t)| t)
-                    .collect()
-            }
-        };
         let label = match &s.key {
             SpecKey::Id(n) => format!("specialization constant {n} (--spec {n}={})", s.value),
             SpecKey::Name(name) => {
@@ -174,80 +135,117 @@ pub fn apply_specializations(m: &mut Model, specs: &[Specialization]) -> Result<
                 )
             }
         };
+        let targets = targets(m, &by_id, &s.key);
         if targets.is_empty() {
             return Err(Error::UnknownName(format!(
                 "the shader has no {label}; {}",
-                available()
+                available(m, &by_id)
             )));
         }
         for target in targets {
-            sets.push((target, label.clone(), s.value.clone()));
+            sets.push((target, label.clone(), &s.value));
         }
     }
     for (target, label, value) in sets {
-        let Some(mut inst) = m.global(target).cloned() else {
-            continue;
-        };
-        let scalar = inst.result_type.and_then(|ty| Types(m).scalar(ty));
-        let bad = |what: &str| {
-            Error::InvalidValue(format!(
-                "{label} is {what}: `{value}` is not one ({})",
-                match what {
-                    "a bool" => "true, false, 1 or 0",
-                    "a float" => "e.g. 1.5",
-                    _ => "an integer in the type's range",
-                }
-            ))
-        };
-        match scalar {
-            Some(Scalar::Bool) => {
-                let b = match value.as_str() {
-                    "true" | "1" => true,
-                    "false" | "0" => false,
-                    _ => return Err(bad("a bool")),
-                };
-                let op = if b {
-                    Op::SpecConstantTrue
-                } else {
-                    Op::SpecConstantFalse
-                };
-                inst = Instruction::new(op, inst.result_type, inst.result_id, vec![]);
+        if let Some(inst) = specialized(m, target, &label, value)? {
+            m.replace_global(target, inst);
+        }
+    }
+    Ok(())
+}
+
+/// The spec constants a key names: glslang may give one constant_id to
+/// several (the workgroup size's and the shader's own), and each gets the value.
+fn targets(m: &Model, by_id: &[(u32, Word)], key: &SpecKey) -> Vec<Word> {
+    let ids: Vec<u32> = match key {
+        SpecKey::Id(n) => vec![*n],
+        SpecKey::Name(name) => by_id
+            .iter()
+            .filter(|(_, t)| m.name(*t) == Some(name.as_str()))
+            .map(|&(n, _)| n)
+            .collect(),
+    };
+    by_id
+        .iter()
+        .filter(|(n, _)| ids.contains(n))
+        .map(|&(_, t)| t)
+        .collect()
+}
+
+/// The spec constants a shader has, for a message: `0 (BINS), 1`.
+fn available(m: &Model, by_id: &[(u32, Word)]) -> String {
+    if by_id.is_empty() {
+        return "the shader has no specialization constants".to_string();
+    }
+    let mut named: std::collections::BTreeMap<u32, Option<&str>> = Default::default();
+    for (n, t) in by_id {
+        let slot = named.entry(*n).or_default();
+        *slot = slot.or(m.name(*t));
+    }
+    let list: Vec<String> = named
+        .iter()
+        .map(|(n, name)| match name {
+            Some(name) => format!("{n} ({name})"),
+            None => n.to_string(),
+        })
+        .collect();
+    format!("it has: {}", list.join(", "))
+}
+
+/// The spec constant `target` with `value` (text, checked against its type).
+fn specialized(m: &Model, target: Word, label: &str, value: &str) -> Result<Option<Instruction>> {
+    let Some(mut inst) = m.global(target).cloned() else {
+        return Ok(None);
+    };
+    let bad = |what: &str| {
+        Error::InvalidValue(format!(
+            "{label} is {what}: `{value}` is not one ({})",
+            match what {
+                "a bool" => "true, false, 1 or 0",
+                "a float" => "e.g. 1.5",
+                _ => "an integer in the type's range",
             }
-            Some(Scalar::Int { width, signed }) => {
-                let parsed = parse_int(&value, width, signed).ok_or_else(|| {
-                    bad(&format!(
-                        "{} {width}-bit integer",
-                        if signed { "a signed" } else { "an unsigned" }
-                    ))
-                })?;
-                inst.operands = literal(parsed, width);
-            }
-            Some(Scalar::Float { width }) => {
-                let f: f64 = value.parse().map_err(|_| bad("a float"))?;
-                let bits = if width == 64 {
-                    f.to_bits()
-                } else if width == 32 {
-                    let v = f as f32;
-                    if v.is_infinite() && f.is_finite() {
-                        return Err(bad("a float"));
-                    }
-                    v.to_bits() as u64
-                } else {
+        ))
+    };
+    match inst.result_type.and_then(|ty| Types(m).scalar(ty)) {
+        Some(Scalar::Bool) => {
+            let op = match value {
+                "true" | "1" => Op::SpecConstantTrue,
+                "false" | "0" => Op::SpecConstantFalse,
+                _ => return Err(bad("a bool")),
+            };
+            inst = Instruction::new(op, inst.result_type, inst.result_id, vec![]);
+        }
+        Some(Scalar::Int { width, signed }) => {
+            let parsed = parse_int(value, width, signed).ok_or_else(|| {
+                bad(&format!(
+                    "{} {width}-bit integer",
+                    if signed { "a signed" } else { "an unsigned" }
+                ))
+            })?;
+            inst.operands = literal(parsed, width);
+        }
+        Some(Scalar::Float { width }) => {
+            let f: f64 = value.parse().map_err(|_| bad("a float"))?;
+            let bits = match width {
+                64 => f.to_bits(),
+                32 if (f as f32).is_infinite() && f.is_finite() => return Err(bad("a float")),
+                32 => (f as f32).to_bits() as u64,
+                _ => {
                     return Err(Error::Unsupported(format!(
                         "{label} is a {width}-bit float, which atomport cannot set"
                     )));
-                };
-                inst.operands = literal(bits, width);
-            }
-            None => {
-                return Err(Error::Unsupported(format!(
-                    "{label} is not a scalar; set its scalar parts"
-                )));
-            }
+                }
+            };
+            inst.operands = literal(bits, width);
         }
-        m.replace_global(target, inst);
+        None => {
+            return Err(Error::Unsupported(format!(
+                "{label} is not a scalar; set its scalar parts"
+            )));
+        }
     }
-    Ok(())
+    Ok(Some(inst))
 }
 
 fn literal(bits: u64, width: u32) -> Vec<Operand> {
@@ -471,10 +469,6 @@ fn eval_op(
     values: &HashMap<Word, Val>,
 ) -> Option<Result<Val>> {
     let arg = |k: usize| operands.get(k).and_then(id).and_then(|i| values.get(&i));
-    let arg_type = |k: usize| -> Option<Word> {
-        let i = operands.get(k).and_then(id)?;
-        types.result_type(i)
-    };
     let lit = |k: usize| match operands.get(k) {
         Some(Operand::LiteralBit32(v)) => Some(*v),
         _ => None,
@@ -543,60 +537,61 @@ fn eval_op(
                 _ => return None,
             }))
         }
-        _ => {
-            // Component-wise scalar operations.
-            let n = operands.len();
-            if n == 0 || n > 2 {
-                return None;
-            }
-            let result_scalar = component_scalar(types, ty)?;
-            let operand_scalar = component_scalar(types, arg_type(0)?)?;
-            let a = arg(0)?;
-            let b = if n == 2 { Some(arg(1)?) } else { None };
-            let b_scalar = if n == 2 {
-                Some(component_scalar(types, arg_type(1)?)?)
-            } else {
-                None
-            };
-            let one = |a: u64, b: Option<u64>| -> Option<Result<u64>> {
-                scalar_op(op, result_scalar, operand_scalar, b_scalar, a, b)
-            };
-            Some(Ok(match (a, b) {
-                (Val::Bits(a), None) => Val::Bits(match one(*a, None)? {
-                    Ok(v) => v,
-                    Err(e) => return Some(Err(e)),
-                }),
-                (Val::Bits(a), Some(Val::Bits(b))) => Val::Bits(match one(*a, Some(*b))? {
-                    Ok(v) => v,
-                    Err(e) => return Some(Err(e)),
-                }),
-                (Val::Parts(a), None) => {
-                    let mut out = Vec::new();
-                    for x in a {
-                        let Val::Bits(x) = x else { return None };
-                        out.push(Val::Bits(match one(*x, None)? {
-                            Ok(v) => v,
-                            Err(e) => return Some(Err(e)),
-                        }));
-                    }
-                    Val::Parts(out)
-                }
-                (Val::Parts(a), Some(Val::Parts(b))) if a.len() == b.len() => {
-                    let mut out = Vec::new();
-                    for (x, y) in a.iter().zip(b) {
-                        let (Val::Bits(x), Val::Bits(y)) = (x, y) else {
-                            return None;
-                        };
-                        out.push(Val::Bits(match one(*x, Some(*y))? {
-                            Ok(v) => v,
-                            Err(e) => return Some(Err(e)),
-                        }));
-                    }
-                    Val::Parts(out)
-                }
-                _ => return None,
-            }))
-        }
+        _ => componentwise(types, op, ty, operands, values),
+    }
+}
+
+/// A scalar operation applied component by component (or to scalars).
+fn componentwise(
+    types: &Types,
+    op: Op,
+    ty: Word,
+    operands: &[Operand],
+    values: &HashMap<Word, Val>,
+) -> Option<Result<Val>> {
+    let arg = |k: usize| operands.get(k).and_then(id).and_then(|i| values.get(&i));
+    let arg_type = |k: usize| {
+        operands
+            .get(k)
+            .and_then(id)
+            .and_then(|i| types.result_type(i))
+    };
+    let n = operands.len();
+    if n == 0 || n > 2 {
+        return None;
+    }
+    let result_scalar = component_scalar(types, ty)?;
+    let operand_scalar = component_scalar(types, arg_type(0)?)?;
+    let (b, b_scalar) = if n == 2 {
+        (Some(arg(1)?), Some(component_scalar(types, arg_type(1)?)?))
+    } else {
+        (None, None)
+    };
+    let one = |a: &Val, b: Option<&Val>| -> Option<Result<Val>> {
+        let (Val::Bits(a), b) = (a, b) else {
+            return None;
+        };
+        let b = match b {
+            Some(Val::Bits(b)) => Some(*b),
+            None => None,
+            Some(Val::Parts(_)) => return None,
+        };
+        Some(scalar_op(op, result_scalar, operand_scalar, b_scalar, *a, b)?.map(Val::Bits))
+    };
+    match (arg(0)?, b) {
+        (a @ Val::Bits(_), b) => one(a, b),
+        (Val::Parts(a), None) => a
+            .iter()
+            .map(|x| one(x, None))
+            .collect::<Option<Result<Vec<Val>>>>()
+            .map(|r| r.map(Val::Parts)),
+        (Val::Parts(a), Some(Val::Parts(b))) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| one(x, Some(y)))
+            .collect::<Option<Result<Vec<Val>>>>()
+            .map(|r| r.map(Val::Parts)),
+        _ => None,
     }
 }
 

@@ -92,14 +92,14 @@ pub fn lower_subgroup_operations(m: &mut Model) -> Result<usize> {
             return Ok(false);
         }
         let (uint, boolean, glsl, lid_var) = shared;
-        let mut ids = Ids {
+        let ids = Ids {
             m: e.m,
             uint,
             boolean,
             glsl,
             lid_var,
         };
-        match rewrite(inst, &mut ids, &c)? {
+        match rewrite(inst, ids, &c)? {
             Some(new) => {
                 e.out.extend(new);
                 Ok(true)
@@ -190,12 +190,164 @@ fn ext(ids: &Ids, n: u32, ty: Word, r: Word, args: &[Word]) -> Instruction {
     Instruction::new(Op::ExtInst, Some(ty), Some(r), ops)
 }
 
+/// What one rewrite needs: the instruction's result, scope and operands,
+/// the constants, and the instructions emitted so far.
+struct Site<'a, 'm> {
+    ids: Ids<'m>,
+    c: &'a dyn Fn(u32) -> Word,
+    out: Vec<Instruction>,
+    ty: Word,
+    r: Word,
+    scope: Operand,
+}
+
+impl Site<'_, '_> {
+    fn value(&mut self, op: Op, ty: Word, args: &[Word]) -> Word {
+        let r = self.ids.fresh();
+        self.out.push(value(op, ty, r, args));
+        r
+    }
+
+    /// The invocation's id in the subgroup.
+    fn lid(&mut self) -> Word {
+        let (uint, var) = (self.ids.uint, self.ids.lid_var);
+        self.value(Op::Load, uint, &[var])
+    }
+
+    /// The four words of a ballot.
+    fn words(&mut self, ballot: Word) -> [Word; 4] {
+        let uint = self.ids.uint;
+        std::array::from_fn(|k| {
+            let w = self.ids.fresh();
+            self.out.push(Instruction::new(
+                Op::CompositeExtract,
+                Some(uint),
+                Some(w),
+                vec![Operand::IdRef(ballot), Operand::LiteralBit32(k as u32)],
+            ));
+            w
+        })
+    }
+
+    /// Bit `index` of a ballot, as a bool, as the result.
+    fn bit(&mut self, ballot: Word, index: Word) {
+        let (uint, boolean, c) = (self.ids.uint, self.ids.boolean, self.c);
+        let word_index = self.value(Op::UDiv, uint, &[index, c(32)]);
+        let word = self.value(Op::VectorExtractDynamic, uint, &[ballot, word_index]);
+        let shift = self.value(Op::BitwiseAnd, uint, &[index, c(31)]);
+        let shifted = self.value(Op::ShiftRightLogical, uint, &[word, shift]);
+        let one = self.value(Op::BitwiseAnd, uint, &[shifted, c(1)]);
+        self.out
+            .push(value(Op::INotEqual, boolean, self.r, &[one, c(0)]));
+    }
+
+    /// `subgroupElect()`: `id == subgroupBroadcastFirst(id)`.
+    fn elect(&mut self) {
+        let lid = self.lid();
+        let first = self.ids.fresh();
+        self.out.push(Instruction::new(
+            Op::GroupNonUniformBroadcastFirst,
+            Some(self.ids.uint),
+            Some(first),
+            vec![self.scope.clone(), Operand::IdRef(lid)],
+        ));
+        self.out
+            .push(value(Op::IEqual, self.ids.boolean, self.r, &[lid, first]));
+    }
+
+    /// `subgroupAllEqual(v)`: `subgroupAll(v == subgroupBroadcastFirst(v))`.
+    fn all_equal(&mut self, v: Word) -> Result<()> {
+        let m = self.ids.m;
+        let vty = m.result_type(v).unwrap_or(0);
+        let first = self.ids.fresh();
+        self.out.push(Instruction::new(
+            Op::GroupNonUniformBroadcastFirst,
+            Some(vty),
+            Some(first),
+            vec![self.scope.clone(), Operand::IdRef(v)],
+        ));
+        let eq = match m.op_of(vty) {
+            Some(Op::TypeVector) => {
+                return Err(Error::Unsupported(
+                    "subgroupAllEqual on a vector has no WGSL form here: compare the components one by one".into(),
+                ));
+            }
+            Some(Op::TypeFloat) => Op::FOrdEqual,
+            Some(Op::TypeBool) => Op::LogicalEqual,
+            _ => Op::IEqual,
+        };
+        let same = self.value(eq, self.ids.boolean, &[v, first]);
+        self.out.push(Instruction::new(
+            Op::GroupNonUniformAll,
+            Some(self.ids.boolean),
+            Some(self.r),
+            vec![self.scope.clone(), Operand::IdRef(same)],
+        ));
+        Ok(())
+    }
+
+    /// `subgroupBallotBitCount`/`InclusiveBitCount`/`ExclusiveBitCount(b)`.
+    fn bit_count(&mut self, group: GroupOperation, ballot: Word) {
+        let (uint, c) = (self.ids.uint, self.c);
+        let w = self.words(ballot);
+        let lid = (group != GroupOperation::Reduce).then(|| self.lid());
+        let mut total: Option<Word> = None;
+        for (k, &word) in w.iter().enumerate() {
+            let counted = match lid {
+                None => word,
+                Some(lid) => {
+                    // The bits of this word below (or at) the invocation.
+                    let end = if group == GroupOperation::InclusiveScan {
+                        self.value(Op::IAdd, uint, &[lid, c(1)])
+                    } else {
+                        lid
+                    };
+                    let mask = bits_below(&mut self.ids, &mut self.out, &c, end, k);
+                    self.value(Op::BitwiseAnd, uint, &[word, mask])
+                }
+            };
+            let bits = self.value(Op::BitCount, uint, &[counted]);
+            total = Some(match total {
+                None => bits,
+                Some(t) => self.value(Op::IAdd, uint, &[t, bits]),
+            });
+        }
+        // The last sum is the result.
+        if let Some(last) = self.out.last_mut() {
+            last.result_id = Some(self.r);
+            last.result_type = Some(self.ty);
+        }
+    }
+
+    /// `subgroupBallotFindLSB`/`FindMSB(b)`: the lowest (highest) set bit.
+    fn find(&mut self, lsb: bool, ballot: Word) {
+        let (uint, boolean, c) = (self.ids.uint, self.ids.boolean, self.c);
+        let w = self.words(ballot);
+        // Lowest: the first non-zero word from the top down overrides;
+        // highest: from the bottom up.
+        let order = if lsb { [3, 2, 1, 0] } else { [0, 1, 2, 3] };
+        let mut acc = c(0xffff_ffff);
+        for (n, &k) in order.iter().enumerate() {
+            let found = self.ids.fresh();
+            let which = if lsb { FIND_I_LSB } else { FIND_U_MSB };
+            self.out.push(ext(&self.ids, which, uint, found, &[w[k]]));
+            let base = c(32 * k as u32);
+            let offset = self.value(Op::IAdd, uint, &[found, base]);
+            let nonzero = self.value(Op::INotEqual, boolean, &[w[k], c(0)]);
+            let target = if n == 3 { self.r } else { self.ids.fresh() };
+            self.out
+                .push(value(Op::Select, self.ty, target, &[nonzero, offset, acc]));
+            acc = target;
+        }
+    }
+}
+
 /// The instructions that replace `inst` (the last defines its result), or
 /// `None` to keep it.
 fn rewrite(
     inst: &Instruction,
-    ids: &mut Ids,
-    c: &impl Fn(u32) -> Word,
+    ids: Ids,
+    c: &dyn Fn(u32) -> Word,
 ) -> Result<Option<Vec<Instruction>>> {
     let m = ids.m;
     let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
@@ -206,182 +358,38 @@ fn rewrite(
         .first()
         .cloned()
         .unwrap_or(Operand::IdScope(c(3)));
-    let (uint, boolean) = (ids.uint, ids.boolean);
-    let mut out = Vec::new();
-    let op = inst.class.opcode;
     let operand = |k: usize| inst.operands.get(k).and_then(id).unwrap_or(0);
-    let load_lid = |ids: &mut Ids, out: &mut Vec<Instruction>| {
-        let lid = ids.fresh();
-        out.push(value(Op::Load, uint, lid, &[ids.lid_var]));
-        lid
+    let mut site = Site {
+        ids,
+        c,
+        out: Vec::new(),
+        ty,
+        r,
+        scope: scope.clone(),
     };
-    // The four words of a ballot.
-    let words = |ids: &mut Ids, out: &mut Vec<Instruction>, ballot: Word| -> [Word; 4] {
-        let mut w = [0; 4];
-        for (k, slot) in w.iter_mut().enumerate() {
-            *slot = ids.fresh();
-            out.push(Instruction::new(
-                Op::CompositeExtract,
-                Some(uint),
-                Some(*slot),
-                vec![Operand::IdRef(ballot), Operand::LiteralBit32(k as u32)],
-            ));
-        }
-        w
-    };
-    // Bit `index` of a ballot, as a bool.
-    let bit = |ids: &mut Ids, out: &mut Vec<Instruction>, ballot: Word, index: Word, r: Word| {
-        let (word_index, word, shift, shifted, one) = (
-            ids.fresh(),
-            ids.fresh(),
-            ids.fresh(),
-            ids.fresh(),
-            ids.fresh(),
-        );
-        out.push(value(Op::UDiv, uint, word_index, &[index, c(32)]));
-        out.push(value(
-            Op::VectorExtractDynamic,
-            uint,
-            word,
-            &[ballot, word_index],
-        ));
-        out.push(value(Op::BitwiseAnd, uint, shift, &[index, c(31)]));
-        out.push(value(Op::ShiftRightLogical, uint, shifted, &[word, shift]));
-        out.push(value(Op::BitwiseAnd, uint, one, &[shifted, c(1)]));
-        out.push(value(Op::INotEqual, boolean, r, &[one, c(0)]));
-    };
-    match op {
-        Op::GroupNonUniformElect => {
-            let lid = load_lid(ids, &mut out);
-            let first = ids.fresh();
-            out.push(Instruction::new(
-                Op::GroupNonUniformBroadcastFirst,
-                Some(uint),
-                Some(first),
-                vec![scope, Operand::IdRef(lid)],
-            ));
-            out.push(value(Op::IEqual, boolean, r, &[lid, first]));
-        }
-        Op::GroupNonUniformAllEqual => {
-            let v = operand(1);
-            let vty = m.result_type(v).unwrap_or(0);
-            let first = ids.fresh();
-            out.push(Instruction::new(
-                Op::GroupNonUniformBroadcastFirst,
-                Some(vty),
-                Some(first),
-                vec![scope.clone(), Operand::IdRef(v)],
-            ));
-            let t = m.global(vty);
-            if t.is_some_and(|t| t.class.opcode == Op::TypeVector) {
-                return Err(Error::Unsupported(
-                    "subgroupAllEqual on a vector has no WGSL form here: compare the components one by one".into(),
-                ));
-            }
-            let eq = match t.map(|t| t.class.opcode) {
-                Some(Op::TypeFloat) => Op::FOrdEqual,
-                Some(Op::TypeBool) => Op::LogicalEqual,
-                _ => Op::IEqual,
-            };
-            let same = ids.fresh();
-            out.push(value(eq, boolean, same, &[v, first]));
-            out.push(Instruction::new(
-                Op::GroupNonUniformAll,
-                Some(boolean),
-                Some(r),
-                vec![scope, Operand::IdRef(same)],
-            ));
-        }
+    match inst.class.opcode {
+        Op::GroupNonUniformElect => site.elect(),
+        Op::GroupNonUniformAllEqual => site.all_equal(operand(1))?,
         Op::GroupNonUniformBallotBitCount => {
             let group = match inst.operands.get(1) {
                 Some(Operand::GroupOperation(g)) => *g,
                 _ => GroupOperation::Reduce,
             };
-            let ballot = operand(2);
-            let w = words(ids, &mut out, ballot);
-            let lid = if group == GroupOperation::Reduce {
-                None
-            } else {
-                Some(load_lid(ids, &mut out))
-            };
-            let mut total: Option<Word> = None;
-            for (k, &word) in w.iter().enumerate() {
-                let counted = match lid {
-                    None => word,
-                    Some(lid) => {
-                        // The bits of this word below (or at) the invocation.
-                        let end = if group == GroupOperation::InclusiveScan {
-                            let e = ids.fresh();
-                            out.push(value(Op::IAdd, uint, e, &[lid, c(1)]));
-                            e
-                        } else {
-                            lid
-                        };
-                        let mask = bits_below(ids, &mut out, c, end, k);
-                        let masked = ids.fresh();
-                        out.push(value(Op::BitwiseAnd, uint, masked, &[word, mask]));
-                        masked
-                    }
-                };
-                let bits = ids.fresh();
-                out.push(value(Op::BitCount, uint, bits, &[counted]));
-                total = Some(match total {
-                    None => bits,
-                    Some(t) => {
-                        let sum = ids.fresh();
-                        out.push(value(Op::IAdd, uint, sum, &[t, bits]));
-                        sum
-                    }
-                });
-            }
-            // The last sum is the result.
-            if let Some(last) = out.last_mut() {
-                last.result_id = Some(r);
-                last.result_type = Some(ty);
-            }
+            site.bit_count(group, operand(2));
         }
-        Op::GroupNonUniformBallotFindLSB | Op::GroupNonUniformBallotFindMSB => {
-            let lsb = op == Op::GroupNonUniformBallotFindLSB;
-            let w = words(ids, &mut out, operand(1));
-            // Lowest: the first non-zero word from the top down overrides;
-            // highest: from the bottom up.
-            let order: Vec<usize> = if lsb {
-                vec![3, 2, 1, 0]
-            } else {
-                vec![0, 1, 2, 3]
-            };
-            let mut acc = c(0xffff_ffff);
-            for (n, &k) in order.iter().enumerate() {
-                let (found, offset, nonzero, next) =
-                    (ids.fresh(), ids.fresh(), ids.fresh(), ids.fresh());
-                let base = [c(0), c(32), c(64), c(96)][k];
-                out.push(ext(
-                    ids,
-                    if lsb { FIND_I_LSB } else { FIND_U_MSB },
-                    uint,
-                    found,
-                    &[w[k]],
-                ));
-                out.push(value(Op::IAdd, uint, offset, &[found, base]));
-                out.push(value(Op::INotEqual, boolean, nonzero, &[w[k], c(0)]));
-                let target = if n == 3 { r } else { next };
-                out.push(value(Op::Select, ty, target, &[nonzero, offset, acc]));
-                acc = target;
-            }
-        }
+        Op::GroupNonUniformBallotFindLSB => site.find(true, operand(1)),
+        Op::GroupNonUniformBallotFindMSB => site.find(false, operand(1)),
         Op::GroupNonUniformInverseBallot => {
-            let lid = load_lid(ids, &mut out);
-            bit(ids, &mut out, operand(1), lid, r);
+            let lid = site.lid();
+            site.bit(operand(1), lid);
         }
-        Op::GroupNonUniformBallotBitExtract => {
-            bit(ids, &mut out, operand(1), operand(2), r);
-        }
+        Op::GroupNonUniformBallotBitExtract => site.bit(operand(1), operand(2)),
         Op::GroupNonUniformBroadcast => {
             let index = operand(2);
             if m.op_of(index) == Some(Op::Constant) {
                 return Ok(None);
             }
-            out.push(Instruction::new(
+            site.out.push(Instruction::new(
                 Op::GroupNonUniformShuffle,
                 Some(ty),
                 Some(r),
@@ -390,7 +398,7 @@ fn rewrite(
         }
         _ => return Ok(None),
     }
-    Ok(Some(out))
+    Ok(Some(site.out))
 }
 
 /// Replaces the loads of the subgroup mask built-ins (`gl_SubgroupEqMask`
