@@ -320,18 +320,16 @@ pub(crate) struct Pipeline {
     pub(crate) last_binds: Mutex<Option<(BindKey, Arc<Vec<wgpu::BindGroup>>)>>,
 }
 
-/// A cache entry: the pipeline, whether its kernel lives, when it was last used.
-pub(crate) struct CachedPipeline {
-    pub(crate) pipeline: Arc<Pipeline>,
+/// One kernel's compiled pipelines, by the values of the override constants
+/// set from its resources (image sizes, layer counts), with when each was
+/// last used; and whether the kernel still lives.
+pub(crate) struct KernelPipelines {
     pub(crate) kernel: std::sync::Weak<()>,
-    pub(crate) last_used: u64,
+    pub(crate) by_overrides: HashMap<Vec<u32>, (Arc<Pipeline>, u64)>,
 }
 
 /// How many pipelines a kernel keeps by default (one per set of image sizes).
 pub const DEFAULT_PIPELINE_LIMIT: usize = 16;
-
-/// A kernel's id and the sizes its images' override constants were compiled with.
-pub(crate) type PipelineKey = (u64, Vec<u32>);
 
 /// (group, binding, buffer id) of every binding of a dispatch, sorted.
 pub(crate) type BindKey = Vec<(u32, u32, u64)>;
@@ -392,12 +390,14 @@ pub struct Context {
     info: wgpu::AdapterInfo,
     timeout: Duration,
     worker: Worker,
-    /// Compiled pipelines by kernel id and image sizes.
-    pub(crate) pipelines: Mutex<HashMap<PipelineKey, CachedPipeline>>,
+    /// Compiled pipelines by kernel id, then by image sizes.
+    pub(crate) pipelines: Mutex<HashMap<u64, KernelPipelines>>,
     /// Counts pipeline uses, for least-recently-used eviction.
     pub(crate) pipeline_tick: AtomicU64,
     /// Most pipelines kept per kernel (one per set of image sizes).
     pipeline_limit: std::sync::atomic::AtomicUsize,
+    /// The device's limits, read once.
+    limits: wgpu::Limits,
 }
 
 impl std::fmt::Debug for Context {
@@ -463,6 +463,7 @@ impl Context {
         timeout: Duration,
     ) -> Result<Context> {
         log::info!("adapter: {} ({:?})", info.name, info.backend);
+        let device_limits = device.limits();
         let gpu = Gpu { device, queue };
         let (jobs, rx) = mpsc::channel::<Job>();
         let finished = Arc::new(AtomicU64::new(0));
@@ -498,6 +499,7 @@ impl Context {
             pipelines: Mutex::new(HashMap::new()),
             pipeline_tick: AtomicU64::new(0),
             pipeline_limit: std::sync::atomic::AtomicUsize::new(DEFAULT_PIPELINE_LIMIT),
+            limits: device_limits,
         })
     }
 
@@ -537,7 +539,12 @@ impl Context {
 
     /// The device's limits.
     pub fn limits(&self) -> wgpu::Limits {
-        self.gpu.device.limits()
+        self.limits.clone()
+    }
+
+    /// The device's limits, without a copy (they never change).
+    pub(crate) fn limits_ref(&self) -> &wgpu::Limits {
+        &self.limits
     }
 
     /// What this device may do with `format` (usages, filtering): the
@@ -588,7 +595,8 @@ impl Context {
         cache
             .values()
             .filter(|e| e.kernel.strong_count() > 0)
-            .count()
+            .map(|e| e.by_overrides.len())
+            .sum()
     }
 
     /// The longest wait for GPU work.

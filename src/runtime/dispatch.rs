@@ -1,5 +1,6 @@
 //! Binding, checking, dispatching and reading back a [`Kernel`].
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::kernel::BindingKind;
@@ -370,6 +371,7 @@ impl Context {
     pub fn dispatch(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<()> {
         let cmd = self
             .encode(kernel, Workgroups::Count(groups), binds)?
+            .0
             .finish();
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
@@ -380,8 +382,13 @@ impl Context {
     /// resources it will be dispatched with.
     pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
-        self.check_kernel(kernel, &self.limits())?;
-        self.pipeline(kernel, &resolve(kernel, binds)?).map(|_| ())
+        let binds = resolve(kernel, binds)?;
+        let overrides = Overrides::of(kernel, &binds);
+        if self.cached_pipeline(kernel, &overrides).is_none() {
+            self.check_kernel(kernel)?;
+            self.compile_pipeline(kernel, overrides)?;
+        }
+        Ok(())
     }
 
     /// Like [`Context::dispatch`], then reads back what the kernel can
@@ -396,7 +403,7 @@ impl Context {
         groups: [u32; 3],
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
-        let encoder = self.encode(kernel, Workgroups::Count(groups), binds)?;
+        let (encoder, slots) = self.encode(kernel, Workgroups::Count(groups), binds)?;
         // A caller's buffer without COPY_SRC cannot be read back.
         let copyable = |b: &Buffer| b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC);
         let buffers: Vec<&Buffer> = binds
@@ -414,7 +421,9 @@ impl Context {
                 Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
                 Resource::Buffer(b) if copyable(b) => read.next().unwrap_or_default(),
                 Resource::Buffer(_) => Vec::new(),
-                Resource::Texture(t) if writable(kernel, b) && t.is_copyable() => t.read(self)?,
+                Resource::Texture(t) if writes(kernel, &slots, t) && t.is_copyable() => {
+                    t.read(self)?
+                }
                 // What the kernel cannot write is not read back.
                 Resource::Texture(_) | Resource::Sampled(..) | Resource::Sampler(_) => Vec::new(),
             });
@@ -423,19 +432,21 @@ impl Context {
     }
 
     /// Checks everything, then records the dispatch into a new encoder.
-    fn encode(
+    fn encode<'a>(
         &self,
         kernel: &Kernel,
         workgroups: Workgroups,
-        binds: &[Bind],
-    ) -> Result<wgpu::CommandEncoder> {
+        binds: &[Bind<'a>],
+    ) -> Result<(wgpu::CommandEncoder, Vec<Slotted<'a>>)> {
         let mut encoder = self
             .device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("atomport dispatch"),
             });
-        self.encode_into(&mut encoder, kernel, workgroups, binds)?;
-        Ok(encoder)
+        self.ready()?;
+        let slots = resolve(kernel, binds)?;
+        self.record(&mut encoder, kernel, workgroups, &slots)?;
+        Ok((encoder, slots))
     }
 
     /// Dispatches `kernel` with its workgroup counts read on the GPU from
@@ -453,7 +464,7 @@ impl Context {
             buffer: args,
             offset,
         };
-        let cmd = self.encode(kernel, workgroups, binds)?.finish();
+        let cmd = self.encode(kernel, workgroups, binds)?.0.finish();
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
@@ -468,6 +479,7 @@ impl Context {
     ) -> Result<()> {
         let cmd = self
             .encode(kernel, Workgroups::Count(groups), binds)?
+            .0
             .finish();
         self.on_gpu_async(move |gpu| gpu.submit_and_wait(cmd)).await
     }
@@ -498,10 +510,30 @@ impl Context {
         binds: &[Bind],
     ) -> Result<()> {
         self.ready()?;
-        let binds = resolve(kernel, binds)?;
-        self.check(kernel, workgroups, &binds)?;
-        let pipeline = self.pipeline(kernel, &binds)?;
-        let bind_groups = self.bind_groups(&pipeline, &binds)?;
+        self.record(encoder, kernel, workgroups, &resolve(kernel, binds)?)
+    }
+
+    /// Checks a dispatch with resolved bindings and records it.
+    fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        kernel: &Kernel,
+        workgroups: Workgroups,
+        binds: &[Slotted],
+    ) -> Result<()> {
+        // A kernel with a compiled pipeline here was checked against the
+        // device when it was compiled: only the dispatch's own inputs are.
+        let overrides = Overrides::of(kernel, binds);
+        let cached = self.cached_pipeline(kernel, &overrides);
+        if cached.is_none() {
+            self.check_kernel(kernel)?;
+        }
+        self.check(kernel, workgroups, binds)?;
+        let pipeline = match cached {
+            Some(p) => p,
+            None => self.compile_pipeline(kernel, overrides)?,
+        };
+        let bind_groups = self.bind_groups(&pipeline, binds)?;
         // Recording errors surface at submission, inside its error scope.
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(kernel.entry()),
@@ -522,7 +554,8 @@ impl Context {
 
     /// Checks the kernel against the device: features, workgroup size and
     /// invocations, workgroup memory, bind groups and binding numbers.
-    fn check_kernel(&self, kernel: &Kernel, limits: &wgpu::Limits) -> Result<()> {
+    fn check_kernel(&self, kernel: &Kernel) -> Result<()> {
+        let limits = self.limits_ref();
         let missing = kernel.required_features() - self.device().features();
         if !missing.is_empty() {
             let feature = crate::error::describe_features(missing);
@@ -602,12 +635,11 @@ impl Context {
         Ok(())
     }
 
+    /// Checks a dispatch's workgroup counts and bindings.
     fn check(&self, kernel: &Kernel, workgroups: Workgroups, binds: &[Slotted]) -> Result<()> {
-        // Fetched once: wgpu copies the limits on every call.
-        let limits = self.limits();
-        self.check_kernel(kernel, &limits)?;
+        let limits = self.limits_ref();
         match workgroups {
-            Workgroups::Count(groups) => self.check_groups(kernel, groups, &limits)?,
+            Workgroups::Count(groups) => self.check_groups(kernel, groups, limits)?,
             Workgroups::Indirect { buffer, offset } => {
                 if !offset.is_multiple_of(4)
                     || offset.checked_add(12).is_none_or(|end| end > buffer.len())
@@ -624,7 +656,7 @@ impl Context {
                 }
             }
         }
-        self.check_binds(kernel, binds, &limits)
+        self.check_binds(kernel, binds, limits)
     }
 
     /// Checks workgroup counts: none 0, each within the adapter's limit, and
@@ -820,58 +852,24 @@ impl Context {
         Ok(groups)
     }
 
-    /// The compiled pipeline for `kernel` with the sizes of the images in
-    /// `binds` as its override constants: compiled on first use and cached
-    /// per kernel and image sizes.
-    fn pipeline(&self, kernel: &Kernel, binds: &[Slotted]) -> Result<Arc<Pipeline>> {
-        let mut constants: Vec<(String, f64)> = Vec::new();
-        for info in kernel.bindings() {
-            let Some(shape) = info.image else { continue };
-            let desc = binds.iter().find_map(|b| match b.resource {
-                Resource::Image(img) if b.group == info.group && b.binding == info.binding => {
-                    Some(*img.desc())
-                }
-                _ => None,
-            });
-            // Without an image (prepare without binds) the defaults of 1 stand.
-            if let Some(d) = desc {
-                let height = if d.dim.has_height() { d.height } else { 1 };
-                for (id, v) in
-                    shape
-                        .size_overrides
-                        .iter()
-                        .zip([d.width, height, d.layers(), d.samples])
-                {
-                    constants.push((id.to_string(), v as f64));
-                }
-            }
-        }
-        for info in kernel.bindings() {
-            let Some(id) = info.layers_override else {
-                continue;
-            };
-            let layers = binds.iter().find_map(|b| match b.resource {
-                Resource::Texture(t) if b.group == info.group && b.binding == info.binding => {
-                    Some(t.desc().layers())
-                }
-                _ => None,
-            });
-            if let Some(n) = layers {
-                constants.push((id.to_string(), f64::from(n)));
-            }
-        }
-        let key: Vec<u32> = constants.iter().map(|(_, v)| *v as u32).collect();
+    /// The pipeline compiled for `kernel` with these override values, if
+    /// there is one (marked as used).
+    fn cached_pipeline(&self, kernel: &Kernel, overrides: &Overrides) -> Option<Arc<Pipeline>> {
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         let tick = self
             .pipeline_tick
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if let Some(e) = cache.get_mut(&(kernel.id(), key.clone())) {
-            e.last_used = tick;
-            return Ok(e.pipeline.clone());
-        }
-        // Pipelines of kernels that were dropped go with them (on a miss
-        // only: hits stay a single lookup).
-        cache.retain(|_, e| e.kernel.strong_count() > 0);
+        let (pipeline, last_used) = cache
+            .get_mut(&kernel.id())?
+            .by_overrides
+            .get_mut(overrides.values.as_slice())?;
+        *last_used = tick;
+        Some(pipeline.clone())
+    }
+
+    /// Compiles `kernel`'s pipeline with `overrides` and caches it, this
+    /// kernel's least recently used ones going past the bound.
+    fn compile_pipeline(&self, kernel: &Kernel, overrides: Overrides) -> Result<Arc<Pipeline>> {
         // Drivers compile here, in time that grows with the shader: on the
         // worker thread, under the context's timeout.
         let module = kernel.module().clone();
@@ -882,6 +880,12 @@ impl Context {
             .map(|b| b.group + 1)
             .max()
             .unwrap_or(0);
+        let constants: Vec<(String, f64)> = overrides
+            .ids
+            .iter()
+            .zip(&overrides.values)
+            .map(|(id, v)| (id.to_string(), f64::from(*v)))
+            .collect();
         let p = self.on_gpu_for("compiling the pipeline", move |gpu| {
             crate::runtime::context::scoped(&gpu.device, || {
                 let constants: Vec<(&str, f64)> =
@@ -919,38 +923,76 @@ impl Context {
             })
         })?;
         let p = Arc::new(p);
-        // One pipeline per set of image sizes: the least recently used of
-        // this kernel's go past the bound.
+        let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        // Pipelines of kernels that were dropped go with them (on a miss
+        // only: hits stay a single lookup).
+        cache.retain(|_, e| e.kernel.strong_count() > 0);
+        let mine =
+            cache
+                .entry(kernel.id())
+                .or_insert_with(|| crate::runtime::context::KernelPipelines {
+                    kernel: kernel.liveness(),
+                    by_overrides: HashMap::new(),
+                });
+        // One pipeline per set of image sizes: the least recently used go
+        // past the bound.
         let limit = self.pipeline_limit().max(1);
-        loop {
-            let mine: Vec<(&crate::runtime::context::PipelineKey, u64)> = cache
+        if mine.by_overrides.len() >= limit {
+            let mut ages: Vec<(u64, Vec<u32>)> = mine
+                .by_overrides
                 .iter()
-                .filter(|(k, _)| k.0 == kernel.id())
-                .map(|(k, e)| (k, e.last_used))
+                .map(|(k, (_, t))| (*t, k.clone()))
                 .collect();
-            if mine.len() < limit {
-                break;
-            }
-            let oldest = mine
-                .iter()
-                .min_by_key(|(_, t)| *t)
-                .map(|(k, _)| (*k).clone());
-            match oldest {
-                Some(k) => {
-                    cache.remove(&k);
-                }
-                None => break,
+            ages.sort_unstable_by_key(|(t, _)| *t);
+            for (_, k) in ages.into_iter().take(mine.by_overrides.len() + 1 - limit) {
+                mine.by_overrides.remove(&k);
             }
         }
-        cache.insert(
-            (kernel.id(), key),
-            crate::runtime::context::CachedPipeline {
-                pipeline: p.clone(),
-                kernel: kernel.liveness(),
-                last_used: tick,
-            },
-        );
+        let tick = self
+            .pipeline_tick
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        mine.by_overrides
+            .insert(overrides.values, (p.clone(), tick));
         Ok(p)
+    }
+}
+
+/// The override constants a dispatch sets from its resources: each image's
+/// width, height, layers and samples, each array texture's layer count.
+struct Overrides {
+    ids: Vec<u32>,
+    values: Vec<u32>,
+}
+
+impl Overrides {
+    fn of(kernel: &Kernel, binds: &[Slotted]) -> Overrides {
+        let mut o = Overrides {
+            ids: Vec::new(),
+            values: Vec::new(),
+        };
+        let bound = |info: &crate::BindingInfo| {
+            binds
+                .iter()
+                .find(|b| b.group == info.group && b.binding == info.binding)
+                .map(|b| b.resource)
+        };
+        for info in kernel.bindings() {
+            match (info.image, info.layers_override, bound(info)) {
+                // Without an image (prepare without binds) the defaults of 1 stand.
+                (Some(shape), _, Some(Resource::Image(img))) => {
+                    let d = img.desc();
+                    let height = if d.dim.has_height() { d.height } else { 1 };
+                    o.ids.extend(shape.size_overrides);
+                    o.values.extend([d.width, height, d.layers(), d.samples]);
+                }
+                (None, Some(id), Some(Resource::Texture(t))) => {
+                    o.ids.push(id);
+                    o.values.push(t.desc().layers());
+                }
+                _ => {}
+            }
+        }
+        o
     }
 }
 
@@ -993,7 +1035,12 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
     }
     match info.kind {
         BindingKind::StorageTexture => {
-            t.is_storage() && want.format.as_deref() == Some(format_name(d.format).as_str())
+            t.is_storage()
+                && want
+                    .format
+                    .as_deref()
+                    .and_then(crate::runtime::texture::parse_format)
+                    == Some(d.format)
         }
         BindingKind::SampledTexture => {
             let aspect = d
@@ -1012,14 +1059,14 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
     }
 }
 
-/// Whether the binding `b` names is a storage texture the kernel writes.
-fn writable(kernel: &Kernel, b: &Bind) -> bool {
-    let info = match b.target {
-        Target::Slot { group, binding } => kernel.binding(group, binding),
-        Target::Name(n) => kernel.binding_named(n).ok(),
-    };
-    info.is_some_and(|i| {
-        i.kind == BindingKind::StorageTexture
-            && i.texture.as_ref().and_then(|t| t.access) != Some("read")
+/// Whether `t` is bound (in the resolved `slots`) to a storage texture the
+/// kernel writes.
+fn writes(kernel: &Kernel, slots: &[Slotted], t: &Texture) -> bool {
+    slots.iter().any(|s| {
+        matches!(s.resource, Resource::Texture(x) if x.id() == t.id())
+            && kernel.binding(s.group, s.binding).is_some_and(|i| {
+                i.kind == BindingKind::StorageTexture
+                    && i.texture.as_ref().and_then(|t| t.access) != Some("read")
+            })
     })
 }
