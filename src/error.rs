@@ -288,3 +288,75 @@ pub(crate) fn describe_features(features: wgpu::Features) -> String {
     }
     parts.join(", ")
 }
+
+/// A place in a source line an error points at.
+#[derive(Clone, Debug)]
+pub(crate) struct Mark {
+    /// 1-based line.
+    pub(crate) line: u32,
+    /// 1-based column (in bytes).
+    pub(crate) column: u32,
+    /// Characters to underline (at least one caret is drawn).
+    pub(crate) len: u32,
+    /// What the mark says, if anything.
+    pub(crate) label: String,
+}
+
+/// An error as compilers print one: `file:line:column: message` at the
+/// first mark (`file:line:` when its column is unknown, 0), then each
+/// marked line of `source` with carets under its marks:
+///
+/// ```text
+/// k.comp:5:10: error: 'atomicAdd' : Only l-values …
+///     5 |   atomicAdd(x, 1u);
+///       |   ^^^^^^^^^
+/// ```
+pub(crate) fn with_excerpt(file: &str, message: &str, source: &str, marks: &[Mark]) -> String {
+    let Some(first) = marks.first() else {
+        return format!("{file}: {message}");
+    };
+    let mut out = if first.column > 0 {
+        format!("{file}:{}:{}: {message}", first.line, first.column)
+    } else {
+        format!("{file}:{}: {message}", first.line)
+    };
+    let mut lines: Vec<u32> = marks.iter().map(|m| m.line).collect();
+    lines.dedup();
+    for n in lines {
+        let Some(text) = source.lines().nth(n.saturating_sub(1) as usize) else {
+            continue;
+        };
+        // Tabs kept so that the carets line up under them.
+        let text = text.trim_end();
+        out.push_str(&format!("\n{n:>5} | {text}"));
+        for m in marks.iter().filter(|m| m.line == n && m.column > 0) {
+            let start = (m.column as usize - 1).min(text.len());
+            let pad: String = text[..start]
+                .chars()
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let carets = "^".repeat(m.len.max(1) as usize);
+            let label = if m.label.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", m.label)
+            };
+            out.push_str(&format!("\n      | {pad}{carets}{label}"));
+        }
+    }
+    out
+}
+
+/// The column (1-based) of `word` as a whole identifier in `line`, or of
+/// `word` anywhere in it.
+pub(crate) fn column_of(line: &str, word: &str) -> Option<u32> {
+    if word.is_empty() {
+        return None;
+    }
+    let b = line.as_bytes();
+    let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
+    line.match_indices(word)
+        .find(|(i, _)| (*i == 0 || ok(b[i - 1])) && b.get(i + word.len()).is_none_or(|&c| ok(c)))
+        .or_else(|| line.match_indices(word).next())
+        .map(|(i, _)| i as u32 + 1)
+}

@@ -773,11 +773,25 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
             }) else {
                 return m;
             };
-            match source
-                .lines()
-                .position(|l| crate::lower::compat::has_word(l, ident))
-            {
-                Some(line) => format!("{name}:{}: {rest}", line + 1),
+            let found = source.lines().enumerate().find_map(|(n, l)| {
+                let code = l.split("//").next().unwrap_or_default();
+                crate::lower::compat::has_word(code, ident).then(|| {
+                    (
+                        n as u32 + 1,
+                        crate::error::column_of(code, ident).unwrap_or(0),
+                    )
+                })
+            });
+            match found {
+                Some((line, column)) => {
+                    let mark = crate::error::Mark {
+                        line,
+                        column,
+                        len: ident.len() as u32,
+                        label: String::new(),
+                    };
+                    crate::error::with_excerpt(name, rest, source, &[mark])
+                }
                 None => m,
             }
         };

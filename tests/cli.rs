@@ -270,10 +270,16 @@ fn translate_prints_wgsl_and_bindings() {
 #[test]
 fn translate_errors_exit_1_with_file_and_line() {
     let o = atomport(&["translate", "tests/glsl/errors/atomic_on_local.comp"]);
+    // file:line:column first, then the line with a caret under the column.
     assert_fails(
         &o,
         1,
-        "tests/glsl/errors/atomic_on_local.comp:7: error: 'atomicAdd' : Only l-values",
+        "tests/glsl/errors/atomic_on_local.comp:7:5: error: 'atomicAdd' : Only l-values",
+    );
+    assert_fails(
+        &o,
+        1,
+        "\n    7 |     atomicAdd(local, 1u);\n      |     ^^^^^^^^^\n",
     );
     let o = atomport(&["translate", "tests/glsl/define_bins_histogram.comp"]);
     assert_fails(&o, 1, "tests/glsl/define_bins_histogram.comp:");

@@ -252,3 +252,36 @@ void main() {
     println!("{ok} corrupted modules still translated, {errors} refused with an error");
     assert!(errors > 0);
 }
+
+#[test]
+fn shader_errors_show_the_line_with_a_caret() {
+    // naga's WGSL parser: file:line:column, the line, a caret with naga's label.
+    let e = Kernel::from_wgsl(
+        "@compute @workgroup_size(1) fn main() {\n  let x = 1u +;\n}\n",
+        &SourceOptions::named("k.wgsl"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "k.wgsl:2:15: error: expected expression, found \";\"\n    2 |   let x = 1u +;\n      |               ^ expected expression"
+    );
+    // naga's validator: every span it names.
+    let e = Kernel::from_wgsl(
+        "@group(0) @binding(0) var<storage, read_write> v: array<u32>;\n@compute @workgroup_size(1) fn main() {\n  v[0] = 1.0;\n}\n",
+        &SourceOptions::named("k.wgsl"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("k.wgsl:3:3: error: "), "{e}");
+    assert!(e.contains("\n    3 |   v[0] = 1.0;\n      |   ^^^^"), "{e}");
+    // glslang: the quoted token or the unexpected symbol found on the line.
+    let e = Kernel::from_glsl(
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  uint x = 1u\n}\n",
+        &SourceOptions::named("k.comp"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("k.comp:5:1: error: "), "{e}");
+    assert!(e.ends_with("\n    5 | }\n      | ^"), "{e}");
+}

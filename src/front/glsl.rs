@@ -202,9 +202,14 @@ fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Co
     };
     let mut program = compiler.create_program();
     program.add_shader(&shader);
-    let words = program
-        .compile(ShaderStage::Compute)
-        .map_err(|e| Error::shader(diagnostics(&e, &name, dialect)))?;
+    let words = program.compile(ShaderStage::Compute).map_err(|e| {
+        Error::shader(diagnostics(
+            &e,
+            &name,
+            dialect,
+            &sources(source, &name, &included),
+        ))
+    })?;
     Ok(Compiled {
         words,
         dialect,
@@ -271,7 +276,7 @@ fn parse(
         Some(&defines[..]),
         Some(&mut includer),
     )
-    .map_err(|e| Error::shader(diagnostics(&e, name, dialect)))?;
+    .map_err(|e| Error::shader(diagnostics(&e, name, dialect, &[(name, source)])))?;
     let mut builder = glslang::Shader::new(compiler, input);
     if dialect == Dialect::OpenGl {
         // glslang's own OpenGL-on-Vulkan rules: loose uniforms gathered into
@@ -286,7 +291,12 @@ fn parse(
     match (parsed, includer.refused) {
         (Ok(shader), _) => Ok((shader, includer.included)),
         (Err(_), Some(why)) => Err(Error::shader(why)),
-        (Err(e), None) => Err(Error::shader(diagnostics(&e, name, dialect))),
+        (Err(e), None) => Err(Error::shader(diagnostics(
+            &e,
+            name,
+            dialect,
+            &sources(source, name, &includer.included),
+        ))),
     }
 }
 
@@ -535,8 +545,55 @@ fn with_include_extension(source: &str) -> String {
     out
 }
 
-/// glslang's log as `file:line: error: message` lines.
-fn diagnostics(e: &glslang::error::GlslangError, name: &str, dialect: Dialect) -> String {
+/// The texts an error may point into: the shader under its name, and every
+/// file it included under the name glslang gives it.
+fn sources<'a>(
+    source: &'a str,
+    name: &'a str,
+    included: &'a [(PathBuf, String)],
+) -> Vec<(&'a str, &'a str)> {
+    let mut out = vec![(name, source)];
+    for (path, text) in included {
+        if let Some(p) = path.to_str() {
+            out.push((p, text.as_str()));
+        }
+    }
+    out
+}
+
+/// Where in `line` glslang's message points: its quoted token (`'atomicAdd'
+/// : …`), or the token a syntax error names (`unexpected RIGHT_BRACE`).
+fn glslang_column(line: &str, msg: &str) -> Option<(u32, u32)> {
+    let quoted = msg.strip_prefix('\'').and_then(|m| m.split('\'').next());
+    if let Some(token) = quoted.filter(|t| !t.is_empty()) {
+        let token = token.trim();
+        return crate::error::column_of(line, token).map(|c| (c, token.len() as u32));
+    }
+    let unexpected = msg.split("unexpected ").nth(1)?.split([',', ' ']).next()?;
+    let symbol = match unexpected {
+        "RIGHT_BRACE" => "}",
+        "LEFT_BRACE" => "{",
+        "RIGHT_PAREN" => ")",
+        "LEFT_PAREN" => "(",
+        "RIGHT_BRACKET" => "]",
+        "LEFT_BRACKET" => "[",
+        "SEMICOLON" => ";",
+        "COMMA" => ",",
+        "EQUAL" => "=",
+        "DOT" => ".",
+        _ => return None,
+    };
+    line.find(symbol).map(|i| (i as u32 + 1, 1))
+}
+
+/// glslang's log as `file:line: error: message` lines, each error followed
+/// by its line of the source (from `sources`) and a caret where known.
+fn diagnostics(
+    e: &glslang::error::GlslangError,
+    name: &str,
+    dialect: Dialect,
+    sources: &[(&str, &str)],
+) -> String {
     let log = error_log(e);
     let mut lines: Vec<String> = Vec::new();
     for line in log.lines() {
@@ -583,7 +640,26 @@ fn diagnostics(e: &glslang::error::GlslangError, name: &str, dialect: Dialect) -
                         "{name}: in a preprocessor definition: {severity}: {msg}"
                     ));
                 } else {
-                    lines.push(format!("{file}:{ln}: {severity}: {msg}{hint}"));
+                    let text = sources.iter().find(|(n, _)| *n == file).map(|(_, t)| *t);
+                    let line_text = text.and_then(|t| t.lines().nth(ln.saturating_sub(1) as usize));
+                    match (text, line_text) {
+                        (Some(text), Some(line_text)) if severity == "error" => {
+                            let (column, len) = glslang_column(line_text, msg).unwrap_or((0, 0));
+                            let mark = crate::error::Mark {
+                                line: ln,
+                                column,
+                                len,
+                                label: String::new(),
+                            };
+                            lines.push(crate::error::with_excerpt(
+                                file,
+                                &format!("{severity}: {msg}{hint}"),
+                                text,
+                                &[mark],
+                            ));
+                        }
+                        _ => lines.push(format!("{file}:{ln}: {severity}: {msg}{hint}")),
+                    }
                 }
             }
             None => lines.push(format!("{name}: {severity}: {rest}")),

@@ -273,18 +273,19 @@ pub(crate) fn validate(
         )
         .validate(module)
         .map_err(|e| {
+            // The whole cause chain.
+            let mut cause_text = e.as_inner().to_string();
+            let mut cause = std::error::Error::source(e.as_inner());
+            while let Some(c) = cause {
+                cause_text.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
             let text = match source {
-                Some(src) => e.emit_to_string_with_path(src, name),
-                None => {
-                    // Without source text, spell out the whole cause chain.
-                    let mut text = format!("{name}: {}", e.as_inner());
-                    let mut cause = std::error::Error::source(e.as_inner());
-                    while let Some(c) = cause {
-                        text.push_str(&format!(": {c}"));
-                        cause = c.source();
-                    }
-                    text
+                Some(src) => {
+                    let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();
+                    wgsl::render(name, &format!("error: {cause_text}"), src, &spans)
                 }
+                None => format!("{name}: {cause_text}"),
             };
             crate::Error::shader(text.trim_end().to_string())
         })

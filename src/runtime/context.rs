@@ -740,10 +740,21 @@ fn worker_gone() -> Error {
 /// wgpu's multi-line error (`Validation Error\n\nCaused by:\n  In …\n    …`)
 /// as one line: the causes joined by `: `.
 fn one_line(text: &str) -> String {
+    // naga's excerpts inside wgpu's messages point into WGSL atomport
+    // wrote, not the user's source: their frame, gutter and carets go, the
+    // notes (`= …`) stay.
+    let residue = |l: &str| {
+        l.starts_with('┌')
+            || l.starts_with('│')
+            || l.starts_with('·')
+            || l.split_once('│')
+                .is_some_and(|(n, _)| n.trim().chars().all(|c| c.is_ascii_digit()))
+    };
     let parts: Vec<&str> = text
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && *l != "Caused by:")
+        .filter(|l| !l.is_empty() && *l != "Caused by:" && !residue(l))
+        .map(|l| l.strip_prefix("= ").unwrap_or(l).trim())
         .collect();
     match parts.as_slice() {
         [first, rest @ ..] if !rest.is_empty() && first.ends_with("Error") => rest.join(": "),
@@ -765,5 +776,30 @@ pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<
     match i.or(v).or(o) {
         Some(e) => Err(Error::Wgpu(one_line(&e.to_string()))),
         None => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn wgpu_errors_are_condensed_without_naga_excerpts() {
+        let text = "Validation Error
+
+Caused by:
+  In Device::create_shader_module, label = 'main'
+    Shader validation error: Entry point main at Compute is invalid
+   ┌─ main:1:1
+   │
+ 1 │ var<storage, read_write> v: array<u32>;
+   │ ^^^ naga::ir::GlobalVariable [0]
+   │
+   = Requires MEMORY_DECORATION_COHERENT
+";
+        assert_eq!(
+            one_line(text),
+            "In Device::create_shader_module, label = 'main': Shader validation error: Entry point main at Compute is invalid: Requires MEMORY_DECORATION_COHERENT"
+        );
     }
 }
