@@ -7,10 +7,12 @@
 //!   buffer, against native `textureAtomicAdd` (wgpu TEXTURE_ATOMIC),
 //!   uncontended and with 5 invocations per texel;
 //! - imageAtomicCompSwap against buffer atomicCompSwap on as many words;
-//! - float atomicMax (GL_EXT_shader_atomic_float2, always a compare-exchange
-//!   loop on the bits) against native float atomicAdd (`atomic<f32>`, wgpu
-//!   SHADER_FLOAT32_ATOMIC), uncontended, every call changing the value;
-//!   and the emulated float atomicAdd against the same native one.
+//! - float atomicMax (GL_EXT_shader_atomic_float2: the int atomic on the
+//!   bits for a non-negative value) against native float atomicAdd
+//!   (`atomic<f32>`, wgpu SHADER_FLOAT32_ATOMIC), every call changing the
+//!   value; and the emulated float atomicAdd (a compare-exchange loop)
+//!   against the same native one; uncontended (each invocation its own
+//!   word) and contended (every 1 024 invocations on one word).
 //!
 //! `cargo bench --bench atomics [-- --backend NAME] [-- --runs N]`
 
@@ -295,9 +297,16 @@ void main() {{
     );
 }
 
-/// One float atomic per round on each invocation's own word: the value
-/// rises every round, so every atomicMax writes.
-fn float_kernel(call: &str, native: bool) -> Kernel {
+/// One float atomic per round on word `i % words` (each invocation its own
+/// word when `words` is the invocation count): atomicMax of a value that
+/// rises every round, so that every call writes; atomicAdd of 1.0, so that
+/// the sums are exact whatever the order.
+fn float_kernel(call: &str, native: bool, words: usize) -> Kernel {
+    let value = if call == "atomicMax" {
+        "float(k)"
+    } else {
+        "1.0"
+    };
     let src = format!(
         "#version 450
 #extension GL_EXT_shader_atomic_float : require
@@ -305,9 +314,9 @@ fn float_kernel(call: &str, native: bool) -> Kernel {
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer B {{ float cells[]; }};
 void main() {{
-    uint i = gl_GlobalInvocationID.x;
+    uint i = gl_GlobalInvocationID.x % {words}u;
     for (uint k = 1u; k <= {ROUNDS}u; k++) {{
-        {call}(cells[i], float(k));
+        {call}(cells[i], {value});
     }}
 }}
 "
@@ -317,16 +326,17 @@ void main() {{
     Kernel::from_glsl(&src, &o).unwrap()
 }
 
-fn float_max_vs_native_add(ctx: &Context, runs: usize) {
+/// Float atomicMax and the emulated atomicAdd against native atomicAdd,
+/// with every invocation on a word of its own, or `n / words` on each.
+fn float_vs_native_add(ctx: &Context, runs: usize, words: usize) {
     let groups = 1024u32;
     let n = groups as usize * 64;
-    let cells = Buffer::zeroed(ctx, n as u64 * 4).unwrap();
-    let zeros = vec![0f32; n];
-    let max = float_kernel("atomicMax", false);
-    let emulated_add = float_kernel("atomicAdd", false);
-    let native_add = float_kernel("atomicAdd", true);
+    let cells = Buffer::zeroed(ctx, words as u64 * 4).unwrap();
+    let zeros = vec![0f32; words];
+    let max = float_kernel("atomicMax", false, words);
+    let emulated_add = float_kernel("atomicAdd", false, words);
+    let native_add = float_kernel("atomicAdd", true, words);
     assert!(!native_add.wgsl().contains("atomicCompareExchangeWeak"));
-    assert!(max.wgsl().contains("atomicCompareExchangeWeak"));
     let run = |k: &Kernel, expected: f32| {
         cells.write(ctx, &zeros).unwrap();
         let t = Instant::now();
@@ -337,12 +347,17 @@ fn float_max_vs_native_add(ctx: &Context, runs: usize) {
         assert!(got.iter().all(|&c| c == expected), "{}", got[0]);
         d
     };
-    let sum = (ROUNDS * (ROUNDS + 1) / 2) as f32;
+    let sum = (ROUNDS as usize * (n / words)) as f32;
     let (a, b) = common::interleaved(runs, || run(&max, ROUNDS as f32), || run(&native_add, sum));
     let (c, d) = common::interleaved(runs, || run(&emulated_add, sum), || run(&native_add, sum));
     let ops = n as f64 * ROUNDS as f64;
+    let what = if words == n {
+        "uncontended".to_string()
+    } else {
+        format!("{} invocations a word", n / words)
+    };
     println!(
-        "float atomics uncontended: atomicMax loop {:.1} ms ({:.0} M/s), native atomicAdd {:.1} ms ({:.0} M/s), throughput ratio max/native-add {:.3}",
+        "float atomics, {what}: atomicMax {:.1} ms ({:.0} M/s), native atomicAdd {:.1} ms ({:.0} M/s), throughput ratio max/native-add {:.3}",
         a.as_secs_f64() * 1e3,
         ops / a.as_secs_f64() / 1e6,
         b.as_secs_f64() * 1e3,
@@ -350,7 +365,7 @@ fn float_max_vs_native_add(ctx: &Context, runs: usize) {
         b.as_secs_f64() / a.as_secs_f64()
     );
     println!(
-        "float atomicAdd uncontended: loop {:.1} ms, native {:.1} ms, throughput ratio loop/native {:.3}",
+        "float atomicAdd, {what}: loop {:.1} ms, native {:.1} ms, throughput ratio loop/native {:.3}",
         c.as_secs_f64() * 1e3,
         d.as_secs_f64() * 1e3,
         d.as_secs_f64() / c.as_secs_f64()
@@ -405,7 +420,8 @@ fn main() {
     }
     compswap_image_vs_buffer(&ctx, runs);
     if float_atomic {
-        float_max_vs_native_add(&ctx, runs);
+        float_vs_native_add(&ctx, runs, 1024 * 64);
+        float_vs_native_add(&ctx, runs, 64);
     } else {
         println!(
             "float atomicMax against native atomicAdd: skipped, the adapter lacks SHADER_FLOAT32_ATOMIC"

@@ -133,28 +133,34 @@ fn histogram_of_a_png_input() {
 }
 
 /// examples/embed is a package of its own (a wgpu program with a build
-/// script that translates its shaders with `atomport::build`): built with
-/// cargo into this crate's target folder and run on every backend.
+/// script that translates its shaders with `atomport::build`), a member of
+/// this workspace: built once with cargo (reusing what `cargo test` built)
+/// and run on every backend.
 #[test]
 fn embed_example_translates_at_build_time_and_runs_in_its_own_encoder() {
     let root = env!("CARGO_MANIFEST_DIR");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let target = std::path::Path::new(root).join("target");
+    let o = Command::new(&cargo)
+        .args(["build", "--quiet", "--release", "--package", "embed"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "building embed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The package's binary, beside the test binaries' folder.
+    let release = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let exe = release.join(format!("embed{}", std::env::consts::EXE_SUFFIX));
     for b in common::backend_names() {
-        let o = Command::new(&cargo)
-            .args([
-                "run",
-                "--quiet",
-                "--release",
-                "--manifest-path",
-                &format!("{root}/examples/embed/Cargo.toml"),
-                "--",
-                "--backend",
-                b,
-            ])
-            .env("CARGO_TARGET_DIR", &target)
-            .output()
-            .unwrap();
+        let o = Command::new(&exe).args(["--backend", b]).output().unwrap();
         let stdout = String::from_utf8_lossy(&o.stdout);
         assert!(
             o.status.success(),

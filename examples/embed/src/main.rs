@@ -5,7 +5,8 @@
 //! count of an indirect histogram pass — submits once, and checks the
 //! result against the CPU.
 //!
-//! `cargo run --release` in examples/embed (`-- --backend vulkan|gl`).
+//! `cargo run --release -p embed -- [--backend vulkan|gl]` (a member of
+//! atomport's workspace; `cargo run --release` in examples/embed does the same).
 
 use std::time::Duration;
 
