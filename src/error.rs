@@ -162,6 +162,10 @@ pub enum Error {
     /// A construct atomport cannot map, named with its location.
     #[error("{0}")]
     Unsupported(String),
+    /// The kernel's original cannot run natively ([`crate::Context::run_native`]):
+    /// it was read from WGSL, or binds what WebGPU cannot bind as it declares it.
+    #[error("no native run: {0}")]
+    NoNative(String),
     /// A bug in atomport or one of its dependencies (e.g. a naga panic), with the construct named.
     #[error("internal error: {0}")]
     Internal(String),

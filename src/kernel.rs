@@ -365,6 +365,22 @@ pub struct Kernel {
     includes: Vec<std::path::PathBuf>,
     /// Guarantees the shader asks for that WGSL does not give in full.
     warnings: Vec<crate::Warning>,
+    /// The SPIR-V it was translated from, for running it natively.
+    original: Option<std::sync::Arc<Original>>,
+    /// Sampler halves of split combined samplers that the translation does
+    /// not use but the native module loads.
+    native_only_samplers: Vec<(u32, u32)>,
+}
+
+/// The SPIR-V a kernel was translated from and how it was read, from which
+/// its native module is made when first asked for.
+#[derive(Debug)]
+struct Original {
+    words: Vec<u32>,
+    opts: SourceOptions,
+    unbound: Vec<String>,
+    /// The native module, or why there is none.
+    native: std::sync::OnceLock<std::result::Result<Vec<u32>, String>>,
 }
 
 /// What the front end and the passes know of a module's bindings beyond
@@ -389,6 +405,9 @@ pub(crate) struct Provenance {
     pub warnings: Vec<crate::Warning>,
     /// Buffer blocks that alias another block's binding.
     pub aliases: Vec<crate::lower::Alias>,
+    /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
+    /// found without a binding.
+    pub original: Option<(Vec<u32>, Vec<String>)>,
 }
 
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
@@ -452,6 +471,7 @@ impl Kernel {
                 includes: compiled.includes,
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                original: Some((compiled.words, compiled.unbound)),
             },
             &opts,
         )
@@ -479,6 +499,7 @@ impl Kernel {
                 includes: Vec::new(),
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                original: Some((words.to_vec(), Vec::new())),
             },
             opts,
         )
@@ -596,20 +617,66 @@ impl Kernel {
             bindings.push(b);
         }
         bindings.sort_by_key(|b| (b.group, b.binding));
+        let features = required_features(module);
+        accepted_with(module, features, opts.display_name())?;
+        let native_only_samplers = provenance
+            .samplers
+            .iter()
+            .map(|s| (s.group, s.sampler_binding))
+            .filter(|&(g, b)| !bindings.iter().any(|i| i.group == g && i.binding == b))
+            .collect();
         Ok(Kernel {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             wgsl,
             entry: ep.name.clone(),
             workgroup_size: ep.workgroup_size,
             bindings,
-            features: required_features(module),
+            features,
             dialect: provenance.dialect,
             module: std::sync::Arc::new(owned),
             workgroup_memory,
             alive: std::sync::Arc::new(()),
             includes: provenance.includes.clone(),
             warnings: provenance.warnings.clone(),
+            native_only_samplers,
+            original: provenance.original.clone().map(|(words, unbound)| {
+                std::sync::Arc::new(Original {
+                    words,
+                    opts: opts.clone(),
+                    unbound,
+                    native: std::sync::OnceLock::new(),
+                })
+            }),
         })
+    }
+
+    /// Sampler bindings the native module has and the translation does not
+    /// use (see [`crate::Context::run_native`]).
+    pub(crate) fn native_only_samplers(&self) -> Vec<(u32, u32)> {
+        self.native_only_samplers.clone()
+    }
+
+    /// The SPIR-V the kernel was translated from (glslang's output for
+    /// GLSL, the input for SPIR-V); `None` for WGSL input.
+    pub fn original_spirv(&self) -> Option<&[u32]> {
+        self.original.as_deref().map(|o| o.words.as_slice())
+    }
+
+    /// The original SPIR-V made bindable through wgpu for a native run
+    /// ([`crate::Context::run_native`]): the caller's specialization values
+    /// as the defaults, OpenGL's binding numbers or shared bindings moved
+    /// apart, combined samplers split — its bindings are this kernel's.
+    pub fn native_spirv(&self) -> Result<&[u32]> {
+        let o = self.original.as_deref().ok_or_else(|| {
+            Error::NoNative("the kernel was read from WGSL: there is no original SPIR-V".into())
+        })?;
+        o.native
+            .get_or_init(|| {
+                crate::lower::native_spirv(&o.words, &o.opts, &o.unbound).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(|e| Error::NoNative(e.clone()))
     }
 
     /// Guarantees the shader asks for that WGSL does not give in full
@@ -1182,6 +1249,31 @@ fn element_type(module: &naga::Module, ty: &TypeInner) -> Option<ScalarType> {
 
 /// The optional device features a module needs: 64-bit and float atomics,
 /// texture atomics, and the 64-bit / 16-bit scalar types.
+/// Checks that the module validates with only the capabilities wgpu grants
+/// a device opened with `features` (what the runtime will ask for): a
+/// translation naga accepts must be one the device accepts too.
+fn accepted_with(module: &naga::Module, features: wgpu::Features, name: &str) -> Result<()> {
+    let caps =
+        wgpu_naga_bridge::features_to_naga_capabilities(features, wgpu::DownlevelFlags::all());
+    guard("naga's validator", || {
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+            .validate(module)
+            .map(|_| ())
+            .map_err(|e| {
+                let mut text = e.as_inner().to_string();
+                let mut cause = std::error::Error::source(e.as_inner());
+                while let Some(c) = cause {
+                    text.push_str(&format!(": {c}"));
+                    cause = c.source();
+                }
+                Error::Unsupported(format!(
+                    "{name}: the WGSL needs more of a device than the features a kernel asks for ({}) give: {text}",
+                    crate::error::describe_features(features)
+                ))
+            })
+    })
+}
+
 fn required_features(module: &naga::Module) -> wgpu::Features {
     use wgpu::Features as F;
     let mut f = F::empty();

@@ -53,6 +53,7 @@ pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
+pub use runtime::native::NATIVE_FEATURE;
 pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, RunOutput};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 pub use runtime::uniforms::{UniformValue, Uniforms};

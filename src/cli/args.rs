@@ -148,6 +148,11 @@ impl ShaderArgs {
 
     /// Loads the kernel, printing its warnings to stderr once per process
     /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
+    /// Whether the shader is WGSL (by `--lang` or its extension).
+    pub(super) fn is_wgsl(&self) -> bool {
+        self.lang.unwrap_or_else(|| Lang::from_path(&self.path)) == Lang::Wgsl
+    }
+
     pub(super) fn load(
         &self,
         native_float_atomics: bool,
@@ -181,6 +186,38 @@ impl ShaderArgs {
     }
 }
 
+/// What `validate` runs, where, and how it reports.
+#[derive(clap::Args)]
+pub(super) struct ValidateArgs {
+    /// Backend to validate: vulkan, metal, dx12, gl, or all (every backend present)
+    /// [env: ATOMPORT_BACKEND] [default: the default adapter]
+    #[arg(long, value_name = "NAME|all", value_parser = parse_backend)]
+    pub(super) backend: Option<BackendChoice>,
+    /// Use the first adapter whose name contains TEXT [env: ATOMPORT_ADAPTER]
+    #[arg(long, value_name = "TEXT")]
+    pub(super) adapter: Option<String>,
+    /// Only the cases whose name contains TEXT (e.g. imageAtomicCompSwap, /cube, chain)
+    #[arg(long, value_name = "TEXT")]
+    pub(super) filter: Option<String>,
+    /// List the cases instead of running them
+    #[arg(long)]
+    pub(super) list: bool,
+    /// Small images instead of the CTS sizes (64x64 and so on), for a quick run
+    #[arg(long)]
+    pub(super) small: bool,
+    /// Also run every case's original SPIR-V natively (Vulkan adapters with
+    /// PASSTHROUGH_SHADERS), beside the translation: a case the native run
+    /// fails is a finding about the driver, reported apart
+    #[arg(long)]
+    pub(super) native: bool,
+    /// Print one JSON object on stdout: the adapters and every case
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Give up on the GPU after SECS seconds per dispatch
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
+    pub(super) timeout: Duration,
+}
+
 #[derive(Subcommand)]
 pub(super) enum Command {
     /// List every adapter: name, backend, device type, driver, atomics features and compute limits
@@ -206,43 +243,11 @@ pub(super) enum Command {
     },
     /// Run the conformance matrix (every atomic function × int/uint × every memory kind and
     /// image type) on each selected adapter; exit 1 if any case fails
-    Validate {
-        /// Backend to validate: vulkan, metal, dx12, gl, or all (every backend present)
-        /// [env: ATOMPORT_BACKEND] [default: the default adapter]
-        #[arg(long, value_name = "NAME|all", value_parser = parse_backend)]
-        backend: Option<BackendChoice>,
-        /// Use the first adapter whose name contains TEXT [env: ATOMPORT_ADAPTER]
-        #[arg(long, value_name = "TEXT")]
-        adapter: Option<String>,
-        /// Only the cases whose name contains TEXT (e.g. imageAtomicCompSwap, /cube, chain)
-        #[arg(long, value_name = "TEXT")]
-        filter: Option<String>,
-        /// List the cases instead of running them
-        #[arg(long)]
-        list: bool,
-        /// Small images instead of the CTS sizes (64x64 and so on), for a quick run
-        #[arg(long)]
-        small: bool,
-        /// Print one JSON object on stdout: the adapters and every case
-        #[arg(long)]
-        json: bool,
-        /// Give up on the GPU after SECS seconds per dispatch
-        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
-        timeout: Duration,
-    },
-    /// Run the same job on two backends and compare every binding exactly; exit 1 on a difference
-    Diff {
-        #[command(flatten)]
-        shader: ShaderArgs,
-        #[command(flatten)]
-        job: JobArgs,
-        /// The two backends to compare, e.g. vulkan,gl
-        #[arg(long, value_name = "A,B", value_parser = parse_backend_pair)]
-        backends: (BackendChoice, BackendChoice),
-        /// Print one JSON object on stdout
-        #[arg(long)]
-        json: bool,
-    },
+    Validate(ValidateArgs),
+    /// Run the same job on several backends, or natively and translated, and compare every
+    /// binding with the first run's (exactly unless --compare says otherwise); exit 1 on a
+    /// difference
+    Diff(DiffArgs),
     /// Translate a shader to WGSL (or, with --bindings, print its binding map as JSON)
     Translate {
         #[command(flatten)]
@@ -261,6 +266,85 @@ pub(super) enum Command {
         #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
         timeout: Duration,
     },
+}
+
+/// `atomport diff`'s arguments.
+#[derive(clap::Args)]
+pub(super) struct DiffArgs {
+    #[command(flatten)]
+    pub(super) shader: ShaderArgs,
+    #[command(flatten)]
+    pub(super) job: JobArgs,
+    /// What to run, the first the reference the others are compared with: backends (vulkan,
+    /// metal, dx12, gl) run the translation; `native` runs the original SPIR-V untranslated on
+    /// the Vulkan adapter (PASSTHROUGH_SHADERS). E.g. vulkan,gl or native,vulkan,gl
+    #[arg(long, value_name = "A,B[,…]", value_parser = parse_sides)]
+    pub(super) backends: Option<Sides>,
+    /// Compare the original SPIR-V run natively (the reference) with the translation on every
+    /// backend present, or on those --backends names
+    #[arg(long)]
+    pub(super) native: bool,
+    /// Compare binding NAME (its GLSL name, or GROUP.BINDING) by RULE: exact (the default),
+    /// multiset (the same values in any order: atomicAdd results stored per invocation, append
+    /// buffers), forest (a union-find parent array: the same connected components) or labels
+    /// (the same classes of equal values) (repeatable)
+    #[arg(long = "compare", value_name = "NAME=RULE", value_parser = parse_rule)]
+    pub(super) compare: Vec<atomport::validate::diff::Rule>,
+    /// When the original cannot run natively (read from WGSL, or an image of a shape WebGPU
+    /// cannot bind), say why on stderr and compare the translations alone instead of failing
+    #[arg(long)]
+    pub(super) native_optional: bool,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+/// One run of `diff`: a backend's translation, or the original natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Side {
+    /// The translation on this backend.
+    Translated(BackendChoice),
+    /// The original SPIR-V, untranslated, on the Vulkan adapter.
+    Native,
+}
+
+impl Side {
+    /// The name `--backends` takes and reports print.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Side::Translated(b) => b.name(),
+            Side::Native => "native",
+        }
+    }
+}
+
+/// The runs `--backends` names, in its order.
+#[derive(Clone, Debug)]
+pub(super) struct Sides(pub(super) Vec<Side>);
+
+fn parse_sides(s: &str) -> Result<Sides, String> {
+    let mut sides = Vec::new();
+    for name in s.split(',').map(str::trim) {
+        let side = if name == "native" {
+            Side::Native
+        } else {
+            match parse_backend(name)? {
+                BackendChoice::All => {
+                    return Err("name single backends, e.g. vulkan,gl or native,vulkan".into());
+                }
+                b => Side::Translated(b),
+            }
+        };
+        if sides.contains(&side) {
+            return Err(format!("`{name}` is named twice"));
+        }
+        sides.push(side);
+    }
+    Ok(Sides(sides))
+}
+
+fn parse_rule(s: &str) -> Result<atomport::validate::diff::Rule, String> {
+    atomport::validate::diff::Rule::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_spec(s: &str) -> Result<atomport::Specialization, String> {
@@ -283,17 +367,6 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
 
 fn parse_backend(s: &str) -> Result<BackendChoice, String> {
     s.parse().map_err(|e: Error| e.to_string())
-}
-
-fn parse_backend_pair(s: &str) -> Result<(BackendChoice, BackendChoice), String> {
-    let (a, b) = s
-        .split_once(',')
-        .ok_or_else(|| "expected two backends, e.g. vulkan,gl".to_string())?;
-    let (a, b) = (parse_backend(a)?, parse_backend(b)?);
-    if a == BackendChoice::All || b == BackendChoice::All {
-        return Err("name two single backends, e.g. vulkan,gl".into());
-    }
-    Ok((a, b))
 }
 
 fn parse_image(s: &str) -> Result<ImageArg, String> {

@@ -41,9 +41,16 @@ enum Made {
 }
 
 /// Creates the buffers, images, uniform blocks and counter buffers the
-/// specs describe, dispatches `groups` workgroups of `kernel` and reads
-/// every binding back.
-pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) -> Result<RunOutput> {
+/// specs describe, dispatches `groups` workgroups of `kernel` (its
+/// translation, or with `native` its original SPIR-V:
+/// [`Context::run_native`]) and reads every binding back.
+pub fn run(
+    ctx: &Context,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    res: &Resources,
+    native: bool,
+) -> Result<RunOutput> {
     let made = make(ctx, kernel, res)?;
     let binds: Vec<Bind> = made
         .iter()
@@ -60,7 +67,11 @@ pub fn run(ctx: &Context, kernel: &Kernel, groups: [u32; 3], res: &Resources) ->
             },
         })
         .collect();
-    let mut out = ctx.run(kernel, groups, &binds)?;
+    let mut out = if native {
+        ctx.run_native(kernel, groups, &binds)?
+    } else {
+        ctx.run(kernel, groups, &binds)?
+    };
     // A buffer shows in the type its spec wrote (an aliased buffer has
     // several declared types); `@FILE` in the one its block declares.
     for b in &mut out.bindings {

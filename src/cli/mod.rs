@@ -68,21 +68,8 @@ pub fn main() -> ExitCode {
             adapter,
             json,
         } => run::run(&shader, &job, &adapter, json),
-        Command::Validate {
-            backend,
-            adapter,
-            filter,
-            list,
-            small,
-            json,
-            timeout,
-        } => validate::validate(backend, adapter, filter, list, small, json, timeout),
-        Command::Diff {
-            shader,
-            job,
-            backends,
-            json,
-        } => run::diff(&shader, &job, backends, json),
+        Command::Validate(args) => validate::validate(args),
+        Command::Diff(args) => run::diff(&args),
         Command::Translate {
             shader,
             out,

@@ -1,34 +1,29 @@
 //! `atomport run` and `atomport diff`: one job on one adapter, printed;
-//! the same job on two, compared.
+//! the same job on several (backends, or the original natively), compared.
 
-use atomport::{BackendChoice, Context, ContextOptions, RunOutput};
+use std::io::Write;
 
-use super::args::{AdapterArgs, JobArgs, ShaderArgs};
+use atomport::validate::diff::{BindingDiff, Rule};
+use atomport::{BackendChoice, Context, ContextOptions, Error, RunOutput};
+
+use super::args::{AdapterArgs, DiffArgs, JobArgs, ShaderArgs, Side};
 use super::job;
 use super::{context_options, emit, leave};
 
 /// Loads the shader once for every adapter of `opts` (native float
-/// atomics only where all of them have SHADER_FLOAT32_ATOMIC), opens each
-/// and runs the job there.
-fn run_job(
+/// atomics only where all of them have SHADER_FLOAT32_ATOMIC).
+fn load(
     shader: &ShaderArgs,
     job: &JobArgs,
     opts: &[ContextOptions],
-) -> atomport::Result<Vec<RunOutput>> {
+) -> atomport::Result<atomport::Kernel> {
     let mut native = true;
     for o in opts {
         native &= o
             .adapter_features()?
             .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
     }
-    let kernel = shader.load(native, job.timeout)?;
-    let resources = job.resources();
-    opts.iter()
-        .map(|o| {
-            let ctx = Context::new(&o.clone().with_features(kernel.required_features()))?;
-            job::run(&ctx, &kernel, job.groups, &resources)
-        })
-        .collect()
+    shader.load(native, job.timeout)
 }
 
 /// Writes the `--out-png` textures of one job's output.
@@ -46,55 +41,237 @@ pub fn run(
     adapter: &AdapterArgs,
     json: bool,
 ) -> atomport::Result<()> {
-    let out = run_job(shader, job, &[context_options(adapter, job.timeout)?])?;
-    let out = &out[0];
-    write_pngs(job, out)?;
+    let opts = context_options(adapter, job.timeout)?;
+    let kernel = load(shader, job, std::slice::from_ref(&opts))?;
+    let ctx = Context::new(&opts.with_features(kernel.required_features()))?;
+    let out = job::run(&ctx, &kernel, job.groups, &job.resources(), false)?;
+    write_pngs(job, &out)?;
     if json {
-        let mut text = serde_json::to_string(out).expect("job output serializes");
+        let mut text = serde_json::to_string(&out).expect("job output serializes");
         text.push('\n');
         emit(&text)
     } else {
-        emit(&listing(out))
+        emit(&listing(&out))
+    }
+}
+
+/// The runs `diff` compares, the reference first: `--backends` in its
+/// order, or with `--native` alone every backend present; `--native` puts
+/// the native run first.
+fn sides(args: &DiffArgs) -> atomport::Result<Vec<Side>> {
+    let mut sides = match &args.backends {
+        Some(s) => s.0.clone(),
+        None if args.native => BackendChoice::SINGLE
+            .iter()
+            .filter(|b| !atomport::adapters(**b).is_empty())
+            .map(|b| Side::Translated(*b))
+            .collect(),
+        None => Vec::new(),
+    };
+    if args.native && !sides.contains(&Side::Native) {
+        sides.insert(0, Side::Native);
+    }
+    if sides.len() < 2 {
+        return Err(Error::Spec(
+            "--backends: expected two backends or more to compare, e.g. vulkan,gl or native,vulkan (or --native)"
+                .into(),
+        ));
+    }
+    Ok(sides)
+}
+
+/// One run of a diff, done.
+struct Ran {
+    side: Side,
+    out: RunOutput,
+}
+
+/// Opens one context per adapter the sides need (the native run shares the
+/// Vulkan translation's, opened with PASSTHROUGH_SHADERS where the adapter
+/// has it) and runs the job on each side. A native run that cannot be
+/// made is dropped with a note under `--native-optional`. Returns the runs
+/// and the `--compare` rules with their bindings as `GROUP.BINDING`.
+fn run_sides(args: &DiffArgs, sides: &[Side]) -> atomport::Result<(Vec<Ran>, Vec<Rule>)> {
+    let (shader, job) = (&args.shader, &args.job);
+    let base = ContextOptions::from_env_with(None)?.with_timeout(job.timeout);
+    let backend_of = |s: Side| match s {
+        Side::Translated(b) => b,
+        Side::Native => BackendChoice::Vulkan,
+    };
+    let translated: Vec<ContextOptions> = sides
+        .iter()
+        .filter(|s| **s != Side::Native)
+        .map(|s| base.clone().with_backend(backend_of(*s)))
+        .collect();
+    let kernel = load(shader, job, &translated)?;
+    let rules = args
+        .compare
+        .iter()
+        .map(|r| slot_rule(&kernel, r))
+        .collect::<atomport::Result<Vec<_>>>()?;
+    let resources = job.resources();
+    let mut contexts: Vec<(BackendChoice, Context)> = Vec::new();
+    let mut ran = Vec::new();
+    for &side in sides {
+        let backend = backend_of(side);
+        if !contexts.iter().any(|(b, _)| *b == backend) {
+            contexts.push((backend, open(&base, backend, &kernel, sides)?));
+        }
+        let ctx = &contexts
+            .iter()
+            .find(|(b, _)| *b == backend)
+            .expect("opened")
+            .1;
+        match job::run(ctx, &kernel, job.groups, &resources, side == Side::Native) {
+            Ok(out) => ran.push(Ran { side, out }),
+            Err(e @ Error::NoNative(_)) if args.native_optional => {
+                // A closed stderr leaves the report to say it.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "atomport: note: {e}; comparing the translations alone"
+                );
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if ran.len() < 2 {
+        return Err(Error::NoNative(
+            "nothing is left to compare the translation with".into(),
+        ));
+    }
+    Ok((ran, rules))
+}
+
+/// A `--compare` rule with its binding named as `GROUP.BINDING`, found by
+/// any name `--buffer` takes (instance, block, variable).
+fn slot_rule(kernel: &atomport::Kernel, rule: &Rule) -> atomport::Result<Rule> {
+    let numbered = rule
+        .binding
+        .split_once('.')
+        .map_or(rule.binding.parse::<u32>().is_ok(), |(g, b)| {
+            g.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()
+        });
+    if numbered {
+        return Ok(rule.clone());
+    }
+    let b = kernel
+        .binding_named(&rule.binding)
+        .map_err(|e| Error::UnknownName(format!("--compare {}: {e}", rule.binding)))?;
+    Ok(Rule {
+        binding: format!("{}.{}", b.group, b.binding),
+        comparison: rule.comparison,
+    })
+}
+
+/// The context for `backend`: with the kernel's features, and on Vulkan
+/// with PASSTHROUGH_SHADERS when a native run is among `sides`. No Vulkan
+/// adapter for the native run is the feature missing.
+fn open(
+    base: &ContextOptions,
+    backend: BackendChoice,
+    kernel: &atomport::Kernel,
+    sides: &[Side],
+) -> atomport::Result<Context> {
+    let o = base
+        .clone()
+        .with_backend(backend)
+        .with_features(kernel.required_features());
+    if backend != BackendChoice::Vulkan || !sides.contains(&Side::Native) {
+        return Context::new(&o);
+    }
+    let passthrough = wgpu::Features::PASSTHROUGH_SHADERS;
+    match o.adapter_features() {
+        Ok(have) => Context::new(&o.with_features(have & passthrough)),
+        Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
+            adapter: "(no Vulkan adapter)".into(),
+            feature: atomport::NATIVE_FEATURE.into(),
+        }),
+        Err(e) => Err(e),
     }
 }
 
 /// `atomport diff`.
-pub fn diff(
-    shader: &ShaderArgs,
-    job: &JobArgs,
-    (a, b): (BackendChoice, BackendChoice),
-    json: bool,
-) -> atomport::Result<()> {
-    let base = ContextOptions::from_env_with(Some(a))?.with_timeout(job.timeout);
-    let outs = run_job(
-        shader,
-        job,
-        &[base.clone().with_backend(a), base.with_backend(b)],
-    )?;
-    let (out_a, out_b) = (&outs[0], &outs[1]);
-    // Once, from the first backend: the diff says whether the second agrees.
-    write_pngs(job, out_a)?;
-    let diffs = atomport::validate::diff::compare(out_a, out_b);
-    let total: usize = diffs.iter().map(|d| d.count).sum();
-    let mut o = String::new();
-    if json {
-        let v = serde_json::json!({
-            "adapters": [out_a.adapter, out_b.adapter],
-            "equal": diffs.is_empty(),
-            "differences": total,
-            "bindings": diffs,
-        });
-        outln!(o, "{v}");
+pub fn diff(args: &DiffArgs) -> atomport::Result<()> {
+    let sides = sides(args)?;
+    if sides.contains(&Side::Native) && args.shader.is_wgsl() && !args.native_optional {
+        return Err(Error::Spec(format!(
+            "--native: {} is WGSL, which has no original SPIR-V to run natively",
+            args.shader.path.display()
+        )));
+    }
+    let (ran, rules) = run_sides(args, &sides)?;
+    let reference = &ran[0];
+    // Once, from the reference: the diff says whether the others agree.
+    write_pngs(&args.job, &reference.out)?;
+    let mut comparisons = Vec::new();
+    for other in &ran[1..] {
+        let d = atomport::validate::diff::compare_with(&reference.out, &other.out, &rules)?;
+        comparisons.push((other, d));
+    }
+    let differing = comparisons.iter().filter(|(_, d)| !d.is_empty()).count();
+    emit(&if args.json {
+        diff_json(&ran, &comparisons, &rules)
     } else {
+        diff_text(&ran, &comparisons)
+    })?;
+    if differing > 0 {
+        leave(1);
+    }
+    Ok(())
+}
+
+/// `diff --json`: the runs, and each comparison with the reference.
+fn diff_json(ran: &[Ran], comparisons: &[(&Ran, Vec<BindingDiff>)], rules: &[Rule]) -> String {
+    let total: usize = comparisons
+        .iter()
+        .flat_map(|(_, d)| d.iter().map(|b| b.count))
+        .sum();
+    let v = serde_json::json!({
+        "runs": ran.iter().map(|r| serde_json::json!({
+            "run": r.side.name(),
+            "adapter": r.out.adapter,
+        })).collect::<Vec<_>>(),
+        "reference": ran[0].side.name(),
+        "rules": rules.iter().map(|r| serde_json::json!({
+            "binding": r.binding,
+            "comparison": r.comparison,
+        })).collect::<Vec<_>>(),
+        "equal": total == 0,
+        "differences": total,
+        "comparisons": comparisons.iter().map(|(r, d)| serde_json::json!({
+            "run": r.side.name(),
+            "equal": d.is_empty(),
+            "differences": d.iter().map(|b| b.count).sum::<usize>(),
+            "bindings": d,
+        })).collect::<Vec<_>>(),
+    });
+    format!("{v}\n")
+}
+
+/// `diff`'s report: the runs, then each one's differences from the reference.
+fn diff_text(ran: &[Ran], comparisons: &[(&Ran, Vec<BindingDiff>)]) -> String {
+    let mut o = String::new();
+    for r in ran {
+        let what = if r.side == Side::Native {
+            "the original SPIR-V, natively"
+        } else {
+            "translated"
+        };
         outln!(
             o,
-            "a: {} ({})\nb: {} ({})",
-            out_a.adapter.name,
-            out_a.adapter.backend,
-            out_b.adapter.name,
-            out_b.adapter.backend
+            "{}: {} ({}), {what}",
+            r.side.name(),
+            r.out.adapter.name,
+            r.out.adapter.backend
         );
-        for d in &diffs {
+    }
+    let (a, bindings) = (ran[0].side.name(), ran[0].out.bindings.len());
+    for (r, diffs) in comparisons {
+        let b = r.side.name();
+        if diffs.is_empty() {
+            outln!(o, "{b} against {a}: equal");
+        }
+        for d in diffs {
             let name = d
                 .name
                 .as_deref()
@@ -102,31 +279,32 @@ pub fn diff(
                 .unwrap_or_default();
             outln!(
                 o,
-                "binding {}.{}{name}: {} element(s) differ",
+                "{b} against {a}: binding {}.{}{name} ({}): {} element(s) differ",
                 d.group,
                 d.binding,
+                d.comparison.name(),
                 d.count
             );
             for e in &d.first {
-                outln!(o, "  [{}] a={} b={}", e.index, e.a, e.b);
+                outln!(o, "  [{}] {a}={} {b}={}", e.index, e.a, e.b);
             }
         }
-        let bindings = out_a.bindings.len();
-        if diffs.is_empty() {
-            outln!(o, "equal: every element of {bindings} binding(s)");
-        } else {
-            outln!(
-                o,
-                "{total} element(s) differ in {} of {bindings} binding(s)",
-                diffs.len()
-            );
-        }
     }
-    emit(&o)?;
-    if !diffs.is_empty() {
-        leave(1);
+    let differing = comparisons.iter().filter(|(_, d)| !d.is_empty()).count();
+    if differing == 0 {
+        outln!(
+            o,
+            "equal: every element of {bindings} binding(s), on {} runs",
+            ran.len()
+        );
+    } else {
+        outln!(
+            o,
+            "{differing} of {} run(s) differ from {a}",
+            comparisons.len()
+        );
     }
-    Ok(())
+    o
 }
 
 /// The human-readable form of a run's output.

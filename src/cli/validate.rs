@@ -5,17 +5,21 @@ use std::time::Duration;
 use atomport::validate::conformance::{self, Case, Outcome, RunOptions, Scale};
 use atomport::{AdapterSummary, BackendChoice, Context, ContextOptions, Error};
 
+use super::args::ValidateArgs;
+
 use super::{emit, leave};
 
-pub fn validate(
-    backend: Option<BackendChoice>,
-    adapter: Option<String>,
-    filter: Option<String>,
-    list: bool,
-    small: bool,
-    json: bool,
-    timeout: Duration,
-) -> atomport::Result<()> {
+pub fn validate(args: ValidateArgs) -> atomport::Result<()> {
+    let ValidateArgs {
+        backend,
+        adapter,
+        filter,
+        list,
+        small,
+        native,
+        json,
+        timeout,
+    } = args;
     let cases: Vec<_> = conformance::matrix()
         .into_iter()
         .filter(|c| filter.as_deref().is_none_or(|f| c.name().contains(f)))
@@ -37,12 +41,25 @@ pub fn validate(
     if adapter.is_some() {
         base.adapter = adapter;
     }
-    let contexts = contexts(base, backend.is_some())?;
+    let contexts = contexts(base, backend.is_some(), native)?;
+    if native && !contexts.iter().any(Context::has_native) {
+        let names: Vec<String> = contexts
+            .iter()
+            .map(|c| format!("{} ({})", c.adapter_name(), c.backend_name()))
+            .collect();
+        return Err(Error::MissingFeature {
+            adapter: names.join(", "),
+            feature:
+                "PASSTHROUGH_SHADERS (running the original SPIR-V natively, on Vulkan adapters)"
+                    .into(),
+        });
+    }
     let scale = if small { Scale::Small } else { Scale::Full };
     let bar = if json {
         indicatif::ProgressBar::hidden()
     } else {
-        indicatif::ProgressBar::new((cases.len() * contexts.len()) as u64)
+        let natives = contexts.iter().filter(|c| native && c.has_native()).count();
+        indicatif::ProgressBar::new((cases.len() * (contexts.len() + natives)) as u64)
     };
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
@@ -51,23 +68,33 @@ pub fn validate(
     let mut outcomes = Vec::new();
     let mut timings = Vec::new();
     for ctx in &contexts {
-        let start = std::time::Instant::now();
-        outcomes.extend(conformance::run_all(
-            ctx,
-            &cases,
-            scale,
-            &RunOptions::default(),
-            |o| {
+        let runs = if native && ctx.has_native() {
+            vec![false, true]
+        } else {
+            vec![false]
+        };
+        for native_run in runs {
+            let start = std::time::Instant::now();
+            let opts = RunOptions {
+                native: native_run,
+                ..RunOptions::default()
+            };
+            outcomes.extend(conformance::run_all(ctx, &cases, scale, &opts, |o| {
                 bar.set_message(format!("{} {}", o.backend, o.name));
                 bar.inc(1);
-            },
-        ));
-        timings.push((ctx.summary(), start.elapsed()));
+            }));
+            let mut summary = ctx.summary();
+            if native_run {
+                summary.backend = "native";
+            }
+            timings.push((summary, start.elapsed()));
+        }
     }
     bar.finish_and_clear();
+    // A case the native run fails is the driver's finding, not atomport's.
     let failed = outcomes
         .iter()
-        .filter(|o| !o.passed && o.skipped.is_none())
+        .filter(|o| !o.passed && o.skipped.is_none() && o.backend != "native")
         .count();
     emit(&if json {
         json_report(&timings, &outcomes)
@@ -83,16 +110,24 @@ pub fn validate(
 /// The adapters to validate: with a backend named, one per backend `all`
 /// finds (each with 64-bit atomics where it has them); otherwise the one
 /// adapter chosen.
-fn contexts(base: ContextOptions, named: bool) -> atomport::Result<Vec<Context>> {
-    // The 64-bit image cases run where the adapter has 64-bit atomics.
+fn contexts(base: ContextOptions, named: bool, native: bool) -> atomport::Result<Vec<Context>> {
+    // The 64-bit image cases run where the adapter has 64-bit atomics; the
+    // native runs where it has passthrough shaders.
     let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+    let passthrough = if native {
+        wgpu::Features::PASSTHROUGH_SHADERS
+    } else {
+        wgpu::Features::empty()
+    };
     let with_int64 = |o: ContextOptions| {
         let have = o.adapter_features().unwrap_or_default();
-        if have.contains(int64) {
-            o.with_features(int64)
+        let want = (int64 | passthrough) & have;
+        let want = if want.contains(int64) {
+            want
         } else {
-            o
-        }
+            want - int64
+        };
+        o.with_features(want)
     };
     if !(base.backend == BackendChoice::All && named) {
         return Ok(vec![Context::new(&with_int64(base))?]);
@@ -109,19 +144,28 @@ fn contexts(base: ContextOptions, named: bool) -> atomport::Result<Vec<Context>>
     }
 }
 
-/// Counts of (passed, failed, skipped).
-fn counts(outcomes: &[Outcome]) -> (usize, usize, usize) {
+/// Counts of (passed, failed, skipped, native findings): a native run's
+/// failure is counted apart, as the driver's.
+fn counts(outcomes: &[Outcome]) -> (usize, usize, usize, usize) {
     let skipped = outcomes.iter().filter(|o| o.skipped.is_some()).count();
-    let failed = outcomes
+    let failing = |o: &&Outcome| !o.passed && o.skipped.is_none();
+    let findings = outcomes
         .iter()
-        .filter(|o| !o.passed && o.skipped.is_none())
+        .filter(failing)
+        .filter(|o| o.backend == "native")
         .count();
-    (outcomes.len() - failed - skipped, failed, skipped)
+    let failed = outcomes.iter().filter(failing).count() - findings;
+    (
+        outcomes.len() - failed - skipped - findings,
+        failed,
+        skipped,
+        findings,
+    )
 }
 
 /// `--json`: the adapters (with their time) and every case.
 fn json_report(timings: &[(AdapterSummary, Duration)], outcomes: &[Outcome]) -> String {
-    let (passed, failed, skipped) = counts(outcomes);
+    let (passed, failed, skipped, findings) = counts(outcomes);
     let v = serde_json::json!({
         "adapters": timings.iter().map(|(a, t)| {
             let mut v = serde_json::to_value(a).expect("summaries serialize");
@@ -132,6 +176,7 @@ fn json_report(timings: &[(AdapterSummary, Duration)], outcomes: &[Outcome]) -> 
         "passed": passed,
         "failed": failed,
         "skipped": skipped,
+        "driver_findings": findings,
     });
     format!("{v}\n")
 }
@@ -142,7 +187,7 @@ fn text_report(
     timings: &[(AdapterSummary, Duration)],
     outcomes: &[Outcome],
 ) -> String {
-    let (passed, failed, skipped) = counts(outcomes);
+    let (passed, failed, skipped, findings) = counts(outcomes);
     let mut o = String::new();
     for (a, t) in timings {
         outln!(
@@ -163,22 +208,41 @@ fn text_report(
     if !failures.is_empty() {
         outln!(o);
         for f in failures {
-            outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
+            if f.backend == "native" {
+                outln!(
+                    o,
+                    "DRIVER FINDING {} [native]: the original SPIR-V fails the reference model: {}",
+                    f.name,
+                    f.detail
+                );
+            } else {
+                outln!(o, "FAIL {} [{}]: {}", f.name, f.backend, f.detail);
+            }
         }
     }
     if skipped > 0 {
         // Which feature, once per backend.
-        let mut why: Vec<String> = outcomes
+        let mut why: Vec<String> = Vec::new();
+        for w in outcomes
             .iter()
             .filter_map(|o| Some(format!("{}: {}", o.backend, o.skipped.as_ref()?)))
-            .collect();
-        why.dedup();
+        {
+            if !why.contains(&w) {
+                why.push(w);
+            }
+        }
         for w in why {
             outln!(o, "skipped on {w}");
         }
         outln!(o, "{passed} passed, {failed} failed, {skipped} skipped");
     } else {
         outln!(o, "{passed} passed, {failed} failed");
+    }
+    if findings > 0 {
+        outln!(
+            o,
+            "{findings} driver finding(s): native runs that fail the reference model"
+        );
     }
     o
 }

@@ -67,6 +67,45 @@ pub fn execution_mode_ids(words: &[u32]) -> Result<(Vec<u32>, LocalSizeIds)> {
     Ok((out, local_size))
 }
 
+/// The `OpExecutionModeId` instructions of `words` (which rspirv's reader
+/// places nowhere) taken out, for [`put_execution_mode_ids`] to put back.
+pub fn take_execution_mode_ids(words: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut out = Vec::with_capacity(words.len());
+    let mut taken = Vec::new();
+    out.extend_from_slice(&words[..5.min(words.len())]);
+    let mut at = 5;
+    while at < words.len() {
+        let count = ((words[at] >> 16) as usize).max(1);
+        let inst = &words[at..(at + count).min(words.len())];
+        if inst[0] & 0xffff == OP_EXECUTION_MODE_ID {
+            taken.extend_from_slice(inst);
+        } else {
+            out.extend_from_slice(inst);
+        }
+        at += count;
+    }
+    (out, taken)
+}
+
+/// `words` with the `taken` instructions after its execution modes (before
+/// the debug instructions that follow them), where SPIR-V wants them.
+pub fn put_execution_mode_ids(words: &[u32], taken: &[u32]) -> Vec<u32> {
+    if taken.is_empty() {
+        return words.to_vec();
+    }
+    // The first instruction that may not precede an execution mode: not a
+    // capability, extension, import, memory model, entry point or mode.
+    const BEFORE: [u32; 6] = [17, 10, 11, 14, 15, OP_EXECUTION_MODE];
+    let mut at = 5;
+    while at < words.len() && BEFORE.contains(&(words[at] & 0xffff)) {
+        at += ((words[at] >> 16) as usize).max(1);
+    }
+    let mut out = words[..at.min(words.len())].to_vec();
+    out.extend_from_slice(taken);
+    out.extend_from_slice(&words[at.min(words.len())..]);
+    out
+}
+
 /// A construct whose guarantee WGSL cannot give in full: translation goes
 /// on, and the CLI prints it once (`--deny-warnings` makes it an error).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

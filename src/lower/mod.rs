@@ -270,6 +270,35 @@ fn spirv_passes(
     .map_err(unsupported)
 }
 
+/// The original module made bindable through wgpu, for running it natively
+/// beside the translation (wgpu's passthrough shaders on Vulkan): only the
+/// passes that change bindings run — the caller's specialization values
+/// written as the defaults, unused globals dropped, OpenGL's binding numbers
+/// (or blocks sharing a binding moved apart) and combined samplers split
+/// into a texture and a sampler (wgpu binds no combined ones) — so that its
+/// bindings are the translation's. Everything else is the compiler's.
+pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> Result<Vec<u32>> {
+    let name = opts.display_name();
+    front::spirv::check_instruction_stream(words, name)?;
+    // rspirv places no OpExecutionModeId: set aside, put back after.
+    let (words, modes_by_id) = compat::take_execution_mode_ids(words);
+    let words = compat::split_variadic_spec_constant_ops(&words);
+    let mut m = model::Model::load(&words, name)?;
+    m.check_ids(name)?;
+    guard("atomport's SPIR-V passes", || {
+        spec::apply_specializations(&mut m, &opts.specializations)?;
+        if opts.dialect == Some(front::Dialect::OpenGl) {
+            opengl::assign_bindings(&mut m, unbound)?;
+            compat::remove_unused_globals(&mut m);
+        } else {
+            compat::remove_unused_globals(&mut m);
+            alias::alias_shared_bindings(&mut m)?;
+        }
+        sampler::split_combined_samplers(&mut m)?;
+        Ok(compat::put_execution_mode_ids(&m.assemble()?, &modes_by_id))
+    })
+}
+
 /// The IR passes over naga's module, then validation and WGSL.
 fn ir_passes(
     module: &mut naga::Module,

@@ -44,7 +44,7 @@ impl<'a> Resource<'a> {
     }
 
     /// The buffer that backs the resource, if one does.
-    fn buffer(&self) -> Option<&'a Buffer> {
+    pub(crate) fn buffer(&self) -> Option<&'a Buffer> {
         match *self {
             Resource::Buffer(b) => Some(b),
             Resource::Image(i) => Some(i.buffer()),
@@ -259,15 +259,15 @@ impl<'c> Batch<'c> {
 
 /// A [`Bind`] with its name resolved.
 #[derive(Clone, Copy, Debug)]
-struct Slotted<'a> {
-    group: u32,
-    binding: u32,
-    resource: Resource<'a>,
+pub(crate) struct Slotted<'a> {
+    pub(crate) group: u32,
+    pub(crate) binding: u32,
+    pub(crate) resource: Resource<'a>,
 }
 
 /// Resolves every name against `kernel`: an unknown name is an error
 /// listing the known ones. A texture and sampler pair becomes its halves.
-fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> {
+pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slotted<'a>>> {
     let mut out = Vec::with_capacity(binds.len());
     for b in binds {
         if let Resource::Sampled(texture, sampler) = b.resource {
@@ -404,6 +404,26 @@ impl Context {
         binds: &[Bind],
     ) -> Result<Vec<Vec<u8>>> {
         let (encoder, slots) = self.encode(kernel, Workgroups::Count(groups), binds)?;
+        self.read_binds(kernel, binds, &slots, Some(encoder))
+    }
+
+    /// Reads back what the kernel can write among `binds` (as
+    /// [`Context::dispatch_and_read`] does), after the work already submitted.
+    pub(crate) fn read_back(&self, kernel: &Kernel, binds: &[Bind]) -> Result<Vec<Vec<u8>>> {
+        let slots = resolve(kernel, binds)?;
+        self.read_binds(kernel, binds, &slots, None)
+    }
+
+    /// The bytes of every bound buffer and image (after `encoder`'s work, in
+    /// its submission, when given) and of the storage textures the kernel
+    /// writes, in the order of `binds`.
+    fn read_binds(
+        &self,
+        kernel: &Kernel,
+        binds: &[Bind],
+        slots: &[Slotted],
+        encoder: Option<wgpu::CommandEncoder>,
+    ) -> Result<Vec<Vec<u8>>> {
         // A caller's buffer without COPY_SRC cannot be read back.
         let copyable = |b: &Buffer| b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC);
         let buffers: Vec<&Buffer> = binds
@@ -412,7 +432,7 @@ impl Context {
             .filter(|b| copyable(b))
             .collect();
         let mut read = self
-            .on_gpu(readback_job(self, &buffers, Some(encoder)))?
+            .on_gpu(readback_job(self, &buffers, encoder))?
             .into_iter();
         // Textures are read after, in a submission of their own; samplers hold nothing.
         let mut out = Vec::with_capacity(binds.len());
@@ -421,7 +441,7 @@ impl Context {
                 Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
                 Resource::Buffer(b) if copyable(b) => read.next().unwrap_or_default(),
                 Resource::Buffer(_) => Vec::new(),
-                Resource::Texture(t) if writes(kernel, &slots, t) && t.is_copyable() => {
+                Resource::Texture(t) if writes(kernel, slots, t) && t.is_copyable() => {
                     t.read(self)?
                 }
                 // What the kernel cannot write is not read back.
@@ -636,7 +656,12 @@ impl Context {
     }
 
     /// Checks a dispatch's workgroup counts and bindings.
-    fn check(&self, kernel: &Kernel, workgroups: Workgroups, binds: &[Slotted]) -> Result<()> {
+    pub(crate) fn check(
+        &self,
+        kernel: &Kernel,
+        workgroups: Workgroups,
+        binds: &[Slotted],
+    ) -> Result<()> {
         let limits = self.limits_ref();
         match workgroups {
             Workgroups::Count(groups) => self.check_groups(kernel, groups, limits)?,

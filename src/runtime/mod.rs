@@ -1,13 +1,14 @@
 //! The runtime: adapter choice ([`context`]), the resources a kernel binds
 //! ([`buffer`], [`image`], [`texture`], [`uniforms`]), checked dispatch with
-//! bounded waits ([`dispatch`]) and runs read back in their shapes
-//! ([`run`]). Its types are re-exported at the crate's root; the modules
+//! bounded waits ([`dispatch`]), runs read back in their shapes ([`run`])
+//! and the native reference run of the original SPIR-V ([`native`]). Its types are re-exported at the crate's root; the modules
 //! hold the helpers that go with them (texel encoding, PNG files).
 
 pub mod buffer;
 pub mod context;
 pub mod dispatch;
 pub mod image;
+pub mod native;
 pub mod run;
 pub mod texture;
 pub mod uniforms;

@@ -168,7 +168,17 @@ impl Context {
     /// texture too, to show what was read), and every atomic counter of an
     /// OpenGL kernel by name.
     pub fn run(&self, kernel: &Kernel, groups: [u32; 3], binds: &[Bind]) -> Result<RunOutput> {
-        let mut data = self.dispatch_and_read(kernel, groups, binds)?;
+        let data = self.dispatch_and_read(kernel, groups, binds)?;
+        self.outputs(kernel, binds, data)
+    }
+
+    /// The shapes of a run's bytes (one per bind, as read back).
+    pub(crate) fn outputs(
+        &self,
+        kernel: &Kernel,
+        binds: &[Bind],
+        mut data: Vec<Vec<u8>>,
+    ) -> Result<RunOutput> {
         let mut bindings = Vec::with_capacity(binds.len());
         for (b, bytes) in binds.iter().zip(data.iter_mut()) {
             let bytes = std::mem::take(bytes);

@@ -92,7 +92,9 @@ pub(super) fn run_standard_buffer(
     let args_buf = Buffer::from_slice(ctx, &args)?;
     let rets_buf = Buffer::zeroed(ctx, n as u64 * 4)?;
     let u = uniforms(ctx, &kernel, &[("u_locs", l.locs as u32)])?;
-    let out = ctx.dispatch_and_read(
+    let out = dispatch_and_read(
+        ctx,
+        opts,
         &kernel,
         [l.groups as u32, 1, 1],
         &with_uniforms(
@@ -119,10 +121,8 @@ pub(super) fn run_standard_buffer(
         if let Some(why) = check_location(
             case,
             &format!("word {w}"),
-            mem[*w],
-            &data,
-            &returned,
-            after[*w],
+            (mem[*w], &data, &returned, after[*w]),
+            opts.native,
         ) {
             return Ok(Some(why));
         }
@@ -204,7 +204,9 @@ fn run_image_chain(
     let img = Image::from_texels(ctx, desc, &init)?;
     let coords_buf = Buffer::from_slice(ctx, &coords)?;
     let wins = Buffer::zeroed(ctx, (locs * LINKS as usize + 1) as u64 * 4)?;
-    let out = ctx.dispatch_and_read(
+    let out = dispatch_and_read(
+        ctx,
+        opts,
         &kernel,
         [(n / 64) as u32, 1, 1],
         &[
@@ -267,7 +269,9 @@ fn run_memory_chain(
     }
     let mem_buf = Buffer::from_slice(ctx, &mem)?;
     let wins = Buffer::zeroed(ctx, (locs_total * LINKS as usize + 1) as u64 * 4)?;
-    let out = ctx.dispatch_and_read(
+    let out = dispatch_and_read(
+        ctx,
+        opts,
         &kernel,
         [groups as u32, 1, 1],
         &[Bind::named("mem", &mem_buf), Bind::named("Wins", &wins)],
@@ -363,7 +367,9 @@ pub(super) fn run_counter(
     let args_buf = Buffer::from_slice(ctx, &args)?;
     let rets_buf = Buffer::filled(ctx, 0xFFFF_FFFFu32, n)?;
     let u = uniforms(ctx, &kernel, &[("u_n", n as u32)])?;
-    let out = ctx.dispatch_and_read(
+    let out = dispatch_and_read(
+        ctx,
+        opts,
         &kernel,
         [n.div_ceil(64) as u32, 1, 1],
         &with_uniforms(
@@ -452,8 +458,8 @@ fn check_counter(
                 op: AtomicOp::Add,
                 ..*case
             };
-            check_location(&add, what, start, &data, returned, fin)
+            check_location(&add, what, (start, &data, returned, fin), false)
         }
-        CounterFn::Op => check_location(case, what, start, args, returned, fin),
+        CounterFn::Op => check_location(case, what, (start, args, returned, fin), false),
     }
 }

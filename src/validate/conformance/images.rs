@@ -61,7 +61,7 @@ pub(super) fn run_standard_image(
             argument(case, t, k, rng)
         };
     }
-    let (after, rets) = run_image_kernel(ctx, &kernel, desc, &init, &coords, &args, n, 0)?;
+    let (after, rets) = run_image_kernel((ctx, opts), &kernel, desc, &init, &coords, &args, n, 0)?;
     for t in 0..texels {
         let hits: Vec<usize> = (0..CALLS).map(|k| k * texels + t).collect();
         let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
@@ -71,7 +71,12 @@ pub(super) fn run_standard_image(
             "texel {t} (x {}, y {}, layer {}, sample {})",
             a.x, a.y, a.layer, a.sample
         );
-        if let Some(why) = check_location(case, &what, init[t], &data, &returned, after[t]) {
+        if let Some(why) = check_location(
+            case,
+            &what,
+            (init[t], &data, &returned, after[t]),
+            opts.native,
+        ) {
             return Ok(Some(why));
         }
     }
@@ -83,7 +88,7 @@ pub(super) fn run_standard_image(
 /// after it and the `rets_len` words of returns, pre-filled with `rets_fill`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_image_kernel(
-    ctx: &Context,
+    (ctx, opts): (&Context, &RunOptions),
     kernel: &Kernel,
     desc: ImageDesc,
     init: &[u32],
@@ -97,7 +102,9 @@ pub(super) fn run_image_kernel(
     let args_buf = Buffer::from_slice(ctx, args)?;
     let rets_buf = Buffer::filled(ctx, rets_fill, rets_len)?;
     let u = uniforms(ctx, kernel, &[("u_n", args.len() as u32)])?;
-    let out = ctx.dispatch_and_read(
+    let out = dispatch_and_read(
+        ctx,
+        opts,
         kernel,
         [args.len().div_ceil(64) as u32, 1, 1],
         &with_uniforms(
@@ -200,7 +207,7 @@ pub(super) fn run_out_of_range(
     let args: Vec<u32> = (0..n).map(|i| 0x0777_0000 + i as u32).collect();
     // Pre-filled, so that a return value that is never written cannot pass as 0.
     let (after, rets) = run_image_kernel(
-        ctx,
+        (ctx, opts),
         &kernel,
         desc,
         &init,
@@ -327,7 +334,7 @@ pub(super) fn run_int64_image(
     }
     let words = |v: &[u64]| -> Vec<u32> { bytemuck::cast_slice(v).to_vec() };
     let (after, rets) = run_image_kernel(
-        ctx,
+        (ctx, opts),
         &kernel,
         desc,
         &words(&init),

@@ -53,7 +53,13 @@ void main() {
     let out = Buffer::zeroed(ctx, u64::from(groups) * 32 * 4)?;
     let mut seen = [0u64; 4];
     for _ in 0..runs {
-        ctx.dispatch(&kernel, [groups, 1, 1], &[Bind::named("Outcomes", &out)])?;
+        dispatch_and_read(
+            ctx,
+            opts,
+            &kernel,
+            [groups, 1, 1],
+            &[Bind::named("Outcomes", &out)],
+        )?;
         for v in out.read::<u32>(ctx)? {
             seen[(v as usize).min(3)] += 1;
         }
@@ -107,7 +113,9 @@ void main() {{
     let reads = Buffer::zeroed(ctx, (pairs * READS as usize * 4) as u64)?;
     for run in 0..runs {
         word.write(ctx, &[0u32])?;
-        ctx.dispatch(
+        dispatch_and_read(
+            ctx,
+            opts,
             &kernel,
             [groups, 1, 1],
             &[Bind::named("Word", &word), Bind::named("Reads", &reads)],

@@ -81,10 +81,72 @@ pub struct Outcome {
 pub struct RunOptions {
     /// Translate float atomics natively (the adapter must have SHADER_FLOAT32_ATOMIC).
     pub native_float_atomics: bool,
+    /// Run the original SPIR-V natively instead of the translation (the
+    /// context must have [`Context::has_native`]): the reference model then
+    /// checks the driver, and a failure is the driver's.
+    pub native: bool,
+}
+
+/// Dispatches a case's kernel — its translation, or with `opts.native` its
+/// original SPIR-V natively — and reads every binding back.
+pub(super) fn dispatch_and_read(
+    ctx: &Context,
+    opts: &RunOptions,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    binds: &[Bind],
+) -> Result<Vec<Vec<u8>>> {
+    if opts.native {
+        ctx.dispatch_and_read_native(kernel, groups, binds)
+    } else {
+        ctx.dispatch_and_read(kernel, groups, binds)
+    }
+}
+
+/// Why a case has no native run, if it has none: WebGPU binds no storage
+/// texture of some image shapes, nor 64-bit ones without more features.
+fn no_native_run(case: &Case) -> Option<String> {
+    match case.memory {
+        Memory::Image(
+            dim @ (ImageDim::Cube
+            | ImageDim::CubeArray
+            | ImageDim::D2Ms
+            | ImageDim::D2MsArray
+            | ImageDim::Buffer
+            | ImageDim::D1Array),
+        ) => Some(format!(
+            "no native run: WebGPU binds no {} storage texture",
+            dim.glsl_name()
+        )),
+        _ if case.variant == Variant::Int64 => {
+            Some("no native run: 64-bit storage textures are not bound natively".into())
+        }
+        // GLSL defines out-of-range image accesses; Vulkan leaves them
+        // undefined unless the device enables robust image access.
+        _ if case.variant == Variant::OutOfRange => Some(
+            "no native run: out-of-range image accesses are undefined in Vulkan without robustImageAccess"
+                .into(),
+        ),
+        _ => None,
+    }
 }
 
 /// Runs one case on `ctx`.
 pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> Outcome {
+    let backend = if opts.native {
+        "native".to_string()
+    } else {
+        ctx.backend_name().to_string()
+    };
+    if let Some(why) = opts.native.then(|| no_native_run(case)).flatten() {
+        return Outcome {
+            name: case.name(),
+            backend,
+            passed: false,
+            skipped: Some(why),
+            detail: String::new(),
+        };
+    }
     let result = match case.variant {
         Variant::Counter(f) => run_counter(ctx, case, f, opts),
         Variant::Chain => run_chain(ctx, case, scale, opts),
@@ -95,7 +157,7 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
             if !ctx.device().features().contains(need) {
                 return Outcome {
                     name: case.name(),
-                    backend: ctx.backend_name().to_string(),
+                    backend: backend.clone(),
                     passed: false,
                     skipped: Some(
                         "the device has no SHADER_INT64_ATOMIC_ALL_OPS (64-bit atomics)".into(),
@@ -115,7 +177,7 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
     };
     Outcome {
         name: case.name(),
-        backend: ctx.backend_name().to_string(),
+        backend: backend.clone(),
         passed,
         detail,
         skipped: None,

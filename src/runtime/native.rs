@@ -1,0 +1,422 @@
+//! The native reference run: a kernel's original SPIR-V dispatched as it is
+//! (wgpu's passthrough shaders, Vulkan only) with the resources its
+//! translation is given, bound at the same bindings — buffers as buffers,
+//! images as storage textures, textures and samplers as they are — and read
+//! back in the same shapes. What the translation computes is checked
+//! against it ([`crate::validate::diff`]).
+//!
+//! The module is [`Kernel::native_spirv`]: the original with only its
+//! bindings made wgpu's (specialization values as defaults, OpenGL's
+//! numbers, combined samplers split). Images live in textures for the run
+//! and are copied back into their texel buffers after it; WebGPU has no
+//! storage textures of cube, multisample, buffer or 1D-array shape, so
+//! kernels with such images have no native run.
+
+use crate::kernel::BindingKind;
+use crate::lower::texel::ImageDim;
+use crate::runtime::dispatch::{Resource, Slotted, resolve};
+use crate::runtime::run::RunOutput;
+use crate::{Bind, BindingInfo, Context, Error, Kernel, Result, Workgroups};
+
+/// The feature a native run needs, as messages name it.
+pub const NATIVE_FEATURE: &str =
+    "PASSTHROUGH_SHADERS (running the original SPIR-V natively, on Vulkan adapters)";
+
+impl Context {
+    /// Whether this context can run kernels natively: a Vulkan device opened
+    /// with [`wgpu::Features::PASSTHROUGH_SHADERS`].
+    pub fn has_native(&self) -> bool {
+        self.info().backend == wgpu::Backend::Vulkan
+            && self
+                .device()
+                .features()
+                .contains(wgpu::Features::PASSTHROUGH_SHADERS)
+    }
+
+    /// Runs `kernel`'s original SPIR-V natively (see the module docs) with
+    /// the resources and workgroups its translation would get, and reports
+    /// every binding as [`Context::run`] does. The context must be a Vulkan
+    /// one opened with PASSTHROUGH_SHADERS; the kernel must come from GLSL or
+    /// SPIR-V.
+    pub fn run_native(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind],
+    ) -> Result<RunOutput> {
+        let data = self.dispatch_and_read_native(kernel, groups, binds)?;
+        self.outputs(kernel, binds, data)
+    }
+
+    /// [`Context::dispatch_and_read`] for the native run: the bytes of every
+    /// bound resource after it, in the order of `binds`.
+    pub fn dispatch_and_read_native(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind],
+    ) -> Result<Vec<Vec<u8>>> {
+        if !self.has_native() {
+            return Err(Error::MissingFeature {
+                adapter: format!("{} ({})", self.adapter_name(), self.backend_name()),
+                feature: NATIVE_FEATURE.into(),
+            });
+        }
+        self.ready()?;
+        let spirv = kernel.native_spirv()?;
+        let slots = resolve(kernel, binds)?;
+        self.check(kernel, Workgroups::Count(groups), &slots)?;
+        // Images live in storage textures for the run.
+        let mut textures: Vec<(usize, Vec<wgpu::Texture>, wgpu::TextureView)> = Vec::new();
+        for (i, s) in slots.iter().enumerate() {
+            if let Resource::Image(img) = s.resource {
+                let view_dimension = storage_view(img.desc().dim, img.desc().samples)
+                    .ok_or_else(|| no_native_image(kernel, s))?;
+                let t = img.to_textures(self)?;
+                let view = t[0].create_view(&wgpu::TextureViewDescriptor {
+                    dimension: Some(view_dimension),
+                    ..Default::default()
+                });
+                textures.push((i, t, view));
+            }
+        }
+        let samplers = self.placeholder_samplers(kernel, &slots)?;
+        let pipeline = self.native_pipeline(kernel, spirv, &slots, &samplers)?;
+        let groups_bound = self.native_bind_groups(&pipeline, &slots, &textures, &samplers)?;
+        let mut encoder = self
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("atomport native run"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("native"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&pipeline.0);
+            for (g, bg) in groups_bound.iter().enumerate() {
+                pass.set_bind_group(g as u32, bg, &[]);
+            }
+            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        }
+        let cmd = encoder.finish();
+        self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))?;
+        for (i, t, _) in &textures {
+            if let Resource::Image(img) = slots[*i].resource {
+                img.copy_from_textures(self, t)?;
+            }
+        }
+        self.read_back(kernel, binds)
+    }
+
+    /// A sampler for every sampler binding the native module loads that the
+    /// translation does not use (a combined sampler read only by texelFetch
+    /// is split into a texture and a sampler it never samples with).
+    fn placeholder_samplers(
+        &self,
+        kernel: &Kernel,
+        slots: &[Slotted],
+    ) -> Result<Vec<(u32, u32, wgpu::Sampler)>> {
+        let mut out = Vec::new();
+        for (group, binding) in kernel.native_only_samplers() {
+            if slots
+                .iter()
+                .any(|s| s.group == group && s.binding == binding)
+            {
+                continue;
+            }
+            let raw = self.scoped(|| {
+                self.device()
+                    .create_sampler(&wgpu::SamplerDescriptor::default())
+            })?;
+            out.push((group, binding, raw));
+        }
+        Ok(out)
+    }
+
+    /// The passthrough pipeline and its bind group layouts.
+    fn native_pipeline(
+        &self,
+        kernel: &Kernel,
+        spirv: &[u32],
+        slots: &[Slotted],
+        samplers: &[(u32, u32, wgpu::Sampler)],
+    ) -> Result<(wgpu::ComputePipeline, Vec<wgpu::BindGroupLayout>)> {
+        let groups = slots
+            .iter()
+            .map(|s| s.group + 1)
+            .chain(samplers.iter().map(|s| s.0 + 1))
+            .max()
+            .unwrap_or(0);
+        let mut entries: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); groups as usize];
+        for s in slots {
+            let info = kernel
+                .binding(s.group, s.binding)
+                .ok_or(Error::UnusedBinding {
+                    group: s.group,
+                    binding: s.binding,
+                })?;
+            entries[s.group as usize].push(layout_entry(info, s)?);
+        }
+        for (group, binding, _) in samplers {
+            entries[*group as usize].push(wgpu::BindGroupLayoutEntry {
+                binding: *binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            });
+        }
+        let numbers: Vec<Vec<u32>> = entries
+            .iter()
+            .map(|e| {
+                let mut b: Vec<u32> = e.iter().map(|e| e.binding).collect();
+                b.sort_unstable();
+                b
+            })
+            .collect();
+        let spirv = dense_bindings(spirv, &numbers)?;
+        let entry = kernel.entry().to_string();
+        self.on_gpu_for("compiling the native pipeline", move |gpu| {
+            crate::runtime::context::scoped(&gpu.device, || {
+                let layouts: Vec<wgpu::BindGroupLayout> = entries
+                    .iter()
+                    .map(|e| {
+                        gpu.device
+                            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                                label: Some("atomport native"),
+                                entries: e,
+                            })
+                    })
+                    .collect();
+                let layout = gpu
+                    .device
+                    .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("atomport native"),
+                        bind_group_layouts: &layouts.iter().map(Some).collect::<Vec<_>>(),
+                        immediate_size: 0,
+                    });
+                // SAFETY: the module is glslang's (or the caller's) SPIR-V,
+                // checked by atomport's reader and changed only in its
+                // bindings; the driver compiles it as it would the original.
+                let module = unsafe {
+                    gpu.device.create_shader_module_passthrough(
+                        wgpu::ShaderModuleDescriptorPassthrough {
+                            label: Some("atomport native"),
+                            entry_points: std::borrow::Cow::Owned(vec![
+                                wgpu::PassthroughShaderEntryPoint {
+                                    name: std::borrow::Cow::Owned(entry.clone()),
+                                    workgroup_size: (0, 0, 0),
+                                },
+                            ]),
+                            spirv: Some(std::borrow::Cow::Owned(spirv)),
+                            ..Default::default()
+                        },
+                    )
+                };
+                let pipeline =
+                    gpu.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some("atomport native"),
+                            layout: Some(&layout),
+                            module: &module,
+                            entry_point: Some(&entry),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
+                (pipeline, layouts)
+            })
+        })
+    }
+
+    /// The bind groups of a native run: images as their storage textures.
+    fn native_bind_groups(
+        &self,
+        pipeline: &(wgpu::ComputePipeline, Vec<wgpu::BindGroupLayout>),
+        slots: &[Slotted],
+        textures: &[(usize, Vec<wgpu::Texture>, wgpu::TextureView)],
+        samplers: &[(u32, u32, wgpu::Sampler)],
+    ) -> Result<Vec<wgpu::BindGroup>> {
+        self.scoped(|| {
+            pipeline
+                .1
+                .iter()
+                .enumerate()
+                .map(|(g, layout)| {
+                    let mut entries: Vec<wgpu::BindGroupEntry> = Vec::new();
+                    for (i, s) in slots
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| s.group == g as u32)
+                    {
+                        let resource = match s.resource {
+                            Resource::Image(_) => {
+                                let view =
+                                    &textures.iter().find(|t| t.0 == i).expect("made above").2;
+                                wgpu::BindingResource::TextureView(view)
+                            }
+                            Resource::Texture(t) | Resource::Sampled(t, _) => {
+                                wgpu::BindingResource::TextureView(t.view())
+                            }
+                            Resource::Sampler(smp) => wgpu::BindingResource::Sampler(smp.raw()),
+                            Resource::Buffer(b) => b.raw().as_entire_binding(),
+                        };
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: s.binding,
+                            resource,
+                        });
+                    }
+                    for (_, binding, smp) in samplers.iter().filter(|s| s.0 == g as u32) {
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: *binding,
+                            resource: wgpu::BindingResource::Sampler(smp),
+                        });
+                    }
+                    self.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("atomport native"),
+                        layout,
+                        entries: &entries,
+                    })
+                })
+                .collect()
+        })
+    }
+}
+
+/// The module with its bindings numbered as wgpu's Vulkan backend numbers
+/// the descriptors: 0, 1, 2… in each bind group, in the order of the
+/// binding numbers its layout has (`numbers`, sorted, per group). wgpu tells
+/// naga's SPIR-V writer so; a passthrough module must say so itself, or
+/// binding 4 of a group that binds 0 and 4 reads descriptor 4, which is not
+/// there.
+fn dense_bindings(spirv: &[u32], numbers: &[Vec<u32>]) -> Result<Vec<u32>> {
+    const OP_DECORATE: u32 = 71;
+    const BINDING: u32 = 33;
+    const DESCRIPTOR_SET: u32 = 34;
+    let mut words = spirv.to_vec();
+    let mut sets = std::collections::HashMap::new();
+    let mut bindings = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        if count == 0 || i + count > words.len() {
+            return Err(Error::Internal(
+                "the native module's words end mid-instruction".into(),
+            ));
+        }
+        if op == OP_DECORATE && count == 4 {
+            match words[i + 2] {
+                DESCRIPTOR_SET => {
+                    sets.insert(words[i + 1], words[i + 3]);
+                }
+                BINDING => bindings.push(i),
+                _ => {}
+            }
+        }
+        i += count;
+    }
+    for at in bindings {
+        let set = sets.get(&words[at + 1]).copied().unwrap_or(0);
+        let binding = words[at + 3];
+        let dense = numbers
+            .get(set as usize)
+            .and_then(|n| n.binary_search(&binding).ok())
+            .ok_or_else(|| {
+                Error::Internal(format!(
+                    "the native module uses binding {set}.{binding}, which its layout lacks"
+                ))
+            })?;
+        words[at + 3] = dense as u32;
+    }
+    Ok(words)
+}
+
+/// The storage texture view a native run binds an image as, if WebGPU has one.
+fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureViewDimension> {
+    if samples != 1 {
+        return None;
+    }
+    Some(match dim {
+        ImageDim::D1 => wgpu::TextureViewDimension::D1,
+        ImageDim::D2 | ImageDim::Rect => wgpu::TextureViewDimension::D2,
+        ImageDim::D2Array => wgpu::TextureViewDimension::D2Array,
+        ImageDim::D3 => wgpu::TextureViewDimension::D3,
+        _ => return None,
+    })
+}
+
+fn no_native_image(kernel: &Kernel, s: &Slotted) -> Error {
+    let name = kernel.binding(s.group, s.binding).map_or_else(
+        || format!("{}.{}", s.group, s.binding),
+        BindingInfo::display_name,
+    );
+    Error::NoNative(format!(
+        "image `{name}`: WebGPU binds no storage texture of its shape (cube, multisample, buffer or 1D array)"
+    ))
+}
+
+/// The layout entry of one binding of the native module.
+fn layout_entry(info: &BindingInfo, s: &Slotted) -> Result<wgpu::BindGroupLayoutEntry> {
+    let buffer = |ty| wgpu::BindingType::Buffer {
+        ty,
+        has_dynamic_offset: false,
+        min_binding_size: None,
+    };
+    let ty = match (info.kind, s.resource) {
+        (BindingKind::StorageRead, _) => {
+            buffer(wgpu::BufferBindingType::Storage { read_only: true })
+        }
+        (BindingKind::StorageReadWrite, _) => {
+            buffer(wgpu::BufferBindingType::Storage { read_only: false })
+        }
+        (BindingKind::Uniform, _) => buffer(wgpu::BufferBindingType::Uniform),
+        (BindingKind::Image, Resource::Image(img)) => wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::ReadWrite,
+            format: img.desc().format.texture_format(),
+            view_dimension: storage_view(img.desc().dim, img.desc().samples)
+                .unwrap_or(wgpu::TextureViewDimension::D2),
+        },
+        (BindingKind::StorageTexture, Resource::Texture(t)) => wgpu::BindingType::StorageTexture {
+            access: match info.texture.as_ref().and_then(|t| t.access) {
+                Some("read") => wgpu::StorageTextureAccess::ReadOnly,
+                Some("write") => wgpu::StorageTextureAccess::WriteOnly,
+                _ => wgpu::StorageTextureAccess::ReadWrite,
+            },
+            format: t.desc().format,
+            view_dimension: t.desc().dim.view_dimension(),
+        },
+        (BindingKind::SampledTexture, Resource::Texture(t) | Resource::Sampled(t, _)) => {
+            let format = t.desc().format;
+            let aspect = format
+                .has_depth_aspect()
+                .then_some(wgpu::TextureAspect::DepthOnly);
+            wgpu::BindingType::Texture {
+                sample_type: format
+                    .sample_type(aspect, None)
+                    .unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
+                view_dimension: t.desc().dim.view_dimension(),
+                multisampled: false,
+            }
+        }
+        (BindingKind::Sampler, Resource::Sampler(smp)) => {
+            wgpu::BindingType::Sampler(if smp.is_comparison() {
+                wgpu::SamplerBindingType::Comparison
+            } else {
+                wgpu::SamplerBindingType::Filtering
+            })
+        }
+        _ => {
+            return Err(Error::Dispatch(format!(
+                "binding {}.{} (`{}`) cannot be bound for a native run",
+                info.group,
+                info.binding,
+                info.display_name()
+            )));
+        }
+    };
+    Ok(wgpu::BindGroupLayoutEntry {
+        binding: s.binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty,
+        count: None,
+    })
+}
