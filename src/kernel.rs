@@ -273,6 +273,18 @@ pub struct ImageShape {
 }
 
 impl BindingInfo {
+    /// Whether the kernel can write what binds here: a read-write storage
+    /// buffer, an image, or a storage texture not declared read-only.
+    pub fn writable(&self) -> bool {
+        match self.kind {
+            BindingKind::StorageReadWrite | BindingKind::Image => true,
+            BindingKind::StorageTexture => {
+                self.texture.as_ref().and_then(|t| t.access) != Some("read")
+            }
+            _ => false,
+        }
+    }
+
     /// The name for messages: the shader's name, or `group.binding`.
     pub fn display_name(&self) -> String {
         self.name
@@ -367,9 +379,6 @@ pub struct Kernel {
     warnings: Vec<crate::Warning>,
     /// The SPIR-V it was translated from, for running it natively.
     original: Option<std::sync::Arc<Original>>,
-    /// Sampler halves of split combined samplers that the translation does
-    /// not use but the native module loads.
-    native_only_samplers: Vec<(u32, u32)>,
 }
 
 /// The SPIR-V a kernel was translated from and how it was read, from which
@@ -619,12 +628,6 @@ impl Kernel {
         bindings.sort_by_key(|b| (b.group, b.binding));
         let features = required_features(module);
         accepted_with(module, features, opts.display_name())?;
-        let native_only_samplers = provenance
-            .samplers
-            .iter()
-            .map(|s| (s.group, s.sampler_binding))
-            .filter(|&(g, b)| !bindings.iter().any(|i| i.group == g && i.binding == b))
-            .collect();
         Ok(Kernel {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             wgsl,
@@ -638,7 +641,6 @@ impl Kernel {
             alive: std::sync::Arc::new(()),
             includes: provenance.includes.clone(),
             warnings: provenance.warnings.clone(),
-            native_only_samplers,
             original: provenance.original.clone().map(|(words, unbound)| {
                 std::sync::Arc::new(Original {
                     words,
@@ -648,12 +650,6 @@ impl Kernel {
                 })
             }),
         })
-    }
-
-    /// Sampler bindings the native module has and the translation does not
-    /// use (see [`crate::Context::run_native`]).
-    pub(crate) fn native_only_samplers(&self) -> Vec<(u32, u32)> {
-        self.native_only_samplers.clone()
     }
 
     /// The SPIR-V the kernel was translated from (glslang's output for

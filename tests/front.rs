@@ -170,7 +170,10 @@ fn includes_and_defines() {
     )
     .unwrap();
     let e = Kernel::from_path(&main, None, &SourceOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("main.comp:4: error: 'NBINS'"), "{e}");
+    assert!(
+        e.to_string().contains("main.comp:4:42: error: 'NBINS'"),
+        "{e}"
+    );
     // Lines before #version keep the reported line right.
     let commented = dir.join("commented.comp");
     std::fs::write(
@@ -183,7 +186,8 @@ fn includes_and_defines() {
     .unwrap();
     let e = Kernel::from_path(&commented, None, &SourceOptions::default()).unwrap_err();
     assert!(
-        e.to_string().contains("commented.comp:6: error: 'NBINS'"),
+        e.to_string()
+            .contains("commented.comp:6:42: error: 'NBINS'"),
         "{e}"
     );
     let k = Kernel::from_path(&main, None, &SourceOptions::default().define("NBINS=4")).unwrap();

@@ -721,7 +721,7 @@ fn subgroup_operations_match_a_model_or_name_the_feature() {
                 assert_eq!(field(6, i), sum, "subgroupAdd at {i}");
                 let src = (lane + 1) % size;
                 let mine =
-                    keep(i) as u32 + 2 * keep(base + src) as u32 + 4 * values[base + src % 2];
+                    keep(i) as u32 + 2 * keep(base + src) as u32 + 4 * values[base + size / 2];
                 assert_eq!(field(7, i), mine, "ballot bits and broadcast at {i}");
                 // The mask built-ins: ballot & lt counts the kept lanes
                 // below; eq has this lane's bit alone; ge, gt and le count

@@ -13,3 +13,4 @@ void main() {
     uvec3 c8 = uvec3(round(c * 255.0));
     pixels[p.y * size.x + p.x] = (54u * c8.r + 183u * c8.g + 19u * c8.b + 128u) >> 8u;
 }
+// run: --groups 3,2 --texture photo=40x24:fill=0.2,0.5,0.3,1:iota --sampler photo=nearest --buffer Pixels=u32:960

@@ -36,3 +36,7 @@ void main() {
     uvec3 rgb = uvec3(clamp(pow(c, vec3(1.0 / 2.2)), 0.0, 1.0) * 255.0 + 0.5);
     colors[p.y * width + p.x] = rgb.r | (rgb.g << 8) | (rgb.b << 16) | (255u << 24);
 }
+// run: --groups 3,2 --image vis=48x32:fill=80871427 --buffer Colors=u32:960
+// run: --uniform count=6 --uniform width=40 --uniform height=24 --uniform max_box=40
+// run: --buffer Shading=f32:[0.3,0.5,0.8,0.1,-0.6,0.2,0.77,0.9,0.1,-0.9,0.4,1.7,0.45,0.62,0.64,2.4,0,0,1,0.5,-0.2,-0.3,0.93,2.9]
+// (The visibility image can only be filled: every pixel holds triangle 3's key, 1234 << 16 | 3.)

@@ -58,6 +58,8 @@ pub(super) struct JobArgs {
     pub(super) uniforms: Vec<UniformArg>,
     /// A texture for binding B (a sampled texture, or the texture of a combined sampler by its
     /// name): SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] (SIZE as textureSize reports it;
+    /// iota: texel i's first channel is i, wrapping in the channel's range, i/255 in normalized
+    /// ones;
     /// FORMAT defaults to rgba8unorm for float textures), or @FILE.png (8-bit RGBA, RGB, gray,
     /// gray+alpha, 16-bit gray)
     #[arg(long = "texture", value_name = "B=SPEC", value_parser = parse_texture)]
@@ -281,7 +283,8 @@ pub(super) struct DiffArgs {
     #[arg(long, value_name = "A,B[,…]", value_parser = parse_sides)]
     pub(super) backends: Option<Sides>,
     /// Compare the original SPIR-V run natively (the reference) with the translation on every
-    /// backend present, or on those --backends names
+    /// backend present that has the features the kernel needs (the others are named on
+    /// stderr), or on those --backends names
     #[arg(long)]
     pub(super) native: bool,
     /// Compare binding NAME (its GLSL name, or GROUP.BINDING) by RULE: exact (the default),

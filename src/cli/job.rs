@@ -272,16 +272,27 @@ fn texel_data(desc: &atomport::TextureDesc, fill: Option<&[f64]>, iota: bool) ->
     for i in 0..texels {
         let mut v = base;
         if iota {
-            // Unorm channels take i / 255 wrapping: exact in 8 bits.
-            v[0] = if normalized {
-                (i % 256) as f64 / 255.0
-            } else {
-                i as f64
-            };
+            v[0] = iota_value(desc.format, normalized, i);
         }
         out.extend(atomport::runtime::texture::encode_texel(desc.format, v)?);
     }
     Ok(out)
+}
+
+/// Texel `i`'s first channel under `iota`: `i`, wrapping where the channel
+/// cannot hold it — normalized channels `i / 255` wrapping at 256 (exact in
+/// 8 bits), narrow integer channels in their range (0..2ⁿ, or 0..2ⁿ⁻¹ for
+/// signed ones, so that the values stay non-negative).
+fn iota_value(format: wgpu::TextureFormat, normalized: bool, i: usize) -> f64 {
+    if normalized {
+        return (i % 256) as f64 / 255.0;
+    }
+    let bits = atomport::runtime::texture::channel_bits(format).unwrap_or(32);
+    let range = match atomport::runtime::texture::integer_channels(format) {
+        Some(signed) if bits < 32 + u32::from(signed) => 1u64 << (bits - u32::from(signed)),
+        _ => return i as f64,
+    };
+    (i as u64 % range) as f64
 }
 
 /// A sampled texture for `info` from a `--texture` spec.
@@ -569,4 +580,21 @@ pub fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> Result<
             e => e,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iota_value;
+    use wgpu::TextureFormat as F;
+
+    #[test]
+    fn iota_wraps_in_the_channel_range() {
+        assert_eq!(iota_value(F::R8Uint, false, 300), 44.0);
+        assert_eq!(iota_value(F::R8Sint, false, 300), 44.0);
+        assert_eq!(iota_value(F::R16Sint, false, 40000), 7232.0);
+        assert_eq!(iota_value(F::R32Uint, false, 5_000_000), 5_000_000.0);
+        assert_eq!(iota_value(F::R32Sint, false, 70_000), 70_000.0);
+        assert_eq!(iota_value(F::Rgba8Unorm, true, 257), 1.0 / 255.0);
+        assert_eq!(iota_value(F::R32Float, false, 9), 9.0);
+    }
 }

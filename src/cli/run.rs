@@ -115,7 +115,22 @@ fn run_sides(args: &DiffArgs, sides: &[Side]) -> atomport::Result<(Vec<Ran>, Vec
     for &side in sides {
         let backend = backend_of(side);
         if !contexts.iter().any(|(b, _)| *b == backend) {
-            contexts.push((backend, open(&base, backend, &kernel, sides)?));
+            match open(&base, backend, &kernel, sides) {
+                Ok(ctx) => contexts.push((backend, ctx)),
+                // Backends `--native` found by itself are compared where
+                // they can run the kernel.
+                Err(e @ Error::MissingFeature { .. })
+                    if args.backends.is_none() && side != Side::Native =>
+                {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "atomport: note: {} not compared: {e}",
+                        side.name()
+                    );
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
         }
         let ctx = &contexts
             .iter()
@@ -265,7 +280,8 @@ fn diff_text(ran: &[Ran], comparisons: &[(&Ran, Vec<BindingDiff>)]) -> String {
             r.out.adapter.backend
         );
     }
-    let (a, bindings) = (ran[0].side.name(), ran[0].out.bindings.len());
+    let a = ran[0].side.name();
+    let bindings = ran[0].out.bindings.iter().filter(|b| b.writable).count();
     for (r, diffs) in comparisons {
         let b = r.side.name();
         if diffs.is_empty() {
@@ -294,7 +310,7 @@ fn diff_text(ran: &[Ran], comparisons: &[(&Ran, Vec<BindingDiff>)]) -> String {
     if differing == 0 {
         outln!(
             o,
-            "equal: every element of {bindings} binding(s), on {} runs",
+            "equal: every element of the {bindings} binding(s) the kernel writes, on {} runs",
             ran.len()
         );
     } else {
@@ -349,6 +365,9 @@ fn listing(out: &RunOutput) -> String {
             _ => b.kind.to_string(),
         };
         outln!(s, "binding {}.{}{name}: {what}", b.group, b.binding);
+        if let Some(note) = &b.note {
+            outln!(s, "  ({note})");
+        }
         for start in (0..b.data.len()).step_by(8) {
             let row: Vec<String> = (start..(start + 8).min(b.data.len()))
                 .map(|i| b.data.show(i))

@@ -118,40 +118,59 @@ pub struct Warning {
     /// GLSL words that find the construct's line in the source.
     #[serde(skip)]
     pub(crate) words: Vec<&'static str>,
+    /// Which use of the words (0: the first) the warning is about.
+    #[serde(skip)]
+    pub(crate) occurrence: usize,
 }
 
 impl Warning {
     pub(crate) fn new(message: impl Into<String>, words: &[&'static str]) -> Warning {
+        Warning::nth(0, message, words)
+    }
+
+    /// A warning about the `n`th use (from 0) of `words` in the source.
+    pub(crate) fn nth(n: usize, message: impl Into<String>, words: &[&'static str]) -> Warning {
         Warning {
             message: message.into(),
             line: None,
             words: words.to_vec(),
+            occurrence: n,
         }
     }
 
-    /// Finds the line of the first whole-word use of one of its words in
-    /// `source` (GLSL), outside `//` comments.
+    /// Finds the line of the warning's whole-word use of one of its words
+    /// in `source` (GLSL), outside `//` comments: the `occurrence`th, or
+    /// the first when the source has fewer.
     pub(crate) fn locate(&mut self, source: &str) {
         if self.line.is_some() {
             return;
         }
-        self.line = source
+        let uses: Vec<u32> = source
             .lines()
-            .position(|l| {
+            .enumerate()
+            .flat_map(|(p, l)| {
                 let code = l.split("//").next().unwrap_or_default();
-                self.words.iter().any(|w| has_word(code, w))
+                let n: usize = self.words.iter().map(|w| word_uses(code, w)).sum();
+                std::iter::repeat_n(p as u32 + 1, n)
             })
-            .map(|p| p as u32 + 1);
+            .collect();
+        self.line = uses.get(self.occurrence).or(uses.first()).copied();
     }
 }
 
 /// Whether `text` holds `word` as a whole GLSL identifier (not inside a
 /// longer one).
 pub(crate) fn has_word(text: &str, word: &str) -> bool {
+    word_uses(text, word) > 0
+}
+
+/// How many times `text` holds `word` as a whole GLSL identifier.
+fn word_uses(text: &str, word: &str) -> usize {
     let b = text.as_bytes();
     let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');
     text.match_indices(word)
-        .any(|(i, _)| (i == 0 || ok(b[i - 1])) && b.get(i + word.len()).is_none_or(|&c| ok(c)))
+        .filter(|(i, _)| (*i == 0 || ok(b[i - 1])) && b.get(i + word.len()).is_none_or(|&c| ok(c)))
+        .count()
 }
 
 /// Memory semantics bits (SPIR-V's MemorySemantics).

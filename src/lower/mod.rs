@@ -10,7 +10,8 @@
 //!    or core WGSL cannot express: the caller's specialization values
 //!    ([`spec`]); the Vulkan memory model relaxed to the GLSL450 one, with
 //!    warnings for what is lost, reader gaps mended and unused globals
-//!    dropped ([`compat`]); buffer blocks sharing a binding given bindings of
+//!    dropped ([`compat`]); instructions naga reads wrong (`-x` on a uint,
+//!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); buffer blocks sharing a binding given bindings of
 //!    their own ([`alias`]); subgroup operations naga lacks rewritten
 //!    ([`subgroup`]); OpenGL's binding namespaces made WGSL bindings
 //!    ([`opengl`], OpenGL-dialect GLSL only); what WGSL cannot express
@@ -39,6 +40,7 @@ pub mod compswap;
 pub mod float;
 pub mod image;
 pub mod layout;
+pub mod misread;
 pub(crate) mod model;
 pub mod opengl;
 pub mod refuse;
@@ -229,6 +231,7 @@ fn spirv_passes(
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
         compat::match_bit_query_types(&mut m)?;
+        misread::rewrite_misread_instructions(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
         compat::non_finite_constants(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;

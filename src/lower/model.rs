@@ -31,6 +31,13 @@ enum Loc {
     Other,
 }
 
+/// A target's decorations: (decoration, literal operands).
+type Decorations = Vec<(Decoration, Vec<Operand>)>;
+
+/// The types an access chain walks: (storage class, [(composite type,
+/// index id)], the pointee it ends at).
+pub(crate) type ChainPath = (StorageClass, Vec<(Word, Word)>, Word);
+
 /// The index over a module, built from it in one pass.
 #[derive(Default)]
 struct Index {
@@ -38,9 +45,9 @@ struct Index {
     names: HashMap<Word, String>,
     member_names: HashMap<(Word, u32), String>,
     /// `OpDecorate` by target: (decoration, literal operands).
-    decorations: HashMap<Word, Vec<(Decoration, Vec<Operand>)>>,
+    decorations: HashMap<Word, Decorations>,
     /// `OpMemberDecorate` by (struct, member).
-    member_decorations: HashMap<(Word, u32), Vec<(Decoration, Vec<Operand>)>>,
+    member_decorations: HashMap<(Word, u32), Decorations>,
     /// Types and constants that may be shared, by what defines them.
     interned: HashMap<Interned, Word>,
 }
@@ -436,6 +443,15 @@ impl Model {
         };
         let defined: std::collections::HashSet<Word> = all().filter_map(|i| i.result_id).collect();
         let bound = module.header.as_ref().map_or(0, |h| h.bound);
+        // Fresh ids start at the bound: one already taken would tie the
+        // module in knots (a type made its own member, endless walks).
+        if let Some(inst) = all().find(|i| i.result_id.is_some_and(|r| r >= bound)) {
+            return Err(Error::shader(format!(
+                "{name}: malformed SPIR-V: Op{:?} defines %{}, past the module's id bound {bound}",
+                inst.class.opcode,
+                inst.result_id.unwrap_or_default()
+            )));
+        }
         for inst in module.all_inst_iter() {
             let used = inst
                 .operands
@@ -671,10 +687,7 @@ impl Model {
 
     /// The types an access chain walks: (storage class, [(composite type,
     /// index id)], the pointee it ends at).
-    pub(crate) fn chain_path(
-        &self,
-        chain: &Instruction,
-    ) -> Result<Option<(StorageClass, Vec<(Word, Word)>, Word)>> {
+    pub(crate) fn chain_path(&self, chain: &Instruction) -> Result<Option<ChainPath>> {
         let Some(base) = chain.operands.first().and_then(id) else {
             return Ok(None);
         };

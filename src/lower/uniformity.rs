@@ -394,6 +394,34 @@ fn analyze(module: &Module) -> Option<Found> {
     })
 }
 
+/// Every barrier statement in source order (a statement before the blocks
+/// it holds), by address, with whether it is a memory-only barrier.
+fn barriers_in_order(block: &Block, out: &mut Vec<(usize, bool)>) {
+    for st in block.iter() {
+        match st {
+            Statement::MemoryBarrier(_) => out.push((st as *const Statement as usize, true)),
+            Statement::ControlBarrier(_) => out.push((st as *const Statement as usize, false)),
+            Statement::Block(b) => barriers_in_order(b, out),
+            Statement::If { accept, reject, .. } => {
+                barriers_in_order(accept, out);
+                barriers_in_order(reject, out);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    barriers_in_order(&c.body, out);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                barriers_in_order(body, out);
+                barriers_in_order(continuing, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Removes memory-only barriers in non-uniform control flow; returns the
 /// warnings (one per kind) for what it removed and for control barriers it
 /// could not prove uniform.
@@ -422,6 +450,23 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     if non_uniform.is_empty() {
         return Vec::new();
     }
+    // Which barrier of its kind, in source order, each warning is about:
+    // the line found for it is that occurrence's.
+    let mut order = Vec::new();
+    for (_, f) in module.functions.iter() {
+        barriers_in_order(&f.body, &mut order);
+    }
+    for ep in module.entry_points.iter() {
+        barriers_in_order(&ep.function.body, &mut order);
+    }
+    let nth = |memory: bool| {
+        order
+            .iter()
+            .filter(|(_, m)| *m == memory)
+            .position(|(p, _)| non_uniform.contains_key(p))
+            .unwrap_or(0)
+    };
+    let (first_dropped, first_kept) = (nth(true), nth(false));
     let (mut dropped, mut kept) = (0, 0);
     let mut strip = |block: &mut Block| {
         let remove: Vec<usize> = block
@@ -449,7 +494,8 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     }
     let mut warnings = Vec::new();
     if dropped > 0 {
-        warnings.push(Warning::new(
+        warnings.push(Warning::nth(
+            first_dropped,
             "a memory barrier (memoryBarrier*(), groupMemoryBarrier()) in non-uniform control flow is dropped: WGSL has barriers only for uniform control flow, so the ordering it gave is lost (its atomics stay atomic)",
             &[
                 "memoryBarrierBuffer",
@@ -461,7 +507,8 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
         ));
     }
     if kept > 0 {
-        warnings.push(Warning::new(
+        warnings.push(Warning::nth(
+            first_kept,
             "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids, shared flags read in uniform control flow) around barriers",
             &["barrier"],
         ));

@@ -235,8 +235,8 @@ fn rebuild_whole_vector_accesses(m: &mut Model, new_arrays: &HashMap<Word, Word>
         })?;
         if op == Op::Load {
             let mut parts = Vec::with_capacity(n as usize);
-            for k in 0..n as usize {
-                let element = e.op(Op::AccessChain, scalar_ptr, &[ptr, index_constants[k]]);
+            for &index in &index_constants[..n as usize] {
+                let element = e.op(Op::AccessChain, scalar_ptr, &[ptr, index]);
                 let part = e.fresh();
                 let mut load = inst.clone();
                 load.result_type = Some(scalar);

@@ -80,27 +80,38 @@ impl Context {
                 textures.push((i, t, view));
             }
         }
-        let samplers = self.placeholder_samplers(kernel, &slots)?;
+        let samplers = self.placeholder_samplers(spirv, &slots)?;
         let pipeline = self.native_pipeline(kernel, spirv, &slots, &samplers)?;
         let groups_bound = self.native_bind_groups(&pipeline, &slots, &textures, &samplers)?;
-        let mut encoder = self
-            .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("atomport native run"),
-            });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("native"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&pipeline.0);
-            for (g, bg) in groups_bound.iter().enumerate() {
-                pass.set_bind_group(g as u32, bg, &[]);
+        let cmd = self.scoped(|| {
+            let mut encoder =
+                self.device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("atomport native run"),
+                    });
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("native"),
+                    timestamp_writes: None,
+                });
+                pass.set_pipeline(&pipeline.0);
+                for (g, bg) in groups_bound.iter().enumerate() {
+                    pass.set_bind_group(g as u32, bg, &[]);
+                }
+                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
             }
-            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
-        }
-        let cmd = encoder.finish();
-        self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))?;
+            encoder.finish()
+        })?;
+        // A module the driver cannot run (glslang emits some invalid SPIR-V,
+        // e.g. a bias on explicit-LOD sampling) loses the submission
+        // without a validation error: say what that likely means.
+        self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
+            .map_err(|e| match e {
+                Error::Wgpu(m) => Error::Wgpu(format!(
+                    "the driver did not run the original SPIR-V ({m}); the module may be invalid (spirv-val names what is wrong)"
+                )),
+                e => e,
+            })?;
         for (i, t, _) in &textures {
             if let Resource::Image(img) = slots[*i].resource {
                 img.copy_from_textures(self, t)?;
@@ -109,16 +120,17 @@ impl Context {
         self.read_back(kernel, binds)
     }
 
-    /// A sampler for every sampler binding the native module loads that the
-    /// translation does not use (a combined sampler read only by texelFetch
-    /// is split into a texture and a sampler it never samples with).
+    /// A sampler for every sampler binding of the native module that the
+    /// translation does not use, so not given: a sampler only `texelFetch`
+    /// reads through (or the sampler half of a combined sampler so read),
+    /// which naga drops and the original still declares.
     fn placeholder_samplers(
         &self,
-        kernel: &Kernel,
+        spirv: &[u32],
         slots: &[Slotted],
     ) -> Result<Vec<(u32, u32, wgpu::Sampler)>> {
         let mut out = Vec::new();
-        for (group, binding) in kernel.native_only_samplers() {
+        for (group, binding) in sampler_bindings(spirv) {
             if slots
                 .iter()
                 .any(|s| s.group == group && s.binding == binding)
@@ -328,6 +340,60 @@ fn dense_bindings(spirv: &[u32], numbers: &[Vec<u32>]) -> Result<Vec<u32>> {
         words[at + 3] = dense as u32;
     }
     Ok(words)
+}
+
+const OP_TYPE_SAMPLER: u32 = 26;
+const OP_TYPE_ARRAY: u32 = 28;
+const OP_TYPE_POINTER: u32 = 32;
+const OP_VARIABLE: u32 = 59;
+const OP_DECORATE: u32 = 71;
+const BINDING: u32 = 33;
+const DESCRIPTOR_SET: u32 = 34;
+
+/// The instructions of a module (valid, as the native module is: made by
+/// atomport's own writer) with the position of each.
+fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, &[u32])> {
+    let mut i = 5;
+    std::iter::from_fn(move || {
+        let count = (*words.get(i)? >> 16) as usize;
+        let inst = words.get(i..i + count.max(1))?;
+        let at = i;
+        i += count.max(1);
+        Some((at, inst))
+    })
+}
+
+/// The (set, binding) of every sampler (or array of samplers) variable.
+fn sampler_bindings(words: &[u32]) -> Vec<(u32, u32)> {
+    let mut samplers = std::collections::HashSet::new();
+    let mut pointers = std::collections::HashSet::new();
+    let mut variables = Vec::new();
+    let mut slot: std::collections::HashMap<u32, (u32, u32)> = Default::default();
+    for (_, inst) in instructions(words) {
+        match (inst[0] & 0xffff, inst) {
+            (OP_TYPE_SAMPLER, [_, r]) => {
+                samplers.insert(*r);
+            }
+            (OP_TYPE_ARRAY, [_, r, element, _]) if samplers.contains(element) => {
+                samplers.insert(*r);
+            }
+            (OP_TYPE_POINTER, [_, r, _, pointee]) if samplers.contains(pointee) => {
+                pointers.insert(*r);
+            }
+            (OP_VARIABLE, [_, ty, r, ..]) if pointers.contains(ty) => variables.push(*r),
+            (OP_DECORATE, [_, target, DESCRIPTOR_SET, set]) => {
+                slot.entry(*target).or_default().0 = *set;
+            }
+            (OP_DECORATE, [_, target, BINDING, binding]) => {
+                slot.entry(*target).or_default().1 = *binding;
+            }
+            _ => {}
+        }
+    }
+    variables
+        .iter()
+        .filter_map(|v| slot.get(v).copied())
+        .collect()
 }
 
 /// The storage texture view a native run binds an image as, if WebGPU has one.

@@ -9,7 +9,9 @@ use serde::Serialize;
 use crate::runtime::buffer::cast_vec;
 use crate::runtime::dispatch::Resource;
 use crate::runtime::texture::format_name;
-use crate::{Bind, BindingKind, Context, Kernel, OpenGlKind, Result, ScalarType, Target};
+use crate::{
+    Bind, BindingKind, Context, Kernel, OpenGlKind, Result, ScalarType, Target, TextureDim,
+};
 
 /// Contents of a binding after a run, as numbers of its type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -100,6 +102,9 @@ pub struct BindingOutput {
     pub name: Option<String>,
     /// `buffer`, `image`, `texture`, `storage_texture` or `sampler`.
     pub kind: &'static str,
+    /// Whether the kernel can write it ([`crate::BindingInfo::writable`]):
+    /// what [`crate::validate::diff`] compares.
+    pub writable: bool,
     /// Element type name (buffers).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub ty: Option<ScalarType>,
@@ -121,6 +126,9 @@ pub struct BindingOutput {
     /// The bytes read back, for a caller that reads them as another type.
     #[serde(skip)]
     pub bytes: Vec<u8>,
+    /// Why the contents could not be read back, when they could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// An atomic counter's value after a run.
@@ -220,6 +228,7 @@ impl Context {
             binding: info.binding,
             name: info.name.clone(),
             kind: "buffer",
+            writable: info.writable(),
             ty: None,
             dim: None,
             format: None,
@@ -227,6 +236,7 @@ impl Context {
             samples: None,
             data: Data::U32(Vec::new()),
             bytes: Vec::new(),
+            note: None,
         };
         let out = match b.resource {
             Resource::Buffer(_) => {
@@ -252,13 +262,24 @@ impl Context {
                 }
             }
             Resource::Texture(t) | Resource::Sampled(t, _) => {
+                let d = t.desc();
+                // wgpu's GL backend makes a square 2D texture of 6·k layers
+                // a cube map, and copies nothing out of cube maps.
+                let unreadable = self.info().backend == wgpu::Backend::Gl
+                    && d.dim != TextureDim::D3
+                    && d.width == d.height
+                    && d.depth_or_layers % 6 == 0;
+                let note = unreadable.then(|| {
+                    "not read back: wgpu's GL backend copies nothing out of a square 2D texture of 6·k layers (it makes it a cube map)".to_string()
+                });
                 // Sampled textures are not read back by the dispatch: shown as given.
-                let bytes = if bytes.is_empty() && t.is_copyable() {
+                let bytes = if unreadable {
+                    Vec::new()
+                } else if bytes.is_empty() && t.is_copyable() {
                     t.read(self)?
                 } else {
                     bytes
                 };
-                let d = t.desc();
                 BindingOutput {
                     kind: if info.kind == BindingKind::StorageTexture {
                         "storage_texture"
@@ -270,6 +291,7 @@ impl Context {
                     size: Some(d.size()),
                     data: Data::from_texels(d.format, &bytes),
                     bytes,
+                    note,
                     ..base
                 }
             }

@@ -727,6 +727,12 @@ fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
 }
 
 /// Channels of a format the host reads and writes per channel.
+/// Bits per channel of a format atomport fills channel by channel.
+pub fn channel_bits(format: wgpu::TextureFormat) -> Option<u32> {
+    layout(format).map(|l| l.2)
+}
+
+/// Channels per texel of a format atomport fills channel by channel.
 pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
     layout(format).map(|l| l.0)
 }

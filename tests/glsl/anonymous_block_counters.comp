@@ -24,3 +24,5 @@ void main() {
         atomicAdd(misses, 1u);
     }
 }
+// run: --groups 4 --buffer Counters=u32:[3,5] --buffer Log=u32:131 --buffer Queries=u32:256:iota
+// compare: Log=multiset: each even query lands in the slot its atomicAdd(hits) returned, in whatever order the invocations ran

@@ -13,3 +13,4 @@ void main() {
         atomicAdd(counters.odd_visits, 1u);
     }
 }
+// run: --groups 4 --buffer Counters=u32:[10,20]

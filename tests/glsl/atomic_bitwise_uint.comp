@@ -17,3 +17,4 @@ void main() {
         atomicOr(masks.occupied, 0x80000000u);
     }
 }
+// run: --groups 3 --buffer Masks=u32:[0,4294967295,305419896]

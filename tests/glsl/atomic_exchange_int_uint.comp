@@ -16,3 +16,5 @@ void main() {
     slots.previous_owner[id] = prevOwner;
     slots.previous_signed[id] = prevSigned;
 }
+// run: --groups 1 --buffer Slots=u32:130:fill=77
+// compare: Slots=multiset: each atomicExchange hands back the value the previous invocation left, so owner/last_signed and the previous_* arrays hold the initial value and every id, each once, in an order the invocations ran in

@@ -23,3 +23,4 @@ void main() {
         atomicAdd(result.retries, 1u);
     }
 }
+// run: --groups 4 --buffer Values=f32:256:iota --buffer Result=u32:[1132363776,0]

@@ -26,3 +26,6 @@ void main() {
         }
     }
 }
+// run: --groups 4 --buffer Guarded=u32:[0,0,1000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]
+// compare: g=multiset: invocations take the lock in whatever order they win it, so order[] is a permutation of the ids
+// no native: stalls natively on lavapipe: with several subgroups per workgroup and memory barriers inside the lock, Vulkan gives the spinning lanes no forward-progress guarantee

@@ -17,3 +17,4 @@ void main() {
     atomicAdd(acc.sum, v);
     atomicAdd(acc.sum_sq, v * v);
 }
+// run: --groups 4 --buffer Input=f32:256:iota --buffer Accum=f32:[0.5,-2]

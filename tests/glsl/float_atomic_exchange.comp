@@ -17,3 +17,6 @@ void main() {
     float old = atomicExchange(latest.latest[i % 16u], value);
     prev.previous[i] = old;
 }
+// run: --groups 1 --buffer Latest=f32:[-1,-2,-3,-4,-5,-6,-7,-8,-9,-10,-11,-12,-13,-14,-15,-16] --buffer Previous=f32:64:fill=99
+// Exact: which invocation's exchange lands last depends on the order the 64 lanes run in; one
+// workgroup runs in lane order on lavapipe, natively and translated alike.

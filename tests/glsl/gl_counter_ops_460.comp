@@ -22,3 +22,7 @@ void main() {
     r[8u * i + 7u] = atomicCounterCompSwap(token, 0u, i + 1u);
     atomicCounterExchange(lowest, atomicCounter(lowest));
 }
+// run: --groups 1 --buffer Returned=u32:128:fill=7
+// run: --counter total=1000 --counter lowest=150 --counter highest=20 --counter bits=4042322160
+// Exact: the values returned depend on the order the 16 lanes run in; one workgroup runs in
+// lane order on lavapipe, natively and translated alike.

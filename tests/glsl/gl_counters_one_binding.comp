@@ -19,3 +19,6 @@ void main() {
     atomicCounterIncrement(probes);
     before[i] = a + atomicCounter(peak);
 }
+// run: --groups 4 --buffer Log=u32:128:fill=5
+// run: --counter allocated=10 --counter released=500 --counter peak=1000 --counter probes=3
+// compare: Log=multiset: each invocation logs the value atomicCounterIncrement(allocated) returned it, handed out in whatever order the invocations ran

@@ -34,3 +34,7 @@ void main() {
     echo[23] = floatBitsToUint(u_f3.x); echo[24] = floatBitsToUint(u_f3.y);
     echo[25] = floatBitsToUint(u_f3.z);
 }
+// run: --groups 1 --buffer Echo=u32:28:fill=3735928559
+// run: --uniform u_u=4000000000 --uniform u_i=-7 --uniform u_f=2.5 --uniform u_b=true --uniform u_u2=11,4294967295
+// run: --uniform u_i3=-1,0,2147483647 --uniform u_f4=0.125,-3,1e30,-0.5 --uniform u_b2=false,true --uniform u_f2=-0,6.75
+// run: --uniform u_u4=1,2,3,4 --uniform u_i2=-2147483648,42 --uniform u_f3=1.5,-2.25,100

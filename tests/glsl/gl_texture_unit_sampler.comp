@@ -10,3 +10,4 @@ void main() {
     if (any(greaterThanEqual(p, textureSize(mask, 0)))) return;
     if (texelFetch(mask, p, 0).r > u_threshold) atomicAdd(above, 1u);
 }
+// run: --groups 3,2 --uniform u_threshold=0.4 --texture mask=20x14:iota --sampler mask=nearest --buffer Count=u32:[5]

@@ -18,3 +18,4 @@ void main() {
     }
     result[0] = u_enabled ? x + float(u_step.x * u_step.y) : 0.0;
 }
+// run: --groups 1 --uniform u_required=6 --buffer Result=f32:[-1,-1]

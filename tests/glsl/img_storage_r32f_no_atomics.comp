@@ -6,3 +6,4 @@ void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     imageStore(field, p, imageLoad(field, p) * 0.5 + vec4(float(p.x + p.y)));
 }
+// run: --groups 3,2 --image field=24x16:r32float:fill=1.5

@@ -9,3 +9,4 @@ void main() {
     vec3 c = imageLoad(hdr, p).rgb;
     imageStore(ldr, p, vec4(c / (1.0 + c), 1.0));
 }
+// run: --groups 2,2 --image hdr=12x10:fill=0.5,1,3,1 --image ldr=12x10

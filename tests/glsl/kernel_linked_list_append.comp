@@ -49,3 +49,9 @@ void main() {
     uint previous_head = atomicExchange(heads.heads[tile], node);
     list.nodes[node].next = previous_head;
 }
+// run: --groups 2,1 --uniform tiles_x=8 --uniform tiles_y=4 --uniform max_nodes=32
+// run: --uniform fragment_count=32
+// run: --buffer frags=u32:[0,100,1,101,2,102,4,103,5,104,6,105,7,106,65536,107,65537,108,65538,109,65539,110,65541,111,65542,112,65543,113,131072,114,131073,115,131074,116,131075,117,131076,118,131078,119,131079,120,196608,121,196609,122,196610,123,196611,124,196612,125,196613,126,196615,127,9,500,262146,501,65544,502,65535,503,5,999,5,999,5,999,5,999]
+// run: --buffer heads=u32:32:fill=4294967295 --buffer list=u32:68
+// compare: heads=labels: each tile's head is the node its last fragment was given by atomicAdd, which depends on the order invocations ran in; which tiles are empty (0xFFFFFFFF) and that heads are distinct is fixed
+// compare: list=multiset: node slots come from atomicAdd in invocation order; with one fragment per tile every node's next is 0xFFFFFFFF, so the counts, payloads and links are fixed as a multiset

@@ -60,3 +60,5 @@ void main() {
         dst.particles[s_base + local_slot] = p;
     }
 }
+// run: --groups 3 --uniform count=300 --uniform dt=1000.0 --buffer src=f32:2400:iota --buffer dst=f32:2404
+// compare: dst=multiset: each workgroup's base (global atomicAdd) and each particle's local slot (shared atomicAdd) depend on the order invocations ran in; the counts and the set of surviving particles are fixed

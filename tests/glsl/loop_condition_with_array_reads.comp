@@ -17,3 +17,5 @@ void main() {
     }
     for (uint i = 0u; i < 8u; i++) v[i] = frags[i];
 }
+// run: --groups 1 --buffer Data=u32:[0,5,0,3,1,2,0,9,2,5,0,1,3,7,0,4,4,2,0,2,5,5,0,3,6,0,0,8,7,7,0,6]
+// not on gl: Mesa 22.3's llvmpipe miscompiles this loop condition in OpenGL (see README.md, Known driver bug)

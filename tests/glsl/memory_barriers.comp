@@ -31,3 +31,4 @@ void main() {
         atomicMax(f.seen, s_count);
     }
 }
+// run: --groups 4 --buffer f=u32:66:fill=1

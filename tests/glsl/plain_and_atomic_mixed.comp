@@ -37,3 +37,5 @@ void main() {
         atomicMax(st.slots[0], c);
     }
 }
+// run: --groups 1 --buffer st=u32:131:fill=3
+// compare: st=multiset: balance[lid] gets +1 or -1 by the parity of the atomicAdd value invocation lid got, which depends on the order invocations ran in; the counts of each are fixed

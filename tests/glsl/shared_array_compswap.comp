@@ -27,3 +27,4 @@ void main() {
     barrier();
     o.winner[lid] = s_owner[lid] ^ s_bits[lid % 4u];
 }
+// run: --groups 4 --buffer o=u32:33:fill=9

@@ -11,3 +11,5 @@ void main() {
     float y = dot(c, vec3(0.2126, 0.7152, 0.0722));
     atomicAdd(bins[min(uint(y * 64.0), 63u)], 1u);
 }
+// run: --groups 3,2 --texture photo=20x12:iota:fill=0,0.6,0.3,1 --sampler photo=nearest,clamp
+// run: --buffer Bins=u32:64:fill=2

@@ -8,3 +8,5 @@ void main() {
     gathered[p.y * 4 + p.x] = textureGather(mipped, (vec2(p) + 0.5) / 4.0, 1);
     if (p == ivec2(0)) levels = textureQueryLevels(mipped);
 }
+// run: --groups 1,1 --texture mipped=4x4:rgba16float:iota:fill=0,0.5,0.25,1:mips=3
+// run: --sampler mipped=nearest,clamp --buffer Out=f32:68

@@ -9,3 +9,4 @@ void main() {
     int dy = texelFetch(heights, p + ivec2(0, 1), 0).r - texelFetchOffset(heights, p, 0, ivec2(0, -1)).r;
     slope[gl_GlobalInvocationID.y * 8u + gl_GlobalInvocationID.x] = ivec2(dx, dy);
 }
+// run: --groups 1,1 --texture heights=10x10:r32sint:iota --buffer Slopes=i32:128

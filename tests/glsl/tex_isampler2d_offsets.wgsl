@@ -13,23 +13,23 @@ fn main_1() {
     var dx: i32;
     var dy: i32;
 
-    let _e12 = gl_GlobalInvocationID_1;
-    p = (bitcast<vec2<i32>>(_e12.xy) + vec2(1i));
-    let _e17 = p;
-    let _e18 = textureLoad(heights, _e17, 0i);
+    let _e15 = gl_GlobalInvocationID_1;
+    p = (bitcast<vec2<i32>>(_e15.xy) + vec2(1i));
     let _e20 = p;
-    let _e21 = textureLoad(heights, _e20, 0i);
-    dx = (_e18.x - _e21.x);
+    let _e22 = textureLoad(heights, (_e20 + vec2<i32>(1i, 0i)), 0i);
     let _e24 = p;
-    let _e26 = textureLoad(heights, (_e24 + vec2<i32>(0i, 1i)), 0i);
-    let _e28 = p;
-    let _e29 = textureLoad(heights, _e28, 0i);
-    dy = (_e26.x - _e29.x);
-    let _e33 = gl_GlobalInvocationID_1[1u];
-    let _e36 = gl_GlobalInvocationID_1[0u];
-    let _e38 = dx;
-    let _e39 = dy;
-    unnamed.slope[((_e33 * 8u) + _e36)] = vec2<i32>(_e38, _e39);
+    let _e26 = textureLoad(heights, (_e24 + vec2<i32>(-1i, 0i)), 0i);
+    dx = (_e22.x - _e26.x);
+    let _e29 = p;
+    let _e31 = textureLoad(heights, (_e29 + vec2<i32>(0i, 1i)), 0i);
+    let _e33 = p;
+    let _e35 = textureLoad(heights, (_e33 + vec2<i32>(0i, -1i)), 0i);
+    dy = (_e31.x - _e35.x);
+    let _e39 = gl_GlobalInvocationID_1[1u];
+    let _e42 = gl_GlobalInvocationID_1[0u];
+    let _e44 = dx;
+    let _e45 = dy;
+    unnamed.slope[((_e39 * 8u) + _e42)] = vec2<i32>(_e44, _e45);
     return;
 }
 

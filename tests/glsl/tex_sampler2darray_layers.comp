@@ -12,3 +12,4 @@ void main() {
     for (int l = 0; l < size.z; ++l) acc += texelFetch(frames, ivec3(p, l), 0);
     sum[p.y * size.x + p.x] = acc;
 }
+// run: --groups 2,2 --texture frames=12x10x3:iota:fill=0,0.5,0.25,1 --buffer Sum=f32:480

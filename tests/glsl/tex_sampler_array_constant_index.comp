@@ -11,3 +11,7 @@ void main() {
         + texelFetch(layers[1], ivec2(i % 4u, i / 4u), 0) * 0.25
         + textureLod(layers[2], uv, 0.0) * 0.25;
 }
+// run: --groups 1 --texture layers[0]=4x4:iota:fill=0,0.5,0.25,1
+// run: --texture layers[1]=4x4:rgba16float:iota:fill=1,2,3,4 --texture layers[2]=4x4:iota:fill=0,1,0.5,0
+// run: --sampler layers[0]=nearest,clamp --sampler layers[1]=nearest,clamp
+// run: --sampler layers[2]=nearest,repeat --buffer Out=f32:64

@@ -9,3 +9,5 @@ void main() {
     colour[f] = textureLod(env, dirs[f], 0.0);
     if (f == 0u) info = ivec4(textureSize(env, 0), textureQueryLevels(env), 0);
 }
+// run: --groups 1 --texture env=4x4:iota:fill=0,0.25,0.5,1:mips=3 --sampler env=nearest,clamp
+// run: --buffer Out=f32:28

@@ -9,3 +9,5 @@ void main() {
     vec2 uv = (vec2(p) * 2.0 + 1.0) / vec2(textureSize(sampler2D(albedo, linearClamp), 0));
     imageStore(halfRes, p, textureLod(sampler2D(albedo, linearClamp), uv, 0.0));
 }
+// run: --groups 1,1 --texture albedo=16x16:iota:fill=0,0.5,0.25,1 --sampler linearClamp=nearest,clamp
+// run: --image halfRes=8x8

@@ -8,3 +8,4 @@ void main() {
     if (any(greaterThanEqual(v, textureSize(occupancy, 0)))) return;
     if (texelFetch(occupancy, v, 0).r != 0u) atomicAdd(filled[v.z], 1u);
 }
+// run: --groups 3,3,2 --texture occupancy=10x9x7:r32uint:iota --buffer Slabs=u32:8:fill=1

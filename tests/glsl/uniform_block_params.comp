@@ -24,3 +24,5 @@ void main() {
         atomicOr(outp.bits, v & params.mask);
     }
 }
+// run: --groups 2 --uniform threshold=100 --uniform stride=2 --uniform mask=0xF0 --buffer inp=u32:256:iota
+// run: --buffer outp=u32:[3,1]

@@ -25,3 +25,4 @@ void main() {
         b.quads[id + 8u] = ivec4(int(p.x), int(p.y), 0, 0);
     }
 }
+// run: --groups 1 --buffer b=i32:80:iota

@@ -18,3 +18,4 @@ void main() {
     uint old = atomicExchange(tally.exchanged.z, gl_LocalInvocationIndex);
     atomicAnd(tally.exchanged.x, old | 0xFFFF0000u);
 }
+// run: --groups 1,1 --buffer tally=u32:[5,6,7,1,4294967295,9,4294967295,3]

@@ -25,3 +25,4 @@ void main() {
         b.snapshot = t + uvec4(0u, 0u, 0u, 0u);
     }
 }
+// run: --groups 1 --buffer b=u32:8:fill=5

@@ -23,3 +23,4 @@ void main() {
         b.v += uvec4(1u);
     }
 }
+// run: --groups 1 --buffer b=u32:8:iota

@@ -14,3 +14,4 @@ void main() {
     atomicAdd(counters.signed_balance, (p.x < p.y) ? 1 : -1);
     atomicAdd(counters.per_row[p.y], p.x);
 }
+// run: --groups 2,2 --buffer counters=u32:18:iota

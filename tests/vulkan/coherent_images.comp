@@ -12,3 +12,4 @@ void main() {
     uint before = imageAtomicMax(ids, p, uint(p.x * 16 + p.y));
     imageStore(tint, p, vec4(float(before & 1u), 0.5, 0.0, 1.0));
 }
+// run: --groups 2,2 --image ids=16x16:fill=101 --image tint=16x16

@@ -29,3 +29,4 @@ void main() {
         st.total = sum;
     }
 }
+// run: --groups 16 --buffer In=u32:1024:iota --buffer st=u32:18

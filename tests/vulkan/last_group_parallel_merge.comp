@@ -33,3 +33,4 @@ void main() {
         if (lid == 0u) st.total = s_sum[0];
     }
 }
+// run: --groups 80 --buffer In=u32:5120:iota --buffer st=u32:82

@@ -30,3 +30,5 @@ void main() {
                                gl_StorageSemanticsShared, gl_SemanticsAcquire);
     seen[gl_GlobalInvocationID.x] = neighbour + (prev == 0u ? 1000u : 0u) + (n >= 64u ? 0u : 500000u);
 }
+// run: --groups 1 --buffer box=u32:65:fill=9 --buffer Seen=u32:64
+// compare: Seen=labels: the invocation whose compare-exchange on s_ready lands first gets +1000, whichever ran first; every other value is its neighbour's payload, all distinct

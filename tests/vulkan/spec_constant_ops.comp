@@ -43,3 +43,5 @@ void main() {
     words[13] = gl_WorkGroupSize.x;
     atomicAdd(words[14], SWAP.y);
 }
+// run: --groups 4 --buffer Out=u32:16:fill=7
+// run: --spec 0=32 --spec TILE=16 --spec BIAS=-7 --spec WIDE=true --spec SHIFT=16
