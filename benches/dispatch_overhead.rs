@@ -4,7 +4,9 @@
 //! cost of setting eight loose uniforms of an OpenGL-dialect kernel by name
 //! ([`atomport::Uniforms`]) against filling the same std140 bytes by hand;
 //! and 200 chained dispatches in one [`atomport::Batch`] against the same
-//! recorded by hand into one encoder.
+//! recorded by hand into one encoder; and a 16-byte push-constant block set
+//! by name against the same kernel written with a uniform block whose
+//! buffer is filled by hand.
 //!
 //! `cargo bench --bench dispatch_overhead [-- --backend NAME] [-- --runs N]`
 
@@ -236,6 +238,80 @@ fn uniforms_case(ctx: &Context, runs: usize) {
     );
 }
 
+/// A kernel with a 16-byte push block, or (`block` = `uniform`) the same
+/// parameters in a uniform block at binding 1.
+fn push_kernel(block: &str) -> String {
+    let decl = if block == "push" {
+        "layout(push_constant) uniform Params"
+    } else {
+        "layout(set = 0, binding = 1) uniform Params"
+    };
+    format!(
+        "#version 450
+layout(local_size_x = 64) in;
+{decl} {{ uint count; uint stride; float scale; float bias; }} p;
+layout(set = 0, binding = 0) buffer Out {{ float o[]; }};
+void main() {{
+    uint i = gl_GlobalInvocationID.x;
+    if (i < p.count) o[i * p.stride] = float(i) * p.scale + p.bias;
+}}"
+    )
+}
+
+/// A dispatch whose 16-byte push block is set by name against the same
+/// dispatch of a uniform-block kernel whose buffer is written by hand.
+fn push_case(ctx: &Context, runs: usize) {
+    let push = Kernel::from_glsl(&push_kernel("push"), &SourceOptions::named("push.comp")).unwrap();
+    let hand =
+        Kernel::from_glsl(&push_kernel("uniform"), &SourceOptions::named("hand.comp")).unwrap();
+    let out = Buffer::zeroed(ctx, 64 * 4).unwrap();
+    let push_buf = Buffer::zeroed(ctx, 16).unwrap();
+    let hand_buf = Buffer::zeroed(ctx, 16).unwrap();
+    let mut pc = Uniforms::push(&push).unwrap();
+    let k = std::cell::Cell::new(0u32);
+    let (ma, mr) = common::interleaved(
+        runs,
+        || {
+            k.set(k.get() + 1);
+            let t = Instant::now();
+            pc.set("count", 64u32).unwrap();
+            pc.set("stride", 1u32).unwrap();
+            pc.set("scale", k.get() as f32).unwrap();
+            pc.set("bias", 0.5f32).unwrap();
+            pc.write_to(ctx, &push_buf).unwrap();
+            std::hint::black_box(
+                ctx.dispatch_and_read(
+                    &push,
+                    [1, 1, 1],
+                    &[Bind::named("p", &push_buf), Bind::named("Out", &out)],
+                )
+                .unwrap(),
+            );
+            t.elapsed()
+        },
+        || {
+            let t = Instant::now();
+            let words = [64u32, 1, (k.get() as f32).to_bits(), 0.5f32.to_bits()];
+            hand_buf.write(ctx, &words).unwrap();
+            std::hint::black_box(
+                ctx.dispatch_and_read(
+                    &hand,
+                    [1, 1, 1],
+                    &[Bind::new(0, 1, &hand_buf), Bind::new(0, 0, &out)],
+                )
+                .unwrap(),
+            );
+            t.elapsed()
+        },
+    );
+    println!(
+        "16-byte push block set by name {:>10.1?}  uniform buffer by hand {:>10.1?}  ratio {:.3}",
+        ma,
+        mr,
+        ma.as_secs_f64() / mr.as_secs_f64()
+    );
+}
+
 /// 200 dependent dispatches (each adds one to every word) in one batch,
 /// against the same 200 passes recorded by hand and submitted once.
 fn batch_case(ctx: &Context, runs: usize) {
@@ -323,5 +399,6 @@ fn main() {
         (runs / 10).max(5),
     );
     uniforms_case(&ctx, runs);
+    push_case(&ctx, runs);
     batch_case(&ctx, (runs / 4).max(10));
 }

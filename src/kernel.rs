@@ -184,6 +184,11 @@ pub struct BindingInfo {
     /// in WGSL, and the runtime binds to it the buffer given for that one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alias_of: Option<u32>,
+    /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU
+    /// has no push constants; the block is this buffer, set by member name
+    /// ([`crate::Uniforms::push`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub push_constant: bool,
     /// The block's type name when the binding is named by its instance.
     #[serde(skip)]
     pub(crate) block_name: Option<String>,
@@ -414,6 +419,8 @@ pub(crate) struct Provenance {
     pub warnings: Vec<crate::Warning>,
     /// Buffer blocks that alias another block's binding.
     pub aliases: Vec<crate::lower::Alias>,
+    /// Push-constant blocks made buffers.
+    pub push: Vec<crate::lower::push::PushBlock>,
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
     /// found without a binding.
     pub original: Option<(Vec<u32>, Vec<String>)>,
@@ -480,6 +487,7 @@ impl Kernel {
                 includes: compiled.includes,
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                push: lowered.push,
                 original: Some((compiled.words, compiled.unbound)),
             },
             &opts,
@@ -508,6 +516,7 @@ impl Kernel {
                 includes: Vec::new(),
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                push: lowered.push,
                 original: Some((words.to_vec(), Vec::new())),
             },
             opts,
@@ -606,8 +615,12 @@ impl Kernel {
                         });
                 }
             }
+            b.push_constant = provenance
+                .push
+                .iter()
+                .any(|p| p.group == b.group && p.binding == b.binding);
             let counters = b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter);
-            if b.kind == BindingKind::Uniform || counters {
+            if b.kind == BindingKind::Uniform || counters || b.push_constant {
                 b.members = members(module, var, counters, &provenance.initializers);
             }
             if let Some(img) = provenance
@@ -1027,6 +1040,7 @@ fn reflect(
         group: rb.group,
         binding: rb.binding,
         block_name: block_name.filter(|b| Some(b) != name.as_ref()),
+        push_constant: false,
         name,
         kind,
         element,

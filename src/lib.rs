@@ -54,7 +54,7 @@ pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOption
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
 pub use runtime::native::NATIVE_FEATURE;
-pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, RunOutput};
+pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, PushOutput, RunOutput};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 pub use runtime::uniforms::{UniformValue, Uniforms};
 pub use scalar::ScalarType;

@@ -56,6 +56,10 @@ pub(super) struct JobArgs {
     /// these and the shader's initializers; a member with neither is an error
     #[arg(long = "uniform", value_name = "NAME=VALUE", value_parser = parse_uniform)]
     pub(super) uniforms: Vec<UniformArg>,
+    /// Set a member of the push-constant block (`layout(push_constant)`), which atomport binds
+    /// as a buffer: values as for --uniform; every member must be set
+    #[arg(long = "push", value_name = "NAME=VALUE", value_parser = parse_uniform)]
+    pub(super) push: Vec<UniformArg>,
     /// A texture for binding B (a sampled texture, or the texture of a combined sampler by its
     /// name): SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] (SIZE as textureSize reports it;
     /// iota: texel i's first channel is i, wrapping in the channel's range, i/255 in normalized
@@ -127,6 +131,7 @@ impl JobArgs {
             buffers: self.buffers.clone(),
             images: self.images.clone(),
             uniforms: self.uniforms.clone(),
+            push: self.push.clone(),
             counters: self.counters.clone(),
             textures: self.textures.clone(),
             samplers: self.samplers.clone(),

@@ -22,6 +22,8 @@ pub struct Resources {
     /// `--uniform`s: the uniform blocks not given as buffers are made from
     /// these and the shader's initializers.
     pub uniforms: Vec<UniformArg>,
+    /// `--push`es: the push-constant block, unless given as a buffer.
+    pub push: Vec<UniformArg>,
     /// `--counter`s: atomic-counter buffers not given as buffers start at
     /// zero except for these.
     pub counters: Vec<CounterArg>,
@@ -143,6 +145,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
     let extra: Vec<_> = uniform_blocks(kernel, &res.uniforms, &given)?
         .into_iter()
         .chain(counter_buffers(kernel, &res.counters, &given)?)
+        .chain(push_block(kernel, &res.push, &given)?)
         .collect();
     for (info, bytes) in extra {
         made.push((
@@ -406,7 +409,7 @@ fn uniform_blocks<'k>(
     let blocks: Vec<&BindingInfo> = kernel
         .bindings()
         .iter()
-        .filter(|b| b.kind == BindingKind::Uniform)
+        .filter(|b| b.kind == BindingKind::Uniform && !b.push_constant)
         .collect();
     let mut values: Vec<Uniforms> = blocks
         .iter()
@@ -473,6 +476,57 @@ fn uniform_blocks<'k>(
         .filter(|(b, _)| !given(b))
         .map(|(b, u)| Ok((b, u.bytes()?.to_vec())))
         .collect()
+}
+
+/// The bytes of the push-constant block, from the `--push`es, unless it is
+/// `given` as a buffer.
+fn push_block<'k>(
+    kernel: &'k Kernel,
+    args: &[UniformArg],
+    given: &dyn Fn(&BindingInfo) -> bool,
+) -> Result<Option<(&'k BindingInfo, Vec<u8>)>> {
+    let Some(info) = kernel.bindings().iter().find(|b| b.push_constant) else {
+        return match args.first() {
+            Some(a) => Err(Error::Spec(format!(
+                "--push {}: the kernel has no push constants (its bindings: {})",
+                a.name,
+                kernel.binding_names()
+            ))),
+            None => Ok(None),
+        };
+    };
+    if given(info) {
+        return match args.first() {
+            Some(a) => Err(Error::Spec(format!(
+                "--push {}: the push constants `{}` are given as a --buffer already",
+                a.name,
+                info.display_name()
+            ))),
+            None => Ok(None),
+        };
+    }
+    let mut block = Uniforms::of(info)?;
+    for a in args {
+        // `--push P.count` names the block, as `--uniform` may.
+        if let Some(b) = &a.block
+            && kernel
+                .binding_named(b)
+                .map_or(true, |i| (i.group, i.binding) != (info.group, info.binding))
+        {
+            return Err(Error::Spec(format!(
+                "--push {b}.{}: the push constants are `{}`",
+                a.name,
+                info.display_name()
+            )));
+        }
+        block
+            .set_text(&a.name, &a.value)
+            .map_err(|e| Error::Spec(format!("--push {}: {e}", a.name)))?;
+    }
+    let bytes = block
+        .bytes()
+        .map_err(|e| Error::Spec(format!("push constants: {e} (set it with --push)")))?;
+    Ok(Some((info, bytes.to_vec())))
 }
 
 /// The bytes of every atomic-counter buffer not `given` as a buffer: zero,

@@ -194,9 +194,10 @@ fn open(
     if backend != BackendChoice::Vulkan || !sides.contains(&Side::Native) {
         return Context::new(&o);
     }
-    let passthrough = wgpu::Features::PASSTHROUGH_SHADERS;
+    // Push constants run natively as immediates.
+    let native = wgpu::Features::PASSTHROUGH_SHADERS | wgpu::Features::IMMEDIATES;
     match o.adapter_features() {
-        Ok(have) => Context::new(&o.with_features(have & passthrough)),
+        Ok(have) => Context::new(&o.with_features(have & native)),
         Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
             adapter: "(no Vulkan adapter)".into(),
             feature: atomport::NATIVE_FEATURE.into(),
@@ -374,6 +375,16 @@ fn listing(out: &RunOutput) -> String {
                 .collect();
             outln!(s, "  [{start:>6}] {}", row.join(" "));
         }
+    }
+    for p in &out.push_constants {
+        let values: Vec<String> = (0..p.value.len()).map(|i| p.value.show(i)).collect();
+        outln!(
+            s,
+            "push constant `{}` ({}): {}",
+            p.name,
+            p.ty,
+            values.join(" ")
+        );
     }
     for c in &out.counters {
         outln!(

@@ -10,7 +10,8 @@
 //!    or core WGSL cannot express: the caller's specialization values
 //!    ([`spec`]); the Vulkan memory model relaxed to the GLSL450 one, with
 //!    warnings for what is lost, reader gaps mended and unused globals
-//!    dropped ([`compat`]); instructions naga reads wrong (`-x` on a uint,
+//!    dropped ([`compat`]); push constants made a buffer ([`push`]);
+//!    instructions naga reads wrong (`-x` on a uint,
 //!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); buffer blocks sharing a binding given bindings of
 //!    their own ([`alias`]); subgroup operations naga lacks rewritten
 //!    ([`subgroup`]); OpenGL's binding namespaces made WGSL bindings
@@ -43,6 +44,7 @@ pub mod layout;
 pub mod misread;
 pub(crate) mod model;
 pub mod opengl;
+pub mod push;
 pub mod refuse;
 pub mod sampler;
 pub mod spec;
@@ -143,6 +145,8 @@ pub struct Lowered {
     pub warnings: Vec<compat::Warning>,
     /// Buffer blocks moved off a binding another block shares.
     pub aliases: Vec<Alias>,
+    /// Push-constant blocks made buffers.
+    pub push: Vec<push::PushBlock>,
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -154,6 +158,7 @@ struct SpirvOutcome {
     layer_counts: Vec<sampler::LayerCount>,
     warnings: Vec<compat::Warning>,
     aliases: Vec<Alias>,
+    push: Vec<push::PushBlock>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
@@ -186,6 +191,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         layer_counts: found.layer_counts,
         warnings,
         aliases: found.aliases,
+        push: found.push,
     })
 }
 
@@ -230,6 +236,7 @@ fn spirv_passes(
             compat::remove_unused_globals(&mut m);
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
+        found.push = push::push_constants_to_buffers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;

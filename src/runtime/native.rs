@@ -64,8 +64,18 @@ impl Context {
         }
         self.ready()?;
         let spirv = kernel.native_spirv()?;
-        let slots = resolve(kernel, binds)?;
+        let mut slots = resolve(kernel, binds)?;
         self.check(kernel, Workgroups::Count(groups), &slots)?;
+        // The push constants are push constants natively: the bytes of the
+        // buffer the translation reads them from.
+        let push = match slots.iter().position(|s| {
+            kernel
+                .binding(s.group, s.binding)
+                .is_some_and(|i| i.push_constant)
+        }) {
+            Some(k) => Some(self.push_bytes(kernel, &slots.remove(k))?),
+            None => None,
+        };
         // Images live in storage textures for the run.
         let mut textures: Vec<(usize, Vec<wgpu::Texture>, wgpu::TextureView)> = Vec::new();
         for (i, s) in slots.iter().enumerate() {
@@ -81,7 +91,8 @@ impl Context {
             }
         }
         let samplers = self.placeholder_samplers(spirv, &slots)?;
-        let pipeline = self.native_pipeline(kernel, spirv, &slots, &samplers)?;
+        let immediate_size = push.as_ref().map_or(0, |p| p.len() as u32);
+        let pipeline = self.native_pipeline(kernel, spirv, &slots, &samplers, immediate_size)?;
         let groups_bound = self.native_bind_groups(&pipeline, &slots, &textures, &samplers)?;
         let cmd = self.scoped(|| {
             let mut encoder =
@@ -95,6 +106,9 @@ impl Context {
                     timestamp_writes: None,
                 });
                 pass.set_pipeline(&pipeline.0);
+                if let Some(p) = &push {
+                    pass.set_immediates(0, p);
+                }
                 for (g, bg) in groups_bound.iter().enumerate() {
                     pass.set_bind_group(g as u32, bg, &[]);
                 }
@@ -118,6 +132,41 @@ impl Context {
             }
         }
         self.read_back(kernel, binds)
+    }
+
+    /// The push constants of a native run: the block's bytes, from the
+    /// buffer bound for it, checked against the device.
+    fn push_bytes(&self, kernel: &Kernel, s: &Slotted) -> Result<Vec<u8>> {
+        let Resource::Buffer(buffer) = s.resource else {
+            return Err(Error::Internal(
+                "push constants bound to a non-buffer".into(),
+            ));
+        };
+        if !self
+            .device()
+            .features()
+            .contains(wgpu::Features::IMMEDIATES)
+        {
+            return Err(Error::MissingFeature {
+                adapter: format!("{} ({})", self.adapter_name(), self.backend_name()),
+                feature: "IMMEDIATES (the original's push constants in a native run)".into(),
+            });
+        }
+        let size = kernel
+            .binding(s.group, s.binding)
+            .map_or(0, |i| i.min_size.next_multiple_of(4));
+        let max = self.device().limits().max_immediate_size;
+        if size > u64::from(max) {
+            return Err(Error::Limit {
+                what: "push-constant bytes of a native run".into(),
+                value: size,
+                limit_name: "max_immediate_size",
+                limit: u64::from(max),
+            });
+        }
+        let mut bytes: Vec<u8> = buffer.read(self)?;
+        bytes.truncate(size as usize);
+        Ok(bytes)
     }
 
     /// A sampler for every sampler binding of the native module that the
@@ -153,6 +202,7 @@ impl Context {
         spirv: &[u32],
         slots: &[Slotted],
         samplers: &[(u32, u32, wgpu::Sampler)],
+        immediate_size: u32,
     ) -> Result<(wgpu::ComputePipeline, Vec<wgpu::BindGroupLayout>)> {
         let groups = slots
             .iter()
@@ -205,7 +255,7 @@ impl Context {
                     .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: Some("atomport native"),
                         bind_group_layouts: &layouts.iter().map(Some).collect::<Vec<_>>(),
-                        immediate_size: 0,
+                        immediate_size,
                     });
                 // SAFETY: the module is glslang's (or the caller's) SPIR-V,
                 // checked by atomport's reader and changed only in its

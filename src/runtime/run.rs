@@ -156,6 +156,21 @@ pub struct RunOutput {
     /// Every atomic counter (OpenGL GLSL), by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterOutput>,
+    /// Every member of the push-constant block, as the run was given it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub push_constants: Vec<PushOutput>,
+}
+
+/// A push constant's value in a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct PushOutput {
+    /// The member's GLSL name.
+    pub name: String,
+    /// Its GLSL type (`uint`, `vec4`, `mat4`, `uint[4]`, …).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its scalars (a matrix column by column).
+    pub value: Data,
 }
 
 impl RunOutput {
@@ -199,6 +214,7 @@ impl Context {
                 backend: self.backend_name().to_string(),
             },
             counters: counters(kernel, &bindings),
+            push_constants: push_constants(kernel, &bindings),
             bindings,
         })
     }
@@ -302,6 +318,38 @@ impl Context {
         };
         Ok(vec![out])
     }
+}
+
+/// Every member of the push-constant block the host can set, read from
+/// its buffer's output.
+fn push_constants(kernel: &Kernel, bindings: &[BindingOutput]) -> Vec<PushOutput> {
+    let Some(b) = bindings.iter().find(|b| {
+        kernel
+            .binding(b.group, b.binding)
+            .is_some_and(|i| i.push_constant)
+    }) else {
+        return Vec::new();
+    };
+    let info = kernel.binding(b.group, b.binding).expect("found above");
+    let word = |at: usize| {
+        b.bytes
+            .get(at..at + 4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    info.members
+        .iter()
+        .filter_map(|m| {
+            let scalar = m.shape.scalar?;
+            let words: Vec<u32> = (0..m.shape.scalars())
+                .map(|k| word((m.offset + m.shape.scalar_offset(k)) as usize))
+                .collect();
+            Some(PushOutput {
+                name: m.name.clone(),
+                ty: m.ty.clone(),
+                value: Data::from_bytes(scalar, bytemuck::cast_slice(&words)),
+            })
+        })
+        .collect()
 }
 
 /// Every atomic counter of an OpenGL kernel, read from its buffer's output.

@@ -81,6 +81,8 @@ uniform_value_from!(bool, Bool, u32::from);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Uniforms {
+    /// What a member is called in messages: `uniform` or `push constant`.
+    what: &'static str,
     group: u32,
     binding: u32,
     block: String,
@@ -115,9 +117,27 @@ impl Uniforms {
         Uniforms::of(kernel.binding_named(name)?)
     }
 
-    /// The uniform block at `info`.
+    /// The push-constant block (`layout(push_constant)`), which atomport
+    /// binds as a buffer (see [`BindingInfo::push_constant`]): set its
+    /// members by name, then bind [`Uniforms::to_buffer`] at
+    /// [`Uniforms::slot`] or by the block's name.
+    pub fn push(kernel: &Kernel) -> Result<Uniforms> {
+        let info = kernel
+            .bindings()
+            .iter()
+            .find(|b| b.push_constant)
+            .ok_or_else(|| {
+                Error::Uniform(format!(
+                    "the kernel has no push constants (its bindings: {})",
+                    kernel.binding_names()
+                ))
+            })?;
+        Uniforms::of(info)
+    }
+
+    /// The uniform block (or push-constant block) at `info`.
     pub fn of(info: &BindingInfo) -> Result<Uniforms> {
-        if info.kind != crate::BindingKind::Uniform {
+        if info.kind != crate::BindingKind::Uniform && !info.push_constant {
             return Err(Error::Uniform(format!(
                 "binding `{}` is a {}, not a uniform block",
                 info.display_name(),
@@ -125,6 +145,11 @@ impl Uniforms {
             )));
         }
         let mut u = Uniforms {
+            what: if info.push_constant {
+                "push constant"
+            } else {
+                "uniform"
+            },
             group: info.group,
             binding: info.binding,
             block: info.display_name(),
@@ -164,7 +189,8 @@ impl Uniforms {
         let Some(scalar) = m.shape.scalar else {
             return Err(self.unsettable(i));
         };
-        let bad = |why: String| Error::Uniform(format!("uniform `{name}` is {}: {why}", m.ty));
+        let what = self.what;
+        let bad = |why: String| Error::Uniform(format!("{what} `{name}` is {}: {why}", m.ty));
         if value.words.len() != m.shape.scalars() {
             return Err(bad(format!(
                 "it takes {} value(s), {} given",
@@ -237,7 +263,8 @@ impl Uniforms {
                 None => "it has no initializer in the shader, so it must be set".into(),
             };
             return Err(Error::Uniform(format!(
-                "uniform `{}` ({}) of `{}` is not set: {why} (members: {})",
+                "{} `{}` ({}) of `{}` is not set: {why} (members: {})",
+                self.what,
                 m.name,
                 m.ty,
                 self.block,
@@ -263,8 +290,9 @@ impl Uniforms {
             .position(|m| m.name == name)
             .ok_or_else(|| {
                 Error::Uniform(format!(
-                    "`{}` has no uniform named `{name}` (members: {})",
+                    "`{}` has no {} named `{name}` (members: {})",
                     self.block,
+                    self.what,
                     self.member_list()
                 ))
             })

@@ -313,6 +313,7 @@ mod tests {
                 note: None,
             }],
             counters: Vec::new(),
+            push_constants: Vec::new(),
         }
     }
 
