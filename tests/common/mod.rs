@@ -183,3 +183,13 @@ pub fn assert_fails_in_one_line(o: &Output, code: i32, needle: &str) {
     let err = stderr(o);
     assert_eq!(err.lines().count(), 1, "one line on stderr, not `{err}`");
 }
+
+/// Writes `text` to `name` in a folder of this test process's own (named
+/// by `tag`), returning the path as a string for the CLI.
+pub fn temp_file(tag: &str, name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("atomport-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
