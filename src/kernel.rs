@@ -444,15 +444,10 @@ impl Kernel {
     }
 
     fn wgsl_now(source: &str, opts: &SourceOptions) -> Result<Kernel> {
-        let module = front::wgsl::parse(source, opts.display_name())?;
-        let info = front::validate(&module, Some(source), opts.display_name())?;
-        Kernel::build(
-            module,
-            &info,
-            source.to_string(),
-            &Provenance::default(),
-            opts,
-        )
+        // The caller's specialization values become the overrides' defaults.
+        let (source, module) = front::wgsl::read(source, opts)?;
+        let info = front::validate(&module, Some(&source), opts.display_name())?;
+        Kernel::build(module, &info, source, &Provenance::default(), opts)
     }
 
     /// Compiles GLSL (a compute shader) through glslang and atomport's passes.

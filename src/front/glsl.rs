@@ -16,7 +16,12 @@ use crate::{Error, Result};
 /// How deep `#include`s may nest: deeper is taken for a recursive include.
 const MAX_INCLUDE_DEPTH: usize = 32;
 
-/// Resolves `#include "x"` against the including file's folder, then the include dirs.
+/// Resolves `#include "x"` against the including file's folder, then the
+/// include dirs (`-I`); `#include <x>` against the include dirs only, as
+/// GCC and glslang's own includer do. glslang asks for `"x"` as a local
+/// include and, when that finds nothing, as a system one; for `<x>` only as
+/// a system one, whose answer when nothing is found is the message glslang
+/// prints: where atomport looked.
 struct Includer {
     dirs: Vec<PathBuf>,
     root: PathBuf,
@@ -25,6 +30,9 @@ struct Includer {
     /// Every file included, as found, with its text (the initializers of
     /// loose uniforms are read from it).
     included: Vec<(PathBuf, String)>,
+    /// The last `"x"` not found: (header, includer, the folder searched
+    /// before the include dirs), for the message of the system search that follows.
+    missed_local: Option<(String, String, PathBuf)>,
 }
 
 impl IncludeHandler for Includer {
@@ -41,18 +49,34 @@ impl IncludeHandler for Includer {
             ));
             return None;
         }
+        let base = Path::new(includer)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.root.clone());
         let mut candidates = Vec::new();
         if ty == IncludeType::Local {
-            let base = Path::new(includer)
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| self.root.clone());
             candidates.push(base.join(header));
         }
         candidates.extend(self.dirs.iter().map(|d| d.join(header)));
-        let found = candidates.into_iter().find(|p| p.exists())?;
-        match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader") {
+        let Some(found) = candidates.into_iter().find(|p| p.exists()) else {
+            if ty == IncludeType::Local {
+                self.missed_local = Some((header.into(), includer.into(), base));
+                return None;
+            }
+            return Some(self.not_found(header, includer, base));
+        };
+        self.missed_local = None;
+        match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader").and_then(|data| {
+            if data.contains('\0') {
+                Err(Error::shader(format!(
+                    "{}: the source contains a NUL byte",
+                    found.display()
+                )))
+            } else {
+                Ok(data)
+            }
+        }) {
             Ok(data) => Some({
                 self.included.push((found.clone(), data.clone()));
                 IncludeResult {
@@ -64,6 +88,49 @@ impl IncludeHandler for Includer {
                 self.refused = Some(e.to_string());
                 None
             }
+        }
+    }
+}
+
+impl Includer {
+    /// glslang's answer for a header found nowhere: no name, and the message
+    /// it prints as its data (`'#include' : MESSAGE for header name: x`).
+    fn not_found(&mut self, header: &str, includer: &str, base: PathBuf) -> IncludeResult {
+        let shown = |p: &Path| {
+            let s = p.display().to_string();
+            if s.is_empty() { ".".to_string() } else { s }
+        };
+        let dirs: Vec<String> = self.dirs.iter().map(|d| shown(d)).collect();
+        let quoted = self
+            .missed_local
+            .take()
+            .filter(|(h, i, _)| h == header && i == includer);
+        let data = match quoted {
+            Some((_, _, local)) => {
+                let mut folders = vec![shown(&local)];
+                folders.extend(dirs.iter().map(|d| format!("{d} (-I)")));
+                format!("`{header}` is not in {}", folders.join(", "))
+            }
+            None => {
+                let mut text = if dirs.is_empty() {
+                    format!(
+                        "`{header}` is searched for on the -I folders only (#include <…>), and none was given"
+                    )
+                } else {
+                    format!("`{header}` is not in the -I folders {}", dirs.join(", "))
+                };
+                if base.join(header).is_file() {
+                    let at = shown(&base);
+                    text.push_str(&format!(
+                        "; it is in {at}: write #include \"{header}\" or add -I {at}"
+                    ));
+                }
+                text
+            }
+        };
+        IncludeResult {
+            name: String::new(),
+            data,
         }
     }
 }
@@ -95,6 +162,8 @@ pub struct Compiled {
 /// `file:line: error: …`.
 pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     let name = opts.display_name().to_string();
+    // A UTF-8 byte-order mark, as editors on Windows write one.
+    let source = source.strip_prefix('\u{FEFF}').unwrap_or(source);
     if source.contains('\0') {
         return Err(Error::shader(format!(
             "{name}: the source contains a NUL byte"
@@ -182,11 +251,49 @@ fn limits() -> ResourceLimits {
     l
 }
 
+/// Compiles for the target the caller chose; without one for Vulkan 1.1
+/// (SPIR-V 1.3), and when glslang refuses the shader only because that
+/// SPIR-V is too old for it (a `subgroupBroadcast` from a non-constant lane
+/// needs SPIR-V 1.5, a `shared` block 1.4), for Vulkan 1.2, then 1.3.
 fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Compiled> {
+    if let Some(target) = opts.target_env {
+        return compile_for(source, opts, dialect, target);
+    }
+    let mut compiled = compile_for(source, opts, dialect, TargetEnv::Vulkan1_1);
+    for newer in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
+        match &compiled {
+            Err(Error::Shader(e)) if needs_newer_spirv(&e.message) => {
+                compiled = compile_for(source, opts, dialect, newer);
+            }
+            _ => break,
+        }
+    }
+    compiled
+}
+
+/// Whether a glslang error says the targeted SPIR-V version is too old.
+fn needs_newer_spirv(message: &str) -> bool {
+    [
+        // subgroupBroadcast/subgroupQuadBroadcast below SPIR-V 1.5.
+        "'id' : argument must be compile-time constant",
+        "requires SPIR-V 1.",
+        "requires at least SPIR-V 1.",
+        "not supported for current targeted SPIR-V version",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
+}
+
+fn compile_for(
+    source: &str,
+    opts: &SourceOptions,
+    dialect: Dialect,
+    target: TargetEnv,
+) -> Result<Compiled> {
     let name = opts.display_name().to_string();
     let compiler = glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    let (shader, included) = parse(compiler, source, opts, dialect)?;
+    let (shader, included) = parse(compiler, source, opts, dialect, target)?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
     // declarations themselves say which named none.
@@ -225,13 +332,14 @@ fn parse(
     source: &str,
     opts: &SourceOptions,
     dialect: Dialect,
+    target: TargetEnv,
 ) -> Result<(glslang::Shader<'static>, Vec<(PathBuf, String)>)> {
     let name = opts.display_name();
     // #include works without the shader naming the extension, as with glslangValidator.
     let shader_source = ShaderSource::from(with_include_extension(source));
     let options = CompilerOptions {
         source_language: SourceLanguage::GLSL,
-        target: match opts.target_env.unwrap_or(TargetEnv::Vulkan1_1) {
+        target: match target {
             TargetEnv::Vulkan1_0 => Target::Vulkan {
                 version: VulkanVersion::Vulkan1_0,
                 spirv_version: SpirvVersion::SPIRV1_0,
@@ -261,6 +369,7 @@ fn parse(
         root,
         refused: None,
         included: Vec::new(),
+        missed_local: None,
     };
     let defines: Vec<(&str, Option<&str>)> = opts
         .defines
@@ -625,6 +734,11 @@ fn diagnostics(
                     name
                 } else {
                     file
+                };
+                // atomport's message for a header found nowhere names it already.
+                let msg = match msg.split_once(" for header name: ") {
+                    Some((m, header)) if m.contains(&format!("`{header}`")) => m,
+                    _ => msg,
                 };
                 let opengl_only = msg.contains("atomic counter")
                     || msg.contains("non-opaque uniforms outside a block")

@@ -129,6 +129,112 @@ impl Specialization {
     }
 }
 
+impl Specialization {
+    /// How messages name the constant and the flag that set it:
+    /// ``specialization constant 3 (--spec 3=64)``, ``specialization
+    /// constant `BINS` (--spec BINS=256)``.
+    pub(crate) fn label(&self) -> String {
+        match &self.key {
+            SpecKey::Id(n) => format!("specialization constant {n} (--spec {n}={})", self.value),
+            SpecKey::Name(name) => format!(
+                "specialization constant `{name}` (--spec {name}={})",
+                self.value
+            ),
+        }
+    }
+
+    /// Whether the key names a constant with this id and name.
+    pub(crate) fn names(&self, id: Option<u32>, name: Option<&str>) -> bool {
+        match &self.key {
+            SpecKey::Id(n) => id == Some(*n),
+            SpecKey::Name(k) => name == Some(k.as_str()),
+        }
+    }
+
+    /// The value checked against the constant's type `ty`: its bits
+    /// (booleans 1 and 0, floats their IEEE bits of the type's width).
+    pub(crate) fn bits(&self, ty: SpecScalar) -> crate::Result<u64> {
+        let (label, value) = (self.label(), self.value.as_str());
+        let bad = |what: &str| {
+            crate::Error::InvalidValue(format!(
+                "{label} is {what}: `{value}` is not one ({})",
+                match what {
+                    "a bool" => "true, false, 1 or 0",
+                    "a float" => "e.g. 1.5",
+                    _ => "an integer in the type's range",
+                }
+            ))
+        };
+        match ty {
+            SpecScalar::Bool => match value {
+                "true" | "1" => Ok(1),
+                "false" | "0" => Ok(0),
+                _ => Err(bad("a bool")),
+            },
+            SpecScalar::Int { width, signed } => crate::scalar::parse_int(value, width, signed)
+                .ok_or_else(|| {
+                    bad(&format!(
+                        "{} {width}-bit integer",
+                        if signed { "a signed" } else { "an unsigned" }
+                    ))
+                }),
+            SpecScalar::Float { width } => {
+                let f: f64 = value.parse().map_err(|_| bad("a float"))?;
+                match width {
+                    64 => Ok(f.to_bits()),
+                    32 if (f as f32).is_infinite() && f.is_finite() => Err(bad("a float")),
+                    32 => Ok((f as f32).to_bits() as u64),
+                    _ => Err(crate::Error::Unsupported(format!(
+                        "{label} is a {width}-bit float, which atomport cannot set"
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+/// The scalar type of a specialization constant, which a value given for it
+/// is checked against ([`Specialization::bits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpecScalar {
+    Bool,
+    Int { width: u32, signed: bool },
+    Float { width: u32 },
+}
+
+/// The error for a specialization naming no constant of the shader, listing
+/// those it has as (id, name): `it has: 0 (BINS), 1, SCALE`.
+pub(crate) fn no_such_constant(
+    spec: &Specialization,
+    has: &[(Option<u32>, Option<&str>)],
+) -> crate::Error {
+    let mut by_id: std::collections::BTreeMap<u32, Option<&str>> = Default::default();
+    let mut unnumbered: Vec<&str> = Vec::new();
+    for &(id, name) in has {
+        match id {
+            Some(n) => {
+                let slot = by_id.entry(n).or_default();
+                *slot = slot.or(name);
+            }
+            None => unnumbered.extend(name),
+        }
+    }
+    let list: Vec<String> = by_id
+        .iter()
+        .map(|(n, name)| match name {
+            Some(name) => format!("{n} ({name})"),
+            None => n.to_string(),
+        })
+        .chain(unnumbered.iter().map(|n| n.to_string()))
+        .collect();
+    let available = if list.is_empty() {
+        "the shader has no specialization constants".to_string()
+    } else {
+        format!("it has: {}", list.join(", "))
+    };
+    crate::Error::UnknownName(format!("the shader has no {}; {available}", spec.label()))
+}
+
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
@@ -167,8 +273,10 @@ pub struct SourceOptions {
     /// gets the value as its default.
     pub specializations: Vec<Specialization>,
     /// The Vulkan (and so SPIR-V) version GLSL is compiled for; `None` is
-    /// Vulkan 1.1 (SPIR-V 1.3). Shaders that use newer SPIR-V (e.g. the
-    /// Vulkan memory model's device scope needs 1.2+) choose a newer one.
+    /// Vulkan 1.1 (SPIR-V 1.3), or the oldest newer one that glslang accepts
+    /// the shader for when it refuses it for SPIR-V 1.3 alone (a
+    /// `subgroupBroadcast` from a non-constant lane needs SPIR-V 1.5).
+    /// SPIR-V input is read as it is, whatever this says.
     pub target_env: Option<TargetEnv>,
 }
 
@@ -213,15 +321,101 @@ pub fn read_bounded(path: &Path, limit: u64, what: &str) -> crate::Result<Vec<u8
     Ok(bytes)
 }
 
-/// [`read_bounded`] for text: not UTF-8 is an error naming the file.
+/// [`read_bounded`] for a shader's text, as compilers take it: a UTF-8
+/// byte-order mark at the start is dropped, and bytes that are not UTF-8
+/// inside `//` and `/* */` comments (a Latin-1 `©` or `é` in a licence
+/// header) become U+FFFD; elsewhere they are an error naming `file:line`.
 pub fn read_text(path: &Path, limit: u64, what: &str) -> crate::Result<String> {
-    String::from_utf8(read_bounded(path, limit, what)?).map_err(|e| {
-        crate::Error::shader(format!(
-            "{}: the {what} is not UTF-8 text (byte {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    source_text(
+        &read_bounded(path, limit, what)?,
+        &path.display().to_string(),
+    )
+}
+
+/// A shader's bytes as text, as glslang takes them: a UTF-8 byte-order mark
+/// at the start is dropped, and bytes that are not UTF-8 inside a `//` or
+/// `/* */` comment become U+FFFD (glslang skips comments byte by byte).
+/// Elsewhere such bytes are an error naming `name:line`.
+pub(crate) fn source_text(bytes: &[u8], name: &str) -> crate::Result<String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Ok(text.to_string());
+    }
+    let mut out = String::with_capacity(bytes.len() + 16);
+    let mut comment = Comment::None;
+    for chunk in bytes.utf8_chunks() {
+        comment = comment.after(chunk.valid());
+        out.push_str(chunk.valid());
+        let invalid = chunk.invalid();
+        if invalid.is_empty() {
+            continue;
+        }
+        if comment == Comment::None {
+            // The line as a lossy decoding shows it, the caret on the byte.
+            let line = out.matches('\n').count() as u32 + 1;
+            let column = out.len() - out.rfind('\n').map_or(0, |n| n + 1) + 1;
+            let mark = crate::error::Mark {
+                line,
+                column: column as u32,
+                len: 1,
+                label: String::new(),
+            };
+            return Err(crate::Error::shader(crate::error::with_excerpt(
+                name,
+                &format!(
+                    "error: byte {:#04x} is not UTF-8 text, and not inside a comment (save the file as UTF-8)",
+                    invalid[0]
+                ),
+                &String::from_utf8_lossy(bytes),
+                &[mark],
+            )));
+        }
+        out.push(char::REPLACEMENT_CHARACTER);
+    }
+    Ok(out)
+}
+
+/// Whether text so far ends inside a comment, for [`source_text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Comment {
+    None,
+    /// `// …` up to the end of the line (a `\` just before it continues it).
+    Line,
+    /// `/* … */`.
+    Block,
+}
+
+impl Comment {
+    /// The state after `text`, starting from `self`.
+    fn after(mut self, text: &str) -> Comment {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let next = b.get(i + 1).copied();
+            match (self, b[i]) {
+                (Comment::None, b'/') if next == Some(b'/') => {
+                    self = Comment::Line;
+                    i += 1;
+                }
+                (Comment::None, b'/') if next == Some(b'*') => {
+                    self = Comment::Block;
+                    i += 1;
+                }
+                (Comment::Line, b'\\') if next == Some(b'\n') => i += 1,
+                (Comment::Line, b'\\') if next == Some(b'\r') && b.get(i + 2) == Some(&b'\n') => {
+                    i += 2
+                }
+                (Comment::Line, b'\n') => self = Comment::None,
+                (Comment::Block, b'*') if next == Some(b'/') => {
+                    self = Comment::None;
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self
+    }
 }
 
 impl SourceOptions {
@@ -290,4 +484,34 @@ pub(crate) fn validate(
             crate::Error::shader(text.trim_end().to_string())
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_not_utf8_are_replaced_in_comments_only() {
+        let text = |b: &[u8]| source_text(b, "s.comp");
+        assert_eq!(
+            text(b"\xef\xbb\xbf#version 450\n").unwrap(),
+            "#version 450\n"
+        );
+        assert_eq!(
+            text(b"// caf\xe9\nx /* \xa9\n \xe9 */ y\n").unwrap(),
+            "// caf\u{fffd}\nx /* \u{fffd}\n \u{fffd} */ y\n"
+        );
+        // A `\` at the end of a `//` comment continues it, as in C.
+        assert_eq!(
+            text(b"// a \\\r\n b\xe9\n").unwrap(),
+            "// a \\\r\n b\u{fffd}\n"
+        );
+        // After the comment ends, the byte is code.
+        let e = text(b"/* ok */ \xe9\n").unwrap_err().to_string();
+        assert!(e.starts_with("s.comp:1:10: error: byte 0xe9"), "{e}");
+        let e = text(b"// \xe9\nuint \xe9;\n").unwrap_err().to_string();
+        assert!(e.starts_with("s.comp:2:6: error: byte 0xe9"), "{e}");
+        // A `/` before the byte starts no comment.
+        assert!(text(b"a /\xe9\n").is_err());
+    }
 }
