@@ -209,6 +209,11 @@ pub struct TextureInfo {
     /// A storage texture's access: `read`, `write` or `read_write`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub access: Option<&'static str>,
+    /// A storage image declared without a format: the texture bound at
+    /// dispatch chooses it (any format of the sample type; `r32*` when read
+    /// and written), and `format` is `None`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub format_from_host: bool,
 }
 
 /// One member of a uniform block or of an atomic-counter buffer.
@@ -421,6 +426,8 @@ pub(crate) struct Provenance {
     pub aliases: Vec<crate::lower::Alias>,
     /// Push-constant blocks made buffers.
     pub push: Vec<crate::lower::push::PushBlock>,
+    /// Storage images whose format the bound texture chooses.
+    pub formatless: Vec<crate::lower::image::FormatlessImage>,
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
     /// found without a binding.
     pub original: Option<(Vec<u32>, Vec<String>)>,
@@ -483,6 +490,7 @@ impl Kernel {
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
                 push: lowered.push,
+                formatless: lowered.formatless,
                 original: Some((compiled.words, compiled.unbound)),
             },
             &opts,
@@ -512,6 +520,7 @@ impl Kernel {
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
                 push: lowered.push,
+                formatless: lowered.formatless,
                 original: Some((words.to_vec(), Vec::new())),
             },
             opts,
@@ -609,6 +618,15 @@ impl Kernel {
                             ..o.origin
                         });
                 }
+            }
+            if provenance
+                .formatless
+                .iter()
+                .any(|f| f.group == b.group && f.binding == b.binding)
+                && let Some(t) = b.texture.as_mut()
+            {
+                t.format = None;
+                t.format_from_host = true;
             }
             b.push_constant = provenance
                 .push
@@ -1085,6 +1103,7 @@ fn texture_info(dim: naga::ImageDimension, arrayed: bool, class: ImageClass) -> 
         multisampled,
         format,
         access,
+        format_from_host: false,
     }
 }
 

@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod formats;
 mod front;
 mod kernel;
 mod lower;
@@ -46,7 +47,7 @@ pub use kernel::{
 };
 pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
-pub use lower::texel::{ImageDim, ImageFormat, TexelAddress};
+pub use lower::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
 pub use runtime::buffer::Buffer;

@@ -300,16 +300,31 @@ void main() { imageAtomicAdd(img, ivec3(0), 1u); }
 }
 
 #[test]
-fn non_r32_images_of_unsupported_shapes_say_why() {
+fn images_of_any_format_take_shapes_wgsl_lacks() {
+    // An rgba8 cube: no WebGPU storage texture, so a texel buffer of
+    // packed texels; the store lands in face 0's first texel.
     let src = "#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0, rgba8) uniform writeonly imageCube img;
-void main() { imageStore(img, ivec3(0), vec4(1.0)); }
+void main() { imageStore(img, ivec3(0), vec4(1.0, 0.0, 0.5, 1.0)); }
 ";
-    let e = Kernel::from_glsl(src, &SourceOptions::named("cube.comp")).unwrap_err();
+    let k = Kernel::from_glsl(src, &SourceOptions::named("cube.comp")).unwrap();
+    for ctx in common::contexts(k.required_features()) {
+        let desc = ImageDesc::new(ImageDim::Cube, ImageFormat::Rgba8Unorm, &[2, 2], 1).unwrap();
+        let img = Image::zeroed(&ctx, desc).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::image(0, 0, &img)])
+            .unwrap();
+        let texels: Vec<[u8; 4]> = img.read(&ctx).unwrap();
+        assert_eq!(texels.len(), 24);
+        assert_eq!(texels[0], [255, 0, 128, 255], "{}", ctx.backend_name());
+        assert!(texels[1..].iter().all(|t| *t == [0; 4]));
+    }
+    // The packed 10/10/10/2 and 11/11/10 formats are refused by name.
+    let src = src.replace("rgba8", "rgb10_a2");
+    let e = Kernel::from_glsl(&src, &SourceOptions::named("cube.comp")).unwrap_err();
     assert!(
         e.to_string()
-            .contains("image `img` (imageCube) has format Rgba8"),
+            .contains("image `img` (imageCube) has format Rgb10A2: atomport maps every GLSL image format but the packed rgb10_a2"),
         "{e}"
     );
 }

@@ -185,3 +185,25 @@ fn malformed_spirv_is_named_in_one_line() {
         assert!(!err.contains("internal error"), "{name}: {err}");
     }
 }
+
+#[test]
+fn rgba32f_images_read_and_written_run() {
+    // WebGPU has read-write storage textures of r32 formats only: the
+    // image lives in a texel buffer. 1.0 everywhere, then v * 2 + 1.
+    let k = kernel("rgba32f_read_write.comp");
+    assert_eq!(k.bindings()[0].kind, atomport::BindingKind::Image);
+    for ctx in common::contexts(k.required_features()) {
+        let desc = atomport::ImageDesc::new(
+            atomport::ImageDim::D2,
+            atomport::ImageFormat::Rgba32Float,
+            &[8, 8],
+            1,
+        )
+        .unwrap();
+        let img = atomport::Image::filled(&ctx, desc, [1.0f32; 4]).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("img", &img)])
+            .unwrap();
+        let texels: Vec<f32> = img.read(&ctx).unwrap();
+        assert_eq!(texels, vec![3.0; 8 * 8 * 4], "{}", ctx.backend_name());
+    }
+}

@@ -182,7 +182,11 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
             info.kind.describe()
         ))
     })?;
-    if let Some(f) = a.format.as_deref().filter(|f| *f != shape.format.name()) {
+    if let Some(f) = a
+        .format
+        .as_deref()
+        .filter(|f| atomport::ImageFormat::parse(f) != Some(shape.format))
+    {
         return Err(Error::Spec(format!(
             "--image {}: the shader declares `{}` as {}, not {f}",
             a.slot,
@@ -200,12 +204,41 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
             limit: largest,
         });
     }
+    let (n, bits, _) = shape.format.layout();
     let image = match &a.fill {
         // 64-bit texels take a 64-bit value.
-        Some(v) if shape.format.words() == 2 => {
-            Image::filled(ctx, desc, shape.format.parse_value(v)?)?
+        Some(v) if bits == 64 => Image::filled(ctx, desc, shape.format.parse_value(v)?)?,
+        // One 32-bit channel: the value as its type reads it (hex, exact).
+        Some(v) if n == 1 && bits == 32 => {
+            Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?
         }
-        Some(v) => Image::filled(ctx, desc, shape.format.scalar().parse_value(v)?)?,
+        // Other formats: one value, or one per channel, encoded as stored.
+        Some(v) => {
+            let values =
+                parse_fill(v).map_err(|e| Error::Spec(format!("--image {}: {e}", a.slot)))?;
+            let mut c = [0.0; 4];
+            match values[..] {
+                [one] => c = [one; 4],
+                _ if values.len() == n as usize => c[..values.len()].copy_from_slice(&values),
+                _ => {
+                    return Err(Error::Spec(format!(
+                        "--image {}: fill has {} values; {} has {n} channel(s) (or give one value for all)",
+                        a.slot,
+                        values.len(),
+                        shape.format.name()
+                    )));
+                }
+            }
+            let texel = atomport::runtime::texture::encode_texel(shape.format.texture_format(), c)
+                .map_err(|e| Error::Spec(format!("--image {}: {e}", a.slot)))?;
+            let bytes: Vec<u8> = texel
+                .iter()
+                .copied()
+                .cycle()
+                .take(desc.texel_bytes())
+                .collect();
+            Image::from_texels(ctx, desc, &bytes)?
+        }
         None => Image::zeroed(ctx, desc)?,
     };
     Ok((slot, Made::Image(image)))
@@ -270,7 +303,10 @@ fn texel_data(desc: &atomport::TextureDesc, fill: Option<&[f64]>, iota: bool) ->
         }
         None => [0.0; 4],
     };
-    let normalized = atomport::runtime::texture::normalized(desc.format);
+    // Depth lies in 0..1 (depth32float too): iota counts as in a
+    // normalized channel.
+    let normalized = atomport::runtime::texture::normalized(desc.format)
+        || desc.format.is_depth_stencil_format();
     let mut out = Vec::with_capacity(texels * desc.texel_bytes().unwrap_or(4) as usize);
     for i in 0..texels {
         let mut v = base;
@@ -349,13 +385,40 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
     }
 }
 
+/// Whether `given` (a GLSL or wgpu format name) names the wgpu format
+/// named `declared`.
+fn names_format(given: &str, declared: &str) -> bool {
+    given == declared
+        || atomport::ImageFormat::parse(given)
+            .is_some_and(|f| format_name(f.texture_format()) == declared)
+}
+
 /// A storage texture for `info` from an `--image` spec.
 fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Texture> {
     let flag = |e: Error| Error::Spec(format!("--image {}: {e}", a.slot));
-    let want = info
-        .texture
-        .as_ref()
-        .and_then(|t| Some((t.dim?, t.format.clone()?)));
+    // A formatless image takes the format the spec gives.
+    let from_host = info.texture.as_ref().is_some_and(|t| t.format_from_host);
+    let given = a.format.as_deref().map(|f| {
+        atomport::ImageFormat::parse(f)
+            .map(|i| format_name(i.texture_format()))
+            .unwrap_or_else(|| f.to_string())
+    });
+    if from_host && given.is_none() {
+        return Err(Error::Spec(format!(
+            "--image {}: the shader declares `{}` without a format: give one (e.g. {}=64x64:rgba16float)",
+            a.slot,
+            info.display_name(),
+            a.slot
+        )));
+    }
+    let want = info.texture.as_ref().and_then(|t| {
+        let format = if from_host {
+            given.clone()?
+        } else {
+            t.format.clone()?
+        };
+        Some((t.dim?, format))
+    });
     let Some((dim, declared)) = want else {
         return Err(Error::Spec(format!(
             "--image {}: `{}` is a storage texture of a shape or format atomport cannot make",
@@ -363,7 +426,7 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
             info.display_name()
         )));
     };
-    if let Some(f) = a.format.as_deref().filter(|f| **f != declared) {
+    if let Some(f) = a.format.as_deref().filter(|f| !names_format(f, &declared)) {
         return Err(Error::Spec(format!(
             "--image {}: the shader declares `{}` as {declared}, not {f}",
             a.slot,

@@ -194,8 +194,11 @@ fn open(
     if backend != BackendChoice::Vulkan || !sides.contains(&Side::Native) {
         return Context::new(&o);
     }
-    // Push constants run natively as immediates.
-    let native = wgpu::Features::PASSTHROUGH_SHADERS | wgpu::Features::IMMEDIATES;
+    // Push constants run natively as immediates; read-write storage
+    // images of any format need the adapter's own format features.
+    let native = wgpu::Features::PASSTHROUGH_SHADERS
+        | wgpu::Features::IMMEDIATES
+        | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
     match o.adapter_features() {
         Ok(have) => Context::new(&o.with_features(have & native)),
         Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
@@ -343,17 +346,17 @@ fn listing(out: &RunOutput) -> String {
         let what = match (b.ty, &b.dim, &b.format, &b.size) {
             (Some(ty), ..) => format!("{}[{}]", ty.name(), b.data.len()),
             (None, Some(dim), Some(format), Some(size)) if b.kind == "image" => {
-                // 64-bit texels are shown as their two words, low first.
-                let words = atomport::ImageFormat::parse(format).map_or(1, |f| f.words());
+                // One number per texel, or every channel of every texel.
+                let channels = atomport::ImageFormat::parse(format).map_or(1, |f| f.layout().0);
+                let texels = b.data.len() / channels as usize;
                 format!(
-                    "{format} {dim} image {}, {} sample(s): {} texels in texel order{}",
+                    "{format} {dim} image {}, {} sample(s): {texels} texels in texel order{}",
                     size_text(size),
                     b.samples.unwrap_or(1),
-                    b.data.len() / words,
-                    if words == 2 {
-                        ", each as two words, low first"
+                    if channels > 1 {
+                        format!(", {channels} channels each")
                     } else {
-                        ""
+                        String::new()
                     }
                 )
             }

@@ -115,7 +115,9 @@ fn contexts(base: ContextOptions, named: bool, native: bool) -> atomport::Result
     // native runs where it has passthrough shaders.
     let int64 = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
     let passthrough = if native {
-        wgpu::Features::PASSTHROUGH_SHADERS | wgpu::Features::IMMEDIATES
+        wgpu::Features::PASSTHROUGH_SHADERS
+            | wgpu::Features::IMMEDIATES
+            | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
     } else {
         wgpu::Features::empty()
     };

@@ -33,7 +33,7 @@ use rspirv::spirv::{Decoration, ImageFormat as SpvFormat, Op, StorageClass, Word
 use serde::Serialize;
 
 use super::model::{Emit, Model, id, with_ids};
-use super::texel::{ImageDim, ImageFormat};
+use super::texel::{ChannelKind, ImageDim, ImageFormat};
 use crate::{Error, Result};
 
 /// An image the pass turned into a texel buffer, for the binding map.
@@ -55,9 +55,13 @@ pub struct ImageBinding {
 /// What the pass needs to know of one lowered image.
 struct Lowered {
     dim: ImageDim,
+    format: ImageFormat,
     /// Spec constants (width, height, layers, samples).
     sizes: [Word; 4],
-    /// Texel scalar type id (uint, int or float).
+    /// The type `imageLoad` gives channels of (the image's sampled type).
+    sampled: Word,
+    /// The texel buffer's element type: `sampled` when the channels are
+    /// whole words, `uint` words of packed texels otherwise.
     texel: Word,
     ptr_texel: Word,
 }
@@ -70,6 +74,13 @@ struct Common {
     zero: Word,
     /// `uint 4`: the `texels` member of the buffer struct.
     texels_member: Word,
+    /// `int`, `float`, `vec2`, `vec4` (float): what packed texels decode through.
+    int: Word,
+    float: Word,
+    vec2: Word,
+    vec4: Word,
+    /// The GLSL.std.450 import, for the pack and unpack functions.
+    glsl: Word,
     /// The [`crate::lower::fault::Fault::SwappedImageAxes`] fault.
     swap_axes: bool,
 }
@@ -77,23 +88,123 @@ struct Common {
 /// An image variable the pass lowers: (variable, shape, format, texel type, name).
 type Chosen = (Word, ImageDim, ImageFormat, Word, String);
 
-/// Lowers the images (with `all_r32`, every r32 storage image); returns the
-/// bindings of those it lowered.
+/// A storage image declared without a format (`uniform image2D img;`,
+/// shaderStorageImageReadWithoutFormat / WriteWithoutFormat): a storage
+/// texture whose format the texture bound at dispatch chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatlessImage {
+    /// Descriptor set.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+}
+
+/// Gives every storage image declared without a format an r32 format of
+/// its sampled type in place of none (naga needs one; the runtime compiles
+/// the kernel with the bound texture's), and returns them. Such an image
+/// must be a storage texture: of a shape WGSL has one of, without image
+/// atomics, not in an array.
+pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> {
+    let atomic: Vec<Word> = m
+        .instructions()
+        .filter(|i| i.class.opcode == Op::ImageTexelPointer)
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    let mut found = Vec::new();
+    let mut types = Vec::new();
+    for (var, class, pointee) in m.variables() {
+        let ty = m.strip_arrays(pointee);
+        let Some(t) = m.global(ty) else { continue };
+        let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
+        let unknown = matches!(
+            t.operands.get(6),
+            Some(Operand::ImageFormat(SpvFormat::Unknown))
+        );
+        if class != StorageClass::UniformConstant
+            || t.class.opcode != Op::TypeImage
+            || !storage
+            || !unknown
+        {
+            continue;
+        }
+        let lit = |k: usize| match t.operands.get(k) {
+            Some(Operand::LiteralBit32(v)) => *v,
+            _ => 0,
+        };
+        let shape = match t.operands.get(1) {
+            Some(Operand::Dim(d)) => ImageDim::from_spirv(*d, lit(3) == 1, lit(4) == 1),
+            _ => None,
+        };
+        let name = format!("`{}`", m.name(var).unwrap_or("?"));
+        let why = if ty != pointee {
+            Some("it is in an array")
+        } else if atomic.contains(&var) {
+            Some("image atomics need r32ui, r32i, r32f, r64ui or r64i")
+        } else if !matches!(
+            shape,
+            Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
+        ) {
+            Some(
+                "WebGPU has no storage texture of its shape, and atomport maps it onto a buffer only with a known format",
+            )
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Error::Unsupported(format!(
+                "the storage image {name} has no format qualifier: {why}; give it one (e.g. layout(rgba8))"
+            )));
+        }
+        let sampled = t.operands.first().and_then(id).unwrap_or(0);
+        let placeholder = match (m.op_of(sampled), m.int_type_of(sampled)) {
+            (Some(Op::TypeFloat), _) => SpvFormat::R32f,
+            (_, Some((_, true))) => SpvFormat::R32i,
+            _ => SpvFormat::R32ui,
+        };
+        types.push((ty, placeholder));
+        let (group, binding) = m.slot(var);
+        found.push(FormatlessImage { group, binding });
+    }
+    for (ty, format) in types {
+        if let Some(t) = m.global(ty) {
+            let mut t = t.clone();
+            t.operands[6] = Operand::ImageFormat(format);
+            m.replace_global(ty, t);
+        }
+    }
+    Ok(found)
+}
+
+/// Lowers the images (with `all_r32`, every r32 storage image but the
+/// formatless ones, `keep`); returns the bindings of those it lowered.
 pub fn images_to_texel_buffers(
     m: &mut Model,
     all_r32: bool,
+    keep: &[FormatlessImage],
     swap_axes: bool,
 ) -> Result<Vec<ImageBinding>> {
-    let chosen = choose(m, all_r32)?;
+    let chosen: Vec<Chosen> = choose(m, all_r32)?
+        .into_iter()
+        .filter(|c| {
+            let (group, binding) = m.slot(c.0);
+            !keep.contains(&FormatlessImage { group, binding })
+        })
+        .collect();
     if chosen.is_empty() {
         return Ok(Vec::new());
     }
     let uint = m.uint();
+    let float = m.float_type(32);
     let common = Common {
         uint,
         boolean: m.bool_type(),
         zero: m.constant(uint, 0),
         texels_member: m.constant(uint, 4),
+        int: m.int_type(32, true),
+        float,
+        vec2: m.vector_type(float, 2),
+        vec4: m.vector_type(float, 4),
+        glsl: m.glsl_std_450(),
         swap_axes,
     };
     let mut lowered: HashMap<Word, Lowered> = HashMap::new();
@@ -101,14 +212,18 @@ pub fn images_to_texel_buffers(
     let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
     // Override ids above any the shader uses.
     let mut spec_ids = m.free_spec_ids(1000);
-    for (var, dim, format, texel, name) in &chosen {
-        let array = *runtime_arrays.entry(*texel).or_insert_with(|| {
-            let a = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(*texel)]);
-            m.decorate(a, Decoration::ArrayStride, &[4 * format.words() as u32]);
+    for (var, dim, format, sampled, name) in &chosen {
+        // Whole-word channels are elements of their own type; packed
+        // texels are `uint` words.
+        let texel = if format.whole_words() { *sampled } else { uint };
+        let stride = if format.layout().1 == 64 { 8 } else { 4 };
+        let array = *runtime_arrays.entry(texel).or_insert_with(|| {
+            let a = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(texel)]);
+            m.decorate(a, Decoration::ArrayStride, &[stride]);
             a
         });
         let ptr_struct = texel_buffer_type(m, array, name);
-        let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, *texel);
+        let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, texel);
         retype_variable(m, *var, ptr_struct);
         let (group, binding) = m.slot(*var);
         // The sizes are specialization constants (WGSL overrides), so the
@@ -136,8 +251,10 @@ pub fn images_to_texel_buffers(
             *var,
             Lowered {
                 dim: *dim,
+                format: *format,
                 sizes,
-                texel: *texel,
+                sampled: *sampled,
+                texel,
                 ptr_texel,
             },
         );
@@ -162,6 +279,7 @@ fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
         .filter(|i| i.class.opcode == Op::ImageTexelPointer)
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
+    let (reads, writes) = read_and_written(m);
     let mut chosen = Vec::new();
     for (var, class, pointee) in m.variables() {
         let Some(img) = m.global(pointee) else {
@@ -189,11 +307,16 @@ fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
             shape,
             Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
         );
+        let mapped = ImageFormat::from_spirv(*format);
         let r32 = matches!(format, SpvFormat::R32ui | SpvFormat::R32i | SpvFormat::R32f);
         // 64-bit images always live in texel buffers: WGSL's r64 storage
         // textures need more of the adapter than 64-bit buffer atomics.
         let wide = matches!(format, SpvFormat::R64ui | SpvFormat::R64i);
-        let to_buffer = atomic || wide || (all_r32 && r32);
+        // WebGPU's storage textures: its core formats, read-write only in
+        // r32 ones; anything else lives in a texel buffer.
+        let core = mapped.is_some_and(|f| CORE_STORAGE_FORMATS.contains(&f));
+        let read_write = reads.contains(&var) && writes.contains(&var);
+        let to_buffer = atomic || wide || (all_r32 && r32) || !core || (read_write && !r32);
         if native && !to_buffer {
             continue;
         }
@@ -202,20 +325,16 @@ fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
                 "image `{name}` has a shape ({dim:?}) atomport cannot map"
             ))
         })?;
-        let format = match format {
-            SpvFormat::R32ui => ImageFormat::R32Uint,
-            SpvFormat::R32i => ImageFormat::R32Sint,
-            SpvFormat::R32f => ImageFormat::R32Float,
-            SpvFormat::R64ui => ImageFormat::R64Uint,
-            SpvFormat::R64i => ImageFormat::R64Sint,
-            other => {
+        let format = match mapped {
+            Some(f) if !atomic || f.layout().1 >= 32 && f.layout().0 == 1 => f,
+            _ => {
                 let why = if atomic {
                     "image atomics need r32ui, r32i, r32f, r64ui or r64i"
                 } else {
-                    "WGSL has no storage texture of this shape, and only r32ui, r32i, r32f, r64ui and r64i images can be mapped onto buffers"
+                    "atomport maps every GLSL image format but the packed rgb10_a2, rgb10_a2ui and r11f_g11f_b10f"
                 };
                 return Err(Error::Unsupported(format!(
-                    "image `{name}` ({}) has format {other:?}: {why}",
+                    "image `{name}` ({}) has format {format:?}: {why}",
                     shape.glsl_name()
                 )));
             }
@@ -224,6 +343,45 @@ fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
         chosen.push((var, shape, format, texel, name));
     }
     Ok(chosen)
+}
+
+/// The formats WebGPU has storage textures of without optional features.
+const CORE_STORAGE_FORMATS: &[ImageFormat] = &[
+    ImageFormat::Rgba8Unorm,
+    ImageFormat::Rgba8Snorm,
+    ImageFormat::Rgba8Uint,
+    ImageFormat::Rgba8Sint,
+    ImageFormat::Rgba16Uint,
+    ImageFormat::Rgba16Sint,
+    ImageFormat::Rgba16Float,
+    ImageFormat::R32Uint,
+    ImageFormat::R32Sint,
+    ImageFormat::R32Float,
+    ImageFormat::Rg32Uint,
+    ImageFormat::Rg32Sint,
+    ImageFormat::Rg32Float,
+    ImageFormat::Rgba32Uint,
+    ImageFormat::Rgba32Sint,
+    ImageFormat::Rgba32Float,
+];
+
+/// The image variables `imageLoad` reads and `imageStore` writes (through
+/// their loads).
+fn read_and_written(m: &Model) -> (Vec<Word>, Vec<Word>) {
+    let mut loaded_from: HashMap<Word, Word> = HashMap::new();
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    for inst in m.instructions() {
+        let first = inst.operands.first().and_then(id);
+        match (inst.class.opcode, first, inst.result_id) {
+            (Op::Load, Some(p), Some(r)) => {
+                loaded_from.insert(r, p);
+            }
+            (Op::ImageRead, Some(i), _) => reads.extend(loaded_from.get(&i)),
+            (Op::ImageWrite, Some(i), _) => writes.extend(loaded_from.get(&i)),
+            _ => {}
+        }
+    }
+    (reads, writes)
 }
 
 /// Declares `{ uint width, height, layers, samples; T texels[]; }` (a
@@ -380,46 +538,279 @@ fn texel_atomic(e: &mut Emit, inst: &Instruction, ptr: Word, inb: Word) {
     }
 }
 
-/// `imageLoad` (`inb ? (t, 0, 0, 1) : 0`) or `imageStore` (to the scratch
-/// texel when out of range) of a lowered image.
+/// `imageLoad` (`inb ? (r, g, b, a) : 0`, with the channels the format
+/// lacks 0 and alpha 1) or `imageStore` (to the scratch texel when out of
+/// range) of a lowered image.
 fn texel_access(e: &mut Emit, common: &Common, var: Word, img: &Lowered, inst: &Instruction) {
     let read = inst.class.opcode == Op::ImageRead;
     let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
     let sample = image_operand_sample(inst, if read { 2 } else { 3 });
     let (index, inb) = emit_index(e, common, img, coord, sample);
-    let ptr = e.op(
-        Op::AccessChain,
-        img.ptr_texel,
-        &[var, common.texels_member, index],
-    );
     if read {
         let vec_ty = inst.result_type.unwrap_or(0);
-        let t = e.op(Op::Load, img.texel, &[ptr]);
-        let zero = e.null(img.texel);
-        let is_float = e.m.op_of(img.texel) == Some(Op::TypeFloat);
+        let channels = load_texel(e, common, var, img, index);
+        let zero = e.null(img.sampled);
+        let is_float = e.m.op_of(img.sampled) == Some(Op::TypeFloat);
         let one = e.constant(
-            img.texel,
+            img.sampled,
             if is_float { 1.0f32.to_bits().into() } else { 1 },
         );
-        let t = e.op(Op::Select, img.texel, &[inb, t, zero]);
-        let w = e.op(Op::Select, img.texel, &[inb, one, zero]);
+        let parts: Vec<Word> = (0..4)
+            .map(|k| {
+                let v = channels
+                    .get(k)
+                    .copied()
+                    .unwrap_or(if k == 3 { one } else { zero });
+                e.op(Op::Select, img.sampled, &[inb, v, zero])
+            })
+            .collect();
         e.push(with_ids(
             Op::CompositeConstruct,
             Some(vec_ty),
             inst.result_id,
-            &[t, zero, zero, w],
+            &parts,
         ));
     } else {
         let texel = inst.operands.get(2).and_then(id).unwrap_or(0);
         let is_vector =
             e.m.result_type(texel)
                 .is_some_and(|t| e.m.op_of(t) == Some(Op::TypeVector));
-        let t = if is_vector {
-            e.extract(img.texel, texel, 0)
-        } else {
-            texel
+        let (n, _, _) = img.format.layout();
+        let channels: Vec<Word> = (0..n)
+            .map(|k| {
+                if is_vector {
+                    e.extract(img.sampled, texel, k)
+                } else {
+                    texel
+                }
+            })
+            .collect();
+        store_texel(e, common, var, img, index, &channels);
+    }
+}
+
+/// A pointer to element `at` of the image's texel buffer.
+fn element(e: &mut Emit, common: &Common, var: Word, img: &Lowered, at: Word) -> Word {
+    e.op(
+        Op::AccessChain,
+        img.ptr_texel,
+        &[var, common.texels_member, at],
+    )
+}
+
+/// `index * per + k`, in `uint`.
+fn word_index(e: &mut Emit, common: &Common, index: Word, per: u32, k: u32) -> Word {
+    if per == 1 && k == 0 {
+        return index;
+    }
+    let per = e.constant(common.uint, per.into());
+    let base = e.op(Op::IMul, common.uint, &[index, per]);
+    if k == 0 {
+        return base;
+    }
+    let k = e.constant(common.uint, k.into());
+    e.op(Op::IAdd, common.uint, &[base, k])
+}
+
+/// A sub-word texel's word and the bit its texel starts at.
+fn sub_word_place(e: &mut Emit, common: &Common, img: &Lowered, index: Word) -> (Word, Word) {
+    let u = common.uint;
+    let bytes = e.constant(u, img.format.texel_bytes().into());
+    let byte = e.op(Op::IMul, u, &[index, bytes]);
+    let two = e.constant(u, 2);
+    let word = e.op(Op::ShiftRightLogical, u, &[byte, two]);
+    let three = e.constant(u, 3);
+    let within = e.op(Op::BitwiseAnd, u, &[byte, three]);
+    let shift = e.op(Op::ShiftLeftLogical, u, &[within, three]);
+    (word, shift)
+}
+
+/// `OpAtomic*` on a texel-buffer word, device scope, relaxed.
+fn word_atomic(e: &mut Emit, common: &Common, op: Op, ptr: Word, value: Option<Word>) -> Word {
+    let scope = e.constant(common.uint, 1);
+    let relaxed = e.constant(common.uint, 0);
+    let mut args = vec![ptr, scope, relaxed];
+    args.extend(value);
+    e.op(op, common.uint, &args)
+}
+
+/// The channels of texel `index`, in the image's sampled type.
+fn load_texel(e: &mut Emit, common: &Common, var: Word, img: &Lowered, index: Word) -> Vec<Word> {
+    let (n, _, _) = img.format.layout();
+    if img.format.whole_words() {
+        return (0..n)
+            .map(|k| {
+                let at = word_index(e, common, index, n, k);
+                let p = element(e, common, var, img, at);
+                e.op(Op::Load, img.texel, &[p])
+            })
+            .collect();
+    }
+    let words: Vec<Word> = if img.format.is_sub_word() {
+        let (at, shift) = sub_word_place(e, common, img, index);
+        let p = element(e, common, var, img, at);
+        let word = word_atomic(e, common, Op::AtomicLoad, p, None);
+        vec![e.op(Op::ShiftRightLogical, common.uint, &[word, shift])]
+    } else {
+        let per = img.format.words() as u32;
+        (0..per)
+            .map(|j| {
+                let at = word_index(e, common, index, per, j);
+                let p = element(e, common, var, img, at);
+                e.op(Op::Load, common.uint, &[p])
+            })
+            .collect()
+    };
+    decode(e, common, img, &words)
+}
+
+/// GLSL.std.450's pack and unpack functions: (pack, unpack) for 16-bit
+/// floats, 16-bit unorm and snorm, 8-bit unorm and snorm.
+fn packing(bits: u32, kind: ChannelKind) -> Option<(u32, u32)> {
+    match (bits, kind) {
+        (16, ChannelKind::Float) => Some((58, 62)),
+        (16, ChannelKind::Unorm) => Some((57, 61)),
+        (16, ChannelKind::Snorm) => Some((56, 60)),
+        (8, ChannelKind::Unorm) => Some((55, 64)),
+        (8, ChannelKind::Snorm) => Some((54, 63)),
+        _ => None,
+    }
+}
+
+/// A GLSL.std.450 instruction.
+fn glsl_op(e: &mut Emit, common: &Common, ty: Word, n: u32, args: &[Word]) -> Word {
+    let r = e.fresh();
+    let mut operands = vec![
+        Operand::IdRef(common.glsl),
+        Operand::LiteralExtInstInteger(n),
+    ];
+    operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
+    e.push(Instruction::new(Op::ExtInst, Some(ty), Some(r), operands));
+    r
+}
+
+/// The channels of a packed texel from its words (the texel in the low
+/// bits of the first), in the image's sampled type.
+fn decode(e: &mut Emit, common: &Common, img: &Lowered, words: &[Word]) -> Vec<Word> {
+    let (n, bits, kind) = img.format.layout();
+    let per_word = 32 / bits;
+    let mut out = Vec::new();
+    for k in 0..n {
+        let word = words[(k / per_word) as usize];
+        let slot = k % per_word;
+        let v = match packing(bits, kind) {
+            Some((_, unpack)) => {
+                let ty = if bits == 16 { common.vec2 } else { common.vec4 };
+                let v = glsl_op(e, common, ty, unpack, &[word]);
+                e.extract(common.float, v, slot)
+            }
+            None => {
+                let (op, ty, base) = if kind == ChannelKind::Sint {
+                    let w = e.op(Op::Bitcast, common.int, &[word]);
+                    (Op::BitFieldSExtract, common.int, w)
+                } else {
+                    (Op::BitFieldUExtract, common.uint, word)
+                };
+                let offset = e.constant(common.uint, (slot * bits).into());
+                let count = e.constant(common.uint, bits.into());
+                e.op(op, ty, &[base, offset, count])
+            }
         };
-        e.push(with_ids(Op::Store, None, None, &[ptr, t]));
+        let ty = match kind {
+            ChannelKind::Sint => common.int,
+            ChannelKind::Uint => common.uint,
+            _ => common.float,
+        };
+        out.push(if ty == img.sampled {
+            v
+        } else {
+            e.op(Op::Bitcast, img.sampled, &[v])
+        });
+    }
+    out
+}
+
+/// The words of a packed texel from its channels (in the image's sampled
+/// type); a sub-word texel in the low bits of one word, the rest zero.
+fn encode(e: &mut Emit, common: &Common, img: &Lowered, channels: &[Word]) -> Vec<Word> {
+    let (n, bits, kind) = img.format.layout();
+    let per_word = (32 / bits).min(n);
+    let mut words = Vec::new();
+    for first in (0..n).step_by(per_word as usize) {
+        let group: Vec<Word> = (first..(first + per_word).min(n))
+            .map(|k| channels[k as usize])
+            .collect();
+        let word = match packing(bits, kind) {
+            Some((pack, _)) => {
+                let (ty, width) = if bits == 16 {
+                    (common.vec2, 2)
+                } else {
+                    (common.vec4, 4)
+                };
+                let zero = e.constant(common.float, 0);
+                let mut parts = group.clone();
+                parts.resize(width, zero);
+                let v = e.op(Op::CompositeConstruct, ty, &parts);
+                glsl_op(e, common, common.uint, pack, &[v])
+            }
+            None => {
+                let mut word = common.zero;
+                for (slot, &c) in group.iter().enumerate() {
+                    let c = if img.sampled == common.uint {
+                        c
+                    } else {
+                        e.op(Op::Bitcast, common.uint, &[c])
+                    };
+                    let offset = e.constant(common.uint, (slot as u32 * bits).into());
+                    let count = e.constant(common.uint, bits.into());
+                    word = e.op(Op::BitFieldInsert, common.uint, &[word, c, offset, count]);
+                }
+                word
+            }
+        };
+        words.push(word);
+    }
+    words
+}
+
+/// Writes the channels of texel `index`.
+fn store_texel(
+    e: &mut Emit,
+    common: &Common,
+    var: Word,
+    img: &Lowered,
+    index: Word,
+    channels: &[Word],
+) {
+    let (n, _, _) = img.format.layout();
+    if img.format.whole_words() {
+        for (k, &c) in channels.iter().enumerate() {
+            let at = word_index(e, common, index, n, k as u32);
+            let p = element(e, common, var, img, at);
+            e.push(with_ids(Op::Store, None, None, &[p, c]));
+        }
+        return;
+    }
+    let words = encode(e, common, img, channels);
+    if img.format.is_sub_word() {
+        // Neighbours share the word: clear the texel's bits, then set them,
+        // each atomically (a race on one texel is the shader's own).
+        let (at, shift) = sub_word_place(e, common, img, index);
+        let p = element(e, common, var, img, at);
+        let u = common.uint;
+        let mask = e.constant(u, (1u64 << (8 * img.format.texel_bytes())) - 1);
+        let placed_mask = e.op(Op::ShiftLeftLogical, u, &[mask, shift]);
+        let clear = e.op(Op::Not, u, &[placed_mask]);
+        word_atomic(e, common, Op::AtomicAnd, p, Some(clear));
+        let placed = e.op(Op::ShiftLeftLogical, u, &[words[0], shift]);
+        word_atomic(e, common, Op::AtomicOr, p, Some(placed));
+        return;
+    }
+    let per = img.format.words() as u32;
+    for (j, &w) in words.iter().enumerate() {
+        let at = word_index(e, common, index, per, j as u32);
+        let p = element(e, common, var, img, at);
+        e.push(with_ids(Op::Store, None, None, &[p, w]));
     }
 }
 

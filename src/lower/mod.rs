@@ -147,6 +147,8 @@ pub struct Lowered {
     pub aliases: Vec<Alias>,
     /// Push-constant blocks made buffers.
     pub push: Vec<push::PushBlock>,
+    /// Storage images whose format the bound texture chooses.
+    pub formatless: Vec<image::FormatlessImage>,
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -159,6 +161,7 @@ struct SpirvOutcome {
     warnings: Vec<compat::Warning>,
     aliases: Vec<Alias>,
     push: Vec<push::PushBlock>,
+    formatless: Vec<image::FormatlessImage>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
@@ -192,6 +195,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         warnings,
         aliases: found.aliases,
         push: found.push,
+        formatless: found.formatless,
     })
 }
 
@@ -243,7 +247,7 @@ fn spirv_passes(
         compat::non_finite_constants(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
         subgroup::lower_subgroup_masks(&mut m)?;
-        refuse::storage_images_without_format(&m)?;
+        found.formatless = image::formatless_storage_images(&mut m)?;
         refuse::two_row_matrices_with_wide_columns(&m)?;
         found.samplers = sampler::split_combined_samplers(&mut m)?;
         sampler::declare_coordinate_types(&mut m);
@@ -254,6 +258,7 @@ fn spirv_passes(
         found.images = image::images_to_texel_buffers(
             &mut m,
             opts.images_as_texel_buffers,
+            &found.formatless,
             fault::active(fault::Fault::SwappedImageAxes),
         )?;
         // After the image pass: images it made texel buffers answer their
@@ -305,6 +310,9 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             alias::alias_shared_bindings(&mut m)?;
         }
         sampler::split_combined_samplers(&mut m)?;
+        // Elements of a split array the shader never reads are not bound
+        // (naga drops them from the translation).
+        compat::remove_unused_globals(&mut m);
         Ok(compat::put_execution_mode_ids(&m.assemble()?, &modes_by_id))
     })
 }

@@ -40,29 +40,6 @@ pub fn inexpressible_capabilities(m: &Model) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a storage image declared without a format qualifier, naming it:
-/// WGSL storage textures always have one.
-pub fn storage_images_without_format(m: &Model) -> Result<()> {
-    for (var, _, ty) in m.variables() {
-        let Some(t) = m.global(m.strip_arrays(ty)) else {
-            continue;
-        };
-        // Operands: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format.
-        let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
-        let unknown = matches!(
-            t.operands.get(6),
-            Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
-        );
-        if t.class.opcode == Op::TypeImage && storage && unknown {
-            return Err(Error::Unsupported(format!(
-                "the storage image `{}` has no format qualifier (e.g. layout(rgba8)): WGSL storage textures need one",
-                m.name(var).unwrap_or("?")
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// Refuses a matrix with two rows laid out with a 16-byte column stride
 /// (std140's `mat2`, `mat3x2`, `mat4x2`, a loose `uniform mat2` among
 /// them), naming the member: naga's reader cannot take that stride.

@@ -158,7 +158,8 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
         }
         pairs.insert(var, elements);
     }
-    rewrite_uses(m, &pairs, &image_of, sampler_ty)?;
+    let params = split_parameters(m, &mut image_of, sampler_ty);
+    rewrite_uses(m, &pairs, &params, &image_of, sampler_ty)?;
     // The arrays themselves are gone: only their elements are bound.
     // (From SPIR-V 1.4 the entry point lists them too.)
     let arrays: Vec<Word> = found
@@ -170,20 +171,86 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
     Ok(split)
 }
 
+/// Function parameters that take a combined sampler (GLSL's `vec4
+/// f(sampler2D tex)`, a pointer to it) become two: the texture's and the
+/// sampler's pointers, the function's type following. Returns parameter ->
+/// (texture parameter, sampler parameter); `image_of` learns each one's
+/// image type.
+fn split_parameters(
+    m: &mut Model,
+    image_of: &mut HashMap<Word, Word>,
+    sampler_ty: Word,
+) -> HashMap<Word, (Word, Word)> {
+    let sampler_ptr = m.pointer_to(StorageClass::UniformConstant, sampler_ty);
+    // (function, parameter, its image type), found before anything changes.
+    let mut found = Vec::new();
+    for (fi, f) in m.module().functions.iter().enumerate() {
+        for p in &f.parameters {
+            let image = p
+                .result_type
+                .and_then(|t| m.pointer(t))
+                .filter(|(class, _)| *class == StorageClass::UniformConstant)
+                .and_then(|(_, pointee)| m.global(pointee))
+                .filter(|t| t.class.opcode == Op::TypeSampledImage)
+                .and_then(|t| t.operands.first().and_then(id));
+            if let (Some(image), Some(r)) = (image, p.result_id) {
+                found.push((fi, r, image));
+            }
+        }
+    }
+    let mut split = HashMap::new();
+    for &(fi, param, image) in &found {
+        let image_ptr = m.pointer_to(StorageClass::UniformConstant, image);
+        let (t, s) = (m.fresh(), m.fresh());
+        image_of.insert(param, image);
+        split.insert(param, (t, s));
+        let f = &mut m.module_mut().functions[fi];
+        let at = f
+            .parameters
+            .iter()
+            .position(|p| p.result_id == Some(param))
+            .expect("found above");
+        f.parameters.splice(
+            at..=at,
+            [
+                Instruction::new(Op::FunctionParameter, Some(image_ptr), Some(t), vec![]),
+                Instruction::new(Op::FunctionParameter, Some(sampler_ptr), Some(s), vec![]),
+            ],
+        );
+    }
+    // Each changed function gets the type its parameters now say.
+    let mut changed: Vec<usize> = found.iter().map(|f| f.0).collect();
+    changed.dedup();
+    for fi in changed {
+        let f = &m.module().functions[fi];
+        let ret = f.def.as_ref().and_then(|d| d.result_type).unwrap_or(0);
+        let params: Vec<Word> = f.parameters.iter().filter_map(|p| p.result_type).collect();
+        let mut operands = vec![Operand::IdRef(ret)];
+        operands.extend(params.into_iter().map(Operand::IdRef));
+        let ty = m.add_global(Op::TypeFunction, None, operands);
+        if let Some(def) = m.module_mut().functions[fi].def.as_mut() {
+            def.operands[1] = Operand::IdRef(ty);
+        }
+    }
+    split
+}
+
 /// Loads of a split variable (or of an element of a split array, selected
-/// by a constant) become a load of its texture, a load of its sampler and
-/// an `OpSampledImage`.
+/// by a constant, or of a split parameter) become a load of its texture, a
+/// load of its sampler and an `OpSampledImage`; calls pass both halves.
 fn rewrite_uses(
     m: &mut Model,
     pairs: &HashMap<Word, Vec<(Word, Word)>>,
+    params: &HashMap<Word, (Word, Word)>,
     image_of: &HashMap<Word, Word>,
     sampler_ty: Word,
 ) -> Result<()> {
-    // Pointer -> (split variable, its texture and sampler variables).
+    // Pointer -> (split variable or parameter, its texture and sampler).
     let mut alias: HashMap<Word, (Word, Word, Word)> = pairs
         .iter()
         .filter(|(v, e)| e.len() == 1 && e[0].0 == **v)
         .map(|(v, e)| (*v, (*v, e[0].0, e[0].1)))
+        .chain(params.iter().map(|(&p, &(t, s))| (p, (p, t, s))))
         .collect();
     let arrays: HashMap<Word, &Vec<(Word, Word)>> = pairs
         .iter()
@@ -214,6 +281,25 @@ fn rewrite_uses(
                 // The chain is gone: its loads load the element's halves.
                 Ok(true)
             }
+            (Op::FunctionCall, _)
+                if inst.operands[1..]
+                    .iter()
+                    .filter_map(id)
+                    .any(|a| alias.contains_key(&a)) =>
+            {
+                let mut call = inst.clone();
+                call.operands.truncate(1);
+                for op in &inst.operands[1..] {
+                    match id(op).and_then(|a| alias.get(&a)) {
+                        Some(&(_, t, s)) => {
+                            call.operands.extend([Operand::IdRef(t), Operand::IdRef(s)]);
+                        }
+                        None => call.operands.push(op.clone()),
+                    }
+                }
+                e.push(call);
+                Ok(true)
+            }
             (Op::Load, Some(ptr)) if alias.contains_key(&ptr) => {
                 let (var, tex, samp) = alias[&ptr];
                 let (Some(r), Some(si)) = (inst.result_id, inst.result_type) else {
@@ -235,7 +321,7 @@ fn rewrite_uses(
                 {
                     let var = alias.get(&p).map_or(p, |a| a.0);
                     return Err(Error::Unsupported(format!(
-                        "the combined sampler `{}` is used by Op{op:?} (passed to a function, or a whole array loaded): atomport splits combined samplers where they are loaded; load them where they are used",
+                        "the combined sampler `{}` is used by Op{op:?} (a whole array loaded or passed on): atomport splits combined samplers where they are loaded or passed one by one; use the elements",
                         e.m.name(var).unwrap_or("?")
                     )));
                 }

@@ -21,13 +21,20 @@
 //!
 //! The invocation's id is read from a `SubgroupLocalInvocationId` input,
 //! declared when the shader has none.
+//!
+//! - `gl_SubgroupID` and `gl_SubgroupInvocationID` in a workgroup of more
+//!   than one dimension (`local_size_x = 8, local_size_y = 8`), where naga
+//!   refuses WGSL's `subgroup_id` and `subgroup_invocation_id`: computed as
+//!   `gl_LocalInvocationIndex / gl_SubgroupSize` and
+//!   `gl_LocalInvocationIndex % gl_SubgroupSize`, which assumes subgroups
+//!   made of consecutive local invocation indices (see README.md).
 
 use std::collections::HashMap;
 
 use rspirv::dr::{Instruction, Operand};
-use rspirv::spirv::{BuiltIn, Decoration, GroupOperation, Op, StorageClass, Word};
+use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, GroupOperation, Op, StorageClass, Word};
 
-use super::model::{Model, id, with_ids};
+use super::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// GLSL.std.450's FindILsb, FindUMsb and UClamp.
@@ -403,8 +410,16 @@ fn rewrite(
 
 /// Replaces the loads of the subgroup mask built-ins (`gl_SubgroupEqMask`
 /// and the others), which naga's reader lacks, with the masks computed from
-/// the invocation's id; returns how many loads.
+/// the invocation's id, and then, in a workgroup of more than one
+/// dimension, the loads of the subgroup ids ([`lower_subgroup_ids`], which
+/// must follow every rewrite that reads the invocation's id); returns how
+/// many loads.
 pub fn lower_subgroup_masks(m: &mut Model) -> Result<usize> {
+    let masks = lower_mask_loads(m)?;
+    Ok(masks + lower_subgroup_ids(m)?)
+}
+
+fn lower_mask_loads(m: &mut Model) -> Result<usize> {
     let masks: Vec<(Word, BuiltIn)> = [
         BuiltIn::SubgroupEqMask,
         BuiltIn::SubgroupGeMask,
@@ -477,4 +492,101 @@ pub fn lower_subgroup_masks(m: &mut Model) -> Result<usize> {
     // The mask variables are unused now: gone, with their decorations.
     m.remove_globals(|v| masks.iter().any(|m| m.0 == v));
     Ok(count)
+}
+
+/// Whether the workgroup is known to have one dimension (`y` and `z` of
+/// 1). A `LocalSize` of 1×1×1 is not taken as known: a `LocalSizeId` mode
+/// (glslang's output for Vulkan 1.3) reaches this pass as that placeholder,
+/// its sizes written only when specialization constants are folded; for a
+/// real single invocation the computed ids are exact anyway.
+fn one_dimensional(m: &Model) -> bool {
+    let dims: Option<Vec<u32>> = match m.builtin(BuiltIn::WorkgroupSize) {
+        Some(w) => m.global(w).and_then(|c| {
+            c.operands
+                .iter()
+                .filter_map(id)
+                .map(|k| m.constant_u32(k))
+                .collect()
+        }),
+        None => m
+            .module()
+            .execution_modes
+            .iter()
+            .find_map(|mode| match mode.operands.as_slice() {
+                [
+                    _,
+                    Operand::ExecutionMode(ExecutionMode::LocalSize),
+                    Operand::LiteralBit32(x),
+                    Operand::LiteralBit32(y),
+                    Operand::LiteralBit32(z),
+                ] if (*x, *y, *z) != (1, 1, 1) => Some(vec![*x, *y, *z]),
+                _ => None,
+            }),
+    };
+    matches!(dims.as_deref(), Some([_, 1, 1]))
+}
+
+/// In a workgroup not known to be one-dimensional, replaces the loads of
+/// `gl_SubgroupID` and `gl_SubgroupInvocationID` (which naga refuses there)
+/// with `gl_LocalInvocationIndex / gl_SubgroupSize` and
+/// `gl_LocalInvocationIndex % gl_SubgroupSize`: exact where subgroups are
+/// made of consecutive local invocation indices, the first starting at 0
+/// (lavapipe and llvmpipe lay them out so; Vulkan does not promise it).
+/// Returns how many loads.
+pub fn lower_subgroup_ids(m: &mut Model) -> Result<usize> {
+    let ids: Vec<(Word, BuiltIn)> = [BuiltIn::SubgroupId, BuiltIn::SubgroupLocalInvocationId]
+        .into_iter()
+        .filter_map(|b| Some((m.builtin(b)?, b)))
+        .filter(|(v, _)| m.op_of(*v) == Some(Op::Variable))
+        .collect();
+    if ids.is_empty() || one_dimensional(m) {
+        return Ok(0);
+    }
+    let uint = m.uint();
+    let index_var = builtin_input(m, uint, BuiltIn::LocalInvocationIndex);
+    let size_var = builtin_input(m, uint, BuiltIn::SubgroupSize);
+    let loaded = |m: &Model, v: Word| m.pointee(v).map_or(uint, |(_, t)| t);
+    let (index_ty, size_ty) = (loaded(m, index_var), loaded(m, size_var));
+    let count = m.rewrite(|e, inst| {
+        let which = match (inst.class.opcode, inst.operands.first().and_then(id)) {
+            (Op::Load, Some(p)) => ids.iter().find(|(v, _)| *v == p).map(|i| i.1),
+            _ => None,
+        };
+        let (Some(which), Some(ty), Some(r)) = (which, inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        // Loaded as declared, computed as uint, given back as the load's type.
+        let index = load_uint(e, index_var, index_ty, uint);
+        let size = load_uint(e, size_var, size_ty, uint);
+        let op = if which == BuiltIn::SubgroupId {
+            Op::UDiv
+        } else {
+            Op::UMod
+        };
+        if ty == uint {
+            e.out.push(value(op, uint, r, &[index, size]));
+        } else {
+            let v = e.op(op, uint, &[index, size]);
+            e.out.push(value(Op::Bitcast, ty, r, &[v]));
+        }
+        Ok(true)
+    })?;
+    // Anything else still naming them (a pointer passed on) keeps naga's refusal.
+    let used = |v: Word| {
+        m.instructions()
+            .any(|i| i.operands.iter().any(|o| id(o) == Some(v)))
+    };
+    let dead: Vec<Word> = ids.iter().map(|i| i.0).filter(|&v| !used(v)).collect();
+    m.remove_globals(|v| dead.contains(&v));
+    Ok(count)
+}
+
+/// Loads `var` (of type `ty`) as a `uint`.
+fn load_uint(e: &mut Emit, var: Word, ty: Word, uint: Word) -> Word {
+    let v = e.op(Op::Load, ty, &[var]);
+    if ty == uint {
+        v
+    } else {
+        e.op(Op::Bitcast, uint, &[v])
+    }
 }

@@ -255,58 +255,183 @@ mod tests {
     }
 }
 
-/// The texel formats an image mapped onto a buffer can have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum ImageFormat {
+/// What a format's channels hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChannelKind {
+    /// IEEE floats (16 or 32 bits).
+    Float,
+    /// Unsigned normalized: 0..1.
+    Unorm,
+    /// Signed normalized: -1..1.
+    Snorm,
+    /// Unsigned integers.
+    Uint,
+    /// Signed integers.
+    Sint,
+}
+
+/// Declares [`ImageFormat`] from one table: variant, GLSL name, SPIR-V
+/// format, wgpu format, channels, bits per channel, channel kind.
+macro_rules! image_formats {
+    ($($(#[$doc:meta])* $v:ident $glsl:literal $spv:ident $wgpu:ident $n:literal $bits:literal $kind:ident;)*) => {
+        /// The texel formats of GLSL storage images atomport maps (every
+        /// one GLSL has but the packed `rgb10_a2`, `rgb10_a2ui` and
+        /// `r11f_g11f_b10f`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        pub enum ImageFormat {
+            $($(#[$doc])* #[serde(rename = $glsl)] $v,)*
+        }
+
+        impl ImageFormat {
+            /// Every format.
+            pub const ALL: &[ImageFormat] = &[$(ImageFormat::$v,)*];
+
+            /// The GLSL layout qualifier (`r32ui`, `rgba16f`, …).
+            pub fn name(self) -> &'static str {
+                match self { $(ImageFormat::$v => $glsl,)* }
+            }
+
+            /// The format a SPIR-V image type declares, if atomport maps it.
+            pub fn from_spirv(f: rspirv::spirv::ImageFormat) -> Option<ImageFormat> {
+                match f {
+                    $(rspirv::spirv::ImageFormat::$spv => Some(ImageFormat::$v),)*
+                    _ => None,
+                }
+            }
+
+            /// The wgpu texture format with the same texels (`r64i`
+            /// texels have the bits of `R64Uint`'s).
+            pub fn texture_format(self) -> wgpu::TextureFormat {
+                match self { $(ImageFormat::$v => wgpu::TextureFormat::$wgpu,)* }
+            }
+
+            /// (channels, bits per channel, what they hold).
+            pub fn layout(self) -> (u32, u32, ChannelKind) {
+                match self { $(ImageFormat::$v => ($n, $bits, ChannelKind::$kind),)* }
+            }
+        }
+    };
+}
+
+image_formats! {
     /// `r32ui`: one `uint` per texel.
-    #[serde(rename = "r32ui")]
-    R32Uint,
+    R32Uint "r32ui" R32ui R32Uint 1 32 Uint;
     /// `r32i`: one `int` per texel.
-    #[serde(rename = "r32i")]
-    R32Sint,
+    R32Sint "r32i" R32i R32Sint 1 32 Sint;
     /// `r32f`: one `float` per texel.
-    #[serde(rename = "r32f")]
-    R32Float,
+    R32Float "r32f" R32f R32Float 1 32 Float;
     /// `r64ui` (GL_EXT_shader_image_int64): one `uint64_t` per texel, held
     /// as two words, low first.
-    #[serde(rename = "r64ui")]
-    R64Uint,
+    R64Uint "r64ui" R64ui R64Uint 1 64 Uint;
     /// `r64i`: one `int64_t` per texel, held as two words, low first.
-    #[serde(rename = "r64i")]
-    R64Sint,
+    R64Sint "r64i" R64i R64Uint 1 64 Sint;
+    /// `rgba32f`.
+    Rgba32Float "rgba32f" Rgba32f Rgba32Float 4 32 Float;
+    /// `rgba32ui`.
+    Rgba32Uint "rgba32ui" Rgba32ui Rgba32Uint 4 32 Uint;
+    /// `rgba32i`.
+    Rgba32Sint "rgba32i" Rgba32i Rgba32Sint 4 32 Sint;
+    /// `rg32f`.
+    Rg32Float "rg32f" Rg32f Rg32Float 2 32 Float;
+    /// `rg32ui`.
+    Rg32Uint "rg32ui" Rg32ui Rg32Uint 2 32 Uint;
+    /// `rg32i`.
+    Rg32Sint "rg32i" Rg32i Rg32Sint 2 32 Sint;
+    /// `rgba16f`.
+    Rgba16Float "rgba16f" Rgba16f Rgba16Float 4 16 Float;
+    /// `rgba16ui`.
+    Rgba16Uint "rgba16ui" Rgba16ui Rgba16Uint 4 16 Uint;
+    /// `rgba16i`.
+    Rgba16Sint "rgba16i" Rgba16i Rgba16Sint 4 16 Sint;
+    /// `rgba16`.
+    Rgba16Unorm "rgba16" Rgba16 Rgba16Unorm 4 16 Unorm;
+    /// `rgba16_snorm`.
+    Rgba16Snorm "rgba16_snorm" Rgba16Snorm Rgba16Snorm 4 16 Snorm;
+    /// `rg16f`.
+    Rg16Float "rg16f" Rg16f Rg16Float 2 16 Float;
+    /// `rg16ui`.
+    Rg16Uint "rg16ui" Rg16ui Rg16Uint 2 16 Uint;
+    /// `rg16i`.
+    Rg16Sint "rg16i" Rg16i Rg16Sint 2 16 Sint;
+    /// `rg16`.
+    Rg16Unorm "rg16" Rg16 Rg16Unorm 2 16 Unorm;
+    /// `rg16_snorm`.
+    Rg16Snorm "rg16_snorm" Rg16Snorm Rg16Snorm 2 16 Snorm;
+    /// `r16f`.
+    R16Float "r16f" R16f R16Float 1 16 Float;
+    /// `r16ui`.
+    R16Uint "r16ui" R16ui R16Uint 1 16 Uint;
+    /// `r16i`.
+    R16Sint "r16i" R16i R16Sint 1 16 Sint;
+    /// `r16`.
+    R16Unorm "r16" R16 R16Unorm 1 16 Unorm;
+    /// `r16_snorm`.
+    R16Snorm "r16_snorm" R16Snorm R16Snorm 1 16 Snorm;
+    /// `rgba8`.
+    Rgba8Unorm "rgba8" Rgba8 Rgba8Unorm 4 8 Unorm;
+    /// `rgba8_snorm`.
+    Rgba8Snorm "rgba8_snorm" Rgba8Snorm Rgba8Snorm 4 8 Snorm;
+    /// `rgba8ui`.
+    Rgba8Uint "rgba8ui" Rgba8ui Rgba8Uint 4 8 Uint;
+    /// `rgba8i`.
+    Rgba8Sint "rgba8i" Rgba8i Rgba8Sint 4 8 Sint;
+    /// `rg8`.
+    Rg8Unorm "rg8" Rg8 Rg8Unorm 2 8 Unorm;
+    /// `rg8_snorm`.
+    Rg8Snorm "rg8_snorm" Rg8Snorm Rg8Snorm 2 8 Snorm;
+    /// `rg8ui`.
+    Rg8Uint "rg8ui" Rg8ui Rg8Uint 2 8 Uint;
+    /// `rg8i`.
+    Rg8Sint "rg8i" Rg8i Rg8Sint 2 8 Sint;
+    /// `r8`.
+    R8Unorm "r8" R8 R8Unorm 1 8 Unorm;
+    /// `r8_snorm`.
+    R8Snorm "r8_snorm" R8Snorm R8Snorm 1 8 Snorm;
+    /// `r8ui`.
+    R8Uint "r8ui" R8ui R8Uint 1 8 Uint;
+    /// `r8i`.
+    R8Sint "r8i" R8i R8Sint 1 8 Sint;
 }
 
 impl ImageFormat {
-    /// The GLSL layout qualifier (`r32ui`, `r32i`, `r32f`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ImageFormat::R32Uint => "r32ui",
-            ImageFormat::R32Sint => "r32i",
-            ImageFormat::R32Float => "r32f",
-            ImageFormat::R64Uint => "r64ui",
-            ImageFormat::R64Sint => "r64i",
-        }
-    }
-
-    /// Parses `r32ui`, `r32i`, `r32f`, `r64ui` or `r64i`.
+    /// Parses a GLSL format name (`r32ui`, `rgba16f`) or wgpu's name of
+    /// the same format (`r32uint`, `rgba16float`).
     pub fn parse(s: &str) -> Option<ImageFormat> {
-        [
-            ImageFormat::R32Uint,
-            ImageFormat::R32Sint,
-            ImageFormat::R32Float,
-            ImageFormat::R64Uint,
-            ImageFormat::R64Sint,
-        ]
-        .into_iter()
-        .find(|f| f.name() == s)
+        let s = s.to_ascii_lowercase();
+        Self::ALL.iter().copied().find(|f| {
+            f.name() == s
+                || (*f != ImageFormat::R64Sint
+                    && crate::formats::format_name(f.texture_format()) == s)
+                || (*f == ImageFormat::R64Sint && s == "r64sint")
+        })
     }
 
-    /// The type of the texels' words (64-bit texels are two of them).
+    /// Bytes of one texel.
+    pub fn texel_bytes(self) -> u32 {
+        let (n, bits, _) = self.layout();
+        n * bits / 8
+    }
+
+    /// Whether a texel is narrower than a word (`r8`, `rg8`, `r16`…):
+    /// several share one, which stores change with atomics.
+    pub fn is_sub_word(self) -> bool {
+        self.texel_bytes() < 4
+    }
+
+    /// Whether each channel is a whole 32- or 64-bit word of the texel
+    /// buffer, read and written as such.
+    pub fn whole_words(self) -> bool {
+        self.layout().1 >= 32
+    }
+
+    /// The type of the texel buffer's elements: the channel type when the
+    /// channels are whole words (64-bit ones as two `u32`/`i32` words),
+    /// `uint` words of packed texels otherwise.
     pub fn scalar(self) -> crate::ScalarType {
-        match self {
-            ImageFormat::R32Uint | ImageFormat::R64Uint => crate::ScalarType::U32,
-            ImageFormat::R32Sint | ImageFormat::R64Sint => crate::ScalarType::I32,
-            ImageFormat::R32Float => crate::ScalarType::F32,
+        match self.layout() {
+            (_, 32 | 64, ChannelKind::Sint) => crate::ScalarType::I32,
+            (_, 32, ChannelKind::Float) => crate::ScalarType::F32,
+            _ => crate::ScalarType::U32,
         }
     }
 
@@ -328,22 +453,10 @@ impl ImageFormat {
         }
     }
 
-    /// 32-bit words per texel: 1, or 2 for `r64ui`/`r64i`.
+    /// 32-bit words per texel: 1, or 2 for `r64ui`/`r64i`, 4 for `rgba32f`;
+    /// rounded up for texels narrower than a word (see
+    /// [`ImageFormat::is_sub_word`]).
     pub fn words(self) -> usize {
-        match self {
-            ImageFormat::R64Uint | ImageFormat::R64Sint => 2,
-            _ => 1,
-        }
-    }
-
-    /// The wgpu texture format with the same texels (`r64i` texels have the
-    /// bits of `R64Uint`'s).
-    pub fn texture_format(self) -> wgpu::TextureFormat {
-        match self {
-            ImageFormat::R32Uint => wgpu::TextureFormat::R32Uint,
-            ImageFormat::R32Sint => wgpu::TextureFormat::R32Sint,
-            ImageFormat::R32Float => wgpu::TextureFormat::R32Float,
-            ImageFormat::R64Uint | ImageFormat::R64Sint => wgpu::TextureFormat::R64Uint,
-        }
+        self.texel_bytes().div_ceil(4) as usize
     }
 }

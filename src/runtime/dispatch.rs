@@ -897,7 +897,11 @@ impl Context {
     fn compile_pipeline(&self, kernel: &Kernel, overrides: Overrides) -> Result<Arc<Pipeline>> {
         // Drivers compile here, in time that grows with the shader: on the
         // worker thread, under the context's timeout.
-        let module = kernel.module().clone();
+        let module = if overrides.formats.is_empty() {
+            kernel.module().clone()
+        } else {
+            Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
+        };
         let entry = kernel.entry().to_string();
         let groups = kernel
             .bindings()
@@ -983,10 +987,14 @@ impl Context {
 }
 
 /// The override constants a dispatch sets from its resources: each image's
-/// width, height, layers and samples, each array texture's layer count.
+/// width, height, layers and samples, each array texture's layer count;
+/// and the formats of the textures bound to formatless storage images. The
+/// values (format codes among them) key the pipeline cache.
 struct Overrides {
     ids: Vec<u32>,
     values: Vec<u32>,
+    /// (group, binding, format) of each formatless storage image.
+    formats: Vec<(u32, u32, wgpu::TextureFormat)>,
 }
 
 impl Overrides {
@@ -994,6 +1002,7 @@ impl Overrides {
         let mut o = Overrides {
             ids: Vec::new(),
             values: Vec::new(),
+            formats: Vec::new(),
         };
         let bound = |info: &crate::BindingInfo| {
             binds
@@ -1016,9 +1025,72 @@ impl Overrides {
                 }
                 _ => {}
             }
+            if let (Some(t), Some(Resource::Texture(bound))) = (&info.texture, bound(info))
+                && t.format_from_host
+            {
+                let f = bound.desc().format;
+                o.formats.push((info.group, info.binding, f));
+                // Past every size: a format is its name's position + 2^31.
+                o.values.push(crate::formats::code(f) | 1 << 31);
+            }
         }
         o
     }
+}
+
+/// `module` with the storage textures at (group, binding) of the given
+/// formats (formatless storage images, compiled for what is bound).
+fn with_storage_formats(
+    module: &naga::Module,
+    formats: &[(u32, u32, wgpu::TextureFormat)],
+) -> Result<naga::Module> {
+    let mut m = module.clone();
+    let globals: Vec<naga::Handle<naga::GlobalVariable>> =
+        m.global_variables.iter().map(|(h, _)| h).collect();
+    for h in globals {
+        let Some(rb) = m.global_variables[h].binding else {
+            continue;
+        };
+        let Some(&(_, _, format)) = formats
+            .iter()
+            .find(|(g, b, _)| *g == rb.group && *b == rb.binding)
+        else {
+            continue;
+        };
+        let ty = m.global_variables[h].ty;
+        let naga::TypeInner::Image {
+            dim,
+            arrayed,
+            class: naga::ImageClass::Storage { access, .. },
+        } = m.types[ty].inner
+        else {
+            continue;
+        };
+        let storage = wgpu_naga_bridge::map_storage_format_to_naga(format).ok_or_else(|| {
+            Error::Dispatch(format!(
+                "binding {}.{}: {} is not a storage texture format",
+                rb.group,
+                rb.binding,
+                crate::formats::format_name(format)
+            ))
+        })?;
+        let new = m.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: naga::ImageClass::Storage {
+                        format: storage,
+                        access,
+                    },
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        m.global_variables[h].ty = new;
+    }
+    Ok(m)
 }
 
 /// What a binding takes, for messages: `r32ui cube image`, `float 2d
@@ -1029,6 +1101,17 @@ fn expected(info: &crate::BindingInfo) -> String {
     }
     let dim = |t: &crate::TextureInfo| t.dim.map_or("multisampled or 1D-array", |d| d.name());
     match (&info.texture, info.kind) {
+        (Some(t), BindingKind::StorageTexture) if t.format_from_host => format!(
+            "{} {} storage texture of any {} format{}",
+            t.sample,
+            dim(t),
+            t.sample,
+            if t.access == Some("read_write") {
+                " WebGPU reads and writes (r32 ones)"
+            } else {
+                ""
+            }
+        ),
         (Some(t), BindingKind::StorageTexture) => format!(
             "{} {} storage texture",
             t.format.as_deref().unwrap_or("?"),
@@ -1059,6 +1142,22 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
         return false;
     }
     match info.kind {
+        BindingKind::StorageTexture if want.format_from_host => {
+            let kind = match d.format.sample_type(None, None) {
+                Some(wgpu::TextureSampleType::Float { .. }) => "float",
+                Some(wgpu::TextureSampleType::Sint) => "sint",
+                Some(wgpu::TextureSampleType::Uint) => "uint",
+                _ => "",
+            };
+            let read_write = want.access == Some("read_write");
+            let r32 = matches!(
+                d.format,
+                wgpu::TextureFormat::R32Float
+                    | wgpu::TextureFormat::R32Uint
+                    | wgpu::TextureFormat::R32Sint
+            );
+            t.is_storage() && kind == want.sample && (r32 || !read_write)
+        }
         BindingKind::StorageTexture => {
             t.is_storage()
                 && want
@@ -1072,9 +1171,13 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
                 .format
                 .has_depth_aspect()
                 .then_some(wgpu::TextureAspect::DepthOnly);
+            // A depth texture also binds as an unfilterable float one
+            // (texelFetch on a depth buffer); wgpu refuses it with a
+            // filtering sampler.
             matches!(
                 (want.sample, d.format.sample_type(aspect, None)),
                 ("float", Some(wgpu::TextureSampleType::Float { .. }))
+                    | ("float", Some(wgpu::TextureSampleType::Depth))
                     | ("depth", Some(wgpu::TextureSampleType::Depth))
                     | ("sint", Some(wgpu::TextureSampleType::Sint))
                     | ("uint", Some(wgpu::TextureSampleType::Uint))

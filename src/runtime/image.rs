@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::lower::texel::{HEADER_WORDS, ImageDim, ImageFormat, TexelAddress};
 use crate::runtime::buffer::cast_vec;
-use crate::{Buffer, Context, Error, Result};
+use crate::{Buffer, Context, Error, Result, Texture, TextureDim};
 
 /// An image's shape, as GLSL's `imageSize` and `imageSamples` report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -110,17 +110,28 @@ impl ImageDesc {
     /// The words of the texel buffer the kernel binds for this image, without
     /// a [`crate::Context`] (for a caller that binds its own buffer): the
     /// header `(width, height, layers, samples)`, the texels in texel order
-    /// as `texel(i)` gives them, and the scratch texel.
-    /// For 64-bit formats `texel(i)` gives word `i` of the texels (two per
-    /// texel, low first).
+    /// as `texel(i)` gives word `i` of them (texels packed as the format
+    /// lays them out, e.g. four `r8` texels a word, two words an `r64ui`
+    /// one, low first), and the scratch texel.
     pub fn texel_buffer_words(&self, texel: impl Fn(usize) -> u32) -> Result<Vec<u32>> {
         self.check()?;
-        let n = self.texel_count() * self.format.words();
-        let mut words = Vec::with_capacity(n + HEADER_WORDS as usize + 2);
+        let n = self.texel_words();
+        let total = self.buffer_len() as usize / 4;
+        let mut words = Vec::with_capacity(total);
         words.extend([self.width, self.height, self.layers(), self.samples]);
         words.extend((0..n).map(texel));
-        words.extend(std::iter::repeat_n(0, self.format.words()));
+        words.resize(total, 0);
         Ok(words)
+    }
+
+    /// Bytes of every texel (not the header or scratch texel).
+    pub fn texel_bytes(&self) -> usize {
+        self.texel_count() * self.format.texel_bytes() as usize
+    }
+
+    /// Words the texels take, the last one padded.
+    fn texel_words(&self) -> usize {
+        self.texel_bytes().div_ceil(4)
     }
 
     /// Layers held: 6 per cube, the depth of a 3D image, the array layers.
@@ -149,8 +160,8 @@ impl ImageDesc {
         let n = [self.height, self.layers(), self.samples]
             .iter()
             .try_fold(self.width as u64, |n, &d| n.checked_mul(d as u64));
-        let words = self.format.words() as u64;
-        n.is_some_and(|n| (n + 1) * words + HEADER_WORDS as u64 <= u32::MAX as u64 / 4)
+        let bytes = u64::from(self.format.texel_bytes());
+        n.is_some_and(|n| (n + 1) * bytes + 4 * HEADER_WORDS as u64 <= u32::MAX as u64 - 3)
     }
 
     /// `imageSize`'s numbers as `WxHxL`.
@@ -168,9 +179,11 @@ impl ImageDesc {
         a.index(self.width, self.height, self.layers())
     }
 
-    /// Bytes of the texel buffer: header, texels, scratch texel.
+    /// Bytes of the texel buffer: header, texels, scratch texel, rounded
+    /// up to a whole word.
     pub fn buffer_len(&self) -> u64 {
-        4 * (HEADER_WORDS as u64 + (self.texel_count() as u64 + 1) * self.format.words() as u64)
+        let texels = (self.texel_count() as u64 + 1) * u64::from(self.format.texel_bytes());
+        4 * u64::from(HEADER_WORDS) + texels.next_multiple_of(4)
     }
 }
 
@@ -200,22 +213,44 @@ impl Image {
         Self::with_words(ctx, desc, |_| 0)
     }
 
-    /// An image whose texels are all `value` (4 bytes: `u32`, `i32` or
-    /// `f32`; 8 for `r64ui`/`r64i`: `u64` or `i64`).
+    /// An image whose texels are all `value`: one texel's bytes as the
+    /// format lays them out (`u32`, `i32` or `f32` for `r32*`; `u64` or
+    /// `i64` for `r64*`; `[f32; 4]` for `rgba32f`, `[u8; 4]` for `rgba8`,
+    /// `u16` for `r16f` (the half's bits), …).
     pub fn filled<T: bytemuck::Pod>(ctx: &Context, desc: ImageDesc, value: T) -> Result<Image> {
-        let words = texel_words(value, desc.format)?;
-        Self::with_words(ctx, desc, |i| words[i % words.len()])
+        let one = bytemuck::bytes_of(&value);
+        if one.len() != desc.format.texel_bytes() as usize {
+            return Err(Error::Resource(format!(
+                "a {} texel is {} bytes, not {}",
+                desc.format.name(),
+                desc.format.texel_bytes(),
+                one.len()
+            )));
+        }
+        desc.check()?;
+        let bytes: Vec<u8> = one
+            .iter()
+            .copied()
+            .cycle()
+            .take(desc.texel_bytes())
+            .collect();
+        Self::from_bytes(ctx, desc, &bytes)
     }
 
-    /// An image holding `texels` in texel order (x fastest, then y, layer, sample).
+    /// An image holding `texels` in texel order (x fastest, then y, layer,
+    /// sample), each laid out as its format says (see [`Image::filled`]).
     pub fn from_texels<T: bytemuck::Pod>(
         ctx: &Context,
         desc: ImageDesc,
         texels: &[T],
     ) -> Result<Image> {
         desc.check()?;
-        let bytes: &[u8] = bytemuck::cast_slice(texels);
-        let needed = desc.texel_count() * 4 * desc.format.words();
+        Self::from_bytes(ctx, desc, bytemuck::cast_slice(texels))
+    }
+
+    /// An image holding the texel bytes `bytes`, checked for length.
+    fn from_bytes(ctx: &Context, desc: ImageDesc, bytes: &[u8]) -> Result<Image> {
+        let needed = desc.texel_bytes();
         if bytes.len() != needed {
             return Err(Error::Resource(format!(
                 "{} image {}: {} bytes of texels given, {needed} needed",
@@ -224,8 +259,7 @@ impl Image {
                 bytes.len(),
             )));
         }
-        let words: Vec<u32> = cast_vec(bytes)?;
-        Self::with_words(ctx, desc, |i| words[i])
+        Self::with_words(ctx, desc, |i| word_of(bytes, i))
     }
 
     fn with_words(ctx: &Context, desc: ImageDesc, texel: impl Fn(usize) -> u32) -> Result<Image> {
@@ -254,7 +288,7 @@ impl Image {
     /// The texels within the buffer's bytes.
     pub(crate) fn texel_bytes<'b>(&self, buffer_bytes: &'b [u8]) -> &'b [u8] {
         let start = HEADER_WORDS as usize * 4;
-        &buffer_bytes[start..start + self.desc.texel_count() * 4 * self.desc.format.words()]
+        &buffer_bytes[start..start + self.desc.texel_bytes()]
     }
 
     /// The wgpu texture shape that holds one sample of this image: 1D for
@@ -348,8 +382,12 @@ impl Image {
     fn gpu_copy(&self, ctx: &Context, textures: &[wgpu::Texture], to_textures: bool) -> Result<()> {
         ctx.ready()?;
         let size = self.texture_descriptor().size;
-        // 4 bytes a texel, 8 for r64ui/r64i.
-        let row = u64::from(size.width) * 4 * self.desc.format.words() as u64;
+        let row = u64::from(size.width) * u64::from(self.desc.format.texel_bytes());
+        if !row.is_multiple_of(4) {
+            // Buffer copies move whole words: rows of narrow texels (an odd
+            // width of r8 or r16 texels) go through the host.
+            return self.host_copy(ctx, textures, to_textures);
+        }
         let pitch = row.next_multiple_of(u64::from(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
         let rows = u64::from(size.height) * u64::from(size.depth_or_array_layers);
         let per_sample = rows * row;
@@ -410,6 +448,41 @@ impl Image {
         ctx.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
     }
 
+    /// [`Image::gpu_copy`] through host memory, for rows that are not
+    /// whole words.
+    fn host_copy(
+        &self,
+        ctx: &Context,
+        textures: &[wgpu::Texture],
+        to_textures: bool,
+    ) -> Result<()> {
+        let dim = match self.texture_descriptor().dimension {
+            wgpu::TextureDimension::D1 => TextureDim::D1,
+            wgpu::TextureDimension::D3 => TextureDim::D3,
+            wgpu::TextureDimension::D2 if self.desc.layers() > 1 => TextureDim::D2Array,
+            wgpu::TextureDimension::D2 => TextureDim::D2,
+        };
+        let per_sample = self.desc.texel_bytes() / self.desc.samples as usize;
+        if to_textures {
+            let bytes = self.buffer.read::<u8>(ctx)?;
+            let texels = self.texel_bytes(&bytes);
+            for (s, t) in textures.iter().enumerate() {
+                Texture::from_wgpu(t.clone(), dim)?.write_level(
+                    ctx,
+                    0,
+                    &texels[s * per_sample..(s + 1) * per_sample],
+                )?;
+            }
+            return Ok(());
+        }
+        let mut texels = Vec::with_capacity(self.desc.texel_bytes());
+        for t in textures {
+            texels.extend(Texture::from_wgpu(t.clone(), dim)?.read_level(ctx, 0)?);
+        }
+        self.buffer
+            .write(ctx, &self.desc.texel_buffer_words(|i| word_of(&texels, i))?)
+    }
+
     fn check_textures(&self, textures: &[wgpu::Texture]) -> Result<()> {
         let want = self.texture_descriptor();
         if textures.len() != self.desc.samples as usize {
@@ -437,19 +510,10 @@ impl Image {
     }
 }
 
-/// The words of one texel value, which must have the format's size.
-fn texel_words<T: bytemuck::Pod>(value: T, format: ImageFormat) -> Result<Vec<u32>> {
-    let bytes = bytemuck::bytes_of(&value);
-    if bytes.len() != 4 * format.words() {
-        return Err(Error::Resource(format!(
-            "a {} texel is {} bytes, not {}",
-            format.name(),
-            4 * format.words(),
-            bytes.len()
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+/// Word `i` of `bytes` (little-endian), the last one padded with zeros.
+fn word_of(bytes: &[u8], i: usize) -> u32 {
+    let mut w = [0u8; 4];
+    let chunk = &bytes[4 * i..(4 * i + 4).min(bytes.len())];
+    w[..chunk.len()].copy_from_slice(chunk);
+    u32::from_le_bytes(w)
 }

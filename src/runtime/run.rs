@@ -23,6 +23,10 @@ pub enum Data {
     I32(Vec<i32>),
     /// `f32` elements (NaN and infinities become `null` in JSON).
     F32(Vec<f32>),
+    /// `u64` elements (`r64ui` texels).
+    U64(Vec<u64>),
+    /// `i64` elements (`r64i` texels).
+    I64(Vec<i64>),
 }
 
 impl Data {
@@ -47,12 +51,32 @@ impl Data {
         }
     }
 
+    /// An image's texels as the shader reads them: one number per texel of
+    /// a one-channel 32- or 64-bit format (`r64ui` as 64-bit numbers),
+    /// every channel of every texel otherwise.
+    pub fn from_image(format: crate::ImageFormat, bytes: &[u8]) -> Data {
+        match format.layout() {
+            (_, 64, kind) => {
+                let words: Vec<u64> = cast_vec(&bytes[..bytes.len() / 8 * 8]).unwrap_or_default();
+                if kind == crate::lower::texel::ChannelKind::Sint {
+                    Data::I64(words.into_iter().map(|w| w as i64).collect())
+                } else {
+                    Data::U64(words)
+                }
+            }
+            (_, 32, _) => Data::from_bytes(format.scalar(), bytes),
+            _ => Data::from_texels(format.texture_format(), bytes),
+        }
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         match self {
             Data::U32(v) => v.len(),
             Data::I32(v) => v.len(),
             Data::F32(v) => v.len(),
+            Data::U64(v) => v.len(),
+            Data::I64(v) => v.len(),
         }
     }
 
@@ -67,16 +91,20 @@ impl Data {
             Data::U32(v) => v[i].to_string(),
             Data::I32(v) => v[i].to_string(),
             Data::F32(v) => v[i].to_string(),
+            Data::U64(v) => v[i].to_string(),
+            Data::I64(v) => v[i].to_string(),
         }
     }
 
     /// Every element's bit pattern (floats by their bits, so that NaNs
-    /// compare and -0 differs from 0).
-    pub fn bits(&self) -> Vec<u32> {
+    /// compare and -0 differs from 0), zero-extended to 64 bits.
+    pub fn bits(&self) -> Vec<u64> {
         match self {
-            Data::U32(v) => v.clone(),
-            Data::I32(v) => v.iter().map(|&i| i as u32).collect(),
-            Data::F32(v) => v.iter().map(|f| f.to_bits()).collect(),
+            Data::U32(v) => v.iter().map(|&w| u64::from(w)).collect(),
+            Data::I32(v) => v.iter().map(|&i| u64::from(i as u32)).collect(),
+            Data::F32(v) => v.iter().map(|f| u64::from(f.to_bits())).collect(),
+            Data::U64(v) => v.clone(),
+            Data::I64(v) => v.iter().map(|&i| i as u64).collect(),
         }
     }
 }
@@ -272,7 +300,7 @@ impl Context {
                     format: Some(d.format.name().into()),
                     size: Some(d.size()),
                     samples: Some(d.samples),
-                    data: Data::from_bytes(d.format.scalar(), &bytes),
+                    data: Data::from_image(d.format, &bytes),
                     bytes,
                     ..base
                 }

@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{Context, Error, Result, TextureDim};
 
+mod depth;
+
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A texture's shape, format, size and mip levels.
@@ -260,10 +262,18 @@ impl Texture {
         }
         let features = ctx.format_features(desc.format);
         let mut usage = wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
+        // Depth formats take no copies from the host: they are drawn in.
+        let drawn = desc
+            .format
+            .has_depth_aspect()
+            .then_some(wgpu::TextureUsages::RENDER_ATTACHMENT);
         for u in [
             wgpu::TextureUsages::TEXTURE_BINDING,
             wgpu::TextureUsages::STORAGE_BINDING,
-        ] {
+        ]
+        .into_iter()
+        .chain(drawn)
+        {
             if features.allowed_usages.contains(u) {
                 usage |= u;
             }
@@ -356,9 +366,15 @@ impl Texture {
         self.id
     }
 
-    /// Whether it can be read back (COPY_SRC usage).
+    /// Whether it can be read back: COPY_SRC usage, or for a depth format
+    /// (read through a compute pass) TEXTURE_BINDING.
     pub fn is_copyable(&self) -> bool {
-        self.raw.usage().contains(wgpu::TextureUsages::COPY_SRC)
+        let needed = if self.desc.format.has_depth_aspect() {
+            wgpu::TextureUsages::TEXTURE_BINDING
+        } else {
+            wgpu::TextureUsages::COPY_SRC
+        };
+        self.raw.usage().contains(needed)
     }
 
     /// Whether it can be bound as a storage texture.
@@ -368,7 +384,11 @@ impl Texture {
             .contains(wgpu::TextureUsages::STORAGE_BINDING)
     }
 
-    /// Writes mip `level` (every layer, tightly packed).
+    /// Writes mip `level` (every layer, tightly packed). A depth format
+    /// (`depth16unorm`, `depth32float`, whose texels must lie in 0..1) is
+    /// drawn in by a render pass, since WebGPU copies nothing into
+    /// depth32float and wgpu's GL backend into no depth texture: the texture
+    /// needs RENDER_ATTACHMENT usage ([`Texture::zeroed`] gives it).
     pub fn write_level(&self, ctx: &Context, level: u32, bytes: &[u8]) -> Result<()> {
         ctx.ready()?;
         if level >= self.desc.mip_levels {
@@ -384,6 +404,9 @@ impl Texture {
                 self.desc.level_bytes(level),
                 bytes.len()
             )));
+        }
+        if self.desc.format.has_depth_aspect() {
+            return depth::write_level(ctx, self, level, bytes);
         }
         let texel = self.desc.texel_bytes().unwrap_or(4);
         ctx.scoped(|| {
@@ -411,6 +434,24 @@ impl Texture {
 
     /// Reads mip level 0 back, every layer, tightly packed.
     pub fn read(&self, ctx: &Context) -> Result<Vec<u8>> {
+        self.read_level(ctx, 0)
+    }
+
+    /// Reads mip `level` back, every layer, tightly packed. A depth format
+    /// is read by a compute pass that loads its texels (wgpu's GL backend
+    /// copies out of no depth texture), which needs TEXTURE_BINDING usage;
+    /// on GL not from a square texture of 6·k layers (a cube map there).
+    pub fn read_level(&self, ctx: &Context, level: u32) -> Result<Vec<u8>> {
+        if level >= self.desc.mip_levels {
+            return Err(Error::Resource(format!(
+                "the texture has {} mip level(s); there is no level {level}",
+                self.desc.mip_levels
+            )));
+        }
+        if self.desc.format.has_depth_aspect() {
+            ctx.ready()?;
+            return depth::read_level(ctx, self, level);
+        }
         if !self.is_copyable() {
             return Err(Error::Resource(format!(
                 "the texture's usage ({:?}) lacks COPY_SRC, which reading it back needs",
@@ -418,7 +459,7 @@ impl Texture {
             )));
         }
         ctx.ready()?;
-        let (w, h, d) = self.desc.level_size(0);
+        let (w, h, d) = self.desc.level_size(level);
         let texel = self.desc.texel_bytes().unwrap_or(4);
         let row = w * texel;
         let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
@@ -437,7 +478,7 @@ impl Texture {
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
                 texture: &self.raw,
-                mip_level: 0,
+                mip_level: level,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
             },
@@ -594,79 +635,7 @@ impl Sampler {
     }
 }
 
-/// Texture formats by the names WGSL and the command line use.
-const FORMATS: &[(&str, wgpu::TextureFormat)] = {
-    use wgpu::TextureFormat as F;
-    &[
-        ("r8unorm", F::R8Unorm),
-        ("r8snorm", F::R8Snorm),
-        ("r8uint", F::R8Uint),
-        ("r8sint", F::R8Sint),
-        ("r16uint", F::R16Uint),
-        ("r16sint", F::R16Sint),
-        ("r16float", F::R16Float),
-        ("rg8unorm", F::Rg8Unorm),
-        ("rg8snorm", F::Rg8Snorm),
-        ("rg8uint", F::Rg8Uint),
-        ("rg8sint", F::Rg8Sint),
-        ("r32uint", F::R32Uint),
-        ("r32sint", F::R32Sint),
-        ("r32float", F::R32Float),
-        ("rg16uint", F::Rg16Uint),
-        ("rg16sint", F::Rg16Sint),
-        ("rg16float", F::Rg16Float),
-        ("rgba8unorm", F::Rgba8Unorm),
-        ("rgba8unorm-srgb", F::Rgba8UnormSrgb),
-        ("rgba8snorm", F::Rgba8Snorm),
-        ("rgba8uint", F::Rgba8Uint),
-        ("rgba8sint", F::Rgba8Sint),
-        ("bgra8unorm", F::Bgra8Unorm),
-        ("bgra8unorm-srgb", F::Bgra8UnormSrgb),
-        ("rgb10a2uint", F::Rgb10a2Uint),
-        ("rgb10a2unorm", F::Rgb10a2Unorm),
-        ("rg11b10ufloat", F::Rg11b10Ufloat),
-        ("rg32uint", F::Rg32Uint),
-        ("rg32sint", F::Rg32Sint),
-        ("rg32float", F::Rg32Float),
-        ("rgba16uint", F::Rgba16Uint),
-        ("rgba16sint", F::Rgba16Sint),
-        ("rgba16float", F::Rgba16Float),
-        ("rgba32uint", F::Rgba32Uint),
-        ("rgba32sint", F::Rgba32Sint),
-        ("rgba32float", F::Rgba32Float),
-        ("r16unorm", F::R16Unorm),
-        ("r16snorm", F::R16Snorm),
-        ("rg16unorm", F::Rg16Unorm),
-        ("rg16snorm", F::Rg16Snorm),
-        ("rgba16unorm", F::Rgba16Unorm),
-        ("rgba16snorm", F::Rgba16Snorm),
-        ("depth32float", F::Depth32Float),
-        ("depth16unorm", F::Depth16Unorm),
-    ]
-};
-
-/// The format named `name` (`rgba8unorm`, `r32float`, `depth32float`, …).
-pub fn parse_format(name: &str) -> Option<wgpu::TextureFormat> {
-    FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
-}
-
-/// The name of a format, as [`parse_format`] takes it.
-pub fn format_name(format: wgpu::TextureFormat) -> String {
-    FORMATS
-        .iter()
-        .find(|(_, f)| *f == format)
-        .map(|(n, _)| n.to_string())
-        .unwrap_or_else(|| format!("{format:?}").to_ascii_lowercase())
-}
-
-/// The names of every format [`parse_format`] takes, for messages.
-pub fn format_names() -> String {
-    FORMATS
-        .iter()
-        .map(|(n, _)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+pub use crate::formats::{format_name, format_names, parse_format};
 
 /// How a format's channels are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -726,13 +695,12 @@ fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
     })
 }
 
-/// Channels of a format the host reads and writes per channel.
 /// Bits per channel of a format atomport fills channel by channel.
 pub fn channel_bits(format: wgpu::TextureFormat) -> Option<u32> {
     layout(format).map(|l| l.2)
 }
 
-/// Channels per texel of a format atomport fills channel by channel.
+/// Channels of a format the host reads and writes per channel.
 pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
     layout(format).map(|l| l.0)
 }

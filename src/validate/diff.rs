@@ -239,16 +239,18 @@ fn differences(rule: Comparison, x: &Data, y: &Data) -> Vec<Difference> {
 }
 
 /// `bits` (sorted) shown in `like`'s element type.
-fn sorted(like: &Data, bits: &[u32]) -> Data {
+fn sorted(like: &Data, bits: &[u64]) -> Data {
     match like {
-        Data::U32(_) => Data::U32(bits.to_vec()),
-        Data::I32(_) => Data::I32(bits.iter().map(|&b| b as i32).collect()),
-        Data::F32(_) => Data::F32(bits.iter().map(|&b| f32::from_bits(b)).collect()),
+        Data::U32(_) => Data::U32(bits.iter().map(|&b| b as u32).collect()),
+        Data::I32(_) => Data::I32(bits.iter().map(|&b| b as u32 as i32).collect()),
+        Data::F32(_) => Data::F32(bits.iter().map(|&b| f32::from_bits(b as u32)).collect()),
+        Data::U64(_) => Data::U64(bits.to_vec()),
+        Data::I64(_) => Data::I64(bits.iter().map(|&b| b as i64).collect()),
     }
 }
 
 /// Each element's class under `rule`, named by the smallest index in it.
-fn classes(rule: Comparison, bits: &[u32]) -> Vec<usize> {
+fn classes(rule: Comparison, bits: &[u64]) -> Vec<usize> {
     let n = bits.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut i: usize) -> usize {

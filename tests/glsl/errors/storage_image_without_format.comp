@@ -1,5 +1,5 @@
 #version 450
-// A storage image without a format qualifier: named, with its line.
+// A formatless storage image of a shape WebGPU has no storage texture for: named, with its line.
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) writeonly uniform image2D target;
-void main() { imageStore(target, ivec2(0), vec4(1.0)); }
+layout(set = 0, binding = 0) writeonly uniform imageCube target;
+void main() { imageStore(target, ivec3(0), vec4(1.0)); }
