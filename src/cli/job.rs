@@ -8,8 +8,8 @@ use atomport::{
 };
 
 use super::spec::{
-    BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit, UniformArg,
-    parse_fill,
+    BindingRef, BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit,
+    UniformArg, parse_fill,
 };
 
 /// Everything a job creates for the kernel's bindings.
@@ -94,6 +94,50 @@ pub fn run(
 /// Every resource the specs describe, made for the kernel's bindings; sizes
 /// are checked before anything is allocated.
 fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Made)>> {
+    // A spec naming a whole array of resources binds every element alike.
+    let slot_name = |r: &BindingRef| match r {
+        BindingRef::Name(n) => Some(n.clone()),
+        BindingRef::Slot(_) => None,
+    };
+    let res = &Resources {
+        buffers: per_element(
+            kernel,
+            &res.buffers,
+            |a| slot_name(&a.slot),
+            |a, n| BufferArg {
+                slot: BindingRef::Name(n),
+                ..a.clone()
+            },
+        ),
+        images: per_element(
+            kernel,
+            &res.images,
+            |a| slot_name(&a.slot),
+            |a, n| ImageArg {
+                slot: BindingRef::Name(n),
+                ..a.clone()
+            },
+        ),
+        textures: per_element(
+            kernel,
+            &res.textures,
+            |a| slot_name(&a.slot),
+            |a, n| TextureArg {
+                slot: BindingRef::Name(n),
+                ..a.clone()
+            },
+        ),
+        samplers: per_element(
+            kernel,
+            &res.samplers,
+            |a| Some(a.name.clone()),
+            |a, n| SamplerArg {
+                name: n,
+                ..a.clone()
+            },
+        ),
+        ..res.clone()
+    };
     let limits = ctx.limits();
     let largest = limits
         .max_buffer_size
@@ -160,6 +204,62 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         ));
     }
     Ok(made)
+}
+
+/// The elements (`NAME[0]`, `NAME[1]`, …) of the resource array `name`
+/// that the kernel binds, in order; none when `name` is a binding itself.
+fn array_elements(kernel: &Kernel, name: &str) -> Vec<String> {
+    if kernel.binding_named(name).is_ok() {
+        return Vec::new();
+    }
+    let mut found: Vec<(u32, String)> = kernel
+        .bindings()
+        .iter()
+        .flat_map(|b| [b.name.as_deref(), b.combined.as_deref()])
+        .flatten()
+        .filter_map(|n| {
+            let k = n
+                .strip_prefix(name)?
+                .strip_prefix('[')?
+                .strip_suffix(']')?
+                .parse()
+                .ok()?;
+            Some((k, n.to_string()))
+        })
+        .collect();
+    found.sort();
+    found.dedup();
+    found.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Whether `name` is a resource array the kernel binds elements of.
+fn named_array(kernel: &Kernel, name: &str) -> bool {
+    !array_elements(kernel, name).is_empty()
+}
+
+/// `args`, each one that names a whole resource array replaced by one per
+/// element (`with` makes the element's copy) but those given on their own.
+fn per_element<T: Clone>(
+    kernel: &Kernel,
+    args: &[T],
+    name: impl Fn(&T) -> Option<String>,
+    with: impl Fn(&T, String) -> T,
+) -> Vec<T> {
+    // An element named on its own keeps its own spec.
+    let named: Vec<String> = args.iter().filter_map(&name).collect();
+    let mut out = Vec::new();
+    for a in args {
+        let mut elements = name(a).map_or_else(Vec::new, |n| array_elements(kernel, &n));
+        elements.retain(|e| !named.contains(e));
+        if elements.is_empty() {
+            if name(a).is_none_or(|n| !named_array(kernel, &n)) {
+                out.push(a.clone());
+            }
+        } else {
+            out.extend(elements.into_iter().map(|n| with(a, n)));
+        }
+    }
+    out
 }
 
 /// The image (or storage texture) an `--image` spec describes.

@@ -36,6 +36,7 @@
 //!    and validate the WGSL text.
 
 pub mod alias;
+pub mod arrays;
 pub mod compat;
 pub mod compswap;
 pub mod float;
@@ -240,6 +241,7 @@ fn spirv_passes(
             compat::remove_unused_globals(&mut m);
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
+        arrays::split_resource_arrays(&mut m)?;
         found.push = push::push_constants_to_buffers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;
@@ -309,6 +311,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             compat::remove_unused_globals(&mut m);
             alias::alias_shared_bindings(&mut m)?;
         }
+        arrays::split_resource_arrays(&mut m)?;
         sampler::split_combined_samplers(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).
