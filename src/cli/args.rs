@@ -114,9 +114,14 @@ pub(super) struct ShaderArgs {
     #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
     pub(super) specs: Vec<atomport::Specialization>,
     /// Vulkan version GLSL is compiled for: vulkan1.0 (SPIR-V 1.0), vulkan1.1 (1.3), vulkan1.2
-    /// (1.5) or vulkan1.3 (1.6) [default: vulkan1.1]
+    /// (1.5) or vulkan1.3 (1.6) [default: vulkan1.1, or vulkan1.2/1.3 when the shader needs
+    /// SPIR-V 1.5/1.6, e.g. a non-constant subgroupBroadcast id]
     #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
     pub(super) target_env: Option<atomport::TargetEnv>,
+    /// Hold every storage image in a texel buffer (as atomic ones are), not only those WebGPU
+    /// cannot store: for adapters that give a format no storage binding (DX12 through vkd3d)
+    #[arg(long)]
+    pub(super) texel_buffers: bool,
     /// Fail (exit 1) when the shader asks for a guarantee WGSL does not give in full (the
     /// warnings printed to stderr: acquire/release atomics, coherent, volatile, barriers in
     /// non-uniform control flow)
@@ -150,6 +155,7 @@ impl ShaderArgs {
         o.dialect = self.dialect;
         o.specializations = self.specs.clone();
         o.target_env = self.target_env;
+        o.images_as_texel_buffers = self.texel_buffers;
         o
     }
 

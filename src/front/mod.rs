@@ -251,11 +251,14 @@ pub struct SourceOptions {
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
     /// that run everywhere. Off by default: the output is portable.
     pub native_float_atomics: bool,
-    /// Hold every r32ui/r32i/r32f storage image in a texel buffer, atomics or
-    /// not, so that one [`crate::Image`] binds to every kernel of a
-    /// multi-pass pipeline (e.g. one pass writes it with atomics, the next
-    /// only reads it). Off by default: images without atomics on 1D, 2D,
-    /// 2D-array and 3D stay WGSL storage textures.
+    /// Hold every storage image of a declared format in a texel buffer,
+    /// atomics or not, so that one [`crate::Image`] binds to every kernel
+    /// of a multi-pass pipeline (e.g. one pass writes it with atomics, the
+    /// next only reads it), and so that a kernel runs where the adapter
+    /// gives the format no storage binding (DX12 through vkd3d 1.6 has
+    /// typed storage only for r32 formats). Off by default: images without
+    /// atomics on 1D, 2D, 2D-array and 3D in formats WebGPU can store stay
+    /// WGSL storage textures.
     pub images_as_texel_buffers: bool,
     /// The GLSL dialect; `None` detects it: a shader that names no `set =`
     /// and compiles only under OpenGL's rules (loose uniforms, atomic

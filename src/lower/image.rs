@@ -175,15 +175,15 @@ pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> 
     Ok(found)
 }
 
-/// Lowers the images (with `all_r32`, every r32 storage image but the
-/// formatless ones, `keep`); returns the bindings of those it lowered.
+/// Lowers the images (with `all`, every storage image of a declared format;
+/// the formatless ones, `keep`, stay); returns the bindings of those it lowered.
 pub fn images_to_texel_buffers(
     m: &mut Model,
-    all_r32: bool,
+    all: bool,
     keep: &[FormatlessImage],
     swap_axes: bool,
 ) -> Result<Vec<ImageBinding>> {
-    let chosen: Vec<Chosen> = choose(m, all_r32)?
+    let chosen: Vec<Chosen> = choose(m, all)?
         .into_iter()
         .filter(|c| {
             let (group, binding) = m.slot(c.0);
@@ -271,9 +271,9 @@ pub fn images_to_texel_buffers(
 }
 
 /// The storage images to lower: those used by image atomics, 64-bit ones,
-/// those of shapes WGSL has no storage texture for (and with `all_r32`
-/// every r32 one); refuses those of formats a buffer cannot hold.
-fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
+/// those of shapes WGSL has no storage texture for (and with `all` every
+/// one); refuses those of formats a buffer cannot hold.
+fn choose(m: &Model, all: bool) -> Result<Vec<Chosen>> {
     let texel_pointer_images: Vec<Word> = m
         .instructions()
         .filter(|i| i.class.opcode == Op::ImageTexelPointer)
@@ -316,7 +316,7 @@ fn choose(m: &Model, all_r32: bool) -> Result<Vec<Chosen>> {
         // r32 ones; anything else lives in a texel buffer.
         let core = mapped.is_some_and(|f| CORE_STORAGE_FORMATS.contains(&f));
         let read_write = reads.contains(&var) && writes.contains(&var);
-        let to_buffer = atomic || wide || (all_r32 && r32) || !core || (read_write && !r32);
+        let to_buffer = atomic || wide || all || !core || (read_write && !r32);
         if native && !to_buffer {
             continue;
         }
