@@ -922,3 +922,56 @@ fn spec_target_env_and_warnings_on_the_command_line() {
         assert_eq!(err.matches("warning:").count(), 2, "{err}");
     }
 }
+
+#[test]
+fn texture_and_image_formats_take_glsl_and_wgpu_names_alike() {
+    let run = |flag: &str, spec: &str, shader: &str, out: &str| {
+        common::run_json(&[
+            "run",
+            shader,
+            "--groups",
+            "1,1",
+            flag,
+            spec,
+            "--buffer",
+            out,
+            "--backend",
+            "vulkan",
+            "--json",
+        ])["bindings"]
+            .clone()
+    };
+    let h = "tests/glsl/tex_combined_fetch_histogram.comp";
+    assert_eq!(
+        run("--texture", "photo=4x4:rgba16f:fill=0.5", h, "Bins=u32:64"),
+        run(
+            "--texture",
+            "photo=4x4:rgba16float:fill=0.5",
+            h,
+            "Bins=u32:64"
+        ),
+    );
+    let f = "tests/glsl/img_storage_r32f_no_atomics.comp";
+    let o = common::atomport(&[
+        "run",
+        f,
+        "--groups",
+        "1,1",
+        "--image",
+        "field=8x8:r32float:fill=2",
+        "--backend",
+        "vulkan",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let o = common::atomport(&[
+        "run",
+        h,
+        "--groups",
+        "1",
+        "--texture",
+        "photo=4x4:rgba17f",
+        "--backend",
+        "vulkan",
+    ]);
+    common::assert_fails(&o, 2, "or GLSL's name");
+}

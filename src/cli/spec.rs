@@ -104,6 +104,13 @@ impl FromStr for Slot {
     }
 }
 
+/// A texture format by wgpu's name (`rgba16float`) or GLSL's layout
+/// qualifier (`rgba16f`), as `--texture` and `--image` take both.
+pub fn texture_format(name: &str) -> Option<wgpu::TextureFormat> {
+    atomport::runtime::texture::parse_format(name)
+        .or_else(|| atomport::ImageFormat::parse(name).map(|f| f.texture_format()))
+}
+
 /// How to fill a buffer (the SPEC of `--buffer B=SPEC`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum BufferInit {
@@ -398,7 +405,7 @@ impl FromStr for TextureArg {
             .map_err(|_| Error::Spec(format!("`{size_s}` is not a texture size: {usage}")))?;
         let (mut format, mut fill, mut iota, mut mips) = (None, None, false, 1);
         for p in parts {
-            if let Some(f) = atomport::runtime::texture::parse_format(p) {
+            if let Some(f) = texture_format(p) {
                 format = Some(f);
             } else if p == "iota" {
                 iota = true;
@@ -410,7 +417,7 @@ impl FromStr for TextureArg {
                 fill = Some(parse_fill(v)?);
             } else {
                 return Err(Error::Spec(format!(
-                    "`{p}` in `{s}` is neither a format ({}), fill=V, iota nor mips=N",
+                    "`{p}` in `{s}` is neither a format ({}, or GLSL's name: rgba16f, r32ui, …), fill=V, iota nor mips=N",
                     atomport::runtime::texture::format_names()
                 )));
             }
