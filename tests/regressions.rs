@@ -207,3 +207,53 @@ fn rgba32f_images_read_and_written_run() {
         assert_eq!(texels, vec![3.0; 8 * 8 * 4], "{}", ctx.backend_name());
     }
 }
+
+/// A shift by a `uint64_t` amount: naga read it as `x << bitcast<u64>(n)`,
+/// WGSL a browser (or atomport itself) refuses to parse back. The amount
+/// is converted to 32 bits, and the results are GLSL's.
+#[test]
+fn shifts_by_64_bit_amounts_give_wgsl_that_parses_and_runs() {
+    let src = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) buffer Wide { uint64_t values[8]; uint64_t amounts[8]; int64_t signed_values[8]; };
+layout(set = 0, binding = 1) buffer Out { uint64_t left[8]; uint64_t right[8]; int64_t arith[8]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    left[i] = values[i] << amounts[i];
+    right[i] = values[i] >> amounts[i];
+    arith[i] = signed_values[i] >> amounts[i];
+}
+";
+    let k = Kernel::from_glsl(src, &SourceOptions::named("wide_shift.comp")).unwrap();
+    Kernel::from_wgsl(k.wgsl(), &SourceOptions::named("wide_shift.wgsl"))
+        .unwrap_or_else(|e| panic!("the WGSL parses back: {e}"));
+    let values: Vec<u64> = (0..8)
+        .map(|i| 0x8123_4567_89ab_cdefu64.rotate_left(i * 7))
+        .collect();
+    let amounts: Vec<u64> = vec![0, 1, 5, 31, 32, 33, 47, 63];
+    let signed: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+    let mut input = values.clone();
+    input.extend(&amounts);
+    input.extend(signed.iter().map(|&v| v as u64));
+    let mut want = Vec::new();
+    want.extend(values.iter().zip(&amounts).map(|(v, a)| v << a));
+    want.extend(values.iter().zip(&amounts).map(|(v, a)| v >> a));
+    want.extend(signed.iter().zip(&amounts).map(|(v, a)| (v >> a) as u64));
+    for ctx in common::contexts_with_available(k.required_features()) {
+        if !ctx.device().features().contains(k.required_features()) {
+            println!("{}: no 64-bit integers", ctx.backend_name());
+            continue;
+        }
+        let wide = Buffer::from_slice(&ctx, &input).unwrap();
+        let out = Buffer::zeroed(&ctx, 24 * 8).unwrap();
+        ctx.dispatch(
+            &k,
+            [1, 1, 1],
+            &[Bind::named("Wide", &wide), Bind::named("Out", &out)],
+        )
+        .unwrap();
+        let got: Vec<u64> = out.read(&ctx).unwrap();
+        assert_eq!(got, want, "{}", ctx.backend_name());
+    }
+}

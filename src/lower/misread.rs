@@ -10,6 +10,10 @@
 //! - `OpImageFetch` with an offset (`texelFetchOffset`) gets the offset
 //!   added to its coordinate: WGSL's `textureLoad` has no offset, and naga
 //!   drops it.
+//! - A shift by a 64-bit amount (`x << n` with `n` a `uint64_t`) gets the
+//!   amount converted to 32 bits: naga reads it as `x << bitcast<u64>(n)`,
+//!   which WGSL refuses (shift amounts are `u32`). Only amounts of 2³² or
+//!   more change, and past 63 GLSL leaves the result undefined.
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, Word};
@@ -37,12 +41,54 @@ pub fn rewrite_misread_instructions(m: &mut Model) -> Result<usize> {
         let t = if n == 1 { b } else { m.vector_type(b, n) };
         bool_of.insert(n, t);
     }
+    // The u32 scalar or vector type of each wide shift amount.
+    let mut narrow: std::collections::HashMap<Word, Word> = std::collections::HashMap::new();
+    let wide: Vec<Word> = m
+        .instructions()
+        .filter(|i| is_shift(i.class.opcode))
+        .filter_map(|i| i.operands.get(1).and_then(id))
+        .filter_map(|n| m.result_type(n))
+        .filter(|&t| m.int_type_of(m.scalar_of(t)).is_some_and(|(w, _)| w == 64))
+        .collect();
+    for t in wide {
+        let n = components(m, t);
+        let u = m.uint();
+        narrow.insert(t, if n == 1 { u } else { m.vector_type(u, n) });
+    }
     m.rewrite(|e, inst| match inst.class.opcode {
+        op if is_shift(op) => Ok(narrow_shift_amount(e, inst, &narrow)),
         Op::SNegate => Ok(unsigned_negate(e, inst)),
         Op::SMod => Ok(signed_modulo(e, inst, &bool_of)),
         Op::ImageFetch => image_fetch_offset(e, inst),
         _ => Ok(false),
     })
+}
+
+/// Whether `op` is one of SPIR-V's three shifts.
+fn is_shift(op: Op) -> bool {
+    matches!(
+        op,
+        Op::ShiftLeftLogical | Op::ShiftRightLogical | Op::ShiftRightArithmetic
+    )
+}
+
+/// A shift by a 64-bit amount: the amount converted to `u32` first.
+fn narrow_shift_amount(
+    e: &mut Emit,
+    inst: &Instruction,
+    narrow: &std::collections::HashMap<Word, Word>,
+) -> bool {
+    let Some(n) = inst.operands.get(1).and_then(id) else {
+        return false;
+    };
+    let Some(&u) = e.m.result_type(n).and_then(|t| narrow.get(&t)) else {
+        return false;
+    };
+    let amount = e.op(Op::UConvert, u, &[n]);
+    let mut shift = inst.clone();
+    shift.operands[1] = Operand::IdRef(amount);
+    e.push(shift);
+    true
 }
 
 /// How many components a scalar or vector type has.
