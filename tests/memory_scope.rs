@@ -8,20 +8,6 @@ mod common;
 use atomport::validate::conformance::{Scale, image_size};
 use atomport::{Bind, Buffer, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions};
 
-const DIMS: [ImageDim; 11] = [
-    ImageDim::D1,
-    ImageDim::D2,
-    ImageDim::D3,
-    ImageDim::Rect,
-    ImageDim::Cube,
-    ImageDim::Buffer,
-    ImageDim::D1Array,
-    ImageDim::D2Array,
-    ImageDim::CubeArray,
-    ImageDim::D2Ms,
-    ImageDim::D2MsArray,
-];
-
 /// The GLSL coordinate of texel `i`'s address and its sample argument.
 fn coordinate(dim: ImageDim) -> (String, &'static str) {
     let c = |k: u32| format!("coords[4u * i + {k}u]");
@@ -76,7 +62,7 @@ void main() {{
 
 #[test]
 fn image_atomic_load_and_store_on_every_image_type() {
-    for dim in DIMS {
+    for dim in ImageDim::ALL {
         for format in [
             ImageFormat::R32Uint,
             ImageFormat::R32Sint,
