@@ -5,27 +5,11 @@
 
 mod common;
 
-use atomport::validate::conformance::{Scale, image_size};
+use atomport::validate::conformance::{Scale, coord_expr, image_size};
 use atomport::{Bind, Buffer, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions};
 
-/// The GLSL coordinate of texel `i`'s address and its sample argument.
-fn coordinate(dim: ImageDim) -> (String, &'static str) {
-    let c = |k: u32| format!("coords[4u * i + {k}u]");
-    let p = match dim.coordinate_count() {
-        1 => c(0),
-        2 => format!("ivec2({}, {})", c(0), c(1)),
-        _ => format!("ivec3({}, {}, {})", c(0), c(1), c(2)),
-    };
-    let s = if dim.is_multisampled() {
-        "coords[4u * i + 3u], "
-    } else {
-        ""
-    };
-    (p, s)
-}
-
 fn image_kernel(dim: ImageDim, format: ImageFormat) -> Kernel {
-    let (p, s) = coordinate(dim);
+    let (p, s) = coord_expr(dim);
     let (prefix, ty, value) = match format {
         ImageFormat::R32Uint => ("u", "uint", "v * 2u + 1u"),
         ImageFormat::R32Sint => ("i", "int", "v * 2 + 1"),

@@ -44,6 +44,7 @@ mod litmus;
 mod shaders;
 
 pub use cases::{CALLS, Case, CounterFn, Memory, Scale, Variant, image_size, matrix};
+pub use shaders::coord_expr;
 
 use buffers::*;
 use cases::*;

@@ -94,8 +94,9 @@ pub(super) fn call(case: &Case, target: &str, coords: &str, sample: &str) -> Str
 }
 
 /// GLSL's `P` from the coords buffer, and the sample argument with its
-/// trailing comma (`"coords[…], "`) for multisample images, else `""`.
-pub(super) fn coord_expr(dim: ImageDim) -> (String, String) {
+/// trailing comma (`"coords[…], "`) for multisample images, else `""`:
+/// texel `i` of an image kernel reads its address from `coords[4i..4i+4]`.
+pub fn coord_expr(dim: ImageDim) -> (String, String) {
     let c = |k: u32| format!("coords[4u * i + {k}u]");
     let p = match dim.coordinate_count() {
         1 => c(0),
