@@ -351,31 +351,18 @@ impl Context {
 /// binding 4 of a group that binds 0 and 4 reads descriptor 4, which is not
 /// there.
 fn dense_bindings(spirv: &[u32], numbers: &[Vec<u32>]) -> Result<Vec<u32>> {
-    const OP_DECORATE: u32 = 71;
-    const BINDING: u32 = 33;
-    const DESCRIPTOR_SET: u32 = 34;
-    let mut words = spirv.to_vec();
     let mut sets = std::collections::HashMap::new();
     let mut bindings = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
-        if count == 0 || i + count > words.len() {
-            return Err(Error::Internal(
-                "the native module's words end mid-instruction".into(),
-            ));
-        }
-        if op == OP_DECORATE && count == 4 {
-            match words[i + 2] {
-                DESCRIPTOR_SET => {
-                    sets.insert(words[i + 1], words[i + 3]);
-                }
-                BINDING => bindings.push(i),
-                _ => {}
+    for (at, inst) in instructions(spirv) {
+        match (inst[0] & 0xffff, inst) {
+            (OP_DECORATE, [_, target, DESCRIPTOR_SET, set]) => {
+                sets.insert(*target, *set);
             }
+            (OP_DECORATE, [_, _, BINDING, _]) => bindings.push(at),
+            _ => {}
         }
-        i += count;
     }
+    let mut words = spirv.to_vec();
     for at in bindings {
         let set = sets.get(&words[at + 1]).copied().unwrap_or(0);
         let binding = words[at + 3];
