@@ -9,7 +9,7 @@ use atomport::{
 
 use super::spec::{
     BindingRef, BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit,
-    UniformArg, parse_fill,
+    UniformArg, parse_fill, texture_format,
 };
 
 /// Everything a job creates for the kernel's bindings.
@@ -232,11 +232,6 @@ fn array_elements(kernel: &Kernel, name: &str) -> Vec<String> {
     found.into_iter().map(|(_, n)| n).collect()
 }
 
-/// Whether `name` is a resource array the kernel binds elements of.
-fn named_array(kernel: &Kernel, name: &str) -> bool {
-    !array_elements(kernel, name).is_empty()
-}
-
 /// `args`, each one that names a whole resource array replaced by one per
 /// element (`with` makes the element's copy) but those given on their own.
 fn per_element<T: Clone>(
@@ -245,19 +240,19 @@ fn per_element<T: Clone>(
     name: impl Fn(&T) -> Option<String>,
     with: impl Fn(&T, String) -> T,
 ) -> Vec<T> {
-    // An element named on its own keeps its own spec.
     let named: Vec<String> = args.iter().filter_map(&name).collect();
     let mut out = Vec::new();
     for a in args {
-        let mut elements = name(a).map_or_else(Vec::new, |n| array_elements(kernel, &n));
-        elements.retain(|e| !named.contains(e));
+        let elements = name(a).map_or_else(Vec::new, |n| array_elements(kernel, &n));
         if elements.is_empty() {
-            if name(a).is_none_or(|n| !named_array(kernel, &n)) {
-                out.push(a.clone());
-            }
-        } else {
-            out.extend(elements.into_iter().map(|n| with(a, n)));
+            out.push(a.clone());
         }
+        out.extend(
+            elements
+                .into_iter()
+                .filter(|e| !named.contains(e))
+                .map(|e| with(a, e)),
+        );
     }
     out
 }
@@ -485,24 +480,14 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
     }
 }
 
-/// Whether `given` (a GLSL or wgpu format name) names the wgpu format
-/// named `declared`.
-fn names_format(given: &str, declared: &str) -> bool {
-    given == declared
-        || atomport::ImageFormat::parse(given)
-            .is_some_and(|f| format_name(f.texture_format()) == declared)
-}
-
 /// A storage texture for `info` from an `--image` spec.
 fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Texture> {
     let flag = |e: Error| Error::Spec(format!("--image {}: {e}", a.slot));
     // A formatless image takes the format the spec gives.
     let from_host = info.texture.as_ref().is_some_and(|t| t.format_from_host);
-    let given = a.format.as_deref().map(|f| {
-        atomport::ImageFormat::parse(f)
-            .map(|i| format_name(i.texture_format()))
-            .unwrap_or_else(|| f.to_string())
-    });
+    // The spec's format, by GLSL's or wgpu's name (the spec parser took
+    // only names one of them has).
+    let given = a.format.as_deref().and_then(texture_format);
     if from_host && given.is_none() {
         return Err(Error::Spec(format!(
             "--image {}: the shader declares `{}` without a format: give one (e.g. {}=64x64:rgba16float)",
@@ -513,7 +498,7 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
     }
     let want = info.texture.as_ref().and_then(|t| {
         let format = if from_host {
-            given.clone()?
+            format_name(given?)
         } else {
             t.format.clone()?
         };
@@ -526,7 +511,15 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
             info.display_name()
         )));
     };
-    if let Some(f) = a.format.as_deref().filter(|f| !names_format(f, &declared)) {
+    let format = atomport::runtime::texture::parse_format(&declared).ok_or_else(|| {
+        Error::Spec(format!(
+            "--image {}: atomport cannot make a {declared} texture",
+            a.slot
+        ))
+    })?;
+    if let (Some(f), Some(g)) = (a.format.as_deref(), given)
+        && g != format
+    {
         return Err(Error::Spec(format!(
             "--image {}: the shader declares `{}` as {declared}, not {f}",
             a.slot,
@@ -536,12 +529,6 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
     if a.samples != 1 {
         return Err(flag(Error::Spec("storage textures have one sample".into())));
     }
-    let format = atomport::runtime::texture::parse_format(&declared).ok_or_else(|| {
-        Error::Spec(format!(
-            "--image {}: atomport cannot make a {declared} texture",
-            a.slot
-        ))
-    })?;
     let desc = atomport::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
     let fill = a
         .fill

@@ -328,9 +328,7 @@ impl FromStr for ImageArg {
             format: None,
         };
         for p in parts {
-            if atomport::runtime::texture::parse_format(p).is_some()
-                || atomport::ImageFormat::parse(p).is_some()
-            {
+            if texture_format(p).is_some() {
                 arg.format = Some(p.to_string());
             } else if let Some(n) = p.strip_prefix("samples=") {
                 arg.samples = n
