@@ -1011,7 +1011,8 @@ impl Overrides {
                 .map(|b| b.resource)
         };
         for info in kernel.bindings() {
-            match (info.image, info.layers_override, bound(info)) {
+            let resource = bound(info);
+            match (info.image, info.layers_override, resource) {
                 // Without an image (prepare without binds) the defaults of 1 stand.
                 (Some(shape), _, Some(Resource::Image(img))) => {
                     let d = img.desc();
@@ -1025,7 +1026,7 @@ impl Overrides {
                 }
                 _ => {}
             }
-            if let (Some(t), Some(Resource::Texture(bound))) = (&info.texture, bound(info))
+            if let (Some(t), Some(Resource::Texture(bound))) = (&info.texture, resource)
                 && t.format_from_host
             {
                 let f = bound.desc().format;
