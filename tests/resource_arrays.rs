@@ -431,3 +431,42 @@ void main() { imageAtomicAdd(bins[which], ivec2(gl_LocalInvocationID.x, 0), 1u);
         "the image array `bins` is indexed by a value known only at run time",
     );
 }
+
+#[test]
+fn arrays_that_cannot_be_split_are_refused_naming_them() {
+    let bindless = common::temp_file(
+        "arrays",
+        "unsized.comp",
+        "#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) uniform texture2D textures[];
+layout(set = 0, binding = 1) uniform sampler s;
+layout(set = 0, binding = 2) buffer O { vec4 o[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    o[i] = textureLod(sampler2D(textures[nonuniformEXT(i)], s), vec2(0.5), 0.0);
+}
+",
+    );
+    let o = common::atomport(&["translate", &bindless]);
+    common::assert_fails(&o, 1, "the texture array `textures` has no size (bindless)");
+    let whole = common::temp_file(
+        "arrays",
+        "whole.comp",
+        "#version 450
+#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) uniform texture2D layers[2];
+layout(set = 0, binding = 1) buffer O { vec4 o[]; };
+vec4 second(texture2D t[2]) { return texelFetch(t[1], ivec2(0), 0); }
+void main() { o[0] = second(layers); }
+",
+    );
+    let o = common::atomport(&["translate", &whole]);
+    common::assert_fails(
+        &o,
+        1,
+        "the texture array `layers` is used whole (OpFunctionCall)",
+    );
+}
