@@ -245,7 +245,7 @@ impl Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Known optional features: wgpu's name and what in a shader needs it.
-const FEATURE_NAMES: [(wgpu::Features, &str, &str); 8] = [
+const FEATURE_NAMES: [(wgpu::Features, &str, &str); 12] = [
     (
         wgpu::Features::SHADER_INT64,
         "SHADER_INT64",
@@ -274,6 +274,26 @@ const FEATURE_NAMES: [(wgpu::Features, &str, &str); 8] = [
     (wgpu::Features::SHADER_F16, "SHADER_F16", "16-bit floats"),
     (wgpu::Features::SHADER_F64, "SHADER_F64", "64-bit floats"),
     (wgpu::Features::SUBGROUP, "SUBGROUP", "subgroup operations"),
+    (
+        wgpu::Features::TEXTURE_BINDING_ARRAY,
+        "TEXTURE_BINDING_ARRAY",
+        "arrays of textures and samplers indexed at run time",
+    ),
+    (
+        wgpu::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
+        "SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING",
+        "texture array indices that differ within a workgroup",
+    ),
+    (
+        wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY,
+        "STORAGE_RESOURCE_BINDING_ARRAY",
+        "arrays of storage textures",
+    ),
+    (
+        wgpu::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
+        "STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING",
+        "storage texture array indices that differ within a workgroup",
+    ),
 ];
 
 /// `NAME (what needs it), …` for a set of features.

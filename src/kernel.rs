@@ -189,9 +189,25 @@ pub struct BindingInfo {
     /// ([`crate::Uniforms::push`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub push_constant: bool,
+    /// For a binding array (an array of textures or samplers the shader
+    /// indexes at run time, or declares without a size): its length. The
+    /// host binds its elements by name, `NAME[0]`, `NAME[1]`, …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub array: Option<ArrayLength>,
     /// The block's type name when the binding is named by its instance.
     #[serde(skip)]
     pub(crate) block_name: Option<String>,
+}
+
+/// How many elements a binding array has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrayLength {
+    /// Declared with this many (`texture2D maps[8]`): all are bound.
+    Fixed(u32),
+    /// Declared without a size (`sampler2D textures[]`): as many as the
+    /// host binds, from element 0 on without a gap.
+    Unsized,
 }
 
 /// What a texture binding declares.
@@ -785,6 +801,35 @@ impl Kernel {
             })
     }
 
+    /// The binding and element a name refers to: `NAME[k]` is element `k`
+    /// of the binding array `NAME` (or of the arrays a combined sampler
+    /// array `NAME` was split into: the texture's); any other name is
+    /// [`Kernel::binding_named`]'s, element 0. An element past a fixed
+    /// length is an error naming the length.
+    pub fn element_named(&self, name: &str) -> Result<(&BindingInfo, u32)> {
+        let whole = self.binding_named(name);
+        let Some((base, k)) = split_element(name).filter(|_| whole.is_err()) else {
+            return whole.map(|b| (b, 0));
+        };
+        let found = self.bindings.iter().find(|b| {
+            b.array.is_some()
+                && (b.name.as_deref() == Some(base)
+                    || (b.combined.as_deref() == Some(base) && b.kind != BindingKind::Sampler))
+        });
+        let Some(info) = found else {
+            return whole.map(|b| (b, 0));
+        };
+        if let Some(ArrayLength::Fixed(n)) = info.array
+            && k >= n
+        {
+            return Err(Error::UnknownName(format!(
+                "`{name}`: the array `{base}` has {n} elements (`{base}[0]` to `{base}[{}]`)",
+                n - 1
+            )));
+        }
+        Ok((info, k))
+    }
+
     /// Every binding's name for messages, as `a, b (or B), c`: an
     /// instance name with its block's name, a counter buffer with its counters.
     pub fn binding_names(&self) -> String {
@@ -846,6 +891,12 @@ impl Kernel {
     pub(crate) fn id(&self) -> u64 {
         self.id
     }
+}
+
+/// `NAME[k]` as (`NAME`, k).
+pub(crate) fn split_element(name: &str) -> Option<(&str, u32)> {
+    let (base, rest) = name.strip_suffix(']')?.rsplit_once('[')?;
+    Some((base, rest.parse().ok()?))
 }
 
 /// Adds the line to a `FILE: … `name` …` message about a GLSL declaration:
@@ -1009,7 +1060,16 @@ fn reflect(
     var: &naga::GlobalVariable,
     rb: &naga::ResourceBinding,
 ) -> BindingInfo {
-    let ty = &module.types[var.ty].inner;
+    let (ty, array) = match module.types[var.ty].inner {
+        TypeInner::BindingArray { base, size } => (
+            &module.types[base].inner,
+            Some(match size {
+                naga::ArraySize::Constant(n) => ArrayLength::Fixed(n.get()),
+                _ => ArrayLength::Unsized,
+            }),
+        ),
+        ref t => (t, None),
+    };
     let kind = match var.space {
         AddressSpace::Uniform => BindingKind::Uniform,
         AddressSpace::Storage { access } if !access.contains(StorageAccess::STORE) => {
@@ -1066,6 +1126,7 @@ fn reflect(
         comparison,
         combined: None,
         alias_of: None,
+        array,
     }
 }
 
@@ -1341,6 +1402,46 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
         }
         if !holds_without(barrier) {
             f |= F::SUBGROUP_BARRIER;
+        }
+    }
+    // Binding arrays: of textures and samplers, of storage textures; the
+    // non-uniform indexing features only where naga's uniformity analysis
+    // finds an index varying within a workgroup.
+    let arrays: Vec<&TypeInner> = module
+        .types
+        .iter()
+        .filter_map(|(_, t)| match t.inner {
+            TypeInner::BindingArray { base, .. } => Some(&module.types[base].inner),
+            _ => None,
+        })
+        .collect();
+    if !arrays.is_empty() {
+        f |= F::TEXTURE_BINDING_ARRAY;
+        let storage = |t: &&TypeInner| {
+            matches!(
+                t,
+                TypeInner::Image {
+                    class: ImageClass::Storage { .. },
+                    ..
+                }
+            )
+        };
+        if arrays.iter().any(storage) {
+            f |= F::STORAGE_RESOURCE_BINDING_ARRAY;
+        }
+        for (cap, feature) in [
+            (
+                naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
+                F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
+            ),
+            (
+                naga::valid::Capabilities::STORAGE_TEXTURE_BINDING_ARRAY_NON_UNIFORM_INDEXING,
+                F::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
+            ),
+        ] {
+            if !holds_without(cap) {
+                f |= feature;
+            }
         }
     }
     if int64_atomics {

@@ -42,8 +42,8 @@ pub use front::{
     read_text,
 };
 pub use kernel::{
-    BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member, TextureDim,
-    TextureInfo,
+    ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
+    TextureDim, TextureInfo,
 };
 pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};

@@ -6,30 +6,13 @@
 //! four demos, and fails on any failure. Without the kit the test says why
 //! it skipped (a fresh machine passes the README's test command).
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-/// The kit's folder, if it is installed.
-fn kit() -> Result<PathBuf, String> {
-    let kit = match std::env::var_os("ATOMPORT_DX12_KIT") {
-        Some(k) => PathBuf::from(k),
-        None => {
-            PathBuf::from(std::env::var_os("HOME").ok_or("no HOME")?).join(".cache/atomport-dx12")
-        }
-    };
-    if kit.join("ready").is_file() && kit.join("env.sh").is_file() {
-        Ok(kit)
-    } else {
-        Err(format!(
-            "no DX12 kit at {} (install it with scripts/setup-dx12)",
-            kit.display()
-        ))
-    }
-}
+use std::process::Command;
 
 #[test]
 fn the_windows_build_runs_everything_on_dx12_under_wine() {
-    let kit = match kit() {
+    let kit = match common::dx12_kit() {
         Ok(k) => k,
         Err(why) => {
             println!("skipping DX12: {why}");

@@ -57,9 +57,10 @@ pub fn run(
     let binds: Vec<Bind> = made
         .iter()
         .map(|(slot, m)| Bind {
-            target: Target::Slot {
+            target: Target::Element {
                 group: slot.group,
                 binding: slot.binding,
+                element: slot.element,
             },
             resource: match m {
                 Made::Buffer(b, _) => Resource::Buffer(b),
@@ -108,7 +109,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
                 slot: BindingRef::Name(n),
                 ..a.clone()
             },
-        ),
+        )?,
         images: per_element(
             kernel,
             &res.images,
@@ -117,7 +118,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
                 slot: BindingRef::Name(n),
                 ..a.clone()
             },
-        ),
+        )?,
         textures: per_element(
             kernel,
             &res.textures,
@@ -126,7 +127,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
                 slot: BindingRef::Name(n),
                 ..a.clone()
             },
-        ),
+        )?,
         samplers: per_element(
             kernel,
             &res.samplers,
@@ -135,7 +136,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
                 name: n,
                 ..a.clone()
             },
-        ),
+        )?,
         ..res.clone()
     };
     let limits = ctx.limits();
@@ -196,6 +197,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
             Slot {
                 group: info.group,
                 binding: info.binding,
+                element: 0,
             },
             Made::Buffer(
                 Buffer::from_bytes_labeled(ctx, &bytes, &info.display_name())?,
@@ -207,10 +209,28 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
 }
 
 /// The elements (`NAME[0]`, `NAME[1]`, …) of the resource array `name`
-/// that the kernel binds, in order; none when `name` is a binding itself.
-fn array_elements(kernel: &Kernel, name: &str) -> Vec<String> {
+/// that the kernel binds, in order (of an array it split into bindings, or
+/// of a binding array of fixed length); none when `name` is a single
+/// binding. A binding array without a size has no "every element": naming
+/// it whole is an error.
+fn array_elements(kernel: &Kernel, name: &str) -> Result<Vec<String>> {
+    let array = kernel.bindings().iter().find_map(|b| {
+        let named = b.name.as_deref() == Some(name) || b.combined.as_deref() == Some(name);
+        b.array.filter(|_| named)
+    });
+    match array {
+        Some(atomport::ArrayLength::Fixed(n)) => {
+            return Ok((0..n).map(|k| format!("{name}[{k}]")).collect());
+        }
+        Some(atomport::ArrayLength::Unsized) => {
+            return Err(Error::Spec(format!(
+                "`{name}` is an array without a size: bind its elements one by one, as {name}[0]=…, {name}[1]=…"
+            )));
+        }
+        None => {}
+    }
     if kernel.binding_named(name).is_ok() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut found: Vec<(u32, String)> = kernel
         .bindings()
@@ -218,18 +238,19 @@ fn array_elements(kernel: &Kernel, name: &str) -> Vec<String> {
         .flat_map(|b| [b.name.as_deref(), b.combined.as_deref()])
         .flatten()
         .filter_map(|n| {
-            let k = n
-                .strip_prefix(name)?
-                .strip_prefix('[')?
-                .strip_suffix(']')?
-                .parse()
-                .ok()?;
-            Some((k, n.to_string()))
+            let (base, k) = split_element(n)?;
+            (base == name).then(|| (k, n.to_string()))
         })
         .collect();
     found.sort();
     found.dedup();
-    found.into_iter().map(|(_, n)| n).collect()
+    Ok(found.into_iter().map(|(_, n)| n).collect())
+}
+
+/// `NAME[k]` as (`NAME`, k).
+fn split_element(name: &str) -> Option<(&str, u32)> {
+    let (base, rest) = name.strip_suffix(']')?.rsplit_once('[')?;
+    Some((base, rest.parse().ok()?))
 }
 
 /// `args`, each one that names a whole resource array replaced by one per
@@ -239,11 +260,14 @@ fn per_element<T: Clone>(
     args: &[T],
     name: impl Fn(&T) -> Option<String>,
     with: impl Fn(&T, String) -> T,
-) -> Vec<T> {
+) -> Result<Vec<T>> {
     let named: Vec<String> = args.iter().filter_map(&name).collect();
     let mut out = Vec::new();
     for a in args {
-        let elements = name(a).map_or_else(Vec::new, |n| array_elements(kernel, &n));
+        let elements = match name(a) {
+            Some(n) => array_elements(kernel, &n)?,
+            None => Vec::new(),
+        };
         if elements.is_empty() {
             out.push(a.clone());
         }
@@ -254,7 +278,7 @@ fn per_element<T: Clone>(
                 .map(|e| with(a, e)),
         );
     }
-    out
+    Ok(out)
 }
 
 /// The image (or storage texture) an `--image` spec describes.
@@ -342,16 +366,40 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
 /// The sampler a `--sampler` spec describes, at the binding it names; none
 /// for a combined sampler read only by texelFetch (it uses no sampler).
 fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slot, Made)>> {
+    // `NAME[k]`: element k of a binding array of samplers (or of the
+    // samplers a combined sampler array was split into).
+    let (base, element) = match split_element(&a.name) {
+        Some((base, k)) if kernel.binding_named(&a.name).is_err() => (base, Some(k)),
+        _ => (a.name.as_str(), None),
+    };
     let found = kernel.bindings().iter().find(|b| {
         b.kind == BindingKind::Sampler
-            && (b.name.as_deref() == Some(a.name.as_str())
-                || b.combined.as_deref() == Some(a.name.as_str()))
+            && b.array.is_some() == element.is_some()
+            && (b.name.as_deref() == Some(base) || b.combined.as_deref() == Some(base))
     });
+    let found = match (found, element) {
+        (None, Some(_)) => kernel.bindings().iter().find(|b| {
+            b.kind == BindingKind::Sampler
+                && (b.name.as_deref() == Some(a.name.as_str())
+                    || b.combined.as_deref() == Some(a.name.as_str()))
+        }),
+        (found, _) => found,
+    };
+    let element = element.filter(|_| found.is_some_and(|b| b.array.is_some()));
+    if let (Some(k), Some(atomport::ArrayLength::Fixed(n))) = (element, found.and_then(|b| b.array))
+        && k >= n
+    {
+        return Err(Error::UnknownName(format!(
+            "--sampler {}: the array `{base}` has {n} elements (`{base}[0]` to `{base}[{}]`)",
+            a.name,
+            n - 1
+        )));
+    }
     let texel_fetch_only = found.is_none()
-        && kernel
-            .bindings()
-            .iter()
-            .any(|b| b.combined.as_deref() == Some(a.name.as_str()));
+        && kernel.bindings().iter().any(|b| {
+            b.combined.as_deref() == Some(a.name.as_str())
+                || (element.is_some() && b.combined.as_deref() == Some(base))
+        });
     if texel_fetch_only {
         return Ok(None);
     }
@@ -365,6 +413,7 @@ fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slo
     let slot = Slot {
         group: info.group,
         binding: info.binding,
+        element: element.unwrap_or(0),
     };
     Ok(Some((slot, Made::Sampler(Sampler::new(ctx, a.desc)?))))
 }

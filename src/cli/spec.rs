@@ -59,11 +59,12 @@ impl BindingRef {
         match self {
             BindingRef::Slot(slot) => Ok((*slot, kernel.binding(slot.group, slot.binding))),
             BindingRef::Name(name) => {
-                let info = kernel.binding_named(name)?;
+                let (info, element) = kernel.element_named(name)?;
                 Ok((
                     Slot {
                         group: info.group,
                         binding: info.binding,
+                        element,
                     },
                     Some(info),
                 ))
@@ -79,6 +80,8 @@ pub struct Slot {
     pub group: u32,
     /// Binding.
     pub binding: u32,
+    /// The element of a binding array (`NAME[k]`); 0 otherwise.
+    pub element: u32,
 }
 
 impl FromStr for Slot {
@@ -95,10 +98,12 @@ impl FromStr for Slot {
             Some((g, b)) => Ok(Slot {
                 group: num(g)?,
                 binding: num(b)?,
+                element: 0,
             }),
             None => Ok(Slot {
                 group: 0,
                 binding: num(s)?,
+                element: 0,
             }),
         }
     }
@@ -615,14 +620,16 @@ mod tests {
             "3".parse::<Slot>().unwrap(),
             Slot {
                 group: 0,
-                binding: 3
+                binding: 3,
+                element: 0
             }
         );
         assert_eq!(
             "1.2".parse::<Slot>().unwrap(),
             Slot {
                 group: 1,
-                binding: 2
+                binding: 2,
+                element: 0
             }
         );
         assert!("1.x".parse::<Slot>().is_err());

@@ -8,8 +8,13 @@
 //! that element. Later passes (texel buffers for atomic images, formats,
 //! combined samplers) then see ordinary single resources.
 //!
-//! An array indexed by a value known only at run time, or without a size,
-//! is refused naming what it would need.
+//! An array of textures or samplers indexed by a value known only at run
+//! time (`textures[nonuniformEXT(id)]`), or without a size (`texture2D
+//! textures[]`), stays one binding: naga reads it as a WGSL
+//! `binding_array`, which wgpu binds where the adapter has
+//! TEXTURE_BINDING_ARRAY (and the non-uniform indexing feature when the
+//! index varies within a workgroup). Arrays of images and buffer blocks so
+//! indexed are refused naming what they would need.
 
 use std::collections::HashMap;
 
@@ -74,29 +79,34 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
         let Some(what) = kind(m, class, element) else {
             continue;
         };
-        let name = m.label(var);
-        if runtime {
-            return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` has no size (bindless): WGSL binds one resource per binding, and atomport splits arrays indexed by constants; give it a size and index it with constants"
-            )));
-        }
-        let len = t
-            .operands
-            .get(1)
-            .and_then(id)
-            .and_then(|l| m.constant_u32(l))
-            .filter(|n| (1..=MAX_ELEMENTS).contains(n))
-            .ok_or_else(|| {
-                Error::Unsupported(format!(
-                    "the {what} array `{name}` has a length atomport cannot split (1 to {MAX_ELEMENTS} elements, a constant)"
-                ))
-            })?;
+        let len = if runtime {
+            None
+        } else {
+            t.operands
+                .get(1)
+                .and_then(id)
+                .and_then(|l| m.constant_u32(l))
+        };
         found.push((var, class, element, len, what));
     }
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    check_constant_indices(m, &found)?;
+    let dynamic = indexed_at_run_time(m, &found)?;
+    // Arrays of textures and samplers indexed at run time stay whole.
+    found.retain(|f| !dynamic.contains(&f.0));
+    let found: Vec<(Word, StorageClass, Word, u32, &str)> = found
+        .into_iter()
+        .map(|(var, class, element, len, what)| {
+            let name = m.label(var);
+            let len = len.filter(|n| (1..=MAX_ELEMENTS).contains(n)).ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "the {what} array `{name}` has a length atomport cannot split (1 to {MAX_ELEMENTS} elements, a constant)"
+                ))
+            })?;
+            Ok((var, class, element, len, what))
+        })
+        .collect::<Result<_>>()?;
     let mut free = m.free_bindings();
     let mut split = Vec::new();
     // array variable -> its element variables
@@ -128,12 +138,7 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
             vars.push(v);
             bindings.push(binding);
         }
-        // From SPIR-V 1.4 the entry point lists every global it uses.
-        for ep in &mut m.module_mut().entry_points {
-            if ep.operands.iter().any(|o| id(o) == Some(var)) {
-                ep.operands.extend(vars.iter().map(|&v| Operand::IdRef(v)));
-            }
-        }
+        m.list_beside(var, &vars);
         elements.insert(var, vars);
         split.push(SplitArray {
             name,
@@ -146,42 +151,70 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
     Ok(split)
 }
 
-/// Refuses an array used other than through an access chain whose first
-/// index is a constant within its length.
-fn check_constant_indices(
+/// Whether arrays of `what` indexed at run time stay whole, as wgpu
+/// binding arrays.
+pub(crate) fn binds_whole(what: &str) -> bool {
+    matches!(what, "texture" | "sampler")
+}
+
+/// The arrays indexed by a value known only at run time, or without a size
+/// (of textures and samplers: the rest are refused). An array used other
+/// than through an access chain, or at a constant index past its length, is
+/// refused too.
+fn indexed_at_run_time(
     m: &Model,
-    found: &[(Word, StorageClass, Word, u32, &'static str)],
-) -> Result<()> {
-    let arrays: HashMap<Word, (u32, &str)> = found.iter().map(|f| (f.0, (f.3, f.4))).collect();
+    found: &[(Word, StorageClass, Word, Option<u32>, &'static str)],
+) -> Result<std::collections::HashSet<Word>> {
+    let arrays: HashMap<Word, (Option<u32>, &str)> =
+        found.iter().map(|f| (f.0, (f.3, f.4))).collect();
+    let mut dynamic: std::collections::HashSet<Word> = found
+        .iter()
+        .filter(|f| f.3.is_none())
+        .map(|f| f.0)
+        .collect();
     for inst in m.instructions() {
         let chain = matches!(inst.class.opcode, Op::AccessChain | Op::InBoundsAccessChain);
         for (k, op) in inst.operands.iter().enumerate() {
             let Some(&(len, what)) = id(op).and_then(|v| arrays.get(&v)) else {
                 continue;
             };
-            let name = m.label(id(op).unwrap_or(0));
+            let var = id(op).unwrap_or(0);
+            let name = m.label(var);
             if !chain || k != 0 {
                 return Err(Error::Unsupported(format!(
-                    "the {what} array `{name}` is used whole (Op{:?}): atomport splits arrays of resources into their elements; use the elements one by one",
+                    "the {what} array `{name}` is used whole (Op{:?}): atomport binds arrays of resources element by element; use the elements one by one",
                     inst.class.opcode
                 )));
             }
             match inst.operands.get(1).and_then(id).map(|i| m.constant_u32(i)) {
-                Some(Some(i)) if i < len => {}
+                Some(Some(i)) if len.is_none_or(|n| i < n) => {}
                 Some(Some(i)) => {
                     return Err(Error::shader(format!(
-                        "element {i} of the {what} array `{name}` is past its {len} elements"
+                        "element {i} of the {what} array `{name}` is past its {} elements",
+                        len.unwrap_or(0)
                     )));
                 }
                 _ => {
-                    return Err(Error::Unsupported(format!(
-                        "the {what} array `{name}` is indexed by a value known only at run time: WGSL binds one resource per binding and wgpu's binding arrays are not used by atomport; index it with constants"
-                    )));
+                    dynamic.insert(var);
                 }
             }
         }
     }
-    Ok(())
+    for &var in &dynamic {
+        let (len, what) = arrays[&var];
+        if !binds_whole(what) {
+            let name = m.label(var);
+            let why = if len.is_none() {
+                "has no size"
+            } else {
+                "is indexed by a value known only at run time"
+            };
+            return Err(Error::Unsupported(format!(
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures and samplers as wgpu binding arrays, and splits other resource arrays into elements, which needs a size and constant indices"
+            )));
+        }
+    }
+    Ok(dynamic)
 }
 
 /// Makes every access chain into a split array start at the element its
@@ -230,4 +263,77 @@ fn rewrite_chains(m: &mut Model, elements: &HashMap<Word, Vec<Word>>) -> Result<
         Ok(true)
     })?;
     Ok(())
+}
+
+/// The descriptor sets holding an array of images, samplers or combined
+/// samplers (a binding array once the passes are done).
+fn sets_with_binding_arrays(m: &Model) -> std::collections::HashSet<u32> {
+    m.variables()
+        .filter(|&(_, class, pointee)| {
+            class == StorageClass::UniformConstant
+                && m.global(pointee).is_some_and(|t| {
+                    matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray)
+                        && matches!(
+                            t.operands.first().and_then(id).and_then(|e| m.op_of(e)),
+                            Some(Op::TypeImage | Op::TypeSampler | Op::TypeSampledImage)
+                        )
+                })
+        })
+        .map(|(v, _, _)| m.slot(v).0)
+        .collect()
+}
+
+/// The set for a uniform buffer atomport adds (a push-constant block's):
+/// `wanted`, unless it holds a binding array, then the first set after
+/// every one in use (see [`uniforms_apart_from_binding_arrays`]).
+pub(crate) fn set_for_uniforms(m: &Model, wanted: u32) -> u32 {
+    let arrays = sets_with_binding_arrays(m);
+    if !arrays.contains(&wanted) {
+        return wanted;
+    }
+    m.variables()
+        .filter_map(|(v, _, _)| m.decoration(v, Decoration::DescriptorSet))
+        .max()
+        .map_or(0, |s| s + 1)
+}
+
+/// wgpu binds no uniform buffer in a bind group that holds a binding array
+/// (its Vulkan backend makes such groups update-after-bind, which uniform
+/// buffers may not be): a uniform block declared in the set of an array of
+/// textures or samplers moves, keeping its binding number, to the first set
+/// after every one in use. The binding map shows where it went; binding by
+/// name is unchanged. Runs for the translation and the native module alike.
+pub fn uniforms_apart_from_binding_arrays(m: &mut Model) {
+    let arrays = sets_with_binding_arrays(m);
+    if arrays.is_empty() {
+        return;
+    }
+    let moved: Vec<Word> = m
+        .variables()
+        .filter(|&(v, class, pointee)| {
+            class == StorageClass::Uniform
+                && m.has_decoration(pointee, Decoration::Block)
+                && arrays.contains(&m.slot(v).0)
+        })
+        .map(|(v, _, _)| v)
+        .collect();
+    if moved.is_empty() {
+        return;
+    }
+    let set = m
+        .variables()
+        .filter_map(|(v, _, _)| m.decoration(v, Decoration::DescriptorSet))
+        .max()
+        .map_or(0, |s| s + 1);
+    for v in moved {
+        m.module_mut().annotations.retain(|a| {
+            !(a.class.opcode == Op::Decorate
+                && a.operands.first().and_then(id) == Some(v)
+                && matches!(
+                    a.operands.get(1),
+                    Some(Operand::Decoration(Decoration::DescriptorSet))
+                ))
+        });
+        m.decorate(v, Decoration::DescriptorSet, &[set]);
+    }
 }

@@ -242,6 +242,7 @@ fn spirv_passes(
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
         arrays::split_resource_arrays(&mut m)?;
+        arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;
@@ -255,6 +256,7 @@ fn spirv_passes(
         sampler::declare_coordinate_types(&mut m);
         refuse::integer_sampling(&m)?;
         sampler::explicit_lod_sampling(&mut m)?;
+        sampler::outline_binding_array_accesses(&mut m)?;
         compat::match_atomic_operand_types(&mut m)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut m, local_size)?;
         found.images = image::images_to_texel_buffers(
@@ -312,6 +314,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             alias::alias_shared_bindings(&mut m)?;
         }
         arrays::split_resource_arrays(&mut m)?;
+        arrays::uniforms_apart_from_binding_arrays(&mut m);
         sampler::split_combined_samplers(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).
@@ -334,6 +337,7 @@ fn ir_passes(
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     writeonly_storage_readable(module);
+    binding_array_accesses(module);
     barriers_without_textures(module);
     warnings.extend(guard("atomport's uniformity pass", || {
         Ok(uniformity::barriers_in_uniform_control_flow(module))
@@ -370,6 +374,53 @@ fn ir_passes(
             })
     })?;
     Ok((info, wgsl))
+}
+
+/// In each function [`sampler::outline_binding_array_accesses`] made, the
+/// texel access reads (or writes) the element the function selects by its
+/// index argument, not the element passed in: see there why.
+fn binding_array_accesses(module: &mut naga::Module) {
+    use naga::{Expression as E, Statement as S};
+    let globals = &module.global_variables;
+    let types = &module.types;
+    for (_, f) in module.functions.iter_mut() {
+        if f.name.as_deref() != Some(sampler::ARRAY_ACCESS_FUNCTION) {
+            continue;
+        }
+        let selected = f.expressions.iter().find_map(|(h, e)| match *e {
+            E::Access { base, index }
+                if matches!(f.expressions[index], E::FunctionArgument(0))
+                    && matches!(f.expressions[base], E::GlobalVariable(g)
+                        if matches!(types[globals[g].ty].inner, naga::TypeInner::BindingArray { .. })) =>
+            {
+                Some(h)
+            }
+            _ => None,
+        });
+        let Some(selected) = selected else { continue };
+        let passed: Vec<naga::Handle<E>> = f
+            .expressions
+            .iter()
+            .filter(|(_, e)| matches!(e, E::FunctionArgument(1)))
+            .map(|(h, _)| h)
+            .collect();
+        for (_, e) in f.expressions.iter_mut() {
+            if let E::ImageLoad { image, .. } = e
+                && passed.contains(image)
+            {
+                *image = selected;
+            }
+        }
+        visit_blocks(&mut f.body, &mut |block| {
+            for st in block.iter_mut() {
+                if let S::ImageStore { image, .. } = st
+                    && passed.contains(image)
+                {
+                    *image = selected;
+                }
+            }
+        });
+    }
 }
 
 /// WGSL has no write-only storage buffers: a GLSL `writeonly buffer` becomes

@@ -925,6 +925,11 @@ impl Model {
         self.intern(Op::TypeBool, None, vec![])
     }
 
+    /// `OpTypeVoid`.
+    pub(crate) fn void_type(&mut self) -> Word {
+        self.intern(Op::TypeVoid, None, vec![])
+    }
+
     /// `OpTypeSampler`.
     pub(crate) fn sampler_type(&mut self) -> Word {
         self.intern(Op::TypeSampler, None, vec![])
@@ -1077,6 +1082,30 @@ impl Model {
             ix.add_name(&n);
         }
         self.module.debug_names.push(n);
+    }
+
+    /// Lists `vars` in every entry point's interface that lists `var`
+    /// (from SPIR-V 1.4 an entry point lists every global it uses): the
+    /// variables that take its place.
+    pub(crate) fn list_beside(&mut self, var: Word, vars: &[Word]) {
+        for ep in &mut self.module_mut().entry_points {
+            if ep.operands.iter().any(|o| id(o) == Some(var)) {
+                ep.operands.extend(vars.iter().map(|&v| Operand::IdRef(v)));
+            }
+        }
+    }
+
+    /// The array type of `len` (a constant's id; `None`: runtime-sized)
+    /// elements of `element`.
+    pub(crate) fn array_of(&mut self, element: Word, len: Option<Word>) -> Word {
+        match len {
+            Some(l) => self.intern(
+                Op::TypeArray,
+                None,
+                vec![Operand::IdRef(element), Operand::IdRef(l)],
+            ),
+            None => self.intern(Op::TypeRuntimeArray, None, vec![Operand::IdRef(element)]),
+        }
     }
 
     /// Removes the global variables `dead` says, with their names,

@@ -45,14 +45,18 @@ pub fn push_constants_to_buffers(m: &mut Model) -> Result<Vec<PushBlock>> {
             StorageClass::StorageBuffer
         };
         let ptr = m.pointer_to(class, block);
-        let binding = free.take(0)?;
+        let set = super::arrays::set_for_uniforms(m, 0);
+        let binding = free.take(set)?;
         retype(m, var, ptr, class);
-        m.decorate(var, Decoration::DescriptorSet, &[0]);
+        m.decorate(var, Decoration::DescriptorSet, &[set]);
         m.decorate(var, Decoration::Binding, &[binding]);
         if class == StorageClass::StorageBuffer {
             m.decorate(var, Decoration::NonWritable, &[]);
         }
-        out.push(PushBlock { group: 0, binding });
+        out.push(PushBlock {
+            group: set,
+            binding,
+        });
     }
     if !out.is_empty() {
         m.retype_access_chains()?;

@@ -6,6 +6,10 @@
 //!   combined sampler's own (set, binding) and a sampler at the next free
 //!   binding of the set. Every load of the combined sampler becomes a load
 //!   of each and an `OpSampledImage`, which naga reads as the pair it is.
+//!   An array of them indexed at run time or without a size (`sampler2D
+//!   textures[]` with `nonuniformEXT`) becomes an array of textures and an
+//!   array of samplers of the same length, each one binding (a wgpu binding
+//!   array), indexed alike.
 //! - Implicit-LOD sampling (`texture()` outside fragment shaders, where
 //!   GLSL defines the level as 0 plus the bias) becomes explicit-LOD
 //!   sampling at that level: WGSL's `textureSample` exists in fragment
@@ -13,8 +17,8 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Operand};
-use rspirv::spirv::{Decoration, ImageOperands, Op, StorageClass, Word};
+use rspirv::dr::{Block, Function, Instruction, Operand};
+use rspirv::spirv::{Decoration, FunctionControl, ImageOperands, Op, StorageClass, Word};
 
 use super::model::{Model, id, with_ids};
 use crate::{Error, Result};
@@ -74,6 +78,14 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
     }
     let mut free = m.free_bindings();
     let sampler_ty = m.sampler_type();
+    let at_run_time: Vec<Word> = found
+        .iter()
+        .filter(|f| f.3 || indexed_at_run_time(m, f.0))
+        .map(|f| f.0)
+        .collect();
+    // array variable -> (its texture array, its sampler array, and the
+    // pointer types of one element of each)
+    let mut whole: HashMap<Word, Whole> = HashMap::new();
     let mut split = Vec::new();
     // variable -> its (texture, sampler) variables, one pair per element
     let mut pairs: HashMap<Word, Vec<(Word, Word)>> = HashMap::new();
@@ -91,6 +103,38 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
         let name = m.name(var).unwrap_or_default().to_string();
         // An array of combined samplers becomes one texture and one sampler
         // per element, each at a binding of its own (WGSL binds them one by one).
+        let (set, first_binding) = m.slot(var);
+        if at_run_time.contains(&var) {
+            let image_ptr = m.pointer_to(StorageClass::UniformConstant, image);
+            let sampler_ptr = m.pointer_to(StorageClass::UniformConstant, sampler_ty);
+            let textures = m.array_of(image, len);
+            let samplers = m.array_of(sampler_ty, len);
+            let textures = m.pointer_to(StorageClass::UniformConstant, textures);
+            let samplers = m.pointer_to(StorageClass::UniformConstant, samplers);
+            let sb = free.take(set)?;
+            let mut add = |ty: Word, binding: u32, label: String| {
+                let v = m.add_global(
+                    Op::Variable,
+                    Some(ty),
+                    vec![Operand::StorageClass(StorageClass::UniformConstant)],
+                );
+                m.decorate(v, Decoration::DescriptorSet, &[set]);
+                m.decorate(v, Decoration::Binding, &[binding]);
+                m.set_name(v, label);
+                v
+            };
+            let tv = add(textures, first_binding, name.clone());
+            let sv = add(samplers, sb, format!("{name}{SAMPLER_SUFFIX}"));
+            m.list_beside(var, &[tv, sv]);
+            whole.insert(var, (tv, sv, image_ptr, sampler_ptr));
+            split.push(SplitSampler {
+                group: set,
+                texture_binding: first_binding,
+                sampler_binding: sb,
+                name,
+            });
+            continue;
+        }
         let count = match (len, runtime) {
             (None, false) => None,
             (Some(l), false) => Some(m.constant_u32(l).filter(|&n| (1..=64).contains(&n)).ok_or_else(
@@ -108,7 +152,6 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
         };
         let image_ptr = m.pointer_to(StorageClass::UniformConstant, image);
         let sampler_ptr = m.pointer_to(StorageClass::UniformConstant, sampler_ty);
-        let (set, first_binding) = m.slot(var);
         let add_var = |m: &mut Model, ptr: Word, binding: u32, label: String| {
             let v = m.add_global(
                 Op::Variable,
@@ -159,16 +202,34 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
         pairs.insert(var, elements);
     }
     let params = split_parameters(m, &mut image_of, sampler_ty);
-    rewrite_uses(m, &pairs, &params, &image_of, sampler_ty)?;
-    // The arrays themselves are gone: only their elements are bound.
-    // (From SPIR-V 1.4 the entry point lists them too.)
+    rewrite_uses(m, &pairs, &whole, &params, &image_of, sampler_ty)?;
+    // The arrays themselves are gone: only their elements, or the arrays
+    // of their halves, are bound. (From SPIR-V 1.4 the entry point lists
+    // them too.)
     let arrays: Vec<Word> = found
         .iter()
-        .filter(|f| f.2.is_some())
+        .filter(|f| f.2.is_some() || f.3)
         .map(|f| f.0)
         .collect();
     m.remove_globals(|r| arrays.contains(&r));
     Ok(split)
+}
+
+/// A combined sampler array indexed at run time: its texture array, its
+/// sampler array, and the pointer types to one texture and one sampler.
+type Whole = (Word, Word, Word, Word);
+
+/// Whether an access chain selects an element of `var` by a value that is
+/// not a constant.
+fn indexed_at_run_time(m: &Model, var: Word) -> bool {
+    m.instructions().any(|i| {
+        matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain)
+            && i.operands.first().and_then(id) == Some(var)
+            && i.operands
+                .get(1)
+                .and_then(id)
+                .is_none_or(|x| m.constant_u32(x).is_none())
+    })
 }
 
 /// Function parameters that take a combined sampler (GLSL's `vec4
@@ -241,6 +302,7 @@ fn split_parameters(
 fn rewrite_uses(
     m: &mut Model,
     pairs: &HashMap<Word, Vec<(Word, Word)>>,
+    whole: &HashMap<Word, Whole>,
     params: &HashMap<Word, (Word, Word)>,
     image_of: &HashMap<Word, Word>,
     sampler_ty: Word,
@@ -257,9 +319,30 @@ fn rewrite_uses(
         .filter(|(v, e)| !(e.len() == 1 && e[0].0 == **v))
         .map(|(v, e)| (*v, e))
         .collect();
+    // Ids the rewrite made whose originals were `NonUniform`: so are they.
+    let mut non_uniform: Vec<Word> = Vec::new();
     m.rewrite(|e, inst| {
         let first = inst.operands.first().and_then(id);
+        let marked = |r: Option<Word>| r.is_some_and(|r| e.m.has_decoration(r, Decoration::NonUniform));
         match (inst.class.opcode, first) {
+            (Op::AccessChain | Op::InBoundsAccessChain, Some(base)) if whole.contains_key(&base) => {
+                let (textures, samplers, image_ptr, sampler_ptr) = whole[&base];
+                let Some(r) = inst.result_id else {
+                    return Ok(false);
+                };
+                let mut halves = [(textures, image_ptr, 0), (samplers, sampler_ptr, 0)];
+                for (array, ptr, chain) in &mut halves {
+                    *chain = e.fresh();
+                    let mut operands = vec![Operand::IdRef(*array)];
+                    operands.extend(inst.operands[1..].iter().cloned());
+                    e.push(Instruction::new(inst.class.opcode, Some(*ptr), Some(*chain), operands));
+                }
+                if marked(Some(r)) {
+                    non_uniform.extend([halves[0].2, halves[1].2]);
+                }
+                alias.insert(r, (base, halves[0].2, halves[1].2));
+                Ok(true)
+            }
             (Op::AccessChain | Op::InBoundsAccessChain, Some(base))
                 if arrays.contains_key(&base) =>
             {
@@ -307,6 +390,9 @@ fn rewrite_uses(
                 };
                 let t = e.op(Op::Load, image_of[&var], &[tex]);
                 let s = e.op(Op::Load, sampler_ty, &[samp]);
+                if marked(Some(r)) {
+                    non_uniform.extend([t, s]);
+                }
                 e.push(with_ids(Op::SampledImage, Some(si), Some(r), &[t, s]));
                 Ok(true)
             }
@@ -317,7 +403,9 @@ fn rewrite_uses(
                     .operands
                     .iter()
                     .filter_map(id)
-                    .find(|p| alias.contains_key(p) || arrays.contains_key(p))
+                    .find(|p| {
+                        alias.contains_key(p) || arrays.contains_key(p) || whole.contains_key(p)
+                    })
                 {
                     let var = alias.get(&p).map_or(p, |a| a.0);
                     return Err(Error::Unsupported(format!(
@@ -329,7 +417,238 @@ fn rewrite_uses(
             }
         }
     })?;
+    for r in non_uniform {
+        m.decorate(r, Decoration::NonUniform, &[]);
+    }
     Ok(())
+}
+
+/// A texel fetch, storage-image read or write on an element of a binding
+/// array, set aside to be outlined: the instruction, the access chain to
+/// the element, and the ids it uses that are not globals.
+struct Outlined {
+    inst: Instruction,
+    chain: Word,
+    args: Vec<Word>,
+}
+
+/// The name of the functions [`outline_binding_array_accesses`] makes; the
+/// IR pass [`crate::lower::binding_array_accesses`] finds them by it.
+pub const ARRAY_ACCESS_FUNCTION: &str = "atomport_binding_array_access";
+
+/// Texel fetches, storage-image reads and writes on an element of a binding
+/// array (`texelFetch(textures[nonuniformEXT(i)], p, 0)`) each go into a
+/// function of their own, [`ARRAY_ACCESS_FUNCTION`], that takes the
+/// element's index, the element, and the access's other operands. naga's
+/// SPIR-V reader types such an access by the variable it comes from — the
+/// array, not its element — and refuses it ("invalid image"), while it reads
+/// an image parameter as the image it is. The function also selects the
+/// element by the index itself (an access chain nothing loads), which the IR
+/// pass then makes the access's image: inside the function the index is
+/// non-uniform, so naga's SPIR-V writer marks the element `NonUniform`
+/// there, as drivers need (an image passed as a parameter loses the mark).
+/// Returns how many.
+pub fn outline_binding_array_accesses(m: &mut Model) -> Result<usize> {
+    let arrays: std::collections::HashSet<Word> = m
+        .variables()
+        .filter(|&(_, class, pointee)| {
+            class == StorageClass::UniformConstant
+                && m.global(pointee).is_some_and(|t| {
+                    matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray)
+                        && t.operands.first().and_then(id).and_then(|e| m.op_of(e))
+                            == Some(Op::TypeImage)
+                })
+        })
+        .map(|v| v.0)
+        .collect();
+    if arrays.is_empty() {
+        return Ok(0);
+    }
+    // The access chain an image value was loaded through, if it selects an
+    // element of a binding array.
+    let chain_of = |m: &Model, mut value: Word| -> Option<Word> {
+        for _ in 0..8 {
+            let d = m.def(value)?;
+            match d.class.opcode {
+                Op::Image | Op::SampledImage | Op::CopyObject => {
+                    value = d.operands.first().and_then(id)?;
+                }
+                Op::Load => {
+                    let p = d.operands.first().and_then(id)?;
+                    let c = m.def(p)?;
+                    let base = c.operands.first().and_then(id)?;
+                    return (matches!(c.class.opcode, Op::AccessChain | Op::InBoundsAccessChain)
+                        && arrays.contains(&base))
+                    .then_some(p);
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    let mut sites: Vec<Outlined> = Vec::new();
+    for inst in m.instructions() {
+        if !matches!(
+            inst.class.opcode,
+            Op::ImageFetch | Op::ImageRead | Op::ImageWrite
+        ) {
+            continue;
+        }
+        let Some(chain) = inst
+            .operands
+            .first()
+            .and_then(id)
+            .and_then(|i| chain_of(m, i))
+        else {
+            continue;
+        };
+        let mut args: Vec<Word> = Vec::new();
+        for a in inst.operands[1..].iter().filter_map(id) {
+            if !m.is_global(a) && !args.contains(&a) {
+                args.push(a);
+            }
+        }
+        sites.push(Outlined {
+            inst: inst.clone(),
+            chain,
+            args,
+        });
+    }
+    if sites.is_empty() {
+        return Ok(0);
+    }
+    let void = m.void_type();
+    // instruction (by its operands and result) -> (function, its result type)
+    let mut calls: HashMap<String, (Word, Word)> = HashMap::new();
+    let mut functions = Vec::new();
+    for site in &sites {
+        let key = format!("{:?}", site.inst);
+        if calls.contains_key(&key) {
+            continue;
+        }
+        let ptr = m.result_type(site.chain).ok_or_else(|| {
+            Error::Internal("an access chain into a binding array without a type".into())
+        })?;
+        let image = m.pointee(site.chain).map(|p| p.1).ok_or_else(|| {
+            Error::Internal("an access chain into a binding array to no image".into())
+        })?;
+        let ret = site.inst.result_type.unwrap_or(void);
+        let (array, index) = m
+            .def(site.chain)
+            .and_then(|c| {
+                Some((
+                    c.operands.first().and_then(id)?,
+                    c.operands.get(1).and_then(id)?,
+                ))
+            })
+            .ok_or_else(|| {
+                Error::Internal("an access chain into a binding array without an index".into())
+            })?;
+        let index_ty = m.result_type(index).ok_or_else(|| {
+            Error::Internal("the index of an access chain into a binding array has no type".into())
+        })?;
+        let types: Vec<Word> = site
+            .args
+            .iter()
+            .map(|&a| {
+                m.result_type(a).ok_or_else(|| {
+                    Error::Internal(format!("the image access argument %{a} has no type"))
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut ty_operands = vec![
+            Operand::IdRef(ret),
+            Operand::IdRef(index_ty),
+            Operand::IdRef(ptr),
+        ];
+        ty_operands.extend(types.iter().map(|&t| Operand::IdRef(t)));
+        let fty = m.add_global(Op::TypeFunction, None, ty_operands);
+        let f = m.fresh();
+        m.set_name(f, ARRAY_ACCESS_FUNCTION);
+        let i = m.fresh();
+        let p = m.fresh();
+        let selected = m.fresh();
+        let params: Vec<(Word, Word)> = types.iter().map(|&t| (t, m.fresh())).collect();
+        let loaded = m.fresh();
+        let mut body = site.inst.clone();
+        body.operands[0] = Operand::IdRef(loaded);
+        for o in &mut body.operands[1..] {
+            if let Some(k) = id(o).and_then(|a| site.args.iter().position(|&x| x == a)) {
+                *o = Operand::IdRef(params[k].1);
+            }
+        }
+        let result = body.result_id.map(|_| m.fresh());
+        body.result_id = result;
+        let mut instructions = vec![
+            with_ids(Op::AccessChain, Some(ptr), Some(selected), &[array, i]),
+            with_ids(Op::Load, Some(image), Some(loaded), &[p]),
+            body,
+        ];
+        instructions.push(match result {
+            Some(r) => with_ids(Op::ReturnValue, None, None, &[r]),
+            None => Instruction::new(Op::Return, None, None, vec![]),
+        });
+        let mut parameters = vec![
+            Instruction::new(Op::FunctionParameter, Some(index_ty), Some(i), vec![]),
+            Instruction::new(Op::FunctionParameter, Some(ptr), Some(p), vec![]),
+        ];
+        parameters.extend(
+            params
+                .iter()
+                .map(|&(t, r)| Instruction::new(Op::FunctionParameter, Some(t), Some(r), vec![])),
+        );
+        functions.push(Function {
+            def: Some(Instruction::new(
+                Op::Function,
+                Some(ret),
+                Some(f),
+                vec![
+                    Operand::FunctionControl(FunctionControl::NONE),
+                    Operand::IdRef(fty),
+                ],
+            )),
+            end: Some(Instruction::new(Op::FunctionEnd, None, None, vec![])),
+            parameters,
+            blocks: vec![Block {
+                label: Some(Instruction::new(Op::Label, None, Some(m.fresh()), vec![])),
+                instructions,
+            }],
+        });
+        calls.insert(key, (f, ret));
+    }
+    let mut chains: HashMap<String, (Word, Word, Vec<Word>)> = HashMap::new();
+    for s in sites {
+        let index = m
+            .def(s.chain)
+            .and_then(|c| c.operands.get(1).and_then(id))
+            .unwrap_or(0);
+        chains.insert(format!("{:?}", s.inst), (index, s.chain, s.args));
+    }
+    let n = m.rewrite(|e, inst| {
+        let key = format!("{:?}", inst);
+        let (Some(&(f, ret)), Some((index, chain, args))) = (calls.get(&key), chains.get(&key))
+        else {
+            return Ok(false);
+        };
+        let r = inst.result_id.unwrap_or_else(|| e.fresh());
+        let mut operands = vec![
+            Operand::IdRef(f),
+            Operand::IdRef(*index),
+            Operand::IdRef(*chain),
+        ];
+        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
+        e.push(Instruction::new(
+            Op::FunctionCall,
+            Some(ret),
+            Some(r),
+            operands,
+        ));
+        Ok(true)
+    })?;
+    let module = m.module_mut();
+    let rest = std::mem::take(&mut module.functions);
+    module.functions = functions.into_iter().chain(rest).collect();
+    Ok(n)
 }
 
 /// Declares the 2- and 3-component `int`, `uint` and `float` vector types

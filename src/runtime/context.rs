@@ -332,7 +332,7 @@ pub(crate) struct KernelPipelines {
 pub const DEFAULT_PIPELINE_LIMIT: usize = 16;
 
 /// (group, binding, buffer id) of every binding of a dispatch, sorted.
-pub(crate) type BindKey = Vec<(u32, u32, u64)>;
+pub(crate) type BindKey = Vec<(u32, u32, u32, u64)>;
 
 /// The device and queue, as the GPU worker thread uses them.
 #[derive(Clone)]

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::kernel::BindingKind;
+use crate::kernel::{ArrayLength, BindingKind};
 use crate::runtime::buffer::readback_job;
 use crate::runtime::context::Pipeline;
 use crate::runtime::texture::format_name;
@@ -103,9 +103,19 @@ pub enum Target<'a> {
         /// Binding index.
         binding: u32,
     },
-    /// A GLSL name, resolved by [`Kernel::binding_named`]: a block's
-    /// instance or type name, an image's name, an atomic counter's name.
+    /// A GLSL name, resolved by [`Kernel::element_named`]: a block's
+    /// instance or type name, an image's name, an atomic counter's name,
+    /// `NAME[k]` for element `k` of a binding array.
     Name(&'a str),
+    /// Element `element` of the binding array at (group, binding).
+    Element {
+        /// Bind group index.
+        group: u32,
+        /// Binding index.
+        binding: u32,
+        /// The element, from 0.
+        element: u32,
+    },
 }
 
 /// A resource for one binding of a kernel.
@@ -262,7 +272,29 @@ impl<'c> Batch<'c> {
 pub(crate) struct Slotted<'a> {
     pub(crate) group: u32,
     pub(crate) binding: u32,
+    /// The element of a binding array; 0 for other bindings.
+    pub(crate) element: u32,
     pub(crate) resource: Resource<'a>,
+}
+
+/// The halves a combined sampler (or an element `NAME[k]` of an array of
+/// them) was split into: the texture's binding, the sampler's if the
+/// kernel uses it, and the element.
+pub(crate) fn combined_halves<'k>(
+    kernel: &'k Kernel,
+    name: &str,
+) -> Option<(&'k crate::BindingInfo, Option<&'k crate::BindingInfo>, u32)> {
+    let half = |kind: BindingKind, base: &str, array: bool| {
+        kernel.bindings().iter().find(|i| {
+            i.kind == kind && i.combined.as_deref() == Some(base) && i.array.is_some() == array
+        })
+    };
+    if let Some(t) = half(BindingKind::SampledTexture, name, false) {
+        return Some((t, half(BindingKind::Sampler, name, false), 0));
+    }
+    let (base, k) = crate::kernel::split_element(name)?;
+    let t = half(BindingKind::SampledTexture, base, true)?;
+    Some((t, half(BindingKind::Sampler, base, true), k))
 }
 
 /// Resolves every name against `kernel`: an unknown name is an error
@@ -276,13 +308,7 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
                     "a texture and sampler pair binds by its combined sampler's GLSL name (Bind::named)".into(),
                 ));
             };
-            let half = |kind: BindingKind| {
-                kernel
-                    .bindings()
-                    .iter()
-                    .find(|i| i.kind == kind && i.combined.as_deref() == Some(name))
-            };
-            let Some(t) = half(BindingKind::SampledTexture) else {
+            let Some((t, s, element)) = combined_halves(kernel, name) else {
                 return Err(Error::UnknownName(format!(
                     "the kernel has no combined sampler named `{name}` (its bindings: {})",
                     kernel.binding_names()
@@ -291,29 +317,37 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
             out.push(Slotted {
                 group: t.group,
                 binding: t.binding,
+                element,
                 resource: Resource::Texture(texture),
             });
             // A combined sampler only read with texelFetch/textureSize uses
             // no sampler: then the pair's sampler is not bound.
-            if let Some(s) = half(BindingKind::Sampler) {
+            if let Some(s) = s {
                 out.push(Slotted {
                     group: s.group,
                     binding: s.binding,
+                    element,
                     resource: Resource::Sampler(sampler),
                 });
             }
             continue;
         }
-        let (group, binding) = match b.target {
-            Target::Slot { group, binding } => (group, binding),
+        let (group, binding, element) = match b.target {
+            Target::Slot { group, binding } => (group, binding, 0),
+            Target::Element {
+                group,
+                binding,
+                element,
+            } => (group, binding, element),
             Target::Name(name) => {
-                let info = kernel.binding_named(name)?;
-                (info.group, info.binding)
+                let (info, element) = kernel.element_named(name)?;
+                (info.group, info.binding, element)
             }
         };
         out.push(Slotted {
             group,
             binding,
+            element,
             resource: b.resource,
         });
     }
@@ -553,7 +587,7 @@ impl Context {
             Some(p) => p,
             None => self.compile_pipeline(kernel, overrides)?,
         };
-        let bind_groups = self.bind_groups(&pipeline, binds)?;
+        let bind_groups = self.bind_groups(kernel, &pipeline, binds)?;
         // Recording errors surface at submission, inside its error scope.
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(kernel.entry()),
@@ -743,12 +777,16 @@ impl Context {
         for (i, b) in binds.iter().enumerate() {
             if binds[..i]
                 .iter()
-                .any(|o| o.group == b.group && o.binding == b.binding)
+                .any(|o| o.group == b.group && o.binding == b.binding && o.element == b.element)
             {
-                return Err(Error::Dispatch(format!(
-                    "binding {}.{} is given twice",
-                    b.group, b.binding
-                )));
+                return Err(Error::Dispatch(match kernel.binding(b.group, b.binding) {
+                    Some(info) if info.array.is_some() => format!(
+                        "element {} of `{}` is given twice",
+                        b.element,
+                        info.display_name()
+                    ),
+                    _ => format!("binding {}.{} is given twice", b.group, b.binding),
+                }));
             }
             if kernel.binding(b.group, b.binding).is_none() {
                 return Err(Error::UnusedBinding {
@@ -758,66 +796,125 @@ impl Context {
             }
         }
         for info in kernel.bindings() {
-            let Some(bind) = binds
+            let mut given: Vec<&Slotted> = binds
                 .iter()
-                .find(|b| b.group == info.group && b.binding == info.binding)
-            else {
-                return Err(Error::MissingBinding {
-                    group: info.group,
-                    binding: info.binding,
-                    name: info.display_name(),
-                });
+                .filter(|b| b.group == info.group && b.binding == info.binding)
+                .collect();
+            given.sort_by_key(|b| b.element);
+            let missing = |element: Option<u32>| Error::MissingBinding {
+                group: info.group,
+                binding: info.binding,
+                name: match element {
+                    Some(k) => format!("{}[{k}]", info.display_name()),
+                    None => info.display_name(),
+                },
             };
-            let wrong_kind = || Error::WrongKind {
+            let Some(last) = given.last() else {
+                return Err(missing(info.array.map(|_| 0)));
+            };
+            match info.array {
+                None if last.element != 0 => {
+                    return Err(Error::Dispatch(format!(
+                        "`{}` is not an array: element {} cannot be bound",
+                        info.display_name(),
+                        last.element
+                    )));
+                }
+                None => {}
+                Some(length) => {
+                    if let ArrayLength::Fixed(n) = length
+                        && last.element >= n
+                    {
+                        return Err(Error::Dispatch(format!(
+                            "element {} of `{}` is past its {n} elements",
+                            last.element,
+                            info.display_name()
+                        )));
+                    }
+                    let n = match length {
+                        ArrayLength::Fixed(n) => n,
+                        ArrayLength::Unsized => last.element + 1,
+                    };
+                    if let Some(k) = (0..n).find(|&k| given.iter().all(|b| b.element != k)) {
+                        return Err(missing(Some(k)));
+                    }
+                    let limit = limits.max_binding_array_elements_per_shader_stage;
+                    if n > limit {
+                        return Err(Error::Limit {
+                            what: format!("the elements of `{}`", info.display_name()),
+                            value: n.into(),
+                            limit_name: "max_binding_array_elements_per_shader_stage",
+                            limit: limit.into(),
+                        });
+                    }
+                }
+            }
+            for bind in given {
+                self.check_bind(info, bind, limits)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks one resource against its binding: kind, shape, size.
+    fn check_bind(
+        &self,
+        info: &crate::BindingInfo,
+        bind: &Slotted,
+        limits: &wgpu::Limits,
+    ) -> Result<()> {
+        let wrong_kind = || Error::WrongKind {
+            group: info.group,
+            binding: info.binding,
+            name: match info.array {
+                Some(_) => format!("{}[{}]", info.display_name(), bind.element),
+                None => info.display_name(),
+            },
+            expected: expected(info),
+            given: bind.resource.describe(),
+        };
+        match (bind.resource, info.image) {
+            (Resource::Buffer(_), None) if info.kind.is_buffer() => {}
+            (Resource::Image(img), Some(shape))
+                if img.desc().dim == shape.dim && img.desc().format == shape.format => {}
+            (Resource::Texture(t), None) if texture_fits(info, t) => return Ok(()),
+            (Resource::Sampler(s), None)
+                if info.kind == BindingKind::Sampler
+                    && info.comparison == Some(s.is_comparison()) =>
+            {
+                return Ok(());
+            }
+            _ => return Err(wrong_kind()),
+        }
+        let Some(buf) = bind.resource.buffer() else {
+            return Err(wrong_kind());
+        };
+        if buf.len() < info.min_size {
+            return Err(Error::BufferTooSmall {
                 group: info.group,
                 binding: info.binding,
                 name: info.display_name(),
-                expected: expected(info),
-                given: bind.resource.describe(),
-            };
-            match (bind.resource, info.image) {
-                (Resource::Buffer(_), None) if info.kind.is_buffer() => {}
-                (Resource::Image(img), Some(shape))
-                    if img.desc().dim == shape.dim && img.desc().format == shape.format => {}
-                (Resource::Texture(t), None) if texture_fits(info, t) => continue,
-                (Resource::Sampler(s), None)
-                    if info.kind == BindingKind::Sampler
-                        && info.comparison == Some(s.is_comparison()) =>
-                {
-                    continue;
-                }
-                _ => return Err(wrong_kind()),
-            }
-            let Some(buf) = bind.resource.buffer() else {
-                return Err(wrong_kind());
-            };
-            if buf.len() < info.min_size {
-                return Err(Error::BufferTooSmall {
-                    group: info.group,
-                    binding: info.binding,
-                    name: info.display_name(),
-                    needed: info.min_size,
-                    size: buf.len(),
-                });
-            }
-            let (limit_name, limit) = match info.kind {
-                BindingKind::Uniform => (
-                    "max_uniform_buffer_binding_size",
-                    limits.max_uniform_buffer_binding_size,
-                ),
-                _ => (
-                    "max_storage_buffer_binding_size",
-                    limits.max_storage_buffer_binding_size,
-                ),
-            };
-            if buf.len() > limit {
-                return Err(Error::Limit {
-                    what: format!("the size of binding {}.{}", info.group, info.binding),
-                    value: buf.len(),
-                    limit_name,
-                    limit,
-                });
-            }
+                needed: info.min_size,
+                size: buf.len(),
+            });
+        }
+        let (limit_name, limit) = match info.kind {
+            BindingKind::Uniform => (
+                "max_uniform_buffer_binding_size",
+                limits.max_uniform_buffer_binding_size,
+            ),
+            _ => (
+                "max_storage_buffer_binding_size",
+                limits.max_storage_buffer_binding_size,
+            ),
+        };
+        if buf.len() > limit {
+            return Err(Error::Limit {
+                what: format!("the size of binding {}.{}", info.group, info.binding),
+                value: buf.len(),
+                limit_name,
+                limit,
+            });
         }
         Ok(())
     }
@@ -826,12 +923,13 @@ impl Context {
     /// pipeline when it bound the same buffers.
     fn bind_groups(
         &self,
+        kernel: &Kernel,
         pipeline: &Pipeline,
         binds: &[Slotted],
     ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
-        let mut key: Vec<(u32, u32, u64)> = binds
+        let mut key: Vec<(u32, u32, u32, u64)> = binds
             .iter()
-            .map(|b| (b.group, b.binding, b.resource.id()))
+            .map(|b| (b.group, b.binding, b.element, b.resource.id()))
             .collect();
         key.sort_unstable();
         let mut last = pipeline
@@ -849,19 +947,36 @@ impl Context {
                 .iter()
                 .enumerate()
                 .map(|(group, layout)| {
-                    let entries: Vec<wgpu::BindGroupEntry> = binds
+                    let per = per_binding(kernel, binds, group as u32);
+                    let parts: Vec<_> = per
                         .iter()
-                        .filter(|b| b.group == group as u32)
-                        .map(|b| wgpu::BindGroupEntry {
-                            binding: b.binding,
-                            resource: match b.resource {
-                                Resource::Texture(t) | Resource::Sampled(t, _) => {
-                                    wgpu::BindingResource::TextureView(t.view())
-                                }
-                                Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
-                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
-                                Resource::Image(img) => img.buffer().raw().as_entire_binding(),
-                            },
+                        .map(|(_, array, e)| {
+                            if *array {
+                                array_parts(e)
+                            } else {
+                                Default::default()
+                            }
+                        })
+                        .collect();
+                    let entries: Vec<wgpu::BindGroupEntry> = per
+                        .iter()
+                        .zip(&parts)
+                        .map(|((binding, array, elements), (views, samplers))| {
+                            wgpu::BindGroupEntry {
+                                binding: *binding,
+                                resource: match elements[0].resource {
+                                    _ if *array && views.is_empty() => {
+                                        wgpu::BindingResource::SamplerArray(samplers)
+                                    }
+                                    _ if *array => wgpu::BindingResource::TextureViewArray(views),
+                                    Resource::Texture(t) | Resource::Sampled(t, _) => {
+                                        wgpu::BindingResource::TextureView(t.view())
+                                    }
+                                    Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
+                                    Resource::Buffer(buf) => buf.raw().as_entire_binding(),
+                                    Resource::Image(img) => img.buffer().raw().as_entire_binding(),
+                                },
+                            }
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {
@@ -909,6 +1024,18 @@ impl Context {
             .map(|b| b.group + 1)
             .max()
             .unwrap_or(0);
+        // A binding array's length is its layout's: a kernel with one gets
+        // an explicit layout, made from what is bound.
+        let explicit = if kernel.bindings().iter().any(|b| b.array.is_some()) {
+            Some(overrides.layout.clone().ok_or_else(|| {
+                Error::Dispatch(format!(
+                    "`{}` binds arrays of resources, whose lengths the pipeline takes from what is bound: prepare it with every element bound",
+                    kernel.entry()
+                ))
+            })?)
+        } else {
+            None
+        };
         let constants: Vec<(String, f64)> = overrides
             .ids
             .iter()
@@ -927,11 +1054,31 @@ impl Context {
                             (*module).clone(),
                         )),
                     });
+                let explicit = explicit.map(|entries| {
+                    let layouts: Vec<wgpu::BindGroupLayout> = entries
+                        .iter()
+                        .map(|e| {
+                            gpu.device
+                                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                                    label: Some(&entry),
+                                    entries: e,
+                                })
+                        })
+                        .collect();
+                    let layout =
+                        gpu.device
+                            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                                label: Some(&entry),
+                                bind_group_layouts: &layouts.iter().map(Some).collect::<Vec<_>>(),
+                                immediate_size: 0,
+                            });
+                    (layouts, layout)
+                });
                 let pipeline =
                     gpu.device
                         .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                             label: Some(&entry),
-                            layout: None,
+                            layout: explicit.as_ref().map(|e| &e.1),
                             module: &module,
                             entry_point: Some(&entry),
                             compilation_options: wgpu::PipelineCompilationOptions {
@@ -940,9 +1087,12 @@ impl Context {
                             },
                             cache: None,
                         });
-                let layouts = (0..groups)
-                    .map(|g| pipeline.get_bind_group_layout(g))
-                    .collect();
+                let layouts = match explicit {
+                    Some((layouts, _)) => layouts,
+                    None => (0..groups)
+                        .map(|g| pipeline.get_bind_group_layout(g))
+                        .collect(),
+                };
                 Pipeline {
                     label: entry.clone(),
                     pipeline,
@@ -995,6 +1145,9 @@ struct Overrides {
     values: Vec<u32>,
     /// (group, binding, format) of each formatless storage image.
     formats: Vec<(u32, u32, wgpu::TextureFormat)>,
+    /// For a kernel with binding arrays, every binding bound: the layout
+    /// entries of each group (its hash among the values).
+    layout: Option<Vec<Vec<wgpu::BindGroupLayoutEntry>>>,
 }
 
 impl Overrides {
@@ -1003,6 +1156,7 @@ impl Overrides {
             ids: Vec::new(),
             values: Vec::new(),
             formats: Vec::new(),
+            layout: None,
         };
         let bound = |info: &crate::BindingInfo| {
             binds
@@ -1033,6 +1187,28 @@ impl Overrides {
                 o.formats.push((info.group, info.binding, f));
                 // Past every size: a format is its name's position + 2^31.
                 o.values.push(crate::formats::code(f) | 1 << 31);
+            }
+        }
+        if kernel.bindings().iter().any(|b| b.array.is_some())
+            && kernel.bindings().iter().all(|i| {
+                binds
+                    .iter()
+                    .any(|b| b.group == i.group && b.binding == i.binding)
+            })
+        {
+            let groups = kernel
+                .bindings()
+                .iter()
+                .map(|b| b.group + 1)
+                .max()
+                .unwrap_or(0);
+            if let Ok(layout) = layout_entries(kernel, binds, groups, false) {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                layout.hash(&mut h);
+                let h = h.finish();
+                o.values.extend([h as u32, (h >> 32) as u32]);
+                o.layout = Some(layout);
             }
         }
         o
@@ -1198,4 +1374,183 @@ fn writes(kernel: &Kernel, slots: &[Slotted], t: &Texture) -> bool {
                     && i.texture.as_ref().and_then(|t| t.access) != Some("read")
             })
     })
+}
+
+/// The layout entry of one binding, from what is bound to it (`s`, the
+/// first element of an array; `count`, the elements of an array): for the
+/// native module (`native`: images as the storage textures it declares) or
+/// for the translation (images as their texel buffers).
+fn layout_entry(
+    kernel: &Kernel,
+    info: &crate::BindingInfo,
+    elements: &[&Slotted],
+    native: bool,
+) -> Result<wgpu::BindGroupLayoutEntry> {
+    let s = elements[0];
+    let count = info.array.map(|_| elements.len() as u32);
+    let buffer = |ty| wgpu::BindingType::Buffer {
+        ty,
+        has_dynamic_offset: false,
+        min_binding_size: None,
+    };
+    let ty = match (info.kind, s.resource) {
+        (BindingKind::StorageRead, _) => {
+            buffer(wgpu::BufferBindingType::Storage { read_only: true })
+        }
+        (BindingKind::StorageReadWrite, _) => {
+            buffer(wgpu::BufferBindingType::Storage { read_only: false })
+        }
+        (BindingKind::Uniform, _) => buffer(wgpu::BufferBindingType::Uniform),
+        (BindingKind::Image, Resource::Image(_)) if !native => {
+            buffer(wgpu::BufferBindingType::Storage {
+                read_only: !writes_buffer(kernel, info),
+            })
+        }
+        (BindingKind::Image, Resource::Image(img)) => wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::ReadWrite,
+            format: img.desc().format.texture_format(),
+            view_dimension: crate::runtime::native::storage_view(
+                img.desc().dim,
+                img.desc().samples,
+            )
+            .unwrap_or(wgpu::TextureViewDimension::D2),
+        },
+        (BindingKind::StorageTexture, Resource::Texture(t)) => wgpu::BindingType::StorageTexture {
+            access: match info.texture.as_ref().and_then(|t| t.access) {
+                Some("read") => wgpu::StorageTextureAccess::ReadOnly,
+                Some("write") => wgpu::StorageTextureAccess::WriteOnly,
+                _ => wgpu::StorageTextureAccess::ReadWrite,
+            },
+            format: t.desc().format,
+            view_dimension: t.desc().dim.view_dimension(),
+        },
+        (BindingKind::SampledTexture, Resource::Texture(t) | Resource::Sampled(t, _)) => {
+            let sample_type = |r: &Resource| {
+                let (Resource::Texture(t) | Resource::Sampled(t, _)) = *r else {
+                    return None;
+                };
+                let format = t.desc().format;
+                let aspect = format
+                    .has_depth_aspect()
+                    .then_some(wgpu::TextureAspect::DepthOnly);
+                format.sample_type(aspect, None)
+            };
+            // The elements of an array share one sample type: filterable
+            // only if every one is.
+            let unfilterable = wgpu::TextureSampleType::Float { filterable: false };
+            let mut ty = sample_type(&s.resource).unwrap_or(unfilterable);
+            if elements
+                .iter()
+                .any(|e| sample_type(&e.resource) == Some(unfilterable))
+            {
+                ty = unfilterable;
+            }
+            wgpu::BindingType::Texture {
+                sample_type: ty,
+                view_dimension: t.desc().dim.view_dimension(),
+                multisampled: false,
+            }
+        }
+        (BindingKind::Sampler, Resource::Sampler(smp)) => {
+            let filtering = elements
+                .iter()
+                .any(|e| matches!(e.resource, Resource::Sampler(x) if x.is_filtering()));
+            wgpu::BindingType::Sampler(if smp.is_comparison() {
+                wgpu::SamplerBindingType::Comparison
+            } else if filtering {
+                wgpu::SamplerBindingType::Filtering
+            } else {
+                wgpu::SamplerBindingType::NonFiltering
+            })
+        }
+        _ => {
+            return Err(Error::Dispatch(format!(
+                "binding {}.{} (`{}`) cannot be bound for a native run",
+                info.group,
+                info.binding,
+                info.display_name()
+            )));
+        }
+    };
+    Ok(wgpu::BindGroupLayoutEntry {
+        binding: s.binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty,
+        count: count.and_then(std::num::NonZeroU32::new),
+    })
+}
+
+/// Whether the translation's variable at `info`'s slot is a storage buffer
+/// it writes.
+fn writes_buffer(kernel: &Kernel, info: &crate::BindingInfo) -> bool {
+    kernel.module().global_variables.iter().any(|(_, v)| {
+        v.binding.as_ref().is_some_and(|rb| rb.group == info.group && rb.binding == info.binding)
+            && matches!(v.space, naga::AddressSpace::Storage { access } if access.contains(naga::StorageAccess::STORE))
+    })
+}
+
+/// The resources bound in `group`, per binding in binding order: the
+/// binding, whether it is an array, and what is bound, in element order.
+pub(crate) fn per_binding<'s, 'a>(
+    kernel: &Kernel,
+    slots: &'s [Slotted<'a>],
+    group: u32,
+) -> Vec<(u32, bool, Vec<&'s Slotted<'a>>)> {
+    let mut out: Vec<(u32, bool, Vec<&Slotted>)> = Vec::new();
+    for s in slots.iter().filter(|s| s.group == group) {
+        match out.iter_mut().find(|p| p.0 == s.binding) {
+            Some(p) => p.2.push(s),
+            None => {
+                let array = kernel
+                    .binding(group, s.binding)
+                    .is_some_and(|i| i.array.is_some());
+                out.push((s.binding, array, vec![s]));
+            }
+        }
+    }
+    out.sort_by_key(|p| p.0);
+    for p in &mut out {
+        p.2.sort_by_key(|s| s.element);
+    }
+    out
+}
+
+/// The texture views and samplers bound to a binding array's elements.
+pub(crate) fn array_parts<'a>(
+    elements: &[&Slotted<'a>],
+) -> (Vec<&'a wgpu::TextureView>, Vec<&'a wgpu::Sampler>) {
+    let mut views = Vec::new();
+    let mut samplers = Vec::new();
+    for e in elements {
+        match e.resource {
+            Resource::Texture(t) | Resource::Sampled(t, _) => views.push(t.view()),
+            Resource::Sampler(s) => samplers.push(s.raw()),
+            _ => {}
+        }
+    }
+    (views, samplers)
+}
+
+/// The bind group layout entries of every group `0..groups`, from what is
+/// bound (see [`layout_entry`]); a binding array counts its elements.
+pub(crate) fn layout_entries(
+    kernel: &Kernel,
+    slots: &[Slotted],
+    groups: u32,
+    native: bool,
+) -> Result<Vec<Vec<wgpu::BindGroupLayoutEntry>>> {
+    (0..groups)
+        .map(|g| {
+            per_binding(kernel, slots, g)
+                .into_iter()
+                .map(|(binding, array, elements)| {
+                    let info = kernel
+                        .binding(g, binding)
+                        .ok_or(Error::UnusedBinding { group: g, binding })?;
+                    let _ = array;
+                    layout_entry(kernel, info, &elements, native)
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -12,9 +12,10 @@
 //! storage textures of cube, multisample, buffer or 1D-array shape, so
 //! kernels with such images have no native run.
 
-use crate::kernel::BindingKind;
 use crate::lower::texel::ImageDim;
-use crate::runtime::dispatch::{Resource, Slotted, resolve};
+use crate::runtime::dispatch::{
+    Resource, Slotted, array_parts, layout_entries, per_binding, resolve,
+};
 use crate::runtime::run::RunOutput;
 use crate::{Bind, BindingInfo, Context, Error, Kernel, Result, Workgroups};
 
@@ -93,7 +94,8 @@ impl Context {
         let samplers = self.placeholder_samplers(spirv, &slots)?;
         let immediate_size = push.as_ref().map_or(0, |p| p.len() as u32);
         let pipeline = self.native_pipeline(kernel, spirv, &slots, &samplers, immediate_size)?;
-        let groups_bound = self.native_bind_groups(&pipeline, &slots, &textures, &samplers)?;
+        let groups_bound =
+            self.native_bind_groups(kernel, &pipeline, &slots, &textures, &samplers)?;
         let cmd = self.scoped(|| {
             let mut encoder =
                 self.device()
@@ -210,16 +212,7 @@ impl Context {
             .chain(samplers.iter().map(|s| s.0 + 1))
             .max()
             .unwrap_or(0);
-        let mut entries: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); groups as usize];
-        for s in slots {
-            let info = kernel
-                .binding(s.group, s.binding)
-                .ok_or(Error::UnusedBinding {
-                    group: s.group,
-                    binding: s.binding,
-                })?;
-            entries[s.group as usize].push(layout_entry(info, s)?);
-        }
+        let mut entries = layout_entries(kernel, slots, groups, true)?;
         for (group, binding, _) in samplers {
             entries[*group as usize].push(wgpu::BindGroupLayoutEntry {
                 binding: *binding,
@@ -293,6 +286,7 @@ impl Context {
     /// The bind groups of a native run: images as their storage textures.
     fn native_bind_groups(
         &self,
+        kernel: &Kernel,
         pipeline: &(wgpu::ComputePipeline, Vec<wgpu::BindGroupLayout>),
         slots: &[Slotted],
         textures: &[(usize, Vec<wgpu::Texture>, wgpu::TextureView)],
@@ -304,14 +298,30 @@ impl Context {
                 .iter()
                 .enumerate()
                 .map(|(g, layout)| {
-                    let mut entries: Vec<wgpu::BindGroupEntry> = Vec::new();
-                    for (i, s) in slots
+                    let per = per_binding(kernel, slots, g as u32);
+                    let parts: Vec<_> = per
                         .iter()
-                        .enumerate()
-                        .filter(|(_, s)| s.group == g as u32)
-                    {
+                        .map(|(_, array, e)| {
+                            if *array {
+                                array_parts(e)
+                            } else {
+                                Default::default()
+                            }
+                        })
+                        .collect();
+                    let mut entries: Vec<wgpu::BindGroupEntry> = Vec::new();
+                    for ((binding, array, elements), (views, smps)) in per.iter().zip(&parts) {
+                        let s = elements[0];
                         let resource = match s.resource {
+                            _ if *array && views.is_empty() => {
+                                wgpu::BindingResource::SamplerArray(smps)
+                            }
+                            _ if *array => wgpu::BindingResource::TextureViewArray(views),
                             Resource::Image(_) => {
+                                let i = slots
+                                    .iter()
+                                    .position(|x| std::ptr::eq(x, s))
+                                    .unwrap_or(usize::MAX);
                                 let view =
                                     &textures.iter().find(|t| t.0 == i).expect("made above").2;
                                 wgpu::BindingResource::TextureView(view)
@@ -323,7 +333,7 @@ impl Context {
                             Resource::Buffer(b) => b.raw().as_entire_binding(),
                         };
                         entries.push(wgpu::BindGroupEntry {
-                            binding: s.binding,
+                            binding: *binding,
                             resource,
                         });
                     }
@@ -434,7 +444,7 @@ fn sampler_bindings(words: &[u32]) -> Vec<(u32, u32)> {
 }
 
 /// The storage texture view a native run binds an image as, if WebGPU has one.
-fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureViewDimension> {
+pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureViewDimension> {
     if samples != 1 {
         return None;
     }
@@ -455,71 +465,4 @@ fn no_native_image(kernel: &Kernel, s: &Slotted) -> Error {
     Error::NoNative(format!(
         "image `{name}`: WebGPU binds no storage texture of its shape (cube, multisample, buffer or 1D array)"
     ))
-}
-
-/// The layout entry of one binding of the native module.
-fn layout_entry(info: &BindingInfo, s: &Slotted) -> Result<wgpu::BindGroupLayoutEntry> {
-    let buffer = |ty| wgpu::BindingType::Buffer {
-        ty,
-        has_dynamic_offset: false,
-        min_binding_size: None,
-    };
-    let ty = match (info.kind, s.resource) {
-        (BindingKind::StorageRead, _) => {
-            buffer(wgpu::BufferBindingType::Storage { read_only: true })
-        }
-        (BindingKind::StorageReadWrite, _) => {
-            buffer(wgpu::BufferBindingType::Storage { read_only: false })
-        }
-        (BindingKind::Uniform, _) => buffer(wgpu::BufferBindingType::Uniform),
-        (BindingKind::Image, Resource::Image(img)) => wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::ReadWrite,
-            format: img.desc().format.texture_format(),
-            view_dimension: storage_view(img.desc().dim, img.desc().samples)
-                .unwrap_or(wgpu::TextureViewDimension::D2),
-        },
-        (BindingKind::StorageTexture, Resource::Texture(t)) => wgpu::BindingType::StorageTexture {
-            access: match info.texture.as_ref().and_then(|t| t.access) {
-                Some("read") => wgpu::StorageTextureAccess::ReadOnly,
-                Some("write") => wgpu::StorageTextureAccess::WriteOnly,
-                _ => wgpu::StorageTextureAccess::ReadWrite,
-            },
-            format: t.desc().format,
-            view_dimension: t.desc().dim.view_dimension(),
-        },
-        (BindingKind::SampledTexture, Resource::Texture(t) | Resource::Sampled(t, _)) => {
-            let format = t.desc().format;
-            let aspect = format
-                .has_depth_aspect()
-                .then_some(wgpu::TextureAspect::DepthOnly);
-            wgpu::BindingType::Texture {
-                sample_type: format
-                    .sample_type(aspect, None)
-                    .unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
-                view_dimension: t.desc().dim.view_dimension(),
-                multisampled: false,
-            }
-        }
-        (BindingKind::Sampler, Resource::Sampler(smp)) => {
-            wgpu::BindingType::Sampler(if smp.is_comparison() {
-                wgpu::SamplerBindingType::Comparison
-            } else {
-                wgpu::SamplerBindingType::Filtering
-            })
-        }
-        _ => {
-            return Err(Error::Dispatch(format!(
-                "binding {}.{} (`{}`) cannot be bound for a native run",
-                info.group,
-                info.binding,
-                info.display_name()
-            )));
-        }
-    };
-    Ok(wgpu::BindGroupLayoutEntry {
-        binding: s.binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty,
-        count: None,
-    })
 }

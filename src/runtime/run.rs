@@ -255,22 +255,32 @@ impl Context {
         b: &Bind,
         bytes: Vec<u8>,
     ) -> Result<Vec<BindingOutput>> {
-        let info = match b.target {
-            Target::Slot { group, binding } => kernel.binding(group, binding),
+        let found = match b.target {
+            Target::Slot { group, binding } => kernel.binding(group, binding).map(|i| (i, 0)),
+            Target::Element {
+                group,
+                binding,
+                element,
+            } => kernel.binding(group, binding).map(|i| (i, element)),
             Target::Name(name) => match b.resource {
-                Resource::Sampled(..) => kernel.bindings().iter().find(|i| {
-                    i.kind == BindingKind::SampledTexture && i.combined.as_deref() == Some(name)
-                }),
-                _ => Some(kernel.binding_named(name)?),
+                Resource::Sampled(..) => {
+                    crate::runtime::dispatch::combined_halves(kernel, name).map(|h| (h.0, h.2))
+                }
+                _ => Some(kernel.element_named(name)?),
             },
         };
-        let Some(info) = info else {
+        let Some((info, element)) = found else {
             return Ok(Vec::new());
+        };
+        // An element of a binding array shows as `NAME[k]`.
+        let name = match info.array {
+            Some(_) => info.name.as_ref().map(|n| format!("{n}[{element}]")),
+            None => info.name.clone(),
         };
         let base = BindingOutput {
             group: info.group,
             binding: info.binding,
-            name: info.name.clone(),
+            name,
             kind: "buffer",
             writable: info.writable(),
             ty: None,

@@ -588,6 +588,8 @@ pub struct Sampler {
     id: u64,
     raw: wgpu::Sampler,
     comparison: bool,
+    /// Whether it may filter (a linear filter), for the layout it binds to.
+    filtering: bool,
 }
 
 impl Sampler {
@@ -607,17 +609,27 @@ impl Sampler {
                 ..Default::default()
             })
         })?;
-        Ok(Sampler::from_wgpu(raw, desc.compare.is_some()))
+        let mut s = Sampler::from_wgpu(raw, desc.compare.is_some());
+        s.filtering = desc.filter == wgpu::FilterMode::Linear
+            || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
+        Ok(s)
     }
 
     /// Wraps the caller's sampler; `comparison` says whether it was made
-    /// with a compare function (wgpu does not tell).
+    /// with a compare function (wgpu does not tell). It counts as one that
+    /// may filter.
     pub fn from_wgpu(raw: wgpu::Sampler, comparison: bool) -> Sampler {
         Sampler {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             raw,
             comparison,
+            filtering: true,
         }
+    }
+
+    /// Whether it may filter: made with a linear filter (or by the caller).
+    pub fn is_filtering(&self) -> bool {
+        self.filtering
     }
 
     /// The wgpu sampler.

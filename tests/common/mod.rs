@@ -193,3 +193,32 @@ pub fn temp_file(tag: &str, name: &str, text: &str) -> String {
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
 }
+
+/// The DX12 kit's folder (`scripts/setup-dx12`), if it is installed.
+pub fn dx12_kit() -> Result<std::path::PathBuf, String> {
+    let kit = match std::env::var_os("ATOMPORT_DX12_KIT") {
+        Some(k) => std::path::PathBuf::from(k),
+        None => std::path::PathBuf::from(std::env::var_os("HOME").ok_or("no HOME")?)
+            .join(".cache/atomport-dx12"),
+    };
+    if kit.join("ready").is_file() && kit.join("env.sh").is_file() {
+        Ok(kit)
+    } else {
+        Err(format!(
+            "no DX12 kit at {} (install it with scripts/setup-dx12)",
+            kit.display()
+        ))
+    }
+}
+
+/// The Vulkan driver file of the DX12 kit's Mesa 25 lavapipe, which has
+/// the descriptor indexing that Debian 12's Mesa 22.3 lacks: a Vulkan
+/// adapter with binding arrays, chosen with `VK_DRIVER_FILES`.
+pub fn descriptor_indexing_icd() -> Result<String, String> {
+    let icd = dx12_kit()?.join("mesa/lvp_icd.json");
+    if icd.is_file() {
+        Ok(icd.display().to_string())
+    } else {
+        Err(format!("no {}", icd.display()))
+    }
+}

@@ -1,0 +1,481 @@
+//! Arrays of textures and samplers indexed at run time, or declared without
+//! a size: wgpu binding arrays. Bindless material lookups through
+//! `sampler2D textures[]` with `nonuniformEXT`, and a tile pass reading
+//! `utexture2D tiles[4]` at an index from its push constants, each checked
+//! against a CPU model and, on Vulkan, against the original SPIR-V run
+//! natively. Where an adapter lacks the features, the dispatch fails naming
+//! them (exit 1 on the command line).
+//!
+//! Debian 12's lavapipe (Mesa 22.3) and llvmpipe GL have no binding arrays;
+//! Mesa 25's lavapipe has them. Where the DX12 kit has put that lavapipe on
+//! the machine (`scripts/setup-dx12`), the tests also run on it, chosen with
+//! `VK_DRIVER_FILES`.
+
+mod common;
+
+use std::process::Command;
+
+use atomport::{
+    ArrayLength, Bind, Buffer, Error, Kernel, Sampler, SamplerDesc, SourceOptions, Texture,
+    TextureDesc, TextureDim,
+};
+
+/// A hit list shaded through a bindless material table: each material names
+/// its albedo texture, fetched (or, with flag 1, sampled at the texel to
+/// its right) at a texel picked from the hit; a histogram counts the hits
+/// per texture.
+const BINDLESS: &str = "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 64) in;
+
+struct Material {
+    uint albedoIndex;
+    uint flags;
+};
+
+layout(set = 0, binding = 0) uniform sampler2D textures[];
+layout(std430, set = 0, binding = 1) readonly buffer Materials { Material materials[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Hits { uvec2 hits[]; };
+layout(std430, set = 0, binding = 3) writeonly buffer Shaded { vec4 shaded[]; };
+layout(std430, set = 0, binding = 4) buffer Usage { uint hitsPerTexture[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= uint(hits.length())) {
+        return;
+    }
+    uvec2 hit = hits[i];
+    Material m = materials[hit.x];
+    uint t = m.albedoIndex;
+    ivec2 size = textureSize(textures[nonuniformEXT(t)], 0);
+    ivec2 texel = ivec2(hit.y % uint(size.x), (hit.y / uint(size.x)) % uint(size.y));
+    vec4 fetched = texelFetch(textures[nonuniformEXT(t)], texel, 0);
+    ivec2 right = ivec2((texel.x + 1) % size.x, texel.y);
+    vec2 uv = (vec2(right) + 0.5) / vec2(size);
+    vec4 sampled = textureLod(textures[nonuniformEXT(t)], uv, 0.0);
+    shaded[i] = (m.flags & 1u) != 0u ? sampled : fetched;
+    atomicAdd(hitsPerTexture[t], 1u);
+}
+";
+
+/// One pass over a tile of a fixed array, chosen by a push constant.
+const TILES: &str = "#version 450
+#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 16) in;
+layout(push_constant) uniform Pass { uint tile; uint bias; } pc;
+layout(set = 0, binding = 0) uniform utexture2D tiles[4];
+layout(std430, set = 0, binding = 1) buffer Stats { uint maxima[4]; uint total; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint v = texelFetch(tiles[pc.tile], ivec2(i % 4u, i / 4u), 0).r + pc.bias;
+    atomicMax(maxima[pc.tile], v);
+    atomicAdd(total, v);
+}
+";
+
+/// The textures of the bindless test: (width, height, format, texels as
+/// RGBA values).
+struct Tex {
+    w: u32,
+    h: u32,
+    format: wgpu::TextureFormat,
+    texels: Vec<[f32; 4]>,
+}
+
+fn textures(rng: &mut common::Rng) -> Vec<Tex> {
+    let unorm = |rng: &mut common::Rng| (rng.below(256) as f32) / 255.0;
+    let mut out = Vec::new();
+    for (w, h, format) in [
+        (4, 4, wgpu::TextureFormat::Rgba8Unorm),
+        (8, 2, wgpu::TextureFormat::Rgba8Unorm),
+        (2, 2, wgpu::TextureFormat::Rgba32Float),
+        (16, 1, wgpu::TextureFormat::Rgba32Float),
+        (3, 5, wgpu::TextureFormat::Rgba8Unorm),
+    ] {
+        let texels = (0..w * h)
+            .map(|i| match format {
+                wgpu::TextureFormat::Rgba8Unorm => [unorm(rng), unorm(rng), unorm(rng), unorm(rng)],
+                _ => [
+                    i as f32 * 0.25,
+                    -(i as f32),
+                    1e6 + i as f32,
+                    rng.below(1000) as f32,
+                ],
+            })
+            .collect();
+        out.push(Tex {
+            w,
+            h,
+            format,
+            texels,
+        });
+    }
+    out
+}
+
+fn texel_bytes(t: &Tex) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in &t.texels {
+        match t.format {
+            wgpu::TextureFormat::Rgba8Unorm => {
+                out.extend(v.iter().map(|c| (c * 255.0).round() as u8));
+            }
+            _ => out.extend(v.iter().flat_map(|c| c.to_le_bytes())),
+        }
+    }
+    out
+}
+
+/// What the kernel computes: shaded colours (each with whether it is a
+/// float texel, read exactly, or an 8-bit unorm one, which Vulkan converts
+/// to within 1 ulp of byte/255) and hits per texture.
+fn model(tex: &[Tex], materials: &[[u32; 2]], hits: &[[u32; 2]]) -> (Vec<(f32, bool)>, Vec<u32>) {
+    let mut shaded = Vec::new();
+    let mut usage = vec![0u32; tex.len()];
+    for hit in hits {
+        let [albedo, flags] = materials[hit[0] as usize];
+        let t = &tex[albedo as usize];
+        let (x, y) = (hit[1] % t.w, (hit[1] / t.w) % t.h);
+        let x = if flags & 1 != 0 { (x + 1) % t.w } else { x };
+        // An rgba8unorm texel reads back as the byte over 255, in f32.
+        let texel = t.texels[(y * t.w + x) as usize];
+        shaded.extend(texel.map(|c| match t.format {
+            wgpu::TextureFormat::Rgba8Unorm => (((c * 255.0).round() as u8) as f32 / 255.0, false),
+            _ => (c, true),
+        }));
+        usage[albedo as usize] += 1;
+    }
+    (shaded, usage)
+}
+
+fn bindless_kernel() -> Kernel {
+    Kernel::from_glsl(BINDLESS, &SourceOptions::named("bindless.comp")).unwrap()
+}
+
+#[test]
+fn the_binding_map_names_binding_arrays_and_their_length() {
+    let k = bindless_kernel();
+    let textures = k.binding_named("textures").unwrap();
+    assert_eq!(textures.array, Some(ArrayLength::Unsized));
+    assert_eq!(textures.combined.as_deref(), Some("textures"));
+    let sampler = k.binding_named("textures_sampler").unwrap();
+    assert_eq!(sampler.array, Some(ArrayLength::Unsized));
+    assert_eq!(k.element_named("textures[7]").unwrap(), (textures, 7));
+    assert!(k.wgsl().contains("binding_array<texture_2d<f32>>"));
+    assert!(
+        k.required_features()
+            .contains(wgpu::Features::TEXTURE_BINDING_ARRAY)
+    );
+    let tiles = Kernel::from_glsl(TILES, &SourceOptions::named("tiles.comp")).unwrap();
+    let info = tiles.binding_named("tiles").unwrap();
+    assert_eq!(info.array, Some(ArrayLength::Fixed(4)));
+    match tiles.element_named("tiles[4]") {
+        Err(Error::UnknownName(m)) => assert!(m.contains("has 4 elements"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let map = serde_json::to_value(tiles.binding_map()).unwrap();
+    assert_eq!(map["bindings"][0]["array"]["fixed"], 4, "{map}");
+}
+
+/// Runs the bindless kernel on every backend present: against the CPU model
+/// (and natively on Vulkan) where the adapter binds arrays, and failing
+/// with the missing features named where it does not. With
+/// `ATOMPORT_EXPECT_BINDING_ARRAYS=1` at least one adapter must run it.
+#[test]
+fn bindless_materials_match_a_cpu_model_where_the_adapter_binds_arrays() {
+    let k = bindless_kernel();
+    let mut rng = common::Rng(0x5eed_b1d1e55);
+    let tex = textures(&mut rng);
+    let materials: Vec<[u32; 2]> = (0..7)
+        .map(|_| [rng.below(tex.len() as u32), rng.below(2)])
+        .collect();
+    let hits: Vec<[u32; 2]> = (0..200)
+        .map(|_| [rng.below(materials.len() as u32), rng.below(97)])
+        .collect();
+    let (want_shaded, want_usage) = model(&tex, &materials, &hits);
+    let mut ran = Vec::new();
+    for ctx in
+        common::contexts_with_available(k.required_features() | wgpu::Features::PASSTHROUGH_SHADERS)
+    {
+        let textures: Vec<Texture> = tex
+            .iter()
+            .map(|t| {
+                let d = TextureDesc::new(TextureDim::D2, t.format, &[t.w, t.h], 1).unwrap();
+                Texture::from_data(&ctx, d, &texel_bytes(t)).unwrap()
+            })
+            .collect();
+        let nearest = Sampler::new(&ctx, SamplerDesc::default()).unwrap();
+        let flat = |v: &[[u32; 2]]| v.iter().flatten().copied().collect::<Vec<u32>>();
+        let materials_buf = Buffer::from_slice(&ctx, &flat(&materials)).unwrap();
+        let hits_buf = Buffer::from_slice(&ctx, &flat(&hits)).unwrap();
+        for native in [false, true] {
+            if native && !ctx.has_native() {
+                continue;
+            }
+            let shaded = Buffer::zeroed(&ctx, hits.len() as u64 * 16).unwrap();
+            let usage = Buffer::zeroed(&ctx, tex.len() as u64 * 4).unwrap();
+            let names: Vec<String> = (0..tex.len()).map(|i| format!("textures[{i}]")).collect();
+            let mut binds: Vec<Bind> = names
+                .iter()
+                .zip(&textures)
+                .map(|(n, t)| Bind::named(n, (t, &nearest)))
+                .collect();
+            binds.extend([
+                Bind::named("Materials", &materials_buf),
+                Bind::named("Hits", &hits_buf),
+                Bind::named("Shaded", &shaded),
+                Bind::named("Usage", &usage),
+            ]);
+            let groups = [hits.len().div_ceil(64) as u32, 1, 1];
+            let result = if native {
+                ctx.dispatch_and_read_native(&k, groups, &binds)
+            } else {
+                ctx.dispatch_and_read(&k, groups, &binds)
+            };
+            let backend = format!("{} (native: {native})", ctx.backend_name());
+            if !ctx
+                .device()
+                .features()
+                .contains(wgpu::Features::TEXTURE_BINDING_ARRAY)
+            {
+                match result {
+                    Err(e @ Error::MissingFeature { .. }) => {
+                        let m = e.to_string();
+                        assert!(m.contains("TEXTURE_BINDING_ARRAY"), "{backend}: {m}");
+                        println!("{backend}: refused as it should be: {m}");
+                    }
+                    other => panic!("{backend}: expected the missing feature, got {other:?}"),
+                }
+                break;
+            }
+            result.unwrap_or_else(|e| panic!("{backend}: {e}"));
+            let got_shaded: Vec<f32> = shaded.read(&ctx).unwrap();
+            let got_usage: Vec<u32> = usage.read(&ctx).unwrap();
+            assert_eq!(got_usage, want_usage, "{backend}: hits per texture");
+            assert_eq!(got_shaded.len(), want_shaded.len());
+            for (i, (g, (w, exact))) in got_shaded.iter().zip(&want_shaded).enumerate() {
+                let ulps = (g.to_bits() as i64 - w.to_bits() as i64).abs();
+                assert!(
+                    ulps == 0 || (!exact && ulps <= 1),
+                    "{backend}: shaded[{}] {g} != {w}",
+                    i / 4
+                );
+            }
+            ran.push(backend);
+        }
+    }
+    println!("binding arrays ran on: {}", ran.join(", "));
+    if std::env::var_os("ATOMPORT_EXPECT_BINDING_ARRAYS").is_some_and(|v| v == "1") {
+        assert!(!ran.is_empty(), "no adapter ran the binding arrays");
+    }
+}
+
+/// The test above once more, on Mesa 25's lavapipe (which binds arrays),
+/// where the DX12 kit installed it.
+#[test]
+fn bindless_materials_run_on_a_lavapipe_with_descriptor_indexing() {
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let o = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "bindless_materials_match_a_cpu_model_where_the_adapter_binds_arrays",
+            "--nocapture",
+        ])
+        .env("VK_DRIVER_FILES", &icd)
+        .env("ATOMPORT_EXPECT_BINDING_ARRAYS", "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    println!("{out}");
+    assert!(o.status.success(), "{out}{}", common::stderr(&o));
+    assert!(
+        out.contains("binding arrays ran on: vulkan (native: false), vulkan (native: true)"),
+        "{out}"
+    );
+}
+
+/// `atomport` with Mesa 25's lavapipe as its Vulkan adapter.
+fn on_lavapipe_25(icd: &str, args: &[&str]) -> std::process::Output {
+    common::atomport_command(args)
+        .env("VK_DRIVER_FILES", icd)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_cli_binds_elements_by_name_and_whole_fixed_arrays_alike() {
+    let tiles = common::temp_file("binding-arrays", "tiles.comp", TILES);
+    // Without binding arrays: exit 1, the features named.
+    for b in common::backend_names() {
+        let o = common::atomport(&[
+            "run",
+            &tiles,
+            "--groups",
+            "1",
+            "--texture",
+            "tiles=4x4:r32uint:iota",
+            "--buffer",
+            "Stats=u32:5",
+            "--push",
+            "tile=1",
+            "--push",
+            "bias=0",
+            "--backend",
+            b,
+        ]);
+        if !o.status.success() {
+            common::assert_fails_in_one_line(&o, 1, "TEXTURE_BINDING_ARRAY");
+        }
+    }
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    // Every tile alike but tile 2, given on its own; the pass reads tile 2.
+    let base = [
+        "run",
+        &tiles,
+        "--groups",
+        "1",
+        "--backend",
+        "vulkan",
+        "--texture",
+        "tiles=4x4:r32uint:fill=1",
+        "--texture",
+        "tiles[2]=4x4:r32uint:iota",
+        "--buffer",
+        "Stats=u32:5",
+        "--push",
+        "bias=3",
+    ];
+    for tile in 0..4u32 {
+        let push = format!("tile={tile}");
+        let mut args = base.to_vec();
+        args.extend(["--push", &push, "--json"]);
+        let o = on_lavapipe_25(&icd, &args);
+        assert!(o.status.success(), "{}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let bindings = v["bindings"].as_array().unwrap();
+        let names: Vec<&str> = bindings.iter().filter_map(|b| b["name"].as_str()).collect();
+        for k in 0..4 {
+            assert!(names.contains(&format!("tiles[{k}]").as_str()), "{names:?}");
+        }
+        let stats = bindings.iter().find(|b| b["name"] == "Stats").unwrap();
+        let words: Vec<u64> = stats["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        // CPU model: tile 2 holds 0..15, the others 1; each plus the bias.
+        let texels: Vec<u64> = (0..16).map(|i| if tile == 2 { i } else { 1 } + 3).collect();
+        let mut want = vec![0u64; 5];
+        want[tile as usize] = *texels.iter().max().unwrap();
+        want[4] = texels.iter().sum();
+        assert_eq!(words, want, "tile {tile}");
+    }
+    // The original SPIR-V natively agrees.
+    let mut args = base.to_vec();
+    args[0] = "diff";
+    args.retain(|a| *a != "--backend" && *a != "vulkan");
+    args.extend(["--push", "tile=2", "--backends", "native,vulkan"]);
+    let o = on_lavapipe_25(&icd, &args);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+}
+
+#[test]
+fn wrong_elements_are_refused_naming_them() {
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let tiles = common::temp_file("binding-arrays", "tiles.comp", TILES);
+    let bindless = common::temp_file("binding-arrays", "bindless.comp", BINDLESS);
+    let run = |file: &str, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            file,
+            "--groups",
+            "1",
+            "--backend",
+            "vulkan",
+            "--buffer",
+            "Materials=u32:[0,0]",
+            "--buffer",
+            "Hits=u32:[0,0]",
+            "--buffer",
+            "Shaded=f32:4",
+            "--buffer",
+            "Usage=u32:4",
+        ];
+        if file.ends_with("tiles.comp") {
+            args.truncate(6);
+            args.extend([
+                "--buffer",
+                "Stats=u32:5",
+                "--push",
+                "tile=0",
+                "--push",
+                "bias=0",
+            ]);
+        }
+        args.extend(extra);
+        on_lavapipe_25(&icd, &args)
+    };
+    // Past a fixed length.
+    let o = run(
+        &tiles,
+        &[
+            "--texture",
+            "tiles=4x4:r32uint",
+            "--texture",
+            "tiles[4]=4x4:r32uint",
+        ],
+    );
+    common::assert_fails_in_one_line(&o, 2, "`tiles[4]`: the array `tiles` has 4 elements");
+    // A gap in an unsized array.
+    let o = run(
+        &bindless,
+        &[
+            "--texture",
+            "textures[0]=2x2",
+            "--texture",
+            "textures[2]=2x2",
+            "--sampler",
+            "textures[0]=nearest",
+            "--sampler",
+            "textures[2]=nearest",
+        ],
+    );
+    common::assert_fails_in_one_line(&o, 2, "textures[1]");
+    // An unsized array named whole.
+    let o = run(
+        &bindless,
+        &["--texture", "textures=2x2", "--sampler", "textures=nearest"],
+    );
+    common::assert_fails_in_one_line(&o, 2, "`textures` is an array without a size");
+    // An element of the wrong kind of texture.
+    let o = run(
+        &tiles,
+        &[
+            "--texture",
+            "tiles=4x4:r32uint",
+            "--texture",
+            "tiles[3]=4x4:rgba8unorm",
+        ],
+    );
+    common::assert_fails_in_one_line(&o, 2, "tiles[3]");
+}
