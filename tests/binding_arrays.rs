@@ -479,3 +479,107 @@ fn wrong_elements_are_refused_naming_them() {
     );
     common::assert_fails_in_one_line(&o, 2, "tiles[3]");
 }
+
+/// Shadow-cascade style writes: each texel goes to the cascade its
+/// diagonal picks, with a height read from one of an unsized array of
+/// read-only images; both arrays are storage images indexed per invocation.
+const CASCADES: &str = "#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0, rgba8) uniform writeonly image2D cascades[3];
+layout(set = 0, binding = 1, r32f) uniform readonly image2D heights[];
+void main() {
+    ivec2 p = ivec2(gl_LocalInvocationID.xy);
+    uint layer = uint(p.x + p.y) % 3u;
+    float h = imageLoad(heights[nonuniformEXT(layer % 2u)], p).r;
+    imageStore(cascades[nonuniformEXT(layer)], p, vec4(h, float(layer) / 4.0, 0.0, 1.0));
+}
+";
+
+#[test]
+fn storage_image_arrays_are_read_and_written_per_invocation() {
+    let file = common::temp_file("binding-arrays", "cascades.comp", CASCADES);
+    let k = Kernel::from_path(
+        std::path::Path::new(&file),
+        None,
+        &SourceOptions::named("c.comp"),
+    )
+    .unwrap();
+    assert!(
+        k.required_features()
+            .contains(wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY),
+        "{:?}",
+        k.required_features()
+    );
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let heights = [0.5f64, 0.25];
+    let args = [
+        "run",
+        &file,
+        "--groups",
+        "1",
+        "--backend",
+        "vulkan",
+        "--image",
+        "cascades=4x4",
+        "--image",
+        "heights[0]=4x4:fill=0.5",
+        "--image",
+        "heights[1]=4x4:fill=0.25",
+        "--json",
+    ];
+    let o = on_lavapipe_25(&icd, &args);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let unorm = |x: f64| (x * 255.0).round() / 255.0;
+    for layer in 0..3u32 {
+        let name = format!("cascades[{layer}]");
+        let b = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("no {name} in {v}"));
+        let data: Vec<f64> = b["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        for y in 0..4u32 {
+            for x in 0..4u32 {
+                let want = if (x + y) % 3 == layer {
+                    [
+                        heights[(layer % 2) as usize],
+                        f64::from(layer) / 4.0,
+                        0.0,
+                        1.0,
+                    ]
+                } else {
+                    [0.0; 4]
+                };
+                let at = ((y * 4 + x) * 4) as usize;
+                for c in 0..4 {
+                    let got = data[at + c];
+                    assert!(
+                        (got - unorm(want[c])).abs() < 1e-6,
+                        "{name} ({x},{y}).{c}: {got}"
+                    );
+                }
+            }
+        }
+    }
+    let mut diff = args.to_vec();
+    diff[0] = "diff";
+    diff.retain(|a| !matches!(*a, "--backend" | "vulkan" | "--json"));
+    diff.extend(["--backends", "native,vulkan"]);
+    let o = on_lavapipe_25(&icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+}

@@ -8,13 +8,15 @@
 //! that element. Later passes (texel buffers for atomic images, formats,
 //! combined samplers) then see ordinary single resources.
 //!
-//! An array of textures or samplers indexed by a value known only at run
-//! time (`textures[nonuniformEXT(id)]`), or without a size (`texture2D
+//! An array of textures, samplers or storage images (of a declared format,
+//! without image atomics) indexed by a value known only at run time
+//! (`textures[nonuniformEXT(id)]`), or without a size (`texture2D
 //! textures[]`), stays one binding: naga reads it as a WGSL
 //! `binding_array`, which wgpu binds where the adapter has
-//! TEXTURE_BINDING_ARRAY (and the non-uniform indexing feature when the
-//! index varies within a workgroup). Arrays of images and buffer blocks so
-//! indexed are refused naming what they would need.
+//! TEXTURE_BINDING_ARRAY (STORAGE_RESOURCE_BINDING_ARRAY for images, and
+//! the non-uniform indexing features when the index varies within a
+//! workgroup). Other arrays so indexed are refused naming what they would
+//! need.
 
 use std::collections::HashMap;
 
@@ -151,10 +153,36 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
     Ok(split)
 }
 
-/// Whether arrays of `what` indexed at run time stay whole, as wgpu
-/// binding arrays.
-pub(crate) fn binds_whole(what: &str) -> bool {
-    matches!(what, "texture" | "sampler")
+/// Whether the array `var` of `what`, indexed at run time, stays whole as a
+/// wgpu binding array: of textures and samplers, and of storage images of a
+/// declared format that no image atomic uses (those are texel buffers, one
+/// per element, so only split arrays hold them).
+fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
+    match what {
+        "texture" | "sampler" => true,
+        "image" => {
+            let formatless = m
+                .pointee(var)
+                .and_then(|(_, t)| m.global(t))
+                .and_then(|t| t.operands.first().and_then(id))
+                .and_then(|e| m.global(e))
+                .is_some_and(|img| {
+                    img.operands.get(6)
+                        == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
+                });
+            let atomic = m.instructions().any(|i| {
+                i.class.opcode == Op::ImageTexelPointer
+                    && i.operands
+                        .first()
+                        .and_then(id)
+                        .and_then(|c| m.def(c))
+                        .and_then(|c| c.operands.first().and_then(id))
+                        == Some(var)
+            });
+            !formatless && !atomic
+        }
+        _ => false,
+    }
 }
 
 /// The arrays indexed by a value known only at run time, or without a size
@@ -202,7 +230,7 @@ fn indexed_at_run_time(
     }
     for &var in &dynamic {
         let (len, what) = arrays[&var];
-        if !binds_whole(what) {
+        if !binds_whole(m, var, what) {
             let name = m.label(var);
             let why = if len.is_none() {
                 "has no size"
@@ -210,7 +238,7 @@ fn indexed_at_run_time(
                 "is indexed by a value known only at run time"
             };
             return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` {why}: atomport binds such arrays of textures and samplers as wgpu binding arrays, and splits other resource arrays into elements, which needs a size and constant indices"
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers and storage images (of a declared format, without image atomics) as wgpu binding arrays, and splits other resource arrays into elements, which needs a size and constant indices"
             )));
         }
     }

@@ -338,6 +338,7 @@ fn ir_passes(
     };
     writeonly_storage_readable(module);
     binding_array_accesses(module);
+    storage_array_access(module);
     barriers_without_textures(module);
     warnings.extend(guard("atomport's uniformity pass", || {
         Ok(uniformity::barriers_in_uniform_control_flow(module))
@@ -383,8 +384,9 @@ fn binding_array_accesses(module: &mut naga::Module) {
     use naga::{Expression as E, Statement as S};
     let globals = &module.global_variables;
     let types = &module.types;
-    for (_, f) in module.functions.iter_mut() {
-        if f.name.as_deref() != Some(sampler::ARRAY_ACCESS_FUNCTION) {
+    let mut outlined = Vec::new();
+    for (handle, f) in module.functions.iter_mut() {
+        if f.name.as_deref() != Some(sampler::ARRAY_ACCESS_FUNCTION) || f.arguments.len() < 2 {
             continue;
         }
         let selected = f.expressions.iter().find_map(|(h, e)| match *e {
@@ -420,6 +422,140 @@ fn binding_array_accesses(module: &mut naga::Module) {
                 }
             }
         });
+        // The element passed in is read no more: the parameter goes (a
+        // storage texture passed on counts as read, which a write-only one
+        // may not be). Its expression, unused, stands for the index.
+        f.arguments.remove(1);
+        for (_, e) in f.expressions.iter_mut() {
+            if let E::FunctionArgument(k) = e
+                && *k >= 1
+            {
+                *k = if *k == 1 { 0 } else { *k - 1 };
+            }
+        }
+        outlined.push(handle);
+    }
+    if outlined.is_empty() {
+        return;
+    }
+    let bodies = module.functions.iter_mut().map(|(_, f)| &mut f.body).chain(
+        module
+            .entry_points
+            .iter_mut()
+            .map(|ep| &mut ep.function.body),
+    );
+    for body in bodies {
+        visit_blocks(body, &mut |block| {
+            for st in block.iter_mut() {
+                if let S::Call {
+                    function,
+                    arguments,
+                    ..
+                } = st
+                    && outlined.contains(function)
+                    && arguments.len() > 1
+                {
+                    arguments.remove(1);
+                }
+            }
+        });
+    }
+}
+
+/// naga's SPIR-V reader gives a storage image its access (`readonly`,
+/// `writeonly`) only when it is not in an array: a binding array of storage
+/// images gets the access its uses need, loads and stores.
+fn storage_array_access(module: &mut naga::Module) {
+    use naga::{Expression as E, Statement as S, StorageAccess as A};
+    let arrays: Vec<naga::Handle<naga::GlobalVariable>> = module
+        .global_variables
+        .iter()
+        .filter(|(_, v)| {
+            matches!(module.types[v.ty].inner, naga::TypeInner::BindingArray { base, .. }
+            if matches!(module.types[base].inner, naga::TypeInner::Image {
+                class: naga::ImageClass::Storage { .. }, ..
+            }))
+        })
+        .map(|(h, _)| h)
+        .collect();
+    for var in arrays {
+        let mut access = A::empty();
+        let functions = module
+            .functions
+            .iter()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter().map(|ep| &ep.function));
+        for f in functions {
+            let of_var = |image: naga::Handle<E>| match f.expressions[image] {
+                E::Access { base, .. } | E::AccessIndex { base, .. } => {
+                    matches!(f.expressions[base], E::GlobalVariable(g) if g == var)
+                }
+                _ => false,
+            };
+            for (_, e) in f.expressions.iter() {
+                if let E::ImageLoad { image, .. } = *e
+                    && of_var(image)
+                {
+                    access |= A::LOAD;
+                }
+            }
+            let mut body = f.body.clone();
+            visit_blocks(&mut body, &mut |block| {
+                for st in block.iter() {
+                    if let S::ImageStore { image, .. } = *st
+                        && of_var(image)
+                    {
+                        access |= A::STORE;
+                    }
+                }
+            });
+        }
+        let ty = module.global_variables[var].ty;
+        let naga::TypeInner::BindingArray { base, size } = module.types[ty].inner else {
+            continue;
+        };
+        let naga::TypeInner::Image {
+            dim,
+            arrayed,
+            class:
+                naga::ImageClass::Storage {
+                    format,
+                    access: old,
+                },
+        } = module.types[base].inner
+        else {
+            continue;
+        };
+        if access.is_empty() || access == old {
+            continue;
+        }
+        let image = module.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: naga::ImageClass::Storage { format, access },
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        let array = module.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::BindingArray { base: image, size },
+            },
+            naga::Span::UNDEFINED,
+        );
+        module.global_variables[var].ty = array;
+        // The functions binding_array_accesses made take the element too.
+        for (_, f) in module.functions.iter_mut() {
+            for a in &mut f.arguments {
+                if a.ty == base {
+                    a.ty = image;
+                }
+            }
+        }
     }
 }
 
