@@ -172,8 +172,9 @@ impl ContextOptions {
     }
 }
 
-/// The atomics-related features `atomport info` reports.
-pub const ATOMIC_FEATURES: [(wgpu::Features, &str); 4] = [
+/// The features `atomport info` reports: those of atomics, and those of
+/// binding arrays (arrays of textures and samplers indexed at run time).
+pub const ATOMIC_FEATURES: [(wgpu::Features, &str); 7] = [
     (wgpu::Features::TEXTURE_ATOMIC, "TEXTURE_ATOMIC"),
     (
         wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX,
@@ -186,6 +187,18 @@ pub const ATOMIC_FEATURES: [(wgpu::Features, &str); 4] = [
     (
         wgpu::Features::SHADER_FLOAT32_ATOMIC,
         "SHADER_FLOAT32_ATOMIC",
+    ),
+    (
+        wgpu::Features::TEXTURE_BINDING_ARRAY,
+        "TEXTURE_BINDING_ARRAY",
+    ),
+    (
+        wgpu::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
+        "SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING",
+    ),
+    (
+        wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY,
+        "STORAGE_RESOURCE_BINDING_ARRAY",
     ),
 ];
 
