@@ -44,6 +44,7 @@ pub mod image;
 pub mod layout;
 pub mod misread;
 pub(crate) mod model;
+pub mod narrow;
 pub mod opengl;
 pub mod push;
 pub mod refuse;
@@ -54,6 +55,7 @@ pub mod subgroup;
 pub mod texel;
 pub mod uniformity;
 pub mod vector;
+pub mod words;
 
 pub use alias::Alias;
 
@@ -244,6 +246,8 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
+        words::word_addressed_memory(&mut m)?;
+        narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;

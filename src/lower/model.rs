@@ -802,6 +802,19 @@ impl Model {
             .map(|(d, rest)| (*d, rest.as_slice()))
     }
 
+    /// The literal of decoration `d` on member `k` of struct `ty`, if it has it.
+    pub(crate) fn member_decoration(&self, ty: Word, k: u32, d: Decoration) -> Option<u32> {
+        self.index()
+            .member_decorations
+            .get(&(ty, k))?
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, rest)| match rest.first() {
+                Some(Operand::LiteralBit32(v)) => *v,
+                _ => 0,
+            })
+    }
+
     /// The (set, binding) a variable is decorated with (0 where missing).
     pub(crate) fn slot(&self, var: Word) -> (u32, u32) {
         (
@@ -865,6 +878,20 @@ impl Model {
                 operands: operands.to_vec(),
             })
             .copied()
+    }
+
+    /// The id of `OpTypeInt 32 0`, declared beforehand with [`Model::uint`]
+    /// (0 when it is not).
+    pub(crate) fn uint_id(&self) -> Word {
+        let ops = [Operand::LiteralBit32(32), Operand::LiteralBit32(0)];
+        self.find(Op::TypeInt, None, &ops).unwrap_or(0)
+    }
+
+    /// The id of `OpTypeInt 32 1`, declared beforehand with
+    /// [`Model::int_type`] (0 when it is not).
+    pub(crate) fn int_id(&self) -> Word {
+        let ops = [Operand::LiteralBit32(32), Operand::LiteralBit32(1)];
+        self.find(Op::TypeInt, None, &ops).unwrap_or(0)
     }
 
     /// The 32- or 64-bit constant of type `ty` with `bits`, if there is one.

@@ -10,8 +10,7 @@ use super::model::{Model, id, is_atomic};
 use crate::{Error, Result};
 
 /// Refuses what WGSL has no form for, naming the GLSL feature: buffer
-/// references (physical storage buffer pointers) and 8- and 16-bit integer
-/// storage and arithmetic.
+/// references (physical storage buffer pointers).
 pub fn inexpressible_capabilities(m: &Model) -> Result<()> {
     for c in &m.module().capabilities {
         let Some(Operand::Capability(cap)) = c.operands.first() else {
@@ -20,18 +19,6 @@ pub fn inexpressible_capabilities(m: &Model) -> Result<()> {
         let what = match cap {
             Capability::PhysicalStorageBufferAddresses => {
                 "buffer references (GL_EXT_buffer_reference): WGSL has no pointers into memory by address; pass the data in a bound buffer and index it"
-            }
-            Capability::StorageBuffer8BitAccess
-            | Capability::UniformAndStorageBuffer8BitAccess
-            | Capability::StoragePushConstant8
-            | Capability::Int8 => {
-                "8-bit integers (GL_EXT_shader_8bit_storage, int8_t/uint8_t): WGSL has none; read the bytes as uint words and unpack them (unpack4x8, bit shifts)"
-            }
-            Capability::StorageBuffer16BitAccess
-            | Capability::UniformAndStorageBuffer16BitAccess
-            | Capability::StoragePushConstant16
-            | Capability::Int16 => {
-                "16-bit integers (GL_EXT_shader_16bit_storage, int16_t/uint16_t): WGSL has none; read them as uint words and unpack them (unpack2x16, bit shifts)"
             }
             _ => continue,
         };
