@@ -1,0 +1,400 @@
+//! 8- and 16-bit integers, computed in 32 bits with GLSL's wrap-around and
+//! read and written in memory addressed as words: a byte histogram, a
+//! meshlet cull over uint16 indices and uint8 vertex counts, 64 invocations
+//! each storing one byte of the same 16 words, a struct of narrow members
+//! copied whole, and int8/int16 overflow and sign extension. Each runs on
+//! every backend present against a CPU model and, on Vulkan, beside its
+//! original SPIR-V run natively (lavapipe has 8- and 16-bit integers).
+
+mod common;
+
+use atomport::{Bind, Buffer, Context, Kernel, SourceOptions};
+
+fn kernel(name: &str, src: &str) -> Kernel {
+    Kernel::from_glsl(src, &SourceOptions::named(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `k` translated on every backend and natively where it can, giving
+/// `check` the bytes of every binding after each run.
+fn on_every_backend(
+    k: &Kernel,
+    groups: [u32; 3],
+    inputs: &[(&str, Vec<u8>)],
+    check: impl Fn(&str, &[Vec<u8>]),
+) {
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        for native in [false, true] {
+            if native && !ctx.has_native() {
+                continue;
+            }
+            let bufs: Vec<Buffer> = inputs
+                .iter()
+                .map(|(_, b)| Buffer::from_bytes(&ctx, b).unwrap())
+                .collect();
+            let binds: Vec<Bind> = inputs
+                .iter()
+                .zip(&bufs)
+                .map(|((n, _), b)| Bind::named(n, b))
+                .collect();
+            let run = |ctx: &Context| {
+                if native {
+                    ctx.dispatch_and_read_native(k, groups, &binds)
+                } else {
+                    ctx.dispatch_and_read(k, groups, &binds)
+                }
+            };
+            let backend = format!("{} (native: {native})", ctx.backend_name());
+            let out = run(&ctx).unwrap_or_else(|e| panic!("{backend}: {e}"));
+            check(&backend, &out);
+        }
+    }
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+const ARITHMETIC: &str = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Results { int r[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    int8_t a = int8_t(int(i) * 7 - 200);
+    uint8_t b = uint8_t(i * 37u);
+    int16_t c = int16_t(int(i) * 1500);
+    uint16_t d = uint16_t(i * 3000u);
+    int8_t s = a + int8_t(100);
+    uint8_t t = b * uint8_t(3);
+    int16_t u = c >> 3;
+    uint16_t v = d >> uint16_t(2);
+    i8vec2 w = i8vec2(a, s) * int8_t(-3);
+    u8vec4 lanes = unpack8(i * 0x01020304u + 0xF0u);
+    uint base = i * 12u;
+    r[base + 0u] = int(a);
+    r[base + 1u] = int(b);
+    r[base + 2u] = int(c);
+    r[base + 3u] = int(d);
+    r[base + 4u] = int(s);
+    r[base + 5u] = int(t);
+    r[base + 6u] = int(u);
+    r[base + 7u] = int(v);
+    r[base + 8u] = int(w.x) + 1000 * int(w.y);
+    r[base + 9u] = int(lanes.x) + 256 * int(lanes.w);
+    r[base + 10u] = int(pack32(u8vec4(b, t, uint8_t(a), uint8_t(s))));
+    r[base + 11u] = (a < s ? 1 : 0) + (b < t ? 2 : 0) + int(int8_t(-a) / int8_t(3)) * 4;
+}
+";
+
+fn arithmetic_model(i: u32) -> [i32; 12] {
+    let a = (i as i32 * 7 - 200) as i8;
+    let b = (i * 37) as u8;
+    let c = (i as i32 * 1500) as i16;
+    let d = (i * 3000) as u16;
+    let s = a.wrapping_add(100);
+    let t = b.wrapping_mul(3);
+    let u = c >> 3;
+    let v = d >> 2;
+    let w = (a.wrapping_mul(-3), s.wrapping_mul(-3));
+    let lanes = (i.wrapping_mul(0x0102_0304).wrapping_add(0xF0)).to_le_bytes();
+    let packed = u32::from_le_bytes([b, t, a as u8, s as u8]);
+    [
+        a.into(),
+        b.into(),
+        c.into(),
+        d.into(),
+        s.into(),
+        t.into(),
+        u.into(),
+        v.into(),
+        i32::from(w.0) + 1000 * i32::from(w.1),
+        i32::from(lanes[0]) + 256 * i32::from(lanes[3]),
+        packed as i32,
+        i32::from(a < s) + 2 * i32::from(b < t) + i32::from(a.wrapping_neg() / 3) * 4,
+    ]
+}
+
+#[test]
+fn int8_and_int16_wrap_and_extend_as_glsl_says() {
+    let k = kernel("arithmetic.comp", ARITHMETIC);
+    let want: Vec<i32> = (0..64).flat_map(arithmetic_model).collect();
+    on_every_backend(
+        &k,
+        [1, 1, 1],
+        &[("Results", vec![0; 64 * 48])],
+        |backend, out| {
+            let got: Vec<i32> = words(&out[0]).into_iter().map(|w| w as i32).collect();
+            for (n, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g, w, "{backend}: invocation {} result {}", n / 12, n % 12);
+            }
+        },
+    );
+}
+
+const HISTOGRAM: &str = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Image { uint8_t pixels[]; };
+layout(std430, binding = 1) buffer Histogram { uint bins[256]; uint groups; };
+shared uint localBins[256];
+void main() {
+    uint l = gl_LocalInvocationID.x;
+    for (uint b = l; b < 256u; b += 64u) {
+        localBins[b] = 0u;
+    }
+    barrier();
+    uint i = gl_GlobalInvocationID.x;
+    if (i < uint(pixels.length())) {
+        atomicAdd(localBins[uint(pixels[i])], 1u);
+    }
+    barrier();
+    for (uint b = l; b < 256u; b += 64u) {
+        if (localBins[b] != 0u) {
+            atomicAdd(bins[b], localBins[b]);
+        }
+    }
+    if (l == 0u) {
+        atomicAdd(groups, 1u);
+    }
+}
+";
+
+#[test]
+fn a_histogram_of_a_byte_image() {
+    let k = kernel("histogram.comp", HISTOGRAM);
+    let mut rng = common::Rng(0x8b17);
+    // Skewed toward dark values, as photographs are.
+    let pixels: Vec<u8> = (0..3000)
+        .map(|_| (rng.below(256) * rng.below(256) / 255) as u8)
+        .collect();
+    let mut want = vec![0u32; 257];
+    for &p in &pixels {
+        want[p as usize] += 1;
+    }
+    let groups = pixels.len().div_ceil(64) as u32;
+    want[256] = groups;
+    on_every_backend(
+        &k,
+        [groups, 1, 1],
+        &[("Image", pixels.clone()), ("Histogram", vec![0; 257 * 4])],
+        |backend, out| assert_eq!(words(&out[1]), want, "{backend}"),
+    );
+}
+
+const MESHLETS: &str = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) readonly buffer Indices { uint16_t indices[]; };
+layout(std430, binding = 1) readonly buffer Counts { uint8_t vertexCounts[]; };
+layout(std430, binding = 2) readonly buffer Positions { vec4 positions[]; };
+layout(std430, binding = 3) buffer Visible { uint count; uint ids[]; };
+layout(std140, binding = 4) uniform Frustum { vec4 planeX; uint meshletCount; };
+const uint MAX_VERTICES = 8u;
+void main() {
+    uint m = gl_GlobalInvocationID.x;
+    if (m >= meshletCount) {
+        return;
+    }
+    uint n = uint(vertexCounts[m]);
+    bool inside = false;
+    for (uint k = 0u; k < n; ++k) {
+        vec4 p = positions[uint(indices[m * MAX_VERTICES + k])];
+        inside = inside || (p.x >= planeX.x && p.x <= planeX.y);
+    }
+    if (inside) {
+        ids[atomicAdd(count, 1u)] = m;
+    }
+}
+";
+
+#[test]
+fn a_meshlet_cull_reads_uint16_indices_and_uint8_counts() {
+    let k = kernel("meshlets.comp", MESHLETS);
+    let mut rng = common::Rng(0x3e5f);
+    let meshlets = 100u32;
+    let vertices = 500u32;
+    let positions: Vec<f32> = (0..vertices)
+        .flat_map(|_| [rng.below(1000) as f32 / 10.0, 0.0, 0.0, 1.0])
+        .collect();
+    let indices: Vec<u16> = (0..meshlets * 8)
+        .map(|_| rng.below(vertices) as u16)
+        .collect();
+    let counts: Vec<u8> = (0..meshlets).map(|_| rng.below(9) as u8).collect();
+    let (lo, hi) = (20.0f32, 30.0f32);
+    let mut want: Vec<u32> = (0..meshlets)
+        .filter(|&m| {
+            (0..u32::from(counts[m as usize])).any(|k| {
+                let x = positions[indices[(m * 8 + k) as usize] as usize * 4];
+                x >= lo && x <= hi
+            })
+        })
+        .collect();
+    want.sort_unstable();
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let mut frustum = bytes(&[lo, hi, 0.0, 0.0]);
+    frustum.extend(meshlets.to_le_bytes());
+    frustum.resize(32, 0);
+    on_every_backend(
+        &k,
+        [meshlets.div_ceil(32), 1, 1],
+        &[
+            (
+                "Indices",
+                indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+            ),
+            ("Counts", counts.clone()),
+            ("Positions", bytes(&positions)),
+            ("Visible", vec![0; 4 + meshlets as usize * 4]),
+            ("Frustum", frustum.clone()),
+        ],
+        |backend, out| {
+            let v = words(&out[3]);
+            let mut got = v[1..1 + v[0] as usize].to_vec();
+            got.sort_unstable();
+            assert_eq!(got, want, "{backend}");
+        },
+    );
+}
+
+const BYTES: &str = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 64) in;
+struct Meshlet {
+    uint16_t vertexOffset;
+    uint8_t vertexCount;
+    uint8_t triangleCount;
+    uint dataOffset;
+};
+layout(std430, binding = 0) buffer Packed {
+    uint8_t bytes[64];
+    int16_t halves[32];
+    Meshlet meshlets[4];
+};
+layout(std430, binding = 1) buffer Sums { int sums[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    bytes[i] = uint8_t(i * 5u + 1u);
+    if (i < 32u) {
+        halves[i] = int16_t(int(i) * -1000);
+    }
+    if (i < 4u) {
+        Meshlet m = meshlets[i];
+        m.vertexCount += uint8_t(200);
+        m.vertexOffset = m.vertexOffset * uint16_t(3);
+        meshlets[i] = m;
+        sums[i] = int(m.triangleCount) + int(m.dataOffset);
+    }
+}
+";
+
+#[test]
+fn every_byte_stored_at_once_survives_and_structs_copy_whole() {
+    let k = kernel("bytes.comp", BYTES);
+    // Meshlets: (vertexOffset, vertexCount, triangleCount, dataOffset).
+    let meshlets = [
+        (1000u16, 7u8, 3u8, 10u32),
+        (65535, 255, 0, 20),
+        (22000, 56, 12, 30),
+        (0, 0, 255, 40),
+    ];
+    let mut input = vec![0xAAu8; 64 + 64];
+    for (vo, vc, tc, d) in meshlets {
+        input.extend(vo.to_le_bytes());
+        input.push(vc);
+        input.push(tc);
+        input.extend(d.to_le_bytes());
+    }
+    let mut want = Vec::new();
+    want.extend((0..64u32).map(|i| (i * 5 + 1) as u8));
+    want.extend((0..32i32).flat_map(|i| ((i * -1000) as i16).to_le_bytes()));
+    let mut sums = Vec::new();
+    for (vo, vc, tc, d) in meshlets {
+        want.extend(vo.wrapping_mul(3).to_le_bytes());
+        want.push(vc.wrapping_add(200));
+        want.push(tc);
+        want.extend(d.to_le_bytes());
+        sums.push(i32::from(tc) + d as i32);
+    }
+    on_every_backend(
+        &k,
+        [1, 1, 1],
+        &[("Packed", input.clone()), ("Sums", vec![0; 16])],
+        |backend, out| {
+            assert_eq!(out[0], want, "{backend}: the packed bytes");
+            let got: Vec<i32> = words(&out[1]).into_iter().map(|w| w as i32).collect();
+            assert_eq!(got, sums, "{backend}");
+        },
+    );
+}
+
+#[test]
+fn what_still_cannot_be_addressed_as_words_is_refused_naming_it() {
+    let src = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint8_t b[4]; uint64_t big; };
+void main() { big += uint64_t(b[0]); }
+";
+    let e = Kernel::from_glsl(src, &SourceOptions::named("wide.comp")).unwrap_err();
+    assert!(e.to_string().contains("64-bit values"), "{e}");
+}
+
+const PARAMETERS: &str = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 16) in;
+layout(std140, binding = 0) uniform Params {
+    uint16_t scale;
+    uint8_t shift;
+    uint8_t unused;
+    u16vec2 range;
+    int8_t bias[4];
+};
+layout(std430, binding = 1) buffer Out { uint o[]; };
+shared uint16_t tile[16];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = uint16_t(i) * scale;
+    barrier();
+    uint16_t x = tile[15u - i];
+    o[i] = uint(x >> shift) + uint(range.y) * 65536u + uint(int(bias[i % 4u]) + 128);
+}
+";
+
+#[test]
+fn uniform_blocks_and_shared_memory_hold_narrow_values_at_their_layout() {
+    let k = kernel("parameters.comp", PARAMETERS);
+    let (scale, shift, range, bias) = (291u16, 3u8, [5u16, 9u16], [-1i8, -128, 127, 5]);
+    // std140: scale at 0, shift at 2, range at 4, bias[k] at 16 + 16k.
+    let mut params = vec![0u8; 80];
+    params[0..2].copy_from_slice(&scale.to_le_bytes());
+    params[2] = shift;
+    params[4..6].copy_from_slice(&range[0].to_le_bytes());
+    params[6..8].copy_from_slice(&range[1].to_le_bytes());
+    for (k, b) in bias.iter().enumerate() {
+        params[16 + 16 * k] = *b as u8;
+    }
+    let want: Vec<u32> = (0..16u32)
+        .map(|i| {
+            let x = ((15 - i) as u16).wrapping_mul(scale);
+            u32::from(x >> shift)
+                + u32::from(range[1]) * 65536
+                + (i32::from(bias[i as usize % 4]) + 128) as u32
+        })
+        .collect();
+    on_every_backend(
+        &k,
+        [1, 1, 1],
+        &[("Params", params.clone()), ("Out", vec![0; 64])],
+        |backend, out| assert_eq!(words(&out[1]), want, "{backend}"),
+    );
+}
