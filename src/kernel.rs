@@ -422,6 +422,8 @@ struct Original {
 /// what naga reflects.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Provenance {
+    /// Buffers made words, with the members they declared.
+    pub words: Vec<crate::lower::words::WordBlock>,
     /// The GLSL dialect, for GLSL input.
     pub dialect: Option<Dialect>,
     /// Images held in texel buffers.
@@ -507,6 +509,7 @@ impl Kernel {
                 aliases: lowered.aliases,
                 push: lowered.push,
                 formatless: lowered.formatless,
+                words: lowered.words,
                 original: Some((compiled.words, compiled.unbound)),
             },
             &opts,
@@ -537,6 +540,7 @@ impl Kernel {
                 aliases: lowered.aliases,
                 push: lowered.push,
                 formatless: lowered.formatless,
+                words: lowered.words,
                 original: Some((words.to_vec(), Vec::new())),
             },
             opts,
@@ -651,6 +655,15 @@ impl Kernel {
             let counters = b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter);
             if b.kind == BindingKind::Uniform || counters || b.push_constant {
                 b.members = members(module, var, counters, &provenance.initializers);
+            }
+            // A buffer read as words shows the members it declared.
+            if let Some(w) = provenance
+                .words
+                .iter()
+                .find(|w| w.group == b.group && w.binding == b.binding)
+            {
+                b.members = declared(&w.members, &provenance.initializers);
+                b.element = None;
             }
             if let Some(img) = provenance
                 .images
@@ -1209,6 +1222,34 @@ fn members(
         });
     }
     out
+}
+
+/// The members a buffer made words declared, as the binding map shows them.
+fn declared(
+    members: &[crate::lower::words::DeclaredMember],
+    initializers: &[(String, String)],
+) -> Vec<Member> {
+    members
+        .iter()
+        .map(|d| Member {
+            name: d.name.clone(),
+            ty: d.ty.clone(),
+            offset: d.offset,
+            size: d.size,
+            initializer: initializers
+                .iter()
+                .find(|(n, _)| *n == d.name)
+                .map(|(_, t)| t.clone()),
+            shape: MemberShape {
+                scalar: d.scalar,
+                rows: d.rows,
+                columns: d.columns,
+                column_stride: d.column_stride,
+                count: d.count,
+                stride: d.stride,
+            },
+        })
+        .collect()
 }
 
 /// The element a padded-array wrapper struct holds (see [`crate::lower::std140`]).

@@ -152,6 +152,8 @@ pub struct Lowered {
     pub push: Vec<push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
     pub formatless: Vec<image::FormatlessImage>,
+    /// Buffers made words, with the members they declared.
+    pub words: Vec<words::WordBlock>,
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -165,6 +167,7 @@ struct SpirvOutcome {
     aliases: Vec<Alias>,
     push: Vec<push::PushBlock>,
     formatless: Vec<image::FormatlessImage>,
+    words: Vec<words::WordBlock>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
@@ -199,6 +202,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         aliases: found.aliases,
         push: found.push,
         formatless: found.formatless,
+        words: found.words,
     })
 }
 
@@ -246,7 +250,7 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
-        words::word_addressed_memory(&mut m)?;
+        found.words = words::word_addressed_memory(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;

@@ -1,5 +1,8 @@
 //! Memory WGSL cannot type, addressed as 32-bit words: storage buffers,
-//! uniform blocks and shared memory holding 8- or 16-bit integers.
+//! uniform blocks and shared memory holding 8- or 16-bit integers, and
+//! buffers laid out where WGSL's rules cannot place their members (scalar
+//! layout's `vec3` arrays of stride 12 or a `vec3` at offset 4, std140's
+//! `mat2` with 16-byte columns).
 //!
 //! Such a variable becomes an array of words (`uint w[]` in a storage
 //! buffer, `uvec4 w[N]` in a uniform block, `uint w[N]` in shared memory)
@@ -24,6 +27,166 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use super::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
+/// A buffer made words, with the members it declared, for the binding map
+/// (the host writes them where the shader declared them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WordBlock {
+    /// Descriptor set.
+    pub group: u32,
+    /// Binding.
+    pub binding: u32,
+    /// Its members as declared.
+    pub members: Vec<DeclaredMember>,
+}
+
+/// One member of a buffer made words, as the shader declared it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclaredMember {
+    /// The GLSL name.
+    pub name: String,
+    /// The GLSL type (`uint8_t`, `mat2`, `vec3[4]`).
+    pub ty: String,
+    /// Byte offset.
+    pub offset: u32,
+    /// Bytes it spans.
+    pub size: u32,
+    /// The 32-bit scalar of its components; `None` for narrow or 64-bit ones.
+    pub scalar: Option<crate::ScalarType>,
+    /// Components of a vector (rows of a matrix column); 1 for scalars.
+    pub rows: u32,
+    /// Matrix columns; 1 otherwise.
+    pub columns: u32,
+    /// Bytes between matrix columns.
+    pub column_stride: u32,
+    /// Array elements; 1 when not an array.
+    pub count: u32,
+    /// Bytes between array elements.
+    pub stride: u32,
+}
+
+/// A SPIR-V type spelled as GLSL, with its scalar, rows and columns.
+fn glsl_name(m: &Model, ty: Word) -> (String, Option<crate::ScalarType>, u32, u32) {
+    let Some(t) = m.global(ty) else {
+        return ("?".into(), None, 1, 1);
+    };
+    let lit = |k: usize| match t.operands.get(k) {
+        Some(Operand::LiteralBit32(v)) => *v,
+        _ => 0,
+    };
+    let of = |k: usize| t.operands.get(k).and_then(id).unwrap_or(0);
+    match t.class.opcode {
+        Op::TypeInt => {
+            let (w, signed) = (lit(0), lit(1) == 1);
+            let name = match (w, signed) {
+                (32, false) => "uint".to_string(),
+                (32, true) => "int".to_string(),
+                (w, false) => format!("uint{w}_t"),
+                (w, true) => format!("int{w}_t"),
+            };
+            let scalar = match (w, signed) {
+                (32, false) => Some(crate::ScalarType::U32),
+                (32, true) => Some(crate::ScalarType::I32),
+                _ => None,
+            };
+            (name, scalar, 1, 1)
+        }
+        Op::TypeFloat => match lit(0) {
+            32 => ("float".into(), Some(crate::ScalarType::F32), 1, 1),
+            64 => ("double".into(), None, 1, 1),
+            w => (format!("float{w}_t"), None, 1, 1),
+        },
+        Op::TypeBool => ("bool".into(), None, 1, 1),
+        Op::TypeVector => {
+            let (c, scalar, _, _) = glsl_name(m, of(0));
+            let prefix = match c.as_str() {
+                "uint" => "u".to_string(),
+                "int" => "i".to_string(),
+                "float" => String::new(),
+                "bool" => "b".to_string(),
+                other => {
+                    // uint8_t -> u8, int16_t -> i16, float16_t -> f16
+                    let bits: String = other.chars().filter(|ch| ch.is_ascii_digit()).collect();
+                    let k = if other.starts_with("uint") {
+                        "u"
+                    } else if other.starts_with("int") {
+                        "i"
+                    } else {
+                        "f"
+                    };
+                    format!("{k}{bits}")
+                }
+            };
+            (format!("{prefix}vec{}", lit(1)), scalar, lit(1), 1)
+        }
+        Op::TypeMatrix => {
+            let (col, scalar, rows, _) = glsl_name(m, of(0));
+            let _ = col;
+            let cols = lit(1);
+            let name = if cols == rows {
+                format!("mat{cols}")
+            } else {
+                format!("mat{cols}x{rows}")
+            };
+            (name, scalar, rows, cols)
+        }
+        Op::TypeArray | Op::TypeRuntimeArray => {
+            let (e, _, _, _) = glsl_name(m, of(0));
+            let n = t
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|l| m.constant_u32(l));
+            (
+                format!("{e}[{}]", n.map_or(String::new(), |n| n.to_string())),
+                None,
+                1,
+                1,
+            )
+        }
+        _ => ("struct".into(), None, 1, 1),
+    }
+}
+
+/// The members of block type `ty` as declared.
+fn declared_members(l: &Layout, ty: Word) -> Result<Vec<DeclaredMember>> {
+    let m = l.m;
+    let Some(t) = m.global(ty).filter(|t| t.class.opcode == Op::TypeStruct) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (k, c) in t.operands.iter().filter_map(id).enumerate() {
+        let k = k as u32;
+        let ms = m.member_decoration(ty, k, Decoration::MatrixStride);
+        let (name_ty, mut scalar, mut rows, mut columns) = glsl_name(m, c);
+        let (mut count, mut stride) = (1, 0);
+        if let Some(a) = m.global(c).filter(|a| a.class.opcode == Op::TypeArray) {
+            let e = a.operands.first().and_then(id).unwrap_or(0);
+            let (_, es, er, ec) = glsl_name(m, e);
+            (scalar, rows, columns) = (es, er, ec);
+            count = a
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|x| m.constant_u32(x))
+                .unwrap_or(1);
+            stride = l.array_stride(c)?;
+        }
+        out.push(DeclaredMember {
+            name: m.member_name(ty, k).unwrap_or_default().to_string(),
+            ty: name_ty,
+            offset: l.member_offset(ty, k)?,
+            size: l.span(c, ms)?,
+            scalar,
+            rows,
+            columns,
+            column_stride: ms.unwrap_or(rows * 4),
+            count,
+            stride,
+        });
+    }
+    Ok(out)
+}
+
 /// A byte offset: known, or computed at run time.
 #[derive(Clone, Copy, Debug)]
 enum Off {
@@ -36,6 +199,8 @@ enum Off {
 #[derive(Clone, Copy, Debug)]
 struct Target {
     class: StorageClass,
+    /// A uniform block: words read as `uvec4`s.
+    block: bool,
     atomic: bool,
     /// The pointer type to one word (`uvec4` in a uniform block).
     word_ptr: Word,
@@ -75,6 +240,90 @@ fn holds_narrow(m: &Model, narrow: &HashMap<Word, u32>, ty: Word, depth: u32) ->
             .first()
             .and_then(id)
             .is_some_and(|c| holds_narrow(m, narrow, c, depth + 1)),
+        _ => false,
+    }
+}
+
+/// WGSL's alignment of a type (uniform buffers round structs and arrays
+/// up to 16), or `None` for a type WGSL has no layout for.
+fn wgsl_align(m: &Model, ty: Word, uniform: bool, depth: u32) -> Option<u32> {
+    let t = m.global(ty)?;
+    if depth > 32 {
+        return None;
+    }
+    let lit = |k: usize| match t.operands.get(k) {
+        Some(Operand::LiteralBit32(v)) => *v,
+        _ => 0,
+    };
+    let of = |k: usize| t.operands.get(k).and_then(id);
+    Some(match t.class.opcode {
+        Op::TypeInt | Op::TypeFloat => (lit(0) / 8).max(2),
+        Op::TypeBool => 4,
+        Op::TypeVector => {
+            let c = wgsl_align(m, of(0)?, uniform, depth + 1)?;
+            c * if lit(1) == 2 { 2 } else { 4 }
+        }
+        Op::TypeMatrix => wgsl_align(m, of(0)?, uniform, depth + 1)?,
+        Op::TypeArray | Op::TypeRuntimeArray | Op::TypeStruct => {
+            let a = if t.class.opcode == Op::TypeStruct {
+                t.operands
+                    .iter()
+                    .filter_map(id)
+                    .map(|c| wgsl_align(m, c, uniform, depth + 1))
+                    .collect::<Option<Vec<u32>>>()?
+                    .into_iter()
+                    .max()
+                    .unwrap_or(4)
+            } else {
+                wgsl_align(m, of(0)?, uniform, depth + 1)?
+            };
+            if uniform { a.max(16) } else { a }
+        }
+        _ => return None,
+    })
+}
+
+/// Whether a type's declared layout puts something where WGSL's rules
+/// cannot: a member at an offset its WGSL alignment does not divide, an
+/// array stride that alignment does not divide, a two-row matrix whose
+/// columns are not 8 bytes apart (std140's `mat2`).
+fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool {
+    let Some(t) = m.global(ty) else { return false };
+    if depth > 32 {
+        return false;
+    }
+    match t.class.opcode {
+        Op::TypeStruct => t.operands.iter().filter_map(id).enumerate().any(|(k, c)| {
+            let k = k as u32;
+            let off = m.member_decoration(ty, k, Decoration::Offset);
+            let align = wgsl_align(m, c, uniform, depth + 1);
+            let at_odd_offset = matches!((off, align), (Some(o), Some(a)) if o % a != 0);
+            let wide_columns = m
+                .member_decoration(ty, k, Decoration::MatrixStride)
+                .is_some_and(|s| {
+                    let rows = m
+                        .global(m.strip_arrays(c))
+                        .filter(|x| x.class.opcode == Op::TypeMatrix)
+                        .and_then(|x| x.operands.first().and_then(id))
+                        .and_then(|col| m.global(col))
+                        .and_then(|col| match col.operands.get(1) {
+                            Some(Operand::LiteralBit32(n)) => Some(*n),
+                            _ => None,
+                        });
+                    rows == Some(2) && s != 8
+                });
+            at_odd_offset || wide_columns || misplaced(m, c, uniform, depth + 1)
+        }),
+        Op::TypeArray | Op::TypeRuntimeArray => {
+            let Some(e) = t.operands.first().and_then(id) else {
+                return false;
+            };
+            let stride = m.decoration(ty, Decoration::ArrayStride);
+            let align = wgsl_align(m, e, uniform, depth + 1);
+            // A uniform array's 16-byte stride of scalars is the std140 pass's.
+            let odd = matches!((stride, align), (Some(s), Some(a)) if s % a != 0 && !(uniform && s % 16 == 0));
+            odd || misplaced(m, e, uniform, depth + 1)
+        }
         _ => false,
     }
 }
@@ -174,35 +423,53 @@ impl Layout<'_> {
         self.natural(ty).map_or(4, |(s, _)| s)
     }
 
-    /// The bytes a block's members span (for a uniform block's word count).
-    fn span(&self, ty: Word) -> Result<u32> {
-        let t = self
-            .m
+    /// The bytes a value of `ty` spans at its declared layout (`mstride`:
+    /// the column stride its member declares, for a matrix).
+    fn span(&self, ty: Word, mstride: Option<u32>) -> Result<u32> {
+        let m = self.m;
+        let t = m
             .global(ty)
             .ok_or_else(|| Error::shader("malformed SPIR-V: unknown type"))?;
-        if t.class.opcode != Op::TypeStruct {
-            return Ok(self.natural(ty)?.0);
-        }
-        let mut end = 0;
-        for (k, c) in t.operands.iter().filter_map(id).enumerate() {
-            let off = self.member_offset(ty, k as u32)?;
-            let size = match self.m.global(c).map(|x| x.class.opcode) {
-                Some(Op::TypeArray) => {
-                    let n = self
-                        .m
-                        .global(c)
-                        .and_then(|x| x.operands.get(1))
-                        .and_then(id)
-                        .and_then(|l| self.m.constant_u32(l))
-                        .unwrap_or(0);
-                    self.array_stride(c)? * n
+        let lit = |k: usize| match t.operands.get(k) {
+            Some(Operand::LiteralBit32(v)) => *v,
+            _ => 0,
+        };
+        let of = |k: usize| t.operands.get(k).and_then(id).unwrap_or(0);
+        Ok(match t.class.opcode {
+            Op::TypeStruct => {
+                let mut end = 0;
+                for (k, c) in t.operands.iter().filter_map(id).enumerate() {
+                    let k = k as u32;
+                    let ms = m.member_decoration(ty, k, Decoration::MatrixStride);
+                    end = end.max(self.member_offset(ty, k)? + self.span(c, ms)?);
                 }
-                _ => self.natural(c)?.0.max(4),
-            };
-            end = end.max(off + size);
-        }
-        Ok(end)
+                end
+            }
+            Op::TypeArray => {
+                let n = t
+                    .operands
+                    .get(1)
+                    .and_then(id)
+                    .and_then(|l| m.constant_u32(l))
+                    .unwrap_or(0);
+                self.array_stride(ty)? * n
+            }
+            // One element, as the binding map counts a runtime array.
+            Op::TypeRuntimeArray => self.array_stride(ty)?,
+            Op::TypeMatrix => match mstride {
+                Some(s) => s * lit(1),
+                None => self.natural(ty)?.0,
+            },
+            Op::TypeVector => self.scalar_bytes(of(0)) * lit(1),
+            _ => self.natural(ty)?.0,
+        })
     }
+}
+
+/// Whether a variable of `class` holding `pointee` is a uniform block (a
+/// storage block of SPIR-V 1.0 is a Uniform `BufferBlock`).
+fn uniform_block(m: &Model, class: StorageClass, pointee: Word) -> bool {
+    class == StorageClass::Uniform && !m.has_decoration(pointee, Decoration::BufferBlock)
 }
 
 /// The variable an access chain (of chains) starts at.
@@ -224,24 +491,37 @@ fn root(m: &Model, mut p: Word) -> Word {
 }
 
 /// Makes every storage buffer, uniform block and shared variable holding
-/// 8- or 16-bit integers an array of words; returns how many.
-pub fn word_addressed_memory(m: &mut Model) -> Result<usize> {
+/// 8- or 16-bit integers, and every buffer laid out where WGSL cannot
+/// place its members, an array of words; returns the buffers, with the
+/// members they declared.
+pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
     let narrow = narrow_widths(m);
-    if narrow.is_empty() {
-        return Ok(0);
-    }
     let vars: Vec<(Word, StorageClass, Word)> = m
         .variables()
-        .filter(|&(_, class, pointee)| {
-            matches!(
-                class,
-                StorageClass::StorageBuffer | StorageClass::Uniform | StorageClass::Workgroup
-            ) && holds_narrow(m, &narrow, pointee, 0)
+        .filter(|&(_, class, pointee)| match class {
+            StorageClass::Workgroup => holds_narrow(m, &narrow, pointee, 0),
+            StorageClass::StorageBuffer | StorageClass::Uniform => {
+                holds_narrow(m, &narrow, pointee, 0)
+                    || misplaced(m, pointee, uniform_block(m, class, pointee), 0)
+            }
+            _ => false,
         })
         .collect();
     if vars.is_empty() {
-        strip_layout(m, &narrow);
-        return Ok(0);
+        strip_layout(m, &narrow, &HashSet::new());
+        return Ok(Vec::new());
+    }
+    let mut blocks = Vec::new();
+    for &(var, class, pointee) in &vars {
+        if class != StorageClass::Workgroup {
+            let (group, binding) = m.slot(var);
+            let layout = Layout { m, narrow: &narrow };
+            blocks.push(WordBlock {
+                group,
+                binding,
+                members: declared_members(&layout, pointee)?,
+            });
+        }
     }
     let targets_set: HashSet<Word> = vars.iter().map(|v| v.0).collect();
     // Sub-word stores and atomics make a variable's words atomic.
@@ -267,14 +547,15 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<usize> {
     let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
     for &(var, class, pointee) in &vars {
         let layout = Layout { m, narrow: &narrow };
+        let block = uniform_block(m, class, pointee);
         let (new_ty, word_ptr) = match class {
-            StorageClass::StorageBuffer => {
+            StorageClass::StorageBuffer | StorageClass::Uniform if !block => {
                 let arr = m.array_of(uint, None);
                 let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
                 (st, m.pointer_to(class, uint))
             }
             StorageClass::Uniform => {
-                let span = layout.span(pointee)?;
+                let span = layout.span(pointee, None)?;
                 let n = m.uint_constant(span.div_ceil(16).max(1));
                 let arr = m.add_global(
                     Op::TypeArray,
@@ -301,10 +582,19 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<usize> {
                 .global(new_ty)
                 .and_then(|t| t.operands.first().and_then(id))
                 .unwrap_or(0);
-            if class == StorageClass::StorageBuffer {
+            if !block {
                 m.decorate(arr, Decoration::ArrayStride, &[4]);
             }
-            m.decorate(new_ty, Decoration::Block, &[]);
+            // A storage block of SPIR-V 1.0 is a Uniform BufferBlock.
+            m.decorate(
+                new_ty,
+                if m.has_decoration(pointee, Decoration::BufferBlock) {
+                    Decoration::BufferBlock
+                } else {
+                    Decoration::Block
+                },
+                &[],
+            );
             m.member_decorate(new_ty, 0, Decoration::Offset, &[0]);
             let readonly = m.global(pointee).is_some_and(|t| {
                 (0..t.operands.len() as u32).all(|k| {
@@ -326,6 +616,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<usize> {
             (
                 Target {
                     class,
+                    block,
                     atomic: atomic.contains(&var),
                     word_ptr,
                 },
@@ -475,8 +766,16 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<usize> {
             }
         }
     })?;
-    strip_layout(m, &narrow);
-    Ok(vars.len())
+    // The types only the replaced variables laid out lose their layout too.
+    let replaced: HashSet<Word> = vars
+        .iter()
+        .filter(|v| v.1 != StorageClass::Workgroup)
+        .flat_map(|&(_, class, pointee)| {
+            laid_out_wrongly(m, pointee, uniform_block(m, class, pointee))
+        })
+        .collect();
+    strip_layout(m, &narrow, &replaced);
+    Ok(blocks)
 }
 
 /// Constants the walk uses.
@@ -524,11 +823,7 @@ fn value(e: &mut Emit, c: &Consts, o: Off) -> Word {
 
 /// A pointer to the word holding byte `off` (to its `uvec4` in a uniform block).
 fn word_pointer(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
-    let shift = if t.class == StorageClass::Uniform {
-        4
-    } else {
-        2
-    };
+    let shift = if t.block { 4 } else { 2 };
     let index = match off {
         Off::Const(k) => e.constant(c.uint, u64::from(k >> shift)),
         Off::Dyn(v) => {
@@ -553,7 +848,7 @@ fn scope(c: &Consts, t: Target) -> Word {
 /// The word holding byte `off`, as a `uint`.
 fn load_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
     let ptr = word_pointer(e, c, var, t, off);
-    if t.class == StorageClass::Uniform {
+    if t.block {
         let uvec4 = e.m.pointer(t.word_ptr).map_or(0, |p| p.1);
         let v = e.op(Op::Load, uvec4, &[ptr]);
         let lane = match off {
@@ -797,16 +1092,35 @@ fn store(
     }
 }
 
-/// Types holding narrow integers keep no layout decorations: their values
-/// now live in registers only (32 bits per narrow integer), and naga would
-/// read the declared offsets as overlapping members.
-fn strip_layout(m: &mut Model, narrow: &HashMap<Word, u32>) {
+/// `ty` and the types in it whose layout WGSL cannot place.
+fn laid_out_wrongly(m: &Model, ty: Word, uniform: bool) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut todo = vec![(ty, 0u32)];
+    while let Some((t, depth)) = todo.pop() {
+        if depth > 32 || !misplaced(m, t, uniform, 0) || out.contains(&t) {
+            continue;
+        }
+        out.push(t);
+        if let Some(d) = m.global(t) {
+            todo.extend(d.operands.iter().filter_map(id).map(|c| (c, depth + 1)));
+        }
+    }
+    out
+}
+
+/// Types holding narrow integers, and `also` (those only the replaced
+/// variables laid out, where WGSL cannot), keep no layout decorations:
+/// their values now live in registers only (32 bits per narrow integer),
+/// and naga would read the declared offsets as overlapping or misplaced
+/// members.
+fn strip_layout(m: &mut Model, narrow: &HashMap<Word, u32>, also: &HashSet<Word>) {
     let holding: HashSet<Word> = m
         .module()
         .types_global_values
         .iter()
         .filter_map(|t| t.result_id)
         .filter(|&t| !narrow.contains_key(&t) && holds_narrow(m, narrow, t, 0))
+        .chain(also.iter().copied())
         .collect();
     if holding.is_empty() {
         return;
