@@ -40,6 +40,7 @@ pub mod arrays;
 pub mod compat;
 pub mod compswap;
 pub mod float;
+pub mod halfs;
 pub mod image;
 pub mod layout;
 pub mod misread;
@@ -251,6 +252,7 @@ fn spirv_passes(
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
         found.words = words::word_addressed_memory(&mut m)?;
+        halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;

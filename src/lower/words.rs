@@ -206,14 +206,15 @@ struct Target {
     word_ptr: Word,
 }
 
-/// Widths of the narrow integer scalar types, by id.
+/// Widths of the narrow integer and half scalar types, by id.
 fn narrow_widths(m: &Model) -> HashMap<Word, u32> {
     m.module()
         .types_global_values
         .iter()
         .filter_map(
             |t| match (t.class.opcode, t.operands.first(), t.result_id) {
-                (Op::TypeInt, Some(Operand::LiteralBit32(w @ (8 | 16))), Some(r)) => Some((r, *w)),
+                (Op::TypeInt, Some(Operand::LiteralBit32(w @ (8 | 16))), Some(r))
+                | (Op::TypeFloat, Some(Operand::LiteralBit32(w @ 16)), Some(r)) => Some((r, *w)),
                 _ => None,
             },
         )
@@ -634,8 +635,16 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
         .iter()
         .map(|(&v, &(_, pointee))| (v, (v, Off::Const(0), pointee, None)))
         .collect();
+    let glsl = m.glsl_std_450();
+    let float = m.float_type(32);
+    let vec2 = m.vector_type(float, 2);
+    let float_zero = m.constant(float, 0);
     let consts = Consts {
         uint,
+        glsl,
+        float,
+        vec2,
+        float_zero,
         zero,
         two,
         three,
@@ -781,12 +790,36 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
 /// Constants the walk uses.
 struct Consts {
     uint: Word,
+    /// For halfs: GLSL.std.450, `float`, `vec2`, `0.0`.
+    glsl: Word,
+    float: Word,
+    vec2: Word,
+    float_zero: Word,
     zero: Word,
     two: Word,
     three: Word,
     eight: Word,
     scope_device: Word,
     scope_workgroup: Word,
+}
+
+/// GLSL.std.450's PackHalf2x16 and UnpackHalf2x16.
+const PACK_HALF_2X16: u32 = 58;
+const UNPACK_HALF_2X16: u32 = 62;
+
+fn half_ext(e: &mut Emit, c: &Consts, ty: Word, which: u32, arg: Word) -> Word {
+    let r = e.fresh();
+    e.push(Instruction::new(
+        Op::ExtInst,
+        Some(ty),
+        Some(r),
+        vec![
+            Operand::IdRef(c.glsl),
+            Operand::LiteralExtInstInteger(which),
+            Operand::IdRef(arg),
+        ],
+    ));
+    r
 }
 
 fn add(e: &mut Emit, c: &Consts, a: Off, b: Off) -> Off {
@@ -918,6 +951,14 @@ fn load(
             let bits = e.op(Op::ShiftRightLogical, c.uint, &[w, s]);
             Ok(e.op(Op::Bitcast, ty, &[bits]))
         }
+        Op::TypeFloat if lit(0) == 16 => {
+            let w = load_word(e, c, var, t, off);
+            let s = bit_shift(e, c, off);
+            let bits = e.op(Op::ShiftRightLogical, c.uint, &[w, s]);
+            let v = half_ext(e, c, c.vec2, UNPACK_HALF_2X16, bits);
+            let x = e.extract(c.float, v, 0);
+            Ok(e.op(Op::FConvert, ty, &[x]))
+        }
         Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeStruct => {
             let parts: Vec<(u32, Word, Option<u32>)> = match d.class.opcode {
                 Op::TypeVector => {
@@ -1021,9 +1062,15 @@ fn store(
             }
             Ok(())
         }
-        Op::TypeInt if lit(0) == 8 || lit(0) == 16 => {
-            // The low bits, zero-extended (the narrow pass's reading of this bitcast).
-            let bits = e.op(Op::Bitcast, c.uint, &[value]);
+        Op::TypeInt | Op::TypeFloat if lit(0) == 8 || lit(0) == 16 => {
+            let bits = if d.class.opcode == Op::TypeFloat {
+                let x = e.op(Op::FConvert, c.float, &[value]);
+                let v = e.op(Op::CompositeConstruct, c.vec2, &[x, c.float_zero]);
+                half_ext(e, c, c.uint, PACK_HALF_2X16, v)
+            } else {
+                // The low bits, zero-extended (the narrow pass's reading of this bitcast).
+                e.op(Op::Bitcast, c.uint, &[value])
+            };
             let s = bit_shift(e, c, off);
             let ones = e.constant(c.uint, (1u64 << lit(0)) - 1);
             let mask = e.op(Op::ShiftLeftLogical, c.uint, &[ones, s]);

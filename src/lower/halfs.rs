@@ -1,0 +1,282 @@
+//! 16-bit floats (`float16_t`, `f16vec4`; GL_EXT_shader_explicit_arithmetic_
+//! types_float16), computed in 32-bit floats rounded to half precision.
+//!
+//! WGSL's `f16` needs the adapter's SHADER_F16, which lavapipe, llvmpipe
+//! GL and browsers without `shader-f16` lack; atomport never asks for it: a
+//! half lives in an `f32` that always holds a value a half can hold. Every
+//! operation whose result may not be one (add, subtract, multiply, divide,
+//! remainder, dot products, conversions to a half, the GLSL.std.450
+//! functions) is computed in `f32` and rounded to the nearest half
+//! (`unpack2x16float(pack2x16float(x))`). For addition, subtraction,
+//! multiplication, division and square roots that is the half-precision
+//! result itself: `f32` has more than twice a half's 11 significant bits
+//! plus two, so rounding twice gives what rounding once would. Halfs in
+//! memory are the word-addressed pass's ([`crate::lower::words`]): 16 bits
+//! each, unpacked on load and packed on store.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Op, Word};
+
+use super::model::{Emit, Model, id, with_ids};
+use crate::{Error, Result};
+
+/// GLSL.std.450's PackHalf2x16.
+const PACK_HALF_2X16: u32 = 58;
+/// GLSL.std.450's UnpackHalf2x16.
+const UNPACK_HALF_2X16: u32 = 62;
+
+/// A half type: scalar (`n` 1) or vector.
+#[derive(Clone, Copy)]
+struct Half {
+    n: u32,
+    /// Its component type (the half scalar).
+    scalar: Word,
+}
+
+/// The f32 value of half-precision bits.
+pub(crate) fn half_to_f32(h: u16) -> f32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let frac = u32::from(h & 0x3ff);
+    let bits = match (exp, frac) {
+        (0, 0) => sign,
+        (0, f) => {
+            // Subnormal: normalise.
+            let shift = f.leading_zeros() - 21;
+            let f = (f << shift) & 0x3ff;
+            sign | ((113 - shift) << 23) | (f << 13)
+        }
+        (0x1f, f) => sign | 0x7f80_0000 | (f << 13),
+        (e, f) => sign | ((e + 112) << 23) | (f << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// Constants the rewrite uses.
+struct Ids {
+    glsl: Word,
+    f32_ty: Word,
+    vec2: Word,
+    zero: Word,
+}
+
+/// `x` (an `f32` held in half type `ty`) rounded to the nearest half, per
+/// component, with result id `r`.
+fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
+    let one = |e: &mut Emit, c: Word| -> Word {
+        let v = e.op(Op::CompositeConstruct, ids.vec2, &[c, ids.zero]);
+        let uint = e.m.uint_id();
+        let p = ext(e, ids, uint, PACK_HALF_2X16, v);
+        let u = ext(e, ids, ids.vec2, UNPACK_HALF_2X16, p);
+        e.extract(ids.f32_ty, u, 0)
+    };
+    let parts: Vec<Word> = if t.n == 1 {
+        vec![x]
+    } else {
+        (0..t.n).map(|k| e.extract(t.scalar, x, k)).collect()
+    };
+    let rounded: Vec<Word> = parts.into_iter().map(|c| one(e, c)).collect();
+    if t.n == 1 {
+        e.push(with_ids(Op::CopyObject, Some(ty), Some(r), &rounded));
+    } else {
+        e.push(with_ids(
+            Op::CompositeConstruct,
+            Some(ty),
+            Some(r),
+            &rounded,
+        ));
+    }
+}
+
+fn ext(e: &mut Emit, ids: &Ids, ty: Word, which: u32, arg: Word) -> Word {
+    let r = e.fresh();
+    e.push(rspirv::dr::Instruction::new(
+        Op::ExtInst,
+        Some(ty),
+        Some(r),
+        vec![
+            Operand::IdRef(ids.glsl),
+            Operand::LiteralExtInstInteger(which),
+            Operand::IdRef(arg),
+        ],
+    ));
+    r
+}
+
+/// The operations whose half result is rounded.
+fn rounds(op: Op) -> bool {
+    matches!(
+        op,
+        Op::FAdd
+            | Op::FSub
+            | Op::FMul
+            | Op::FDiv
+            | Op::FRem
+            | Op::FMod
+            | Op::VectorTimesScalar
+            | Op::Dot
+            | Op::FConvert
+            | Op::ConvertSToF
+            | Op::ConvertUToF
+            | Op::ExtInst
+            | Op::MatrixTimesVector
+            | Op::VectorTimesMatrix
+    )
+}
+
+/// Rewrites half arithmetic to `f32` rounded to half precision and makes
+/// the half types 32-bit; returns how many instructions changed.
+pub fn lower_halfs(m: &mut Model) -> Result<usize> {
+    let mut halfs: std::collections::HashMap<Word, Half> = std::collections::HashMap::new();
+    for t in &m.module().types_global_values {
+        if let (Op::TypeFloat, Some(Operand::LiteralBit32(16)), Some(r)) =
+            (t.class.opcode, t.operands.first(), t.result_id)
+        {
+            halfs.insert(r, Half { n: 1, scalar: r });
+        }
+    }
+    if halfs.is_empty() {
+        return Ok(0);
+    }
+    let vectors: Vec<(Word, Half)> = m
+        .module()
+        .types_global_values
+        .iter()
+        .filter_map(
+            |t| match (t.class.opcode, t.operands.as_slice(), t.result_id) {
+                (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)], Some(r))
+                    if halfs.contains_key(c) =>
+                {
+                    Some((r, Half { n: *n, scalar: *c }))
+                }
+                _ => None,
+            },
+        )
+        .collect();
+    halfs.extend(vectors);
+    let glsl = m.glsl_std_450();
+    let f32_ty = m.float_type(32);
+    let vec2 = m.vector_type(f32_ty, 2);
+    let zero = m.constant(f32_ty, 0);
+    m.uint();
+    let ids = Ids {
+        glsl,
+        f32_ty,
+        vec2,
+        zero,
+    };
+    // Half constants become the f32 of the same value.
+    let scalars: Vec<Word> = halfs
+        .values()
+        .filter(|h| h.n == 1)
+        .map(|h| h.scalar)
+        .collect();
+    for t in &mut m.module_mut().types_global_values {
+        if matches!(t.class.opcode, Op::Constant | Op::SpecConstant)
+            && t.result_type.is_some_and(|ty| scalars.contains(&ty))
+            && let Some(Operand::LiteralBit32(bits)) = t.operands.first_mut()
+        {
+            *bits = half_to_f32(*bits as u16).to_bits();
+        }
+    }
+    let bad = std::cell::Cell::new(None);
+    let n = m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        let result = inst.result_type.and_then(|t| halfs.get(&t).copied());
+        let from_half = inst
+            .operands
+            .first()
+            .and_then(id)
+            .and_then(|v| e.m.result_type(v))
+            .is_some_and(|t| halfs.contains_key(&t));
+        match (op, result) {
+            // Halfs are f32s now: widening one is a copy.
+            (Op::FConvert, None) if from_half => {
+                let to32 = inst
+                    .result_type
+                    .and_then(|t| e.m.global(t))
+                    .is_some_and(|t| !super::model::is_64_bit(t));
+                if !to32 {
+                    return Ok(false);
+                }
+                e.push(with_ids(
+                    Op::CopyObject,
+                    inst.result_type,
+                    inst.result_id,
+                    &[inst.operands.first().and_then(id).unwrap_or(0)],
+                ));
+                Ok(true)
+            }
+            (Op::Bitcast, _) if result.is_some() || from_half => {
+                bad.set(Some(
+                    "a bitcast to or from a 16-bit float (float16BitsToUint16 and the like): atomport computes halfs in 32-bit floats",
+                ));
+                Ok(false)
+            }
+            (_, Some(t)) if rounds(op) => {
+                let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
+                    return Ok(false);
+                };
+                let tmp = e.fresh();
+                let mut x = inst.clone();
+                x.result_id = Some(tmp);
+                // A conversion to a half from a 32-bit float (or a half) is
+                // a copy once halfs are f32s; from a double it stays one.
+                let src = inst.operands.first().and_then(id).unwrap_or(0);
+                let wide_source = e
+                    .m
+                    .result_type(src)
+                    .and_then(|t| e.m.global(t))
+                    .is_some_and(super::model::is_64_bit);
+                if op == Op::FConvert && !wide_source {
+                    x = with_ids(Op::CopyObject, Some(ty), Some(tmp), &[src]);
+                }
+                e.push(x);
+                round(e, &ids, t, ty, r, tmp);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    })?;
+    if let Some(why) = bad.get() {
+        return Err(Error::Unsupported(why.into()));
+    }
+    let scalars: Vec<Word> = halfs
+        .values()
+        .filter(|h| h.n == 1)
+        .map(|h| h.scalar)
+        .collect();
+    for t in &mut m.module_mut().types_global_values {
+        if t.class.opcode == Op::TypeFloat && t.result_id.is_some_and(|r| scalars.contains(&r)) {
+            t.operands[0] = Operand::LiteralBit32(32);
+        }
+    }
+    m.drop_capabilities(
+        &[
+            Capability::Float16,
+            Capability::StorageBuffer16BitAccess,
+            Capability::UniformAndStorageBuffer16BitAccess,
+            Capability::StoragePushConstant16,
+            Capability::StorageInputOutput16,
+        ],
+        &["SPV_KHR_16bit_storage"],
+    );
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::half_to_f32;
+
+    #[test]
+    fn halfs_convert_exactly() {
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0xc000), -2.0);
+        assert_eq!(half_to_f32(0x7bff), 65504.0);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(half_to_f32(0x0200), 2f32.powi(-15));
+        assert_eq!(half_to_f32(0x7c00), f32::INFINITY);
+        assert!(half_to_f32(0x7e00).is_nan());
+        assert_eq!(half_to_f32(0x8000).to_bits(), 0x8000_0000);
+    }
+}

@@ -1,0 +1,127 @@
+//! 16-bit floats, computed in 32-bit floats rounded to half precision after
+//! every operation, and stored as 16 bits in memory addressed as words: a
+//! matrix-vector product over `float16_t` weights, checked against a CPU
+//! model of half arithmetic (round to nearest even after each operation) on
+//! every backend and, on Vulkan, beside the original SPIR-V run natively
+//! (lavapipe computes in halfs).
+
+mod common;
+
+use atomport::{Bind, Buffer, Kernel, SourceOptions};
+
+const MATVEC: &str = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 16) in;
+layout(std430, binding = 0) readonly buffer Weights { float16_t w[]; };
+layout(std430, binding = 1) readonly buffer Input { f16vec4 x[4]; };
+layout(std430, binding = 2) buffer Output { float total; float16_t y[]; };
+void main() {
+    uint r = gl_GlobalInvocationID.x;
+    float16_t acc = float16_t(0.0);
+    for (uint c = 0u; c < 16u; ++c) {
+        acc += w[r * 16u + c] * x[c / 4u][c % 4u];
+    }
+    y[r] = acc * float16_t(0.5) + float16_t(1.0 / 3.0);
+    if (r == 0u) {
+        total = float(acc);
+    }
+}
+";
+
+/// The half nearest `x` (ties to even), as an f32; past the largest half, infinity.
+fn round_half(x: f32) -> f32 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let e = ((x.abs().to_bits() >> 23) & 0xff) as i32 - 127;
+    let ulp = 2f64.powi(e.max(-14) - 10);
+    let r = (f64::from(x) / ulp).round_ties_even() * ulp;
+    if r.abs() > 65504.0 {
+        f32::INFINITY.copysign(x)
+    } else {
+        r as f32
+    }
+}
+
+/// Half bits as an f32 (finite values only, as the test makes).
+fn half_value(h: u16) -> f32 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let (e, f) = (i32::from((h >> 10) & 0x1f), f32::from(h & 0x3ff));
+    sign * if e == 0 {
+        f * 2f32.powi(-24)
+    } else {
+        (1.0 + f / 1024.0) * 2f32.powi(e - 15)
+    }
+}
+
+/// An f32 that is a half, as its bits.
+fn half_bits(x: f32) -> u16 {
+    (0..=0xffffu16)
+        .find(|&h| half_value(h).to_bits() == x.to_bits() && (h & 0x7c00) != 0x7c00)
+        .unwrap_or_else(|| panic!("{x} is not a half"))
+}
+
+#[test]
+fn a_matrix_vector_product_over_half_weights_rounds_as_halfs_do() {
+    let k = Kernel::from_glsl(MATVEC, &SourceOptions::named("matvec.comp")).unwrap();
+    assert!(
+        !k.required_features().contains(wgpu::Features::SHADER_F16),
+        "halfs need no SHADER_F16"
+    );
+    let mut rng = common::Rng(0x0f16);
+    // Halfs in [-4, 4) with their full 10-bit fractions.
+    let random_half = |rng: &mut common::Rng| {
+        let e = 13 + rng.below(4) as u16; // 2^-2 .. 2^1
+        let f = rng.below(1024) as u16;
+        let s = (rng.below(2) as u16) << 15;
+        s | (e << 10) | f
+    };
+    let w: Vec<u16> = (0..256).map(|_| random_half(&mut rng)).collect();
+    let x: Vec<u16> = (0..16).map(|_| random_half(&mut rng)).collect();
+    let mut want_y = Vec::new();
+    let mut total = 0.0;
+    for r in 0..16 {
+        let mut acc = 0.0f32;
+        for c in 0..16 {
+            let p = round_half(half_value(w[r * 16 + c]) * half_value(x[c]));
+            acc = round_half(acc + p);
+        }
+        if r == 0 {
+            total = acc;
+        }
+        let third = round_half(1.0 / 3.0);
+        want_y.push(round_half(round_half(acc * 0.5) + third));
+    }
+    let bytes16 = |v: &[u16]| v.iter().flat_map(|h| h.to_le_bytes()).collect::<Vec<u8>>();
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        for native in [false, true] {
+            if native && !ctx.has_native() {
+                continue;
+            }
+            let wb = Buffer::from_bytes(&ctx, &bytes16(&w)).unwrap();
+            let xb = Buffer::from_bytes(&ctx, &bytes16(&x)).unwrap();
+            let yb = Buffer::zeroed(&ctx, 36).unwrap();
+            let binds = [
+                Bind::named("Weights", &wb),
+                Bind::named("Input", &xb),
+                Bind::named("Output", &yb),
+            ];
+            let backend = format!("{} (native: {native})", ctx.backend_name());
+            let out = if native {
+                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
+            } else {
+                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
+            }
+            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+            let y: Vec<u16> = out[2][4..36]
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            let want: Vec<u16> = want_y.iter().map(|&v| half_bits(v)).collect();
+            assert_eq!(y, want, "{backend}: y as half bits");
+            let got_total = f32::from_le_bytes(out[2][0..4].try_into().unwrap());
+            assert_eq!(got_total, total, "{backend}: total");
+        }
+    }
+}
