@@ -39,6 +39,7 @@ pub mod alias;
 pub mod arrays;
 pub mod compat;
 pub mod compswap;
+pub mod copies;
 pub mod float;
 pub mod halfs;
 pub mod image;
@@ -284,6 +285,7 @@ fn spirv_passes(
         // always emulated.
         let floats = float::emulate_float_atomics(&mut m, !opts.native_float_atomics)?;
         report.float_sites = floats.sites;
+        copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;
         if log::log_enabled!(log::Level::Trace) {
             use rspirv::binary::Disassemble;

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use rspirv::dr::Operand;
-use rspirv::spirv::{Capability, Decoration, Op, Word};
+use rspirv::spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 use super::model::{Model, id, is_atomic};
 use crate::{Error, Result};
@@ -96,9 +96,10 @@ pub fn integer_sampling(m: &Model) -> Result<()> {
     Ok(())
 }
 
-/// Refuses whole-aggregate loads, stores and copies of memory that atomics
-/// also use: naga gives the atomically used parts atomic types, and a plain
-/// copy of a struct or array holding them cannot be expressed in WGSL.
+/// Refuses whole-aggregate copies of memory that atomics also use which
+/// [`crate::lower::copies`] left (an `OpCopyMemory`): naga gives the
+/// atomically used parts atomic types, and a plain copy of a struct or
+/// array holding them cannot be expressed in WGSL.
 pub fn aggregate_copies_of_atomics(m: &Model) -> Result<()> {
     // Every aggregate type on the access path of an atomic.
     let mut containers: HashSet<Word> = HashSet::new();
@@ -128,7 +129,11 @@ pub fn aggregate_copies_of_atomics(m: &Model) -> Result<()> {
             _ => continue,
         };
         for p in ptrs {
-            if let Some((_, pointee)) = m.pointee(p)
+            // A function's own variables keep plain types (naga upgrades
+            // the shared ones), and whole loads and stores of shared
+            // memory were made member-wise before this check.
+            if let Some((class, pointee)) = m.pointee(p)
+                && !matches!(class, StorageClass::Function | StorageClass::Private)
                 && containers.contains(&pointee)
             {
                 let what = m

@@ -1,5 +1,7 @@
 #version 450
-// Refused: whole-struct copy (`Cell c = grid.cells[i];`) of a struct whose member is used atomically.
+// Whole-struct copy (`Cell c = grid.cells[i];`) of a struct whose member is used atomically: copied member by member.
+// not on dx12: vkd3d 1.6 on lavapipe makes storage-buffer atomics visible across a barrier only from the first 8 invocations (tests/dx12/barrier_after_buffer_atomics.comp)
+// run: --groups 1 --buffer grid=u32:32:iota --buffer snap=u32:32
 layout(local_size_x = 64) in;
 
 struct Cell {
