@@ -150,6 +150,12 @@ pub struct BindingInfo {
     pub element: Option<ScalarType>,
     /// Bytes the static layout needs (a runtime-sized array counts one element).
     pub min_size: u64,
+    /// The element type of a buffer at any width: `element`'s, or for a
+    /// buffer read as words ([`crate::lower::words`]) the type of the
+    /// runtime-sized array it ends with (`uint8_t pixels[]` → `u8`). `run`
+    /// prints the buffer in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_type: Option<crate::ElementType>,
     /// For [`BindingKind::Image`]: the GLSL image type's shape and format.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub image: Option<ImageShape>,
@@ -664,6 +670,11 @@ impl Kernel {
             {
                 b.members = declared(&w.members, &provenance.initializers);
                 b.element = None;
+                b.element_type = w
+                    .members
+                    .last()
+                    .and_then(|m| m.ty.strip_suffix("[]"))
+                    .and_then(crate::ElementType::from_glsl);
             }
             if let Some(img) = provenance
                 .images
@@ -672,6 +683,7 @@ impl Kernel {
             {
                 b.kind = BindingKind::Image;
                 b.element = Some(img.format.scalar());
+                b.element_type = b.element.map(Into::into);
                 b.image = Some(ImageShape {
                     dim: img.dim,
                     format: img.format,
@@ -1130,6 +1142,7 @@ fn reflect(
         name,
         kind,
         element,
+        element_type: element.map(Into::into),
         min_size,
         image: None,
         opengl: None,

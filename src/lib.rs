@@ -58,7 +58,7 @@ pub use runtime::native::NATIVE_FEATURE;
 pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, PushOutput, RunOutput};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 pub use runtime::uniforms::{UniformValue, Uniforms};
-pub use scalar::ScalarType;
+pub use scalar::{ElementType, ScalarType, f32_to_half, half_to_f32};
 pub use translate::{Translation, build, compile_glsl, spirv_words, translate, translate_file};
 /// The wgpu atomport is built on, for callers that share its device.
 pub use wgpu;

@@ -116,7 +116,8 @@ fn run_listing_and_value_specs() {
 #[test]
 fn bad_buffer_spec_is_a_usage_error_naming_the_flag() {
     for spec in [
-        "0=u64:4",
+        "0=u128:4",
+        "0=u8:[256]",
         "0=u32",
         "0=u32:abc",
         "0=u32:4:fill=x",

@@ -398,3 +398,63 @@ fn uniform_blocks_and_shared_memory_hold_narrow_values_at_their_layout() {
         |backend, out| assert_eq!(words(&out[1]), want, "{backend}"),
     );
 }
+
+#[test]
+fn the_cli_writes_and_prints_every_width() {
+    let file = common::temp_file("narrow", "histogram.comp", HISTOGRAM);
+    let v = common::run_json(&[
+        "run",
+        &file,
+        "--groups",
+        "1",
+        "--buffer",
+        "Image=u8:[1,2,3,255,1,7,7,7]",
+        "--buffer",
+        "Histogram=u32:257",
+        "--json",
+    ]);
+    let binding = |name: &str| {
+        v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let image = binding("Image");
+    assert_eq!(image["type"], "u8");
+    assert_eq!(image["data"], serde_json::json!([1, 2, 3, 255, 1, 7, 7, 7]));
+    let bins = binding("Histogram")["data"].clone();
+    assert_eq!(
+        (bins[1].clone(), bins[7].clone(), bins[255].clone()),
+        (2.into(), 3.into(), 1.into())
+    );
+    // A buffer given as a file shows in the type its block declares.
+    let bytes = common::temp_file("narrow", "pixels.bin", "\u{1}\u{2}\u{2}\u{3}");
+    let v = common::run_json(&[
+        "run",
+        &file,
+        "--groups",
+        "1",
+        "--buffer",
+        &format!("Image=@{bytes}"),
+        "--buffer",
+        "Histogram=u32:257",
+        "--json",
+    ]);
+    let image = v["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "Image")
+        .unwrap()
+        .clone();
+    assert_eq!(image["type"], "u8");
+    assert_eq!(image["data"], serde_json::json!([1, 2, 2, 3]));
+    // Values out of a width's range are usage errors naming the flag.
+    for spec in ["Image=u8:[256]", "Image=i16:[40000]", "Image=f16:[1e6]"] {
+        let o = common::atomport(&["run", &file, "--groups", "1", "--buffer", spec]);
+        common::assert_fails(&o, 2, "--buffer");
+    }
+}

@@ -36,7 +36,8 @@ pub(super) struct JobArgs {
     pub(super) groups: [u32; 3],
     /// A buffer for binding B (BINDING, GROUP.BINDING or the GLSL name). SPEC: TYPE:LEN (zeroed),
     /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
-    /// TYPE: u32, i32, f32
+    /// TYPE: u8, i8, u16, i16, f16, u32, i32, f32, u64, i64 (each element at its own width;
+    /// output shows a buffer in the type its spec wrote, else in the one its block declares)
     #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
     pub(super) buffers: Vec<BufferArg>,
     /// An image for binding B (as for --buffer), whose shape and format the shader declares

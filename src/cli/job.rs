@@ -4,7 +4,7 @@
 use atomport::runtime::texture::format_name;
 use atomport::{
     Bind, BindingInfo, BindingKind, Buffer, Context, Error, Image, ImageDesc, Kernel, Resource,
-    Result, RunOutput, Sampler, ScalarType, Target, Texture, Uniforms,
+    Result, RunOutput, Sampler, Target, Texture, Uniforms,
 };
 
 use super::spec::{
@@ -36,7 +36,7 @@ pub struct Resources {
 /// A resource a job made, with where it binds.
 enum Made {
     /// A buffer and the type its spec wrote it as (none for `@FILE`).
-    Buffer(Buffer, Option<ScalarType>),
+    Buffer(Buffer, Option<atomport::ElementType>),
     Image(Image),
     Texture(Texture),
     Sampler(Sampler),
@@ -86,7 +86,7 @@ pub fn run(
         });
         if let Some(ty) = written {
             b.ty = Some(ty);
-            b.data = atomport::Data::from_bytes(ty, &b.bytes);
+            b.data = ty.data(&b.bytes);
         }
     }
     Ok(out)

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use atomport::{BindingInfo, Error, Kernel, Result, ScalarType};
+use atomport::{BindingInfo, ElementType, Error, Kernel, Result, ScalarType};
 
 /// `GROUP.BINDING`, or the GLSL name (a block's instance or type name, an
 /// image's name, an atomic counter's name).
@@ -122,39 +122,44 @@ pub enum BufferInit {
     /// `TYPE:LEN`: `len` zeroed elements.
     Zeroed {
         /// Element type.
-        ty: ScalarType,
+        ty: ElementType,
         /// Element count.
         len: usize,
     },
     /// `TYPE:LEN:fill=V`: `len` copies of a value (stored as its bit pattern).
     Fill {
         /// Element type.
-        ty: ScalarType,
+        ty: ElementType,
         /// Element count.
         len: usize,
-        /// The value's 32-bit pattern.
-        bits: u32,
+        /// The value's bit pattern.
+        bits: u64,
     },
-    /// `TYPE:LEN:iota`: 0, 1, 2, … in the element type.
+    /// `TYPE:LEN:iota`: 0, 1, 2, … in the element type (wrapping in narrow ones).
     Iota {
         /// Element type.
-        ty: ScalarType,
+        ty: ElementType,
         /// Element count.
         len: usize,
     },
     /// `TYPE:[v1,v2,…]`: the listed values (as bit patterns).
     Values {
         /// Element type.
-        ty: ScalarType,
-        /// The values' 32-bit patterns.
-        bits: Vec<u32>,
+        ty: ElementType,
+        /// The values' bit patterns.
+        bits: Vec<u64>,
     },
     /// `@FILE`: the file's raw little-endian bytes; the type comes from the shader (u32 if unknown).
     File(PathBuf),
 }
 
-/// Longest buffer a SPEC may ask for, in elements (1 GiB of 4-byte elements).
-const MAX_LEN: usize = 1 << 28;
+/// Longest buffer a SPEC may ask for, in bytes (1 GiB).
+const MAX_BYTES: usize = 1 << 30;
+
+/// The element types a SPEC may name, for messages.
+fn type_names() -> String {
+    ElementType::ALL.map(|t| t.name()).join(", ")
+}
 
 impl FromStr for BufferInit {
     type Err = Error;
@@ -165,12 +170,15 @@ impl FromStr for BufferInit {
             }
             return Ok(BufferInit::File(path.into()));
         }
-        let usage = "expected TYPE:LEN, TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE, with TYPE one of u32, i32, f32";
+        let usage = format!(
+            "expected TYPE:LEN, TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE, with TYPE one of {}",
+            type_names()
+        );
         let (ty_s, rest) = spec
             .split_once(':')
             .ok_or_else(|| Error::Spec(format!("`{spec}`: {usage}")))?;
-        let ty = ScalarType::parse(ty_s)
-            .ok_or_else(|| Error::Spec(format!("`{ty_s}` is not a type (u32, i32 or f32)")))?;
+        let ty = ElementType::parse(ty_s)
+            .ok_or_else(|| Error::Spec(format!("`{ty_s}` is not a type ({})", type_names())))?;
         if let Some(list) = rest.strip_prefix('[') {
             let list = list.strip_suffix(']').ok_or_else(|| {
                 Error::Spec(format!("`{spec}`: the value list has no closing `]`"))
@@ -201,9 +209,10 @@ impl FromStr for BufferInit {
         let len: usize = len_s
             .parse()
             .map_err(|_| Error::Spec(format!("`{len_s}` is not a length in `{spec}`: {usage}")))?;
-        if len == 0 || len > MAX_LEN {
+        let max = MAX_BYTES / ty.bytes();
+        if len == 0 || len > max {
             return Err(Error::Spec(format!(
-                "length {len} in `{spec}` is out of range (1..={MAX_LEN})"
+                "length {len} in `{spec}` is out of range (1..={max})"
             )));
         }
         match mode {
@@ -228,10 +237,10 @@ impl BufferInit {
     /// (a file's from its size).
     pub fn byte_len(&self) -> Result<u64> {
         Ok(match self {
-            BufferInit::Zeroed { len, .. }
-            | BufferInit::Fill { len, .. }
-            | BufferInit::Iota { len, .. } => *len as u64 * 4,
-            BufferInit::Values { bits, .. } => bits.len() as u64 * 4,
+            BufferInit::Zeroed { len, ty }
+            | BufferInit::Fill { len, ty, .. }
+            | BufferInit::Iota { len, ty } => (*len * ty.bytes()) as u64,
+            BufferInit::Values { bits, ty } => (bits.len() * ty.bytes()) as u64,
             BufferInit::File(path) => std::fs::metadata(path)
                 .map_err(|source| Error::Io {
                     path: path.clone(),
@@ -241,24 +250,32 @@ impl BufferInit {
         })
     }
 
-    /// The element type the spec writes (none for `@FILE`) and the initial bytes.
-    pub fn materialize(&self) -> Result<(Option<ScalarType>, Vec<u8>)> {
-        let words = |ty, v: Vec<u32>| (Some(ty), bytemuck::cast_slice(&v).to_vec());
+    /// The element type the spec writes (none for `@FILE`) and the initial
+    /// bytes (each element at its own width, little-endian).
+    pub fn materialize(&self) -> Result<(Option<ElementType>, Vec<u8>)> {
+        let elements = |ty: ElementType, v: &mut dyn Iterator<Item = u64>| {
+            let n = ty.bytes();
+            (
+                Some(ty),
+                v.flat_map(|x| x.to_le_bytes()[..n].to_vec()).collect(),
+            )
+        };
         Ok(match self {
-            BufferInit::Zeroed { ty, len } => (Some(*ty), vec![0; len * 4]),
-            BufferInit::Fill { ty, len, bits } => words(*ty, vec![*bits; *len]),
-            BufferInit::Iota { ty, len } => words(
+            BufferInit::Zeroed { ty, len } => (Some(*ty), vec![0; len * ty.bytes()]),
+            BufferInit::Fill { ty, len, bits } => {
+                elements(*ty, &mut std::iter::repeat_n(*bits, *len))
+            }
+            BufferInit::Iota { ty, len } => elements(
                 *ty,
-                (0..*len as u32)
-                    .map(|i| match ty {
-                        ScalarType::F32 => (i as f32).to_bits(),
-                        _ => i,
-                    })
-                    .collect(),
+                &mut (0..*len as u64).map(|i| match ty {
+                    ElementType::F32 => u64::from((i as f32).to_bits()),
+                    ElementType::F16 => u64::from(atomport::f32_to_half(i as f32)),
+                    _ => i,
+                }),
             ),
-            BufferInit::Values { ty, bits } => words(*ty, bits.clone()),
+            BufferInit::Values { ty, bits } => elements(*ty, &mut bits.iter().copied()),
             BufferInit::File(path) => {
-                let bytes = atomport::read_bounded(path, MAX_LEN as u64 * 4, "buffer file")?;
+                let bytes = atomport::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
                 if bytes.is_empty() {
                     return Err(Error::Spec(format!(
                         "{}: the file is empty",
@@ -554,7 +571,7 @@ mod tests {
 
     #[test]
     fn specs_parse() {
-        use ScalarType::*;
+        use ElementType::*;
         let p = |s: &str| s.parse::<BufferInit>().unwrap();
         assert_eq!(p("u32:4"), BufferInit::Zeroed { ty: U32, len: 4 });
         assert_eq!(
@@ -562,7 +579,7 @@ mod tests {
             BufferInit::Fill {
                 ty: I32,
                 len: 2,
-                bits: (-3i32) as u32
+                bits: u64::from((-3i32) as u32)
             }
         );
         assert_eq!(p("f32:3:iota"), BufferInit::Iota { ty: F32, len: 3 });
@@ -570,7 +587,7 @@ mod tests {
             p("f32:[1.5, -2]"),
             BufferInit::Values {
                 ty: F32,
-                bits: vec![1.5f32.to_bits(), (-2f32).to_bits()]
+                bits: vec![u64::from(1.5f32.to_bits()), u64::from((-2f32).to_bits())]
             }
         );
         assert_eq!(
@@ -586,16 +603,39 @@ mod tests {
             (ty, bytemuck::cast_slice::<u8, f32>(&bytes)),
             (Some(F32), &[0.0, 1.0, 2.0][..])
         );
+        // Every width, each element at its own.
+        let (_, bytes) = p("u8:[1,255]").materialize().unwrap();
+        assert_eq!(bytes, [1, 255]);
+        let (_, bytes) = p("i16:[-2,300]").materialize().unwrap();
+        assert_eq!(bytes, [0xfe, 0xff, 0x2c, 0x01]);
+        let (_, bytes) = p("f16:[1,-2.5]").materialize().unwrap();
+        assert_eq!(bytes, [0x00, 0x3c, 0x00, 0xc1]);
+        let (_, bytes) = p("i64:[-1]").materialize().unwrap();
+        assert_eq!(bytes, [0xff; 8]);
+        let (_, bytes) = p("u8:3:iota").materialize().unwrap();
+        assert_eq!(bytes, [0, 1, 2]);
     }
 
     #[test]
     fn bad_specs_say_why() {
         let e = |s: &str| s.parse::<BufferInit>().unwrap_err().to_string();
-        assert_eq!(e("u64:4"), "`u64` is not a type (u32, i32 or f32)");
+        assert_eq!(
+            e("u128:4"),
+            "`u128` is not a type (u8, i8, u16, i16, f16, u32, i32, f32, u64, i64)"
+        );
+        assert_eq!(e("u8:1:fill=256"), "`256` is not a valid u8 value");
+        assert_eq!(e("i8:[-129]"), "`-129` is not a valid i8 value");
+        assert_eq!(
+            e("f16:[70000]"),
+            "`70000` is out of the range of f16 (largest finite: 65504)"
+        );
         assert!(e("u32").starts_with("`u32`: expected TYPE:LEN"));
         assert_eq!(
             e("u32:0"),
-            format!("length 0 in `u32:0` is out of range (1..={MAX_LEN})")
+            format!(
+                "length 0 in `u32:0` is out of range (1..={})",
+                MAX_BYTES / 4
+            )
         );
         assert_eq!(e("u32:4:fill=-1"), "`-1` is not a valid u32 value");
         assert_eq!(

@@ -33,24 +33,7 @@ struct Half {
     scalar: Word,
 }
 
-/// The f32 value of half-precision bits.
-pub(crate) fn half_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from((h >> 10) & 0x1f);
-    let frac = u32::from(h & 0x3ff);
-    let bits = match (exp, frac) {
-        (0, 0) => sign,
-        (0, f) => {
-            // Subnormal: normalise.
-            let shift = f.leading_zeros() - 21;
-            let f = (f << shift) & 0x3ff;
-            sign | ((113 - shift) << 23) | (f << 13)
-        }
-        (0x1f, f) => sign | 0x7f80_0000 | (f << 13),
-        (e, f) => sign | ((e + 112) << 23) | (f << 13),
-    };
-    f32::from_bits(bits)
-}
+use crate::scalar::half_to_f32;
 
 /// Constants the rewrite uses.
 struct Ids {
@@ -262,21 +245,4 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
         &["SPV_KHR_16bit_storage"],
     );
     Ok(n)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::half_to_f32;
-
-    #[test]
-    fn halfs_convert_exactly() {
-        assert_eq!(half_to_f32(0x3c00), 1.0);
-        assert_eq!(half_to_f32(0xc000), -2.0);
-        assert_eq!(half_to_f32(0x7bff), 65504.0);
-        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
-        assert_eq!(half_to_f32(0x0200), 2f32.powi(-15));
-        assert_eq!(half_to_f32(0x7c00), f32::INFINITY);
-        assert!(half_to_f32(0x7e00).is_nan());
-        assert_eq!(half_to_f32(0x8000).to_bits(), 0x8000_0000);
-    }
 }

@@ -135,7 +135,7 @@ pub struct BindingOutput {
     pub writable: bool,
     /// Element type name (buffers).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub ty: Option<ScalarType>,
+    pub ty: Option<crate::ElementType>,
     /// The shape (images and textures): `2d`, `cube`, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dim: Option<String>,
@@ -294,10 +294,10 @@ impl Context {
         };
         let out = match b.resource {
             Resource::Buffer(_) => {
-                let ty = info.element.unwrap_or(ScalarType::U32);
+                let ty = info.element_type.unwrap_or(crate::ElementType::U32);
                 BindingOutput {
                     ty: Some(ty),
-                    data: Data::from_bytes(ty, &bytes),
+                    data: ty.data(&bytes),
                     bytes,
                     ..base
                 }
