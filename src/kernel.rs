@@ -153,8 +153,9 @@ pub struct BindingInfo {
     /// The element type of a buffer at any width: `element`'s, or for a
     /// buffer read as words ([`crate::lower::words`]) the type of the
     /// runtime-sized array it ends with (`uint8_t pixels[]` → `u8`). `run`
-    /// prints the buffer in it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// prints the buffer in it. (Not in the JSON binding map: `element`
+    /// and the declared `members` say it there.)
+    #[serde(skip)]
     pub element_type: Option<crate::ElementType>,
     /// For [`BindingKind::Image`]: the GLSL image type's shape and format.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
