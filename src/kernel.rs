@@ -1449,14 +1449,21 @@ fn required_features(module: &naga::Module) -> wgpu::Features {
         })
         .unwrap_or(true)
     };
-    let subgroup = naga::valid::Capabilities::SUBGROUP;
-    let barrier = naga::valid::Capabilities::SUBGROUP_BARRIER;
-    if !holds_without(subgroup | barrier) {
-        if !holds_without(subgroup) {
-            f |= F::SUBGROUP;
-        }
-        if !holds_without(barrier) {
-            f |= F::SUBGROUP_BARRIER;
+    // 64-bit values only in expressions (a word-addressed `uint64_t`
+    // assembled from two words) leave no type behind that the scan sees.
+    use naga::valid::Capabilities as C;
+    let optional = [
+        (C::SUBGROUP, F::SUBGROUP),
+        (C::SUBGROUP_BARRIER, F::SUBGROUP_BARRIER),
+        (C::SHADER_INT64, F::SHADER_INT64),
+        (C::FLOAT64, F::SHADER_F64),
+    ];
+    let all = optional.iter().fold(C::empty(), |a, (c, _)| a | *c);
+    if !holds_without(all) {
+        for (cap, feature) in optional {
+            if !f.contains(feature) && !holds_without(cap) {
+                f |= feature;
+            }
         }
     }
     // Binding arrays: of textures and samplers, of storage textures; the

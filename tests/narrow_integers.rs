@@ -340,11 +340,12 @@ fn what_still_cannot_be_addressed_as_words_is_refused_naming_it() {
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 layout(local_size_x = 1) in;
+#extension GL_EXT_shader_atomic_int64 : require
 layout(std430, binding = 0) buffer B { uint8_t b[4]; uint64_t big; };
-void main() { big += uint64_t(b[0]); }
+void main() { atomicAdd(big, uint64_t(b[0])); }
 ";
     let e = Kernel::from_glsl(src, &SourceOptions::named("wide.comp")).unwrap_err();
-    assert!(e.to_string().contains("64-bit values"), "{e}");
+    assert!(e.to_string().contains("not 32 bits wide"), "{e}");
 }
 
 const PARAMETERS: &str = "#version 450
@@ -456,5 +457,53 @@ fn the_cli_writes_and_prints_every_width() {
     for spec in ["Image=u8:[256]", "Image=i16:[40000]", "Image=f16:[1e6]"] {
         let o = common::atomport(&["run", &file, "--groups", "1", "--buffer", spec]);
         common::assert_fails(&o, 2, "--buffer");
+    }
+}
+
+#[test]
+fn sixty_four_bit_values_beside_bytes_are_two_words() {
+    let src = "#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Mixed { uint8_t tag[4]; uint64_t total; int64_t delta; };
+void main() {
+    total += uint64_t(tag[0]) << 40;
+    delta = -int64_t(tag[1]) * 1000000000000l;
+}
+";
+    let k = kernel("mixed.comp", src);
+    assert!(k.required_features().contains(wgpu::Features::SHADER_INT64));
+    let mut input = vec![7u8, 3, 0, 0, 0, 0, 0, 0];
+    input.extend(0x1_0000_0005u64.to_le_bytes());
+    input.extend(0i64.to_le_bytes());
+    let mut want = input.clone();
+    want[8..16].copy_from_slice(&(0x1_0000_0005u64 + (7u64 << 40)).to_le_bytes());
+    want[16..24].copy_from_slice(&(-3_000_000_000_000i64).to_le_bytes());
+    for ctx in common::contexts_with_available(
+        wgpu::Features::SHADER_INT64 | wgpu::Features::PASSTHROUGH_SHADERS,
+    ) {
+        if !ctx
+            .device()
+            .features()
+            .contains(wgpu::Features::SHADER_INT64)
+        {
+            println!("skipping {}: no SHADER_INT64", ctx.backend_name());
+            continue;
+        }
+        for native in [false, true] {
+            if native && !ctx.has_native() {
+                continue;
+            }
+            let b = Buffer::from_bytes(&ctx, &input).unwrap();
+            let binds = [Bind::named("Mixed", &b)];
+            let out = if native {
+                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
+            } else {
+                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
+            }
+            .unwrap();
+            assert_eq!(out[0], want, "{} (native: {native})", ctx.backend_name());
+        }
     }
 }

@@ -204,6 +204,10 @@ struct Target {
     atomic: bool,
     /// The pointer type to one word (`uvec4` in a uniform block).
     word_ptr: Word,
+    /// For an access through a buffer reference: whether its address is in
+    /// the arena, and the reserved words an access outside it reads (never
+    /// written: 0) and writes.
+    guard: Option<(Word, Word, Word)>,
 }
 
 /// Widths of the narrow integer and half scalar types, by id.
@@ -467,6 +471,18 @@ impl Layout<'_> {
     }
 }
 
+/// Whether the module has 64-bit values or buffer references (whose
+/// addresses are 64-bit).
+fn wide_values(m: &Model) -> bool {
+    m.module().types_global_values.iter().any(|t| {
+        (matches!(t.class.opcode, Op::TypeInt | Op::TypeFloat)
+            && t.operands.first() == Some(&Operand::LiteralBit32(64)))
+            || (t.class.opcode == Op::TypePointer
+                && t.operands.first()
+                    == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer)))
+    })
+}
+
 /// Whether a variable of `class` holding `pointee` is a uniform block (a
 /// storage block of SPIR-V 1.0 is a Uniform `BufferBlock`).
 fn uniform_block(m: &Model, class: StorageClass, pointee: Word) -> bool {
@@ -620,6 +636,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
                     block,
                     atomic: atomic.contains(&var),
                     word_ptr,
+                    guard: None,
                 },
                 pointee,
             ),
@@ -639,8 +656,10 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
     let float = m.float_type(32);
     let vec2 = m.vector_type(float, 2);
     let float_zero = m.constant(float, 0);
+    let ulong = wide_values(m).then(|| m.int_type(64, false));
     let consts = Consts {
         uint,
+        ulong,
         glsl,
         float,
         vec2,
@@ -718,7 +737,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
                 if matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
                     return Err(Error::Unsupported("a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers: its words are unsigned".into()));
                 }
-                let ptr = word_pointer(e, &consts, var, target, off);
+                let ptr = word_pointer(e, &consts, var, target, off, true);
                 let uint = consts.uint;
                 let mut out = inst.clone();
                 out.operands[0] = Operand::IdRef(ptr);
@@ -790,6 +809,9 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
 /// Constants the walk uses.
 struct Consts {
     uint: Word,
+    /// `uint64_t`, where the module has 64-bit values (declaring it
+    /// otherwise would make naga ask for SHADER_INT64).
+    ulong: Option<Word>,
     /// For halfs: GLSL.std.450, `float`, `vec2`, `0.0`.
     glsl: Word,
     float: Word,
@@ -855,7 +877,7 @@ fn value(e: &mut Emit, c: &Consts, o: Off) -> Word {
 }
 
 /// A pointer to the word holding byte `off` (to its `uvec4` in a uniform block).
-fn word_pointer(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
+fn word_pointer(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off, writing: bool) -> Word {
     let shift = if t.block { 4 } else { 2 };
     let index = match off {
         Off::Const(k) => e.constant(c.uint, u64::from(k >> shift)),
@@ -863,6 +885,14 @@ fn word_pointer(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Wor
             let s = e.constant(c.uint, shift);
             e.op(Op::ShiftRightLogical, c.uint, &[v, s])
         }
+    };
+    // Through a buffer reference outside the arena: the reserved words.
+    let index = match t.guard {
+        Some((valid, read, write)) => {
+            let spare = if writing { write } else { read };
+            e.op(Op::Select, c.uint, &[valid, index, spare])
+        }
+        None => index,
     };
     match t.class {
         StorageClass::Workgroup => e.op(Op::AccessChain, t.word_ptr, &[var, index]),
@@ -880,7 +910,7 @@ fn scope(c: &Consts, t: Target) -> Word {
 
 /// The word holding byte `off`, as a `uint`.
 fn load_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
-    let ptr = word_pointer(e, c, var, t, off);
+    let ptr = word_pointer(e, c, var, t, off, false);
     if t.block {
         let uvec4 = e.m.pointer(t.word_ptr).map_or(0, |p| p.1);
         let v = e.op(Op::Load, uvec4, &[ptr]);
@@ -950,6 +980,24 @@ fn load(
             let s = bit_shift(e, c, off);
             let bits = e.op(Op::ShiftRightLogical, c.uint, &[w, s]);
             Ok(e.op(Op::Bitcast, ty, &[bits]))
+        }
+        Op::TypeInt | Op::TypeFloat | Op::TypePointer
+            if (lit(0) == 64 || d.class.opcode == Op::TypePointer) && c.ulong.is_some() =>
+        {
+            let ulong = c.ulong.unwrap_or(0);
+            let lo = load_word(e, c, var, t, off);
+            let at = add(e, c, off, Off::Const(4));
+            let hi = load_word(e, c, var, t, at);
+            let lo = e.op(Op::UConvert, ulong, &[lo]);
+            let hi = e.op(Op::UConvert, ulong, &[hi]);
+            let s = e.constant(c.uint, 32);
+            let hi = e.op(Op::ShiftLeftLogical, ulong, &[hi, s]);
+            let v = e.op(Op::BitwiseOr, ulong, &[lo, hi]);
+            Ok(if ty == ulong {
+                v
+            } else {
+                e.op(Op::Bitcast, ty, &[v])
+            })
         }
         Op::TypeFloat if lit(0) == 16 => {
             let w = load_word(e, c, var, t, off);
@@ -1049,7 +1097,7 @@ fn store(
             } else {
                 e.op(Op::Bitcast, c.uint, &[value])
             };
-            let ptr = word_pointer(e, c, var, t, off);
+            let ptr = word_pointer(e, c, var, t, off, true);
             if t.atomic {
                 e.push(with_ids(
                     Op::AtomicStore,
@@ -1059,6 +1107,34 @@ fn store(
                 ));
             } else {
                 e.push(with_ids(Op::Store, None, None, &[ptr, w]));
+            }
+            Ok(())
+        }
+        Op::TypeInt | Op::TypeFloat | Op::TypePointer
+            if (lit(0) == 64 || d.class.opcode == Op::TypePointer) && c.ulong.is_some() =>
+        {
+            let ulong = c.ulong.unwrap_or(0);
+            let v = if ty == ulong {
+                value
+            } else {
+                e.op(Op::Bitcast, ulong, &[value])
+            };
+            let s = e.constant(c.uint, 32);
+            let hi = e.op(Op::ShiftRightLogical, ulong, &[v, s]);
+            for (k, part) in [v, hi].into_iter().enumerate() {
+                let w = e.op(Op::UConvert, c.uint, &[part]);
+                let at = add(e, c, off, Off::Const(4 * k as u32));
+                let ptr = word_pointer(e, c, var, t, at, true);
+                if t.atomic {
+                    e.push(with_ids(
+                        Op::AtomicStore,
+                        None,
+                        None,
+                        &[ptr, scope(c, t), c.zero, w],
+                    ));
+                } else {
+                    e.push(with_ids(Op::Store, None, None, &[ptr, w]));
+                }
             }
             Ok(())
         }
@@ -1076,7 +1152,7 @@ fn store(
             let mask = e.op(Op::ShiftLeftLogical, c.uint, &[ones, s]);
             let keep = e.op(Op::Not, c.uint, &[mask]);
             let set = e.op(Op::ShiftLeftLogical, c.uint, &[bits, s]);
-            let ptr = word_pointer(e, c, var, t, off);
+            let ptr = word_pointer(e, c, var, t, off, true);
             let sc = scope(c, t);
             e.op(Op::AtomicAnd, c.uint, &[ptr, sc, c.zero, keep]);
             e.op(Op::AtomicOr, c.uint, &[ptr, sc, c.zero, set]);
