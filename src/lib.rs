@@ -50,6 +50,7 @@ pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
+pub use runtime::arena::{Arena, Region};
 pub use runtime::buffer::Buffer;
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};

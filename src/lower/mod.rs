@@ -237,9 +237,10 @@ fn spirv_passes(
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     guard("atomport's SPIR-V passes", || {
-        let mut found = SpirvOutcome::default();
-        refuse::inexpressible_capabilities(&m)?;
-        found.warnings = compat::relax_memory_model(&mut m)?;
+        let mut found = SpirvOutcome {
+            warnings: compat::relax_memory_model(&mut m)?,
+            ..SpirvOutcome::default()
+        };
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
         if opts.dialect == Some(front::Dialect::OpenGl) {
@@ -252,6 +253,7 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
+        words::buffer_references(&mut m)?;
         found.words = words::word_addressed_memory(&mut m)?;
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
@@ -316,6 +318,17 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
     let words = compat::split_variadic_spec_constant_ops(&words);
     let mut m = model::Model::load(&words, name)?;
     m.check_ids(name)?;
+    // wgpu gives buffers no device addresses to pass the original.
+    if m.module().capabilities.iter().any(|c| {
+        c.operands.first()
+            == Some(&rspirv::dr::Operand::Capability(
+                rspirv::spirv::Capability::PhysicalStorageBufferAddresses,
+            ))
+    }) {
+        return Err(Error::NoNative(
+            "the shader uses buffer references, and wgpu gives buffers no device addresses to run the original with".into(),
+        ));
+    }
     guard("atomport's SPIR-V passes", || {
         spec::apply_specializations(&mut m, &opts.specializations)?;
         if opts.dialect == Some(front::Dialect::OpenGl) {

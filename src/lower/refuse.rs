@@ -4,28 +4,10 @@
 use std::collections::HashSet;
 
 use rspirv::dr::Operand;
-use rspirv::spirv::{Capability, Decoration, Op, StorageClass, Word};
+use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
 use super::model::{Model, id, is_atomic};
 use crate::{Error, Result};
-
-/// Refuses what WGSL has no form for, naming the GLSL feature: buffer
-/// references (physical storage buffer pointers).
-pub fn inexpressible_capabilities(m: &Model) -> Result<()> {
-    for c in &m.module().capabilities {
-        let Some(Operand::Capability(cap)) = c.operands.first() else {
-            continue;
-        };
-        let what = match cap {
-            Capability::PhysicalStorageBufferAddresses => {
-                "buffer references (GL_EXT_buffer_reference): WGSL has no pointers into memory by address; pass the data in a bound buffer and index it"
-            }
-            _ => continue,
-        };
-        return Err(Error::Unsupported(format!("the shader uses {what}")));
-    }
-    Ok(())
-}
 
 /// Refuses a matrix with two rows laid out with a 16-byte column stride
 /// (std140's `mat2`, `mat3x2`, `mat4x2`, a loose `uniform mat2` among

@@ -1274,3 +1274,348 @@ fn strip_layout(m: &mut Model, narrow: &HashMap<Word, u32>, also: &HashSet<Word>
         )
     });
 }
+
+/// A pointer through a buffer reference: its byte offset in the arena, its
+/// pointee, the column stride its member declares, and its guard (see
+/// [`Target::guard`]).
+type RefPointer = (Off, Word, Option<u32>, (Word, Word, Word));
+
+/// The name of the storage buffer every addressable buffer lives in
+/// (see [`crate::Arena`]).
+pub const ARENA: &str = "atomport_arena";
+
+/// The address of the arena's first byte: 0 and small addresses are never
+/// a buffer's.
+pub const ARENA_BASE: u64 = 1 << 32;
+
+/// Buffer references (`GL_EXT_buffer_reference`): every buffer the host
+/// makes addressable lives in one storage buffer, [`ARENA`], bound like any
+/// other; an address is [`ARENA_BASE`] plus a byte offset into it, a
+/// `uint64_t`. A reference value becomes that `uint64_t` (in registers and
+/// in memory, where it takes 8 bytes as it did), and every access through
+/// one an access to the arena's words at the offset, as for
+/// [`word_addressed_memory`]: members, array elements and pointer
+/// arithmetic (`OpPtrAccessChain`, by the reference type's stride) at the
+/// reference type's declared layout, loads, stores and 32-bit atomics. An
+/// access at an address outside the arena reads 0 and writes nothing: it
+/// is sent to two words the arena keeps at its end, one never written
+/// (read) and one never read (written). Returns whether the module had any.
+pub fn buffer_references(m: &mut Model) -> Result<bool> {
+    let refs: HashSet<Word> = m
+        .module()
+        .types_global_values
+        .iter()
+        .filter(|t| {
+            t.class.opcode == Op::TypePointer
+                && t.operands.first()
+                    == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+        })
+        .filter_map(|t| t.result_id)
+        .collect();
+    if refs.is_empty() {
+        return Ok(false);
+    }
+    let narrow = narrow_widths(m);
+    let uint = m.uint();
+    let ulong = m.int_type(64, false);
+    let boolean = m.bool_type();
+    // The arena: `struct { uint words[]; }`, at a free binding of set 0.
+    let arr = m.array_of(uint, None);
+    m.decorate(arr, Decoration::ArrayStride, &[4]);
+    let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
+    m.decorate(st, Decoration::Block, &[]);
+    m.member_decorate(st, 0, Decoration::Offset, &[0]);
+    m.set_name(st, "AtomportArena");
+    m.set_member_name(st, 0, "words");
+    let ptr = m.pointer_to(StorageClass::StorageBuffer, st);
+    let arena = m.add_global(
+        Op::Variable,
+        Some(ptr),
+        vec![Operand::StorageClass(StorageClass::StorageBuffer)],
+    );
+    let binding = m.free_bindings().take(0)?;
+    m.decorate(arena, Decoration::DescriptorSet, &[0]);
+    m.decorate(arena, Decoration::Binding, &[binding]);
+    m.set_name(arena, ARENA);
+    for ep in &mut m.module_mut().entry_points {
+        ep.operands.push(Operand::IdRef(arena));
+    }
+    // Atomics or sub-word stores through references make the arena atomic.
+    let through_ref = |m: &Model, p: Word| {
+        m.result_type(p)
+            .and_then(|t| m.pointer(t))
+            .is_some_and(|(class, _)| class == StorageClass::PhysicalStorageBuffer)
+    };
+    let atomic = m.instructions().any(|i| {
+        let p = i.operands.first().and_then(id).unwrap_or(0);
+        (is_atomic(i.class.opcode)
+            || (i.class.opcode == Op::Store
+                && m.pointee(p)
+                    .is_some_and(|(_, t)| holds_narrow(m, &narrow, t, 0))))
+            && through_ref(m, p)
+    });
+    let target = Target {
+        class: StorageClass::StorageBuffer,
+        block: false,
+        atomic,
+        word_ptr: m.pointer_to(StorageClass::StorageBuffer, uint),
+        guard: None,
+    };
+    let glsl = m.glsl_std_450();
+    let float = m.float_type(32);
+    let vec2 = m.vector_type(float, 2);
+    let consts = Consts {
+        uint,
+        ulong: Some(ulong),
+        glsl,
+        float,
+        vec2,
+        float_zero: m.constant(float, 0),
+        zero: m.uint_constant(0),
+        two: m.uint_constant(2),
+        three: m.uint_constant(3),
+        eight: m.uint_constant(8),
+        scope_device: m.uint_constant(1),
+        scope_workgroup: m.uint_constant(2),
+    };
+    let base = m.constant(ulong, ARENA_BASE);
+    let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
+    // Where a reference value (not a chain) is used as a pointer: its
+    // offset and guard, computed at the use.
+    let root = |e: &mut Emit, p: Word| -> (Off, (Word, Word, Word)) {
+        let c = &consts;
+        let off64 = e.op(Op::ISub, ulong, &[p, base]);
+        let words = e.fresh();
+        e.push(Instruction::new(
+            Op::ArrayLength,
+            Some(uint),
+            Some(words),
+            vec![Operand::IdRef(arena), Operand::LiteralBit32(0)],
+        ));
+        let read = e.op(Op::ISub, uint, &[words, c.two]);
+        let one = e.constant(uint, 1);
+        let write = e.op(Op::ISub, uint, &[words, one]);
+        let four = e.constant(uint, 4);
+        let limit = e.op(Op::IMul, uint, &[read, four]);
+        let limit = e.op(Op::UConvert, ulong, &[limit]);
+        let valid = e.op(Op::ULessThan, boolean, &[off64, limit]);
+        let off = e.op(Op::UConvert, uint, &[off64]);
+        (Off::Dyn(off), (valid, read, write))
+    };
+    m.rewrite(|e, inst| {
+        let layout = Layout {
+            m: e.m,
+            narrow: &narrow,
+        };
+        let op = inst.class.opcode;
+        let first = inst.operands.first().and_then(id).unwrap_or(0);
+        let is_ref = |e: &Emit, v: Word| e.m.result_type(v).is_some_and(|t| refs.contains(&t));
+        // The pointer `p` as (offset, pointee, column stride, guard).
+        let resolve = |e: &mut Emit, ptrs: &HashMap<Word, RefPointer>, p: Word| {
+            if let Some(&x) = ptrs.get(&p) {
+                return Some(x);
+            }
+            if !is_ref(e, p) {
+                return None;
+            }
+            let pointee = e.m.pointee(p).map(|x| x.1)?;
+            let (off, guard) = root(e, p);
+            Some((off, pointee, None, guard))
+        };
+        match op {
+            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain
+                if ptrs.contains_key(&first) || is_ref(e, first) =>
+            {
+                let Some((mut off, mut ty, mut mstride, guard)) = resolve(e, &ptrs, first) else {
+                    return Ok(false);
+                };
+                let mut indices: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
+                if op == Op::PtrAccessChain && !indices.is_empty() {
+                    // `ref + k`: k whole pointees further on.
+                    let element = indices.remove(0);
+                    let base_ty = e.m.result_type(first).unwrap_or(0);
+                    let stride = match e.m.decoration(base_ty, Decoration::ArrayStride) {
+                        Some(s) => s,
+                        None => layout.span(ty, None)?,
+                    };
+                    let step = scaled(e, &consts, element, stride);
+                    off = add(e, &consts, off, step);
+                }
+                for idx in indices {
+                    let t = layout
+                        .m
+                        .global(ty)
+                        .ok_or_else(|| Error::shader("malformed SPIR-V: chain through an unknown type"))?
+                        .clone();
+                    match t.class.opcode {
+                        Op::TypeStruct => {
+                            let k = layout.m.constant_u32(idx).ok_or_else(|| {
+                                Error::shader("malformed SPIR-V: a struct index that is not a constant")
+                            })?;
+                            off = add(e, &consts, off, Off::Const(layout.member_offset(ty, k)?));
+                            mstride = layout.m.member_decoration(ty, k, Decoration::MatrixStride).or(mstride);
+                            ty = t.operands.get(k as usize).and_then(id).unwrap_or(0);
+                        }
+                        Op::TypeArray | Op::TypeRuntimeArray => {
+                            let stride = layout.array_stride(ty)?;
+                            let step = scaled(e, &consts, idx, stride);
+                            off = add(e, &consts, off, step);
+                            ty = t.operands.first().and_then(id).unwrap_or(0);
+                        }
+                        Op::TypeVector => {
+                            let c = t.operands.first().and_then(id).unwrap_or(0);
+                            let step = scaled(e, &consts, idx, layout.scalar_bytes(c));
+                            off = add(e, &consts, off, step);
+                            ty = c;
+                        }
+                        Op::TypeMatrix => {
+                            let stride = mstride.ok_or_else(|| {
+                                Error::Unsupported("a matrix without a column stride behind a buffer reference".into())
+                            })?;
+                            let step = scaled(e, &consts, idx, stride);
+                            off = add(e, &consts, off, step);
+                            ty = t.operands.first().and_then(id).unwrap_or(0);
+                        }
+                        _ => return Err(Error::shader("malformed SPIR-V: access chain into a non-composite type")),
+                    }
+                }
+                if let Some(r) = inst.result_id {
+                    ptrs.insert(r, (off, ty, mstride, guard));
+                }
+                Ok(true)
+            }
+            Op::Load if ptrs.contains_key(&first) || is_ref(e, first) => {
+                let Some((off, ty, mstride, guard)) = resolve(e, &ptrs, first) else {
+                    return Ok(false);
+                };
+                let t = Target { guard: Some(guard), ..target };
+                let v = load(e, &layout, &consts, arena, t, off, ty, mstride, 0)?;
+                e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[v]));
+                Ok(true)
+            }
+            Op::Store if ptrs.contains_key(&first) || is_ref(e, first) => {
+                let Some((off, ty, mstride, guard)) = resolve(e, &ptrs, first) else {
+                    return Ok(false);
+                };
+                let t = Target { guard: Some(guard), ..target };
+                let value = inst.operands.get(1).and_then(id).unwrap_or(0);
+                store(e, &layout, &consts, arena, t, off, ty, mstride, value, 0)?;
+                Ok(true)
+            }
+            op if is_atomic(op) && (ptrs.contains_key(&first) || is_ref(e, first)) => {
+                let Some((off, ty, _, guard)) = resolve(e, &ptrs, first) else {
+                    return Ok(false);
+                };
+                if layout.scalar_bytes(ty) != 4 || matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
+                    return Err(Error::Unsupported(format!(
+                        "Op{op:?} through a buffer reference on a value other than a 32-bit one (or a signed min/max): atomport's arena is 32-bit words"
+                    )));
+                }
+                let t = Target { guard: Some(guard), ..target };
+                let ptr = word_pointer(e, &consts, arena, t, off, true);
+                let mut out = inst.clone();
+                out.operands[0] = Operand::IdRef(ptr);
+                let signed = inst.result_type.is_some_and(|rt| rt != uint);
+                if signed {
+                    for o in out.operands.iter_mut().skip(1) {
+                        if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == inst.result_type) {
+                            *o = Operand::IdRef(e.op(Op::Bitcast, uint, &[v]));
+                        }
+                    }
+                }
+                match (signed, inst.result_id) {
+                    (true, Some(r)) => {
+                        let tmp = e.fresh();
+                        out.result_type = Some(uint);
+                        out.result_id = Some(tmp);
+                        e.push(out);
+                        e.push(with_ids(Op::Bitcast, inst.result_type, Some(r), &[tmp]));
+                    }
+                    _ => e.push(out),
+                }
+                Ok(true)
+            }
+            // References are addresses: converting one is a copy.
+            Op::ConvertPtrToU | Op::ConvertUToPtr => {
+                let ty = inst.result_type.unwrap_or(0);
+                let src = first;
+                let to_wide = e.m.global(ty).is_some_and(super::model::is_64_bit) || refs.contains(&ty);
+                if to_wide {
+                    e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[src]));
+                } else {
+                    e.push(with_ids(Op::UConvert, inst.result_type, inst.result_id, &[src]));
+                }
+                Ok(true)
+            }
+            Op::Bitcast if refs.contains(&inst.result_type.unwrap_or(0)) || is_ref(e, first) => {
+                // `uvec2` <-> reference (GL_EXT_buffer_reference_uvec2).
+                let c = &consts;
+                let uvec2 = if is_ref(e, first) { inst.result_type.unwrap_or(0) } else { e.m.result_type(first).unwrap_or(0) };
+                if e.m.global(uvec2).map(|t| t.class.opcode) != Some(Op::TypeVector) {
+                    e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[first]));
+                    return Ok(true);
+                }
+                let s = e.constant(uint, 32);
+                if is_ref(e, first) {
+                    let lo = e.op(Op::UConvert, uint, &[first]);
+                    let hi = e.op(Op::ShiftRightLogical, ulong, &[first, s]);
+                    let hi = e.op(Op::UConvert, uint, &[hi]);
+                    e.push(with_ids(Op::CompositeConstruct, inst.result_type, inst.result_id, &[lo, hi]));
+                } else {
+                    let lo = e.extract(uint, first, 0);
+                    let hi = e.extract(uint, first, 1);
+                    let lo = e.op(Op::UConvert, ulong, &[lo]);
+                    let hi = e.op(Op::UConvert, ulong, &[hi]);
+                    let hi = e.op(Op::ShiftLeftLogical, ulong, &[hi, s]);
+                    e.push(with_ids(Op::BitwiseOr, inst.result_type, inst.result_id, &[lo, hi]));
+                }
+                let _ = c;
+                Ok(true)
+            }
+            _ => {
+                if let Some(p) = inst.operands.iter().filter_map(id).find(|p| ptrs.contains_key(p)) {
+                    return Err(Error::Unsupported(format!(
+                        "Op{op:?} takes a pointer through a buffer reference (%{p}): atomport reads references as arena offsets; load and store through them instead"
+                    )));
+                }
+                Ok(false)
+            }
+        }
+    })?;
+    // Reference types become `uint64_t`; the module has Logical addressing.
+    let module = m.module_mut();
+    module
+        .types_global_values
+        .retain(|t| t.class.opcode != Op::TypeForwardPointer);
+    for t in &mut module.types_global_values {
+        if t.result_id.is_some_and(|r| refs.contains(&r)) {
+            *t = Instruction::new(
+                Op::TypeInt,
+                None,
+                t.result_id,
+                vec![Operand::LiteralBit32(64), Operand::LiteralBit32(0)],
+            );
+        }
+    }
+    if let Some(mm) = module.memory_model.as_mut()
+        && let Some(Operand::AddressingModel(a)) = mm.operands.get_mut(0)
+    {
+        *a = rspirv::spirv::AddressingModel::Logical;
+    }
+    module.annotations.retain(|a| {
+        !matches!(
+            a.operands.get(1),
+            Some(Operand::Decoration(
+                Decoration::AliasedPointer | Decoration::RestrictPointer
+            ))
+        )
+    });
+    m.drop_capabilities(
+        &[rspirv::spirv::Capability::PhysicalStorageBufferAddresses],
+        &[
+            "SPV_KHR_physical_storage_buffer",
+            "SPV_EXT_physical_storage_buffer",
+        ],
+    );
+    Ok(true)
+}

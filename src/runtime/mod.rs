@@ -1,9 +1,10 @@
 //! The runtime: adapter choice ([`context`]), the resources a kernel binds
-//! ([`buffer`], [`image`], [`texture`], [`uniforms`]), checked dispatch with
+//! ([`buffer`], [`arena`], [`image`], [`texture`], [`uniforms`]), checked dispatch with
 //! bounded waits ([`dispatch`]), runs read back in their shapes ([`run`])
 //! and the native reference run of the original SPIR-V ([`native`]). Its types are re-exported at the crate's root; the modules
 //! hold the helpers that go with them (texel encoding, PNG files).
 
+pub mod arena;
 pub mod buffer;
 pub mod context;
 pub mod dispatch;

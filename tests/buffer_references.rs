@@ -1,0 +1,284 @@
+//! Buffer references (`GL_EXT_buffer_reference`): addressable buffers live
+//! in one arena binding ([`atomport::Arena`]) and references are addresses
+//! into it. A radix sort's histogram passes getting their key and histogram
+//! buffers by reference in push constants, with atomics through the
+//! reference; a linked list built on a node pool reached by reference,
+//! with `atomicAdd` allocation and references stored in the nodes; and
+//! accesses through a null reference, which read 0 and write nothing. Each
+//! checked against a CPU model on every backend with 64-bit integers;
+//! elsewhere the dispatch names the missing feature. The original cannot
+//! run natively (wgpu gives buffers no device addresses), which `diff
+//! --native` says.
+
+mod common;
+
+use atomport::{Arena, Bind, Buffer, Context, Error, Kernel, SourceOptions};
+
+const HISTOGRAM: &str = "#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 64) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Keys { uint keys[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Histogram { uint bins[256]; };
+layout(push_constant) uniform Pass {
+    Keys keys;
+    Histogram histogram;
+    uint shift;
+    uint count;
+} pc;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.count) {
+        return;
+    }
+    uint digit = (pc.keys.keys[i] >> pc.shift) & 0xFFu;
+    atomicAdd(pc.histogram.bins[digit], 1u);
+}
+";
+
+/// The contexts with 64-bit integers; the others must refuse naming them.
+fn contexts(k: &Kernel) -> Vec<Context> {
+    let mut out = Vec::new();
+    for ctx in common::contexts_with_available(wgpu::Features::SHADER_INT64) {
+        if ctx
+            .device()
+            .features()
+            .contains(wgpu::Features::SHADER_INT64)
+        {
+            out.push(ctx);
+            continue;
+        }
+        let buf = Buffer::zeroed(&ctx, 64).unwrap();
+        let binds: Vec<Bind> = k
+            .bindings()
+            .iter()
+            .map(|b| Bind::new(b.group, b.binding, &buf))
+            .collect();
+        match ctx.dispatch(k, [1, 1, 1], &binds) {
+            Err(e @ Error::MissingFeature { .. }) => {
+                assert!(e.to_string().contains("SHADER_INT64"), "{e}");
+                println!("{}: refused as it should be: {e}", ctx.backend_name());
+            }
+            other => panic!(
+                "{}: expected the missing feature, got {other:?}",
+                ctx.backend_name()
+            ),
+        }
+    }
+    out
+}
+
+fn push_bytes(addresses: &[u64], words: &[u32]) -> Vec<u8> {
+    let mut b: Vec<u8> = addresses.iter().flat_map(|a| a.to_le_bytes()).collect();
+    b.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    b
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn radix_histogram_passes_reach_their_buffers_by_reference() {
+    let k = Kernel::from_glsl(HISTOGRAM, &SourceOptions::named("histogram.comp")).unwrap();
+    assert!(
+        k.binding_named(Arena::BINDING).is_ok(),
+        "{}",
+        k.binding_names()
+    );
+    let mut rng = common::Rng(0x4ad1);
+    let keys: Vec<u32> = (0..1000).map(|_| rng.next_u32()).collect();
+    let mut want = vec![vec![0u32; 256]; 4];
+    for &key in &keys {
+        for (pass, h) in want.iter_mut().enumerate() {
+            h[((key >> (8 * pass)) & 0xff) as usize] += 1;
+        }
+    }
+    let key_bytes: Vec<u8> = keys.iter().flat_map(|k| k.to_le_bytes()).collect();
+    for ctx in contexts(&k) {
+        let zero = vec![0u8; 1024];
+        let arena = Arena::new(
+            &ctx,
+            &[
+                ("keys", &key_bytes),
+                ("h0", &zero),
+                ("h1", &zero),
+                ("h2", &zero),
+                ("h3", &zero),
+            ],
+        )
+        .unwrap();
+        for pass in 0..4u32 {
+            let push = Buffer::from_bytes(
+                &ctx,
+                &push_bytes(
+                    &[
+                        arena.address("keys").unwrap(),
+                        arena.address(&format!("h{pass}")).unwrap(),
+                    ],
+                    &[8 * pass, keys.len() as u32],
+                ),
+            )
+            .unwrap();
+            let groups = [keys.len().div_ceil(64) as u32, 1, 1];
+            ctx.dispatch(&k, groups, &[Bind::named("pc", &push), arena.bind()])
+                .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        }
+        for (pass, h) in want.iter().enumerate() {
+            let got = words(&arena.read(&ctx, &format!("h{pass}")).unwrap());
+            assert_eq!(&got, h, "{}: pass {pass}", ctx.backend_name());
+        }
+        assert_eq!(words(&arena.read(&ctx, "keys").unwrap()), keys);
+    }
+    // No native run: wgpu has no device addresses.
+    let file = common::temp_file("refs", "histogram.comp", HISTOGRAM);
+    let o = common::atomport(&[
+        "diff",
+        &file,
+        "--groups",
+        "1",
+        "--buffer",
+        "pc=u32:6",
+        "--buffer",
+        "atomport_arena=u32:8",
+        "--backends",
+        "native,vulkan",
+    ]);
+    common::assert_fails(&o, 1, "buffer references");
+}
+
+const LIST: &str = "#version 450
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 64) in;
+layout(buffer_reference) buffer Node;
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Node {
+    uint value;
+    uint index;
+    Node next;
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Heads { uint allocated; uint head[4]; };
+layout(std430, binding = 0) readonly buffer Roots { Node pool; Heads heads; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint slot = atomicAdd(heads.allocated, 1u);
+    Node node = Node(uint64_t(pool) + uint64_t(slot) * 16ul);
+    node.value = i * 3u + 1u;
+    node.index = slot;
+    uint list = i % 4u;
+    uint previous = atomicExchange(heads.head[list], slot + 1u);
+    node.next = previous == 0u ? Node(0ul) : Node(uint64_t(pool) + uint64_t(previous - 1u) * 16ul);
+}
+";
+
+#[test]
+fn a_linked_list_built_on_a_node_pool_by_reference() {
+    let k = Kernel::from_glsl(LIST, &SourceOptions::named("list.comp")).unwrap();
+    let n = 128u32;
+    for ctx in contexts(&k) {
+        let arena = Arena::new(
+            &ctx,
+            &[("pool", &vec![0u8; n as usize * 16]), ("heads", &[0u8; 20])],
+        )
+        .unwrap();
+        let pool = arena.address("pool").unwrap();
+        let roots = Buffer::from_bytes(
+            &ctx,
+            &push_bytes(&[pool, arena.address("heads").unwrap()], &[]),
+        )
+        .unwrap();
+        ctx.dispatch(
+            &k,
+            [n / 64, 1, 1],
+            &[Bind::named("Roots", &roots), arena.bind()],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        let nodes = arena.read(&ctx, "pool").unwrap();
+        let heads = words(&arena.read(&ctx, "heads").unwrap());
+        assert_eq!(heads[0], n, "every invocation allocated one node");
+        // Walk each list by the addresses stored in the nodes.
+        let mut seen = Vec::new();
+        for list in 0..4u32 {
+            let mut at = heads[1 + list as usize];
+            let mut address = if at == 0 {
+                0
+            } else {
+                pool + u64::from(at - 1) * 16
+            };
+            let mut steps = 0;
+            while address != 0 {
+                assert!(steps <= n, "list {list} loops");
+                let slot = ((address - pool) / 16) as usize;
+                let node = &nodes[slot * 16..slot * 16 + 16];
+                let value = u32::from_le_bytes(node[0..4].try_into().unwrap());
+                let index = u32::from_le_bytes(node[4..8].try_into().unwrap());
+                assert_eq!(index as usize, slot);
+                let invocation = (value - 1) / 3;
+                assert_eq!(invocation % 4, list, "node {slot} is on the wrong list");
+                seen.push(invocation);
+                address = u64::from_le_bytes(node[8..16].try_into().unwrap());
+                at = at.wrapping_sub(1);
+                steps += 1;
+            }
+        }
+        seen.sort_unstable();
+        assert_eq!(seen, (0..n).collect::<Vec<u32>>(), "{}", ctx.backend_name());
+    }
+}
+
+const NULL: &str = "#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Cell { uint v[4]; };
+layout(std430, binding = 0) buffer Io { Cell cell; Cell nowhere; uint seen[4]; };
+void main() {
+    for (uint k = 0u; k < 4u; ++k) {
+        seen[k] = nowhere.v[k] + cell.v[k];
+        nowhere.v[k] = 99u;
+    }
+}
+";
+
+#[test]
+fn a_reference_outside_every_buffer_reads_zero_and_writes_nothing() {
+    let k = Kernel::from_glsl(NULL, &SourceOptions::named("null.comp")).unwrap();
+    for ctx in contexts(&k) {
+        let cell: Vec<u8> = [5u32, 6, 7, 8]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let arena = Arena::new(&ctx, &[("cell", &cell)]).unwrap();
+        for nowhere in [0u64, 8, Arena::BASE + 4096, u64::MAX - 3] {
+            let mut io = push_bytes(&[arena.address("cell").unwrap(), nowhere], &[0; 4]);
+            io.resize(32, 0);
+            let io = Buffer::from_bytes(&ctx, &io).unwrap();
+            ctx.dispatch(&k, [1, 1, 1], &[Bind::named("Io", &io), arena.bind()])
+                .unwrap();
+            let out: Vec<u32> = io.read(&ctx).unwrap();
+            assert_eq!(
+                out[4..8],
+                [5, 6, 7, 8],
+                "{}: address {nowhere:#x}",
+                ctx.backend_name()
+            );
+            assert_eq!(words(&arena.read(&ctx, "cell").unwrap()), [5, 6, 7, 8]);
+        }
+    }
+}
+
+#[test]
+fn the_arena_names_what_it_lacks_and_checks_its_size() {
+    let ctx = common::contexts(wgpu::Features::empty()).remove(0);
+    let arena = Arena::new(&ctx, &[("a", &[1, 2, 3]), ("b", &[4])]).unwrap();
+    assert_eq!(arena.address("a").unwrap(), Arena::BASE);
+    assert_eq!(arena.address("b").unwrap(), Arena::BASE + Arena::ALIGN);
+    match arena.address("c") {
+        Err(Error::UnknownName(m)) => assert!(m.contains("its buffers: a, b"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        Arena::new(&ctx, &[("a", &[1]), ("a", &[2])]),
+        Err(Error::Resource(_))
+    ));
+}
