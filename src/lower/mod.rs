@@ -253,7 +253,7 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
-        words::buffer_references(&mut m)?;
+        found.aliases.extend(words::buffer_references(&mut m)?);
         found.words = words::word_addressed_memory(&mut m)?;
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;

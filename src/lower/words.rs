@@ -208,6 +208,9 @@ struct Target {
     /// the arena, and the reserved words an access outside it reads (never
     /// written: 0) and writes.
     guard: Option<(Word, Word, Word)>,
+    /// A second view of the same words for atomics and sub-word stores,
+    /// when `var` itself is read and written plainly (the arena's).
+    atomic_view: Option<Word>,
 }
 
 /// Widths of the narrow integer and half scalar types, by id.
@@ -637,6 +640,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
                     atomic: atomic.contains(&var),
                     word_ptr,
                     guard: None,
+                    atomic_view: None,
                 },
                 pointee,
             ),
@@ -1152,7 +1156,7 @@ fn store(
             let mask = e.op(Op::ShiftLeftLogical, c.uint, &[ones, s]);
             let keep = e.op(Op::Not, c.uint, &[mask]);
             let set = e.op(Op::ShiftLeftLogical, c.uint, &[bits, s]);
-            let ptr = word_pointer(e, c, var, t, off, true);
+            let ptr = word_pointer(e, c, t.atomic_view.unwrap_or(var), t, off, true);
             let sc = scope(c, t);
             e.op(Op::AtomicAnd, c.uint, &[ptr, sc, c.zero, keep]);
             e.op(Op::AtomicOr, c.uint, &[ptr, sc, c.zero, set]);
@@ -1299,8 +1303,12 @@ pub const ARENA_BASE: u64 = 1 << 32;
 /// reference type's declared layout, loads, stores and 32-bit atomics. An
 /// access at an address outside the arena reads 0 and writes nothing: it
 /// is sent to two words the arena keeps at its end, one never written
-/// (read) and one never read (written). Returns whether the module had any.
-pub fn buffer_references(m: &mut Model) -> Result<bool> {
+/// (read) and one never read (written). Atomics (and stores below a word)
+/// go through a second binding of the same buffer, `atomport_arena_atomic`,
+/// whose words are atomic, so that plain loads and stores stay plain; the
+/// runtime binds the arena's buffer to it (as to any alias). Returns that
+/// alias, if the module has references.
+pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
     let refs: HashSet<Word> = m
         .module()
         .types_global_values
@@ -1313,53 +1321,48 @@ pub fn buffer_references(m: &mut Model) -> Result<bool> {
         .filter_map(|t| t.result_id)
         .collect();
     if refs.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
     let narrow = narrow_widths(m);
     let uint = m.uint();
     let ulong = m.int_type(64, false);
     let boolean = m.bool_type();
-    // The arena: `struct { uint words[]; }`, at a free binding of set 0.
-    let arr = m.array_of(uint, None);
-    m.decorate(arr, Decoration::ArrayStride, &[4]);
-    let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
-    m.decorate(st, Decoration::Block, &[]);
-    m.member_decorate(st, 0, Decoration::Offset, &[0]);
-    m.set_name(st, "AtomportArena");
-    m.set_member_name(st, 0, "words");
-    let ptr = m.pointer_to(StorageClass::StorageBuffer, st);
-    let arena = m.add_global(
-        Op::Variable,
-        Some(ptr),
-        vec![Operand::StorageClass(StorageClass::StorageBuffer)],
-    );
-    let binding = m.free_bindings().take(0)?;
-    m.decorate(arena, Decoration::DescriptorSet, &[0]);
-    m.decorate(arena, Decoration::Binding, &[binding]);
-    m.set_name(arena, ARENA);
-    for ep in &mut m.module_mut().entry_points {
-        ep.operands.push(Operand::IdRef(arena));
-    }
-    // Atomics or sub-word stores through references make the arena atomic.
-    let through_ref = |m: &Model, p: Word| {
-        m.result_type(p)
-            .and_then(|t| m.pointer(t))
-            .is_some_and(|(class, _)| class == StorageClass::PhysicalStorageBuffer)
+    // The arena: `struct { uint words[]; }`, at a free binding of set 0,
+    // and a second view of the same buffer at the next, for atomics (and
+    // sub-word stores): plain loads and stores stay plain.
+    let mut free = m.free_bindings();
+    let mut view = |m: &mut Model, name: &str| -> Result<(Word, u32)> {
+        let arr = m.array_of(uint, None);
+        m.decorate(arr, Decoration::ArrayStride, &[4]);
+        let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
+        m.decorate(st, Decoration::Block, &[]);
+        m.member_decorate(st, 0, Decoration::Offset, &[0]);
+        m.set_name(st, "AtomportArena");
+        m.set_member_name(st, 0, "words");
+        let ptr = m.pointer_to(StorageClass::StorageBuffer, st);
+        let var = m.add_global(
+            Op::Variable,
+            Some(ptr),
+            vec![Operand::StorageClass(StorageClass::StorageBuffer)],
+        );
+        let binding = free.take(0)?;
+        m.decorate(var, Decoration::DescriptorSet, &[0]);
+        m.decorate(var, Decoration::Binding, &[binding]);
+        m.set_name(var, name);
+        for ep in &mut m.module_mut().entry_points {
+            ep.operands.push(Operand::IdRef(var));
+        }
+        Ok((var, binding))
     };
-    let atomic = m.instructions().any(|i| {
-        let p = i.operands.first().and_then(id).unwrap_or(0);
-        (is_atomic(i.class.opcode)
-            || (i.class.opcode == Op::Store
-                && m.pointee(p)
-                    .is_some_and(|(_, t)| holds_narrow(m, &narrow, t, 0))))
-            && through_ref(m, p)
-    });
+    let (arena, arena_binding) = view(m, ARENA)?;
+    let (atomic_arena, atomic_binding) = view(m, &format!("{ARENA}_atomic"))?;
     let target = Target {
         class: StorageClass::StorageBuffer,
         block: false,
-        atomic,
+        atomic: false,
         word_ptr: m.pointer_to(StorageClass::StorageBuffer, uint),
         guard: None,
+        atomic_view: Some(atomic_arena),
     };
     let glsl = m.glsl_std_450();
     let float = m.float_type(32);
@@ -1378,13 +1381,18 @@ pub fn buffer_references(m: &mut Model) -> Result<bool> {
         scope_device: m.uint_constant(1),
         scope_workgroup: m.uint_constant(2),
     };
-    let base = m.constant(ulong, ARENA_BASE);
     let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
     // Where a reference value (not a chain) is used as a pointer: its
     // offset and guard, computed at the use.
     let root = |e: &mut Emit, p: Word| -> (Off, (Word, Word, Word)) {
+        // In 32-bit halves: the address's high word must be the base's
+        // (ARENA_BASE is 2^32) and its low word the offset, below the
+        // reserved words.
         let c = &consts;
-        let off64 = e.op(Op::ISub, ulong, &[p, base]);
+        let s = e.constant(uint, 32);
+        let off = e.op(Op::UConvert, uint, &[p]);
+        let high = e.op(Op::ShiftRightLogical, ulong, &[p, s]);
+        let high = e.op(Op::UConvert, uint, &[high]);
         let words = e.fresh();
         e.push(Instruction::new(
             Op::ArrayLength,
@@ -1397,9 +1405,10 @@ pub fn buffer_references(m: &mut Model) -> Result<bool> {
         let write = e.op(Op::ISub, uint, &[words, one]);
         let four = e.constant(uint, 4);
         let limit = e.op(Op::IMul, uint, &[read, four]);
-        let limit = e.op(Op::UConvert, ulong, &[limit]);
-        let valid = e.op(Op::ULessThan, boolean, &[off64, limit]);
-        let off = e.op(Op::UConvert, uint, &[off64]);
+        let base_high = e.constant(uint, ARENA_BASE >> 32);
+        let in_base = e.op(Op::IEqual, boolean, &[high, base_high]);
+        let below = e.op(Op::ULessThan, boolean, &[off, limit]);
+        let valid = e.op(Op::LogicalAnd, boolean, &[in_base, below]);
         (Off::Dyn(off), (valid, read, write))
     };
     m.rewrite(|e, inst| {
@@ -1512,7 +1521,7 @@ pub fn buffer_references(m: &mut Model) -> Result<bool> {
                     )));
                 }
                 let t = Target { guard: Some(guard), ..target };
-                let ptr = word_pointer(e, &consts, arena, t, off, true);
+                let ptr = word_pointer(e, &consts, atomic_arena, t, off, true);
                 let mut out = inst.clone();
                 out.operands[0] = Operand::IdRef(ptr);
                 let signed = inst.result_type.is_some_and(|rt| rt != uint);
@@ -1617,5 +1626,10 @@ pub fn buffer_references(m: &mut Model) -> Result<bool> {
             "SPV_EXT_physical_storage_buffer",
         ],
     );
-    Ok(true)
+    // The atomic view binds the buffer given for the arena.
+    Ok(Some(super::Alias {
+        group: 0,
+        binding: atomic_binding,
+        of: arena_binding,
+    }))
 }
