@@ -151,7 +151,7 @@ pub struct BindingInfo {
     /// Bytes the static layout needs (a runtime-sized array counts one element).
     pub min_size: u64,
     /// The element type of a buffer at any width: `element`'s, or for a
-    /// buffer read as words ([`crate::lower::words`]) the type of the
+    /// buffer read as words (atomport's word-addressed memory pass) the type of the
     /// runtime-sized array it ends with (`uint8_t pixels[]` → `u8`). `run`
     /// prints the buffer in it. (Not in the JSON binding map: `element`
     /// and the declared `members` say it there.)

@@ -3,7 +3,7 @@
 //! WGSL has no pointers into memory by address, so atomport keeps every
 //! addressable buffer in one storage buffer, bound by name as
 //! [`Arena::BINDING`]; a buffer's address is [`Arena::BASE`] plus its byte
-//! offset there (see [`crate::lower::words::buffer_references`]). Write
+//! offset there (atomport's buffer-reference pass). Write
 //! the addresses where the shader reads its references — push constants,
 //! uniforms, other buffers — as the `uint64_t` they are.
 
