@@ -282,3 +282,55 @@ fn the_arena_names_what_it_lacks_and_checks_its_size() {
         Err(Error::Resource(_))
     ));
 }
+
+#[test]
+fn the_cli_sets_addresses_in_push_constants() {
+    let file = common::temp_file("refs", "histogram.comp", HISTOGRAM);
+    // Keys at the arena's start (0, 1, …, 63), the histogram after them.
+    let keys = Arena::BASE;
+    let histogram = Arena::BASE + 256;
+    let push = |name: &str, v: u64| format!("{name}={v}");
+    for b in common::backend_names() {
+        let args = [
+            "run".to_string(),
+            file.clone(),
+            "--groups".into(),
+            "1".into(),
+            "--push".into(),
+            push("keys", keys),
+            "--push".into(),
+            push("histogram", histogram),
+            "--push".into(),
+            "shift=0".into(),
+            "--push".into(),
+            "count=64".into(),
+            "--buffer".into(),
+            "atomport_arena=u32:322:iota".into(),
+            "--backend".into(),
+            b.into(),
+            "--json".into(),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = common::atomport(&args);
+        if b == "gl" {
+            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            continue;
+        }
+        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let arena = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == Arena::BINDING)
+            .unwrap()["data"]
+            .clone();
+        // Key k (= k) landed in bin k, which held 64 + k.
+        for k in 0..64u64 {
+            assert_eq!(arena[64 + k as usize], 64 + k + 1, "{b}: bin {k}");
+        }
+        assert_eq!(arena[64 + 64], 128, "{b}: bin 64 untouched");
+    }
+    let o = common::atomport(&["run", &file, "--groups", "1", "--push", "keys=-1"]);
+    common::assert_fails(&o, 2, "is not a valid u64 value");
+}

@@ -322,7 +322,11 @@ impl Uniforms {
     fn write_member(&mut self, i: usize, words: &[u32]) {
         let m = &self.members[i];
         for (k, w) in words.iter().enumerate() {
-            let at = (m.offset + m.shape.scalar_offset(k)) as usize;
+            // A 64-bit member's words lie side by side.
+            let at = match m.shape.scalar {
+                Some(_) => (m.offset + m.shape.scalar_offset(k)) as usize,
+                None => m.offset as usize + 4 * k,
+            };
             if let Some(dst) = self.bytes.get_mut(at..at + 4) {
                 dst.copy_from_slice(&w.to_le_bytes());
             }
@@ -335,6 +339,16 @@ impl Uniforms {
 /// flattened (`vec3(1.0)` splats, `mat2(2.0)` is a diagonal).
 fn parse_text(m: &Member, text: &str) -> Result<Vec<u32>> {
     let Some(scalar) = m.shape.scalar else {
+        // A 64-bit integer (a buffer reference's address among them): two
+        // words, the low one first.
+        if let Some(t) = crate::ElementType::from_glsl(&m.ty)
+            .filter(|t| matches!(t, crate::ElementType::U64 | crate::ElementType::I64))
+        {
+            let bits = t
+                .parse_value(text)
+                .map_err(|e| Error::Uniform(format!("uniform `{}` is {}: {e}", m.name, m.ty)))?;
+            return Ok(vec![bits as u32, (bits >> 32) as u32]);
+        }
         return Err(Error::Uniform(format!(
             "uniform `{}` is {}, which cannot be set from text",
             m.name, m.ty
