@@ -919,8 +919,8 @@ impl Kernel {
     }
 }
 
-/// `NAME[k]` as (`NAME`, k).
-pub(crate) fn split_element(name: &str) -> Option<(&str, u32)> {
+/// `NAME[k]`, an element of a binding array, as (`NAME`, k).
+pub fn split_element(name: &str) -> Option<(&str, u32)> {
     let (base, rest) = name.strip_suffix(']')?.rsplit_once('[')?;
     Some((base, rest.parse().ok()?))
 }

@@ -43,7 +43,7 @@ pub use front::{
 };
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
-    TextureDim, TextureInfo,
+    TextureDim, TextureInfo, split_element,
 };
 pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};

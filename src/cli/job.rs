@@ -238,19 +238,13 @@ fn array_elements(kernel: &Kernel, name: &str) -> Result<Vec<String>> {
         .flat_map(|b| [b.name.as_deref(), b.combined.as_deref()])
         .flatten()
         .filter_map(|n| {
-            let (base, k) = split_element(n)?;
+            let (base, k) = atomport::split_element(n)?;
             (base == name).then(|| (k, n.to_string()))
         })
         .collect();
     found.sort();
     found.dedup();
     Ok(found.into_iter().map(|(_, n)| n).collect())
-}
-
-/// `NAME[k]` as (`NAME`, k).
-fn split_element(name: &str) -> Option<(&str, u32)> {
-    let (base, rest) = name.strip_suffix(']')?.rsplit_once('[')?;
-    Some((base, rest.parse().ok()?))
 }
 
 /// `args`, each one that names a whole resource array replaced by one per
@@ -368,7 +362,7 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
 fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slot, Made)>> {
     // `NAME[k]`: element k of a binding array of samplers (or of the
     // samplers a combined sampler array was split into).
-    let (base, element) = match split_element(&a.name) {
+    let (base, element) = match atomport::split_element(&a.name) {
         Some((base, k)) if kernel.binding_named(&a.name).is_err() => (base, Some(k)),
         _ => (a.name.as_str(), None),
     };

@@ -17,11 +17,11 @@ const MAX_ELEMENTS: u32 = 256;
 
 /// Which parts of which types atomics use: a struct's member, or (`None`)
 /// every element of an array type.
-type AtomicParts = HashSet<(Word, Option<u32>)>;
+pub(crate) type AtomicParts = HashSet<(Word, Option<u32>)>;
 
 /// Every aggregate type on the access path of an atomic, and the parts
 /// atomics use.
-fn atomic_paths(m: &Model) -> (HashSet<Word>, AtomicParts) {
+pub(crate) fn atomic_paths(m: &Model) -> (HashSet<Word>, AtomicParts) {
     let mut containers = HashSet::new();
     let mut parts = HashSet::new();
     for inst in m.instructions() {

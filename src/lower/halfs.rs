@@ -21,9 +21,9 @@ use super::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// GLSL.std.450's PackHalf2x16.
-const PACK_HALF_2X16: u32 = 58;
+pub(crate) const PACK_HALF_2X16: u32 = 58;
 /// GLSL.std.450's UnpackHalf2x16.
-const UNPACK_HALF_2X16: u32 = 62;
+pub(crate) const UNPACK_HALF_2X16: u32 = 62;
 
 /// A half type: scalar (`n` 1) or vector.
 #[derive(Clone, Copy)]
@@ -49,8 +49,8 @@ fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
     let one = |e: &mut Emit, c: Word| -> Word {
         let v = e.op(Op::CompositeConstruct, ids.vec2, &[c, ids.zero]);
         let uint = e.m.uint_id();
-        let p = ext(e, ids, uint, PACK_HALF_2X16, v);
-        let u = ext(e, ids, ids.vec2, UNPACK_HALF_2X16, p);
+        let p = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, v);
+        let u = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, p);
         e.extract(ids.f32_ty, u, 0)
     };
     let parts: Vec<Word> = if t.n == 1 {
@@ -69,21 +69,6 @@ fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
             &rounded,
         ));
     }
-}
-
-fn ext(e: &mut Emit, ids: &Ids, ty: Word, which: u32, arg: Word) -> Word {
-    let r = e.fresh();
-    e.push(rspirv::dr::Instruction::new(
-        Op::ExtInst,
-        Some(ty),
-        Some(r),
-        vec![
-            Operand::IdRef(ids.glsl),
-            Operand::LiteralExtInstInteger(which),
-            Operand::IdRef(arg),
-        ],
-    ));
-    r
 }
 
 /// The operations whose half result is rounded.

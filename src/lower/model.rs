@@ -331,6 +331,23 @@ impl Emit<'_> {
         r
     }
 
+    /// Emits extended instruction `which` of the import `set` on one
+    /// argument; returns its result.
+    pub(crate) fn ext_inst(&mut self, set: Word, ty: Word, which: u32, arg: Word) -> Word {
+        let r = self.fresh();
+        self.out.push(Instruction::new(
+            Op::ExtInst,
+            Some(ty),
+            Some(r),
+            vec![
+                Operand::IdRef(set),
+                Operand::LiteralExtInstInteger(which),
+                Operand::IdRef(arg),
+            ],
+        ));
+        r
+    }
+
     /// Emits `OpCompositeExtract` of component `k`; returns its result.
     pub(crate) fn extract(&mut self, ty: Word, from: Word, k: u32) -> Word {
         let r = self.fresh();

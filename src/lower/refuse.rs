@@ -1,12 +1,10 @@
 //! What WGSL cannot express and no pass maps, refused with the construct
 //! named and what to write instead.
 
-use std::collections::HashSet;
-
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::{Model, id, is_atomic};
+use super::model::{Model, id};
 use crate::{Error, Result};
 
 /// Refuses a matrix with two rows laid out with a 16-byte column stride
@@ -84,26 +82,7 @@ pub fn integer_sampling(m: &Model) -> Result<()> {
 /// array holding them cannot be expressed in WGSL.
 pub fn aggregate_copies_of_atomics(m: &Model) -> Result<()> {
     // Every aggregate type on the access path of an atomic.
-    let mut containers: HashSet<Word> = HashSet::new();
-    for inst in m.instructions() {
-        if !is_atomic(inst.class.opcode) {
-            continue;
-        }
-        let mut ptr = inst.operands.first().and_then(id).unwrap_or(0);
-        // Walk back through chains to the variable (bounded: malformed
-        // modules may chain in a circle).
-        for _ in 0..64 {
-            let Some(def) = m.def(ptr) else { break };
-            if !matches!(def.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
-                break;
-            }
-            let Ok(Some((_, path, _))) = m.chain_path(def) else {
-                break;
-            };
-            containers.extend(path.iter().map(|(ty, _)| *ty));
-            ptr = def.operands.first().and_then(id).unwrap_or(0);
-        }
-    }
+    let (containers, _) = super::copies::atomic_paths(m);
     for inst in m.instructions() {
         let ptrs: Vec<Word> = match inst.class.opcode {
             Op::Load | Op::Store => inst.operands.first().and_then(id).into_iter().collect(),

@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
+use super::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
 use super::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
@@ -682,37 +683,16 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
         let first = inst.operands.first().and_then(id);
         match op {
             Op::AccessChain | Op::InBoundsAccessChain if first.is_some_and(|b| ptrs.contains_key(&b)) => {
-                let (var, mut off, mut ty, mut mstride) = ptrs[&first.unwrap_or(0)];
-                for idx in inst.operands[1..].iter().filter_map(id) {
-                    let t = layout.m.global(ty).ok_or_else(|| Error::shader("malformed SPIR-V: chain through an unknown type"))?.clone();
-                    match t.class.opcode {
-                        Op::TypeStruct => {
-                            let k = layout.m.constant_u32(idx).ok_or_else(|| Error::shader("malformed SPIR-V: a struct index that is not a constant"))?;
-                            off = add(e, &consts, off, Off::Const(layout.member_offset(ty, k)?));
-                            mstride = layout.m.member_decoration(ty, k, Decoration::MatrixStride).or(mstride);
-                            ty = t.operands.get(k as usize).and_then(id).unwrap_or(0);
-                        }
-                        Op::TypeArray | Op::TypeRuntimeArray => {
-                            let stride = layout.array_stride(ty)?;
-                            let step = scaled(e, &consts, idx, stride);
-                            off = add(e, &consts, off, step);
-                            ty = t.operands.first().and_then(id).unwrap_or(0);
-                        }
-                        Op::TypeVector => {
-                            let c = t.operands.first().and_then(id).unwrap_or(0);
-                            let step = scaled(e, &consts, idx, layout.scalar_bytes(c));
-                            off = add(e, &consts, off, step);
-                            ty = c;
-                        }
-                        Op::TypeMatrix => {
-                            let stride = mstride.ok_or_else(|| Error::Unsupported("a matrix without a column stride in memory holding 8- or 16-bit integers".into()))?;
-                            let step = scaled(e, &consts, idx, stride);
-                            off = add(e, &consts, off, step);
-                            ty = t.operands.first().and_then(id).unwrap_or(0);
-                        }
-                        _ => return Err(Error::shader("malformed SPIR-V: access chain into a non-composite type")),
-                    }
-                }
+                let (var, off, ty, mstride) = ptrs[&first.unwrap_or(0)];
+                let indices = inst.operands[1..].iter().filter_map(id);
+                let (off, ty, mstride) = walk(
+                    e,
+                    &layout,
+                    &consts,
+                    (off, ty, mstride),
+                    indices,
+                    "in memory holding 8- or 16-bit integers",
+                )?;
                 if let Some(r) = inst.result_id {
                     ptrs.insert(r, (var, off, ty, mstride));
                 }
@@ -742,28 +722,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
                     return Err(Error::Unsupported("a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers: its words are unsigned".into()));
                 }
                 let ptr = word_pointer(e, &consts, var, target, off, true);
-                let uint = consts.uint;
-                let mut out = inst.clone();
-                out.operands[0] = Operand::IdRef(ptr);
-                // Values as uint words; the result back in the op's type.
-                let signed = inst.result_type.is_some_and(|t| t != uint);
-                if signed {
-                    for o in out.operands.iter_mut().skip(1) {
-                        if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == inst.result_type) {
-                            *o = Operand::IdRef(e.op(Op::Bitcast, uint, &[v]));
-                        }
-                    }
-                }
-                match (signed, inst.result_id) {
-                    (true, Some(r)) => {
-                        let t = e.fresh();
-                        out.result_type = Some(uint);
-                        out.result_id = Some(t);
-                        e.push(out);
-                        e.push(with_ids(Op::Bitcast, inst.result_type, Some(r), &[t]));
-                    }
-                    _ => e.push(out),
-                }
+                atomic_on_word(e, consts.uint, inst, ptr);
                 Ok(true)
             }
             Op::ArrayLength if first.is_some_and(|p| targets.contains_key(&p)) => {
@@ -810,6 +769,139 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
     Ok(blocks)
 }
 
+/// Follows access-chain `indices` from `(offset, type, column stride)` at
+/// the declared layout; `place` names the memory in messages.
+fn walk(
+    e: &mut Emit,
+    layout: &Layout,
+    c: &Consts,
+    (mut off, mut ty, mut mstride): (Off, Word, Option<u32>),
+    indices: impl Iterator<Item = Word>,
+    place: &str,
+) -> Result<(Off, Word, Option<u32>)> {
+    for idx in indices {
+        let t = layout
+            .m
+            .global(ty)
+            .ok_or_else(|| Error::shader("malformed SPIR-V: chain through an unknown type"))?
+            .clone();
+        let element = t.operands.first().and_then(id).unwrap_or(0);
+        let stride = match t.class.opcode {
+            Op::TypeStruct => {
+                let k = layout.m.constant_u32(idx).ok_or_else(|| {
+                    Error::shader("malformed SPIR-V: a struct index that is not a constant")
+                })?;
+                off = add(e, c, off, Off::Const(layout.member_offset(ty, k)?));
+                mstride = layout
+                    .m
+                    .member_decoration(ty, k, Decoration::MatrixStride)
+                    .or(mstride);
+                ty = t.operands.get(k as usize).and_then(id).unwrap_or(0);
+                continue;
+            }
+            Op::TypeArray | Op::TypeRuntimeArray => layout.array_stride(ty)?,
+            Op::TypeVector => layout.scalar_bytes(element),
+            Op::TypeMatrix => mstride.ok_or_else(|| {
+                Error::Unsupported(format!("a matrix without a column stride {place}"))
+            })?,
+            _ => {
+                return Err(Error::shader(
+                    "malformed SPIR-V: access chain into a non-composite type",
+                ));
+            }
+        };
+        let step = scaled(e, c, idx, stride);
+        off = add(e, c, off, step);
+        ty = element;
+    }
+    Ok((off, ty, mstride))
+}
+
+/// The parts of composite `ty` (defined by `d`) as (offset, type, column
+/// stride), at the declared layout; `verb` says whether they are loaded or
+/// stored, for messages.
+fn parts(
+    l: &Layout,
+    d: &Instruction,
+    ty: Word,
+    mstride: Option<u32>,
+    (verb, short): (&str, &str),
+) -> Result<Vec<(u32, Word, Option<u32>)>> {
+    let count = match d.operands.get(1) {
+        Some(Operand::LiteralBit32(n)) => *n,
+        _ => 0,
+    };
+    let first = d.operands.first().and_then(id).unwrap_or(0);
+    Ok(match d.class.opcode {
+        Op::TypeVector => {
+            let size = l.scalar_bytes(first);
+            (0..count).map(|k| (k * size, first, None)).collect()
+        }
+        Op::TypeMatrix => {
+            let stride = mstride.ok_or_else(|| {
+                Error::Unsupported(
+                    "a matrix without a column stride in memory holding 8- or 16-bit integers"
+                        .into(),
+                )
+            })?;
+            (0..count).map(|k| (k * stride, first, None)).collect()
+        }
+        Op::TypeArray => {
+            let n = d
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|x| l.m.constant_u32(x))
+                .unwrap_or(0);
+            if n > 256 {
+                return Err(Error::Unsupported(format!(
+                    "a whole array of {n} elements {verb} memory holding 8- or 16-bit integers: {short} its elements"
+                )));
+            }
+            let stride = l.array_stride(ty)?;
+            (0..n).map(|k| (k * stride, first, mstride)).collect()
+        }
+        _ => d
+            .operands
+            .iter()
+            .filter_map(id)
+            .enumerate()
+            .map(|(k, m)| {
+                Ok((
+                    l.member_offset(ty, k as u32)?,
+                    m,
+                    l.m.member_decoration(ty, k as u32, Decoration::MatrixStride),
+                ))
+            })
+            .collect::<Result<_>>()?,
+    })
+}
+
+/// Emits atomic `inst` on the word `ptr`: its values as `uint` words and
+/// its result back in its own type (an `int` atomic on unsigned words).
+fn atomic_on_word(e: &mut Emit, uint: Word, inst: &Instruction, ptr: Word) {
+    let mut out = inst.clone();
+    out.operands[0] = Operand::IdRef(ptr);
+    let signed = inst.result_type.is_some_and(|t| t != uint);
+    if signed {
+        for o in out.operands.iter_mut().skip(1) {
+            if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == inst.result_type) {
+                *o = Operand::IdRef(e.op(Op::Bitcast, uint, &[v]));
+            }
+        }
+    }
+    match (signed, inst.result_id) {
+        (true, Some(r)) => {
+            let t = e.fresh();
+            out.result_type = Some(uint);
+            out.result_id = Some(t);
+            e.push(out);
+            e.push(with_ids(Op::Bitcast, inst.result_type, Some(r), &[t]));
+        }
+        _ => e.push(out),
+    }
+}
+
 /// Constants the walk uses.
 struct Consts {
     uint: Word,
@@ -827,25 +919,6 @@ struct Consts {
     eight: Word,
     scope_device: Word,
     scope_workgroup: Word,
-}
-
-/// GLSL.std.450's PackHalf2x16 and UnpackHalf2x16.
-const PACK_HALF_2X16: u32 = 58;
-const UNPACK_HALF_2X16: u32 = 62;
-
-fn half_ext(e: &mut Emit, c: &Consts, ty: Word, which: u32, arg: Word) -> Word {
-    let r = e.fresh();
-    e.push(Instruction::new(
-        Op::ExtInst,
-        Some(ty),
-        Some(r),
-        vec![
-            Operand::IdRef(c.glsl),
-            Operand::LiteralExtInstInteger(which),
-            Operand::IdRef(arg),
-        ],
-    ));
-    r
 }
 
 fn add(e: &mut Emit, c: &Consts, a: Off, b: Off) -> Off {
@@ -1007,52 +1080,12 @@ fn load(
             let w = load_word(e, c, var, t, off);
             let s = bit_shift(e, c, off);
             let bits = e.op(Op::ShiftRightLogical, c.uint, &[w, s]);
-            let v = half_ext(e, c, c.vec2, UNPACK_HALF_2X16, bits);
+            let v = e.ext_inst(c.glsl, c.vec2, UNPACK_HALF_2X16, bits);
             let x = e.extract(c.float, v, 0);
             Ok(e.op(Op::FConvert, ty, &[x]))
         }
         Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeStruct => {
-            let parts: Vec<(u32, Word, Option<u32>)> = match d.class.opcode {
-                Op::TypeVector => {
-                    let comp = d.operands.first().and_then(id).unwrap_or(0);
-                    let size = l.scalar_bytes(comp);
-                    (0..lit(1)).map(|k| (k * size, comp, None)).collect()
-                }
-                Op::TypeMatrix => {
-                    let col = d.operands.first().and_then(id).unwrap_or(0);
-                    let stride = mstride.ok_or_else(|| Error::Unsupported("a matrix without a column stride in memory holding 8- or 16-bit integers".into()))?;
-                    (0..lit(1)).map(|k| (k * stride, col, None)).collect()
-                }
-                Op::TypeArray => {
-                    let elem = d.operands.first().and_then(id).unwrap_or(0);
-                    let n = d
-                        .operands
-                        .get(1)
-                        .and_then(id)
-                        .and_then(|x| l.m.constant_u32(x))
-                        .unwrap_or(0);
-                    if n > 256 {
-                        return Err(Error::Unsupported(format!(
-                            "a whole array of {n} elements loaded from memory holding 8- or 16-bit integers: load its elements"
-                        )));
-                    }
-                    let stride = l.array_stride(ty)?;
-                    (0..n).map(|k| (k * stride, elem, mstride)).collect()
-                }
-                _ => d
-                    .operands
-                    .iter()
-                    .filter_map(id)
-                    .enumerate()
-                    .map(|(k, m)| {
-                        Ok((
-                            l.member_offset(ty, k as u32)?,
-                            m,
-                            l.m.member_decoration(ty, k as u32, Decoration::MatrixStride),
-                        ))
-                    })
-                    .collect::<Result<_>>()?,
-            };
+            let parts = parts(l, &d, ty, mstride, ("loaded from", "load"))?;
             let mut values = Vec::new();
             for (o, pty, ms) in parts {
                 let at = add(e, c, off, Off::Const(o));
@@ -1146,7 +1179,7 @@ fn store(
             let bits = if d.class.opcode == Op::TypeFloat {
                 let x = e.op(Op::FConvert, c.float, &[value]);
                 let v = e.op(Op::CompositeConstruct, c.vec2, &[x, c.float_zero]);
-                half_ext(e, c, c.uint, PACK_HALF_2X16, v)
+                e.ext_inst(c.glsl, c.uint, PACK_HALF_2X16, v)
             } else {
                 // The low bits, zero-extended (the narrow pass's reading of this bitcast).
                 e.op(Op::Bitcast, c.uint, &[value])
@@ -1163,47 +1196,7 @@ fn store(
             Ok(())
         }
         Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeStruct => {
-            let parts: Vec<(u32, Word, Option<u32>)> = match d.class.opcode {
-                Op::TypeVector => {
-                    let comp = d.operands.first().and_then(id).unwrap_or(0);
-                    let size = l.scalar_bytes(comp);
-                    (0..lit(1)).map(|k| (k * size, comp, None)).collect()
-                }
-                Op::TypeMatrix => {
-                    let col = d.operands.first().and_then(id).unwrap_or(0);
-                    let stride = mstride.ok_or_else(|| Error::Unsupported("a matrix without a column stride in memory holding 8- or 16-bit integers".into()))?;
-                    (0..lit(1)).map(|k| (k * stride, col, None)).collect()
-                }
-                Op::TypeArray => {
-                    let elem = d.operands.first().and_then(id).unwrap_or(0);
-                    let n = d
-                        .operands
-                        .get(1)
-                        .and_then(id)
-                        .and_then(|x| l.m.constant_u32(x))
-                        .unwrap_or(0);
-                    if n > 256 {
-                        return Err(Error::Unsupported(format!(
-                            "a whole array of {n} elements stored to memory holding 8- or 16-bit integers: store its elements"
-                        )));
-                    }
-                    let stride = l.array_stride(ty)?;
-                    (0..n).map(|k| (k * stride, elem, mstride)).collect()
-                }
-                _ => d
-                    .operands
-                    .iter()
-                    .filter_map(id)
-                    .enumerate()
-                    .map(|(k, m)| {
-                        Ok((
-                            l.member_offset(ty, k as u32)?,
-                            m,
-                            l.m.member_decoration(ty, k as u32, Decoration::MatrixStride),
-                        ))
-                    })
-                    .collect::<Result<_>>()?,
-            };
+            let parts = parts(l, &d, ty, mstride, ("stored to", "store"))?;
             for (k, (o, pty, ms)) in parts.into_iter().enumerate() {
                 let part = e.extract(pty, value, k as u32);
                 let at = add(e, c, off, Off::Const(o));
@@ -1435,7 +1428,7 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
             Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain
                 if ptrs.contains_key(&first) || is_ref(e, first) =>
             {
-                let Some((mut off, mut ty, mut mstride, guard)) = resolve(e, &ptrs, first) else {
+                let Some((mut off, ty, mstride, guard)) = resolve(e, &ptrs, first) else {
                     return Ok(false);
                 };
                 let mut indices: Vec<Word> = inst.operands[1..].iter().filter_map(id).collect();
@@ -1450,44 +1443,14 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
                     let step = scaled(e, &consts, element, stride);
                     off = add(e, &consts, off, step);
                 }
-                for idx in indices {
-                    let t = layout
-                        .m
-                        .global(ty)
-                        .ok_or_else(|| Error::shader("malformed SPIR-V: chain through an unknown type"))?
-                        .clone();
-                    match t.class.opcode {
-                        Op::TypeStruct => {
-                            let k = layout.m.constant_u32(idx).ok_or_else(|| {
-                                Error::shader("malformed SPIR-V: a struct index that is not a constant")
-                            })?;
-                            off = add(e, &consts, off, Off::Const(layout.member_offset(ty, k)?));
-                            mstride = layout.m.member_decoration(ty, k, Decoration::MatrixStride).or(mstride);
-                            ty = t.operands.get(k as usize).and_then(id).unwrap_or(0);
-                        }
-                        Op::TypeArray | Op::TypeRuntimeArray => {
-                            let stride = layout.array_stride(ty)?;
-                            let step = scaled(e, &consts, idx, stride);
-                            off = add(e, &consts, off, step);
-                            ty = t.operands.first().and_then(id).unwrap_or(0);
-                        }
-                        Op::TypeVector => {
-                            let c = t.operands.first().and_then(id).unwrap_or(0);
-                            let step = scaled(e, &consts, idx, layout.scalar_bytes(c));
-                            off = add(e, &consts, off, step);
-                            ty = c;
-                        }
-                        Op::TypeMatrix => {
-                            let stride = mstride.ok_or_else(|| {
-                                Error::Unsupported("a matrix without a column stride behind a buffer reference".into())
-                            })?;
-                            let step = scaled(e, &consts, idx, stride);
-                            off = add(e, &consts, off, step);
-                            ty = t.operands.first().and_then(id).unwrap_or(0);
-                        }
-                        _ => return Err(Error::shader("malformed SPIR-V: access chain into a non-composite type")),
-                    }
-                }
+                let (off, ty, mstride) = walk(
+                    e,
+                    &layout,
+                    &consts,
+                    (off, ty, mstride),
+                    indices.into_iter(),
+                    "behind a buffer reference",
+                )?;
                 if let Some(r) = inst.result_id {
                     ptrs.insert(r, (off, ty, mstride, guard));
                 }
@@ -1522,26 +1485,7 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
                 }
                 let t = Target { guard: Some(guard), ..target };
                 let ptr = word_pointer(e, &consts, atomic_arena, t, off, true);
-                let mut out = inst.clone();
-                out.operands[0] = Operand::IdRef(ptr);
-                let signed = inst.result_type.is_some_and(|rt| rt != uint);
-                if signed {
-                    for o in out.operands.iter_mut().skip(1) {
-                        if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == inst.result_type) {
-                            *o = Operand::IdRef(e.op(Op::Bitcast, uint, &[v]));
-                        }
-                    }
-                }
-                match (signed, inst.result_id) {
-                    (true, Some(r)) => {
-                        let tmp = e.fresh();
-                        out.result_type = Some(uint);
-                        out.result_id = Some(tmp);
-                        e.push(out);
-                        e.push(with_ids(Op::Bitcast, inst.result_type, Some(r), &[tmp]));
-                    }
-                    _ => e.push(out),
-                }
+                atomic_on_word(e, uint, inst, ptr);
                 Ok(true)
             }
             // References are addresses: converting one is a copy.
