@@ -56,7 +56,9 @@ pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOption
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 pub use runtime::image::{Image, ImageDesc};
 pub use runtime::native::NATIVE_FEATURE;
-pub use runtime::run::{AdapterRef, BindingOutput, CounterOutput, Data, PushOutput, RunOutput};
+pub use runtime::run::{
+    AdapterRef, AddressableOutput, BindingOutput, CounterOutput, Data, PushOutput, RunOutput,
+};
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 pub use runtime::uniforms::{UniformValue, Uniforms};
 pub use scalar::{ElementType, ScalarType, f32_to_half, half_to_f32};

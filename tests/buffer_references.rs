@@ -5,7 +5,8 @@
 //! reference; a linked list built on a node pool reached by reference,
 //! with `atomicAdd` allocation and references stored in the nodes; and
 //! accesses through a null reference, which read 0 and write nothing. Each
-//! checked against a CPU model on every backend with 64-bit integers;
+//! checked against a CPU model on every backend with 64-bit integers, and
+//! the same through the command line (`--buffer @NAME`, `@NAME` values);
 //! elsewhere the dispatch names the missing feature. The original cannot
 //! run natively (wgpu gives buffers no device addresses), which `diff
 //! --native` says.
@@ -284,53 +285,246 @@ fn the_arena_names_what_it_lacks_and_checks_its_size() {
 }
 
 #[test]
-fn the_cli_sets_addresses_in_push_constants() {
+fn the_cli_makes_addressable_buffers_and_writes_their_addresses() {
     let file = common::temp_file("refs", "histogram.comp", HISTOGRAM);
-    // Keys at the arena's start (0, 1, …, 63), the histogram after them.
-    let keys = Arena::BASE;
-    let histogram = Arena::BASE + 256;
-    let push = |name: &str, v: u64| format!("{name}={v}");
     for b in common::backend_names() {
-        let args = [
-            "run".to_string(),
-            file.clone(),
-            "--groups".into(),
-            "1".into(),
-            "--push".into(),
-            push("keys", keys),
-            "--push".into(),
-            push("histogram", histogram),
-            "--push".into(),
-            "shift=0".into(),
-            "--push".into(),
-            "count=64".into(),
-            "--buffer".into(),
-            "atomport_arena=u32:322:iota".into(),
-            "--backend".into(),
-            b.into(),
-            "--json".into(),
-        ];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = common::atomport(&args);
+        // Keys 0..63 by reference, each landing in its own bin, which
+        // starts at its index.
+        let o = common::atomport(&[
+            "run",
+            &file,
+            "--groups",
+            "1",
+            "--buffer",
+            "@keys=u32:64:iota",
+            "--buffer",
+            "@bins=u32:256:iota",
+            "--push",
+            "keys=@keys",
+            "--push",
+            "histogram=@bins",
+            "--push",
+            "shift=0",
+            "--push",
+            "count=64",
+            "--backend",
+            b,
+            "--json",
+        ]);
         if b == "gl" {
             common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
             continue;
         }
         assert!(o.status.success(), "{b}: {}", common::stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let arena = v["bindings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == Arena::BINDING)
-            .unwrap()["data"]
-            .clone();
-        // Key k (= k) landed in bin k, which held 64 + k.
-        for k in 0..64u64 {
-            assert_eq!(arena[64 + k as usize], 64 + k + 1, "{b}: bin {k}");
-        }
-        assert_eq!(arena[64 + 64], 128, "{b}: bin 64 untouched");
+        let named = |n: &str| {
+            v["addressable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == n)
+                .unwrap_or_else(|| panic!("{b}: no addressable buffer {n}: {v}"))
+                .clone()
+        };
+        let (keys, bins) = (named("keys"), named("bins"));
+        assert_eq!(keys["address"], Arena::BASE, "{b}");
+        assert_eq!(bins["address"], Arena::BASE + 256, "{b}");
+        assert_eq!(keys["type"], "u32");
+        let want_keys: Vec<u64> = (0..64).collect();
+        let want_bins: Vec<u64> = (0..256).map(|k| k + u64::from(k < 64)).collect();
+        assert_eq!(keys["data"], serde_json::json!(want_keys), "{b}");
+        assert_eq!(bins["data"], serde_json::json!(want_bins), "{b}");
+        // The listing names them too.
+        let o = common::atomport(&[
+            "run",
+            &file,
+            "--groups",
+            "1",
+            "--buffer",
+            "@keys=u32:[7]",
+            "--buffer",
+            "@bins=u32:256",
+            "--push",
+            "keys=@keys",
+            "--push",
+            "histogram=@bins",
+            "--push",
+            "shift=0",
+            "--push",
+            "count=1",
+            "--backend",
+            b,
+        ]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("addressable buffer `bins` at 0x100000010: u32[256]"),
+            "{b}: {text}"
+        );
     }
-    let o = common::atomport(&["run", &file, "--groups", "1", "--push", "keys=-1"]);
-    common::assert_fails(&o, 2, "is not a valid u64 value");
+}
+
+#[test]
+fn the_cli_writes_addresses_in_buffers() {
+    let file = common::temp_file("refs", "list.comp", LIST);
+    for b in common::backend_names() {
+        // The roots hold the pool's and the heads' addresses; the pool
+        // has room for 64 nodes of 16 bytes.
+        let o = common::atomport(&[
+            "run",
+            &file,
+            "--groups",
+            "1",
+            "--buffer",
+            "Roots=u64:[@pool,@heads]",
+            "--buffer",
+            "@heads=u32:5",
+            "--buffer",
+            "@pool=u32:256",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        if b == "gl" {
+            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            continue;
+        }
+        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let find = |n: &str| {
+            v["addressable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == n)
+                .unwrap()["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect::<Vec<u64>>()
+        };
+        let (heads, pool) = (find("heads"), find("pool"));
+        let pool_address = Arena::BASE + 32;
+        // Every invocation allocated one node; following each list from
+        // its head visits every invocation of that list once.
+        assert_eq!(heads[0], 64, "{b}");
+        let mut seen = Vec::new();
+        for list in 0..4 {
+            let mut slot = heads[1 + list];
+            while slot != 0 {
+                let node = &pool[(slot as usize - 1) * 4..slot as usize * 4];
+                let i = (node[0] - 1) / 3;
+                assert_eq!(i % 4, list as u64, "{b}");
+                assert_eq!(node[1], slot - 1, "{b}");
+                seen.push(i);
+                let next = node[2] | node[3] << 32;
+                slot = if next == 0 {
+                    0
+                } else {
+                    (next - pool_address) / 16 + 1
+                };
+            }
+        }
+        seen.sort();
+        assert_eq!(seen, (0..64).collect::<Vec<u64>>(), "{b}");
+    }
+}
+
+#[test]
+fn the_cli_names_what_is_wrong_with_addresses() {
+    let file = common::temp_file("refs", "histogram.comp", HISTOGRAM);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", file.as_str(), "--groups", "1"];
+        args.extend_from_slice(extra);
+        common::atomport(&args)
+    };
+    common::assert_fails(&run(&["--push", "keys=-1"]), 2, "is not a valid u64 value");
+    common::assert_fails_in_one_line(
+        &run(&["--buffer", "@keys=u32:4", "--push", "keys=@nope"]),
+        2,
+        "`@nope` names no addressable buffer (given: @keys",
+    );
+    common::assert_fails(
+        &run(&["--buffer", "pc=u32:[@keys]"]),
+        2,
+        "`@keys` is an address, 64 bits",
+    );
+    common::assert_fails(
+        &run(&["--buffer", "@1x=u32:4"]),
+        2,
+        "an addressable buffer's name is an identifier",
+    );
+    common::assert_fails_in_one_line(
+        &run(&["--buffer", "@k=u32:4", "--buffer", "@k=u32:4"]),
+        2,
+        "two buffers named `k`",
+    );
+    common::assert_fails_in_one_line(
+        &run(&["--buffer", "@k=u32:4", "--buffer", "atomport_arena=u32:4"]),
+        2,
+        "give one or the other",
+    );
+    let plain = common::temp_file(
+        "refs",
+        "plain.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { uint x[]; };\nvoid main() { x[0] = 1u; }\n",
+    );
+    let o = common::atomport(&[
+        "run", &plain, "--groups", "1", "--buffer", "B=u32:1", "--buffer", "@k=u32:4",
+    ]);
+    common::assert_fails_in_one_line(&o, 2, "reaches no buffer by address");
+}
+
+#[test]
+fn the_cli_writes_an_address_as_a_uvec2() {
+    // GL_EXT_buffer_reference_uvec2: the address as its low and high words.
+    let file = common::temp_file(
+        "refs",
+        "uvec2.comp",
+        "#version 450
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+layout(local_size_x = 4) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Data { uint v[]; };
+layout(push_constant) uniform P { uvec2 data; uint add; } pc;
+void main() {
+    Data d = Data(pc.data);
+    d.v[gl_LocalInvocationID.x] += pc.add;
+}
+",
+    );
+    for b in common::backend_names() {
+        let o = common::atomport(&[
+            "run",
+            &file,
+            "--groups",
+            "1",
+            "--buffer",
+            "@pad=u8:[1]",
+            "--buffer",
+            "@d=u32:[1,2,3,4]",
+            "--push",
+            "data=@d",
+            "--push",
+            "add=10",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        if b == "gl" {
+            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            continue;
+        }
+        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let d = &v["addressable"][1];
+        assert_eq!(d["name"], "d");
+        assert_eq!(d["data"], serde_json::json!([11, 12, 13, 14]), "{b}");
+        let pc = v["push_constants"].as_array().unwrap();
+        assert_eq!(
+            pc[0]["value"],
+            serde_json::json!([Arena::ALIGN, 1]),
+            "{b}: the address's low and high words"
+        );
+    }
 }

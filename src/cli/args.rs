@@ -37,7 +37,10 @@ pub(super) struct JobArgs {
     /// A buffer for binding B (BINDING, GROUP.BINDING or the GLSL name). SPEC: TYPE:LEN (zeroed),
     /// TYPE:LEN:fill=V, TYPE:LEN:iota, TYPE:[v1,v2,…] or @FILE (raw little-endian bytes);
     /// TYPE: u8, i8, u16, i16, f16, u32, i32, f32, u64, i64 (each element at its own width;
-    /// output shows a buffer in the type its spec wrote, else in the one its block declares)
+    /// output shows a buffer in the type its spec wrote, else in the one its block declares).
+    /// `--buffer @NAME=SPEC` makes an addressable buffer (GL_EXT_buffer_reference) that no
+    /// binding names; `@NAME` as a value (in --push, --uniform, or a u64 list u64:[@NAME,…]) is
+    /// its address, and the output shows it under its name
     #[arg(long = "buffer", value_name = "B=SPEC", value_parser = parse_buffer)]
     pub(super) buffers: Vec<BufferArg>,
     /// An image for binding B (as for --buffer), whose shape and format the shader declares

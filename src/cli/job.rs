@@ -3,13 +3,14 @@
 
 use atomport::runtime::texture::format_name;
 use atomport::{
-    Bind, BindingInfo, BindingKind, Buffer, Context, Error, Image, ImageDesc, Kernel, Resource,
-    Result, RunOutput, Sampler, Target, Texture, Uniforms,
+    AddressableOutput, Arena, Bind, BindingInfo, BindingKind, Buffer, Context, ElementType, Error,
+    Image, ImageDesc, Kernel, Region, Resource, Result, RunOutput, Sampler, Target, Texture,
+    Uniforms,
 };
 
 use super::spec::{
     BindingRef, BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit,
-    UniformArg, parse_fill, texture_format,
+    UniformArg, address_name, parse_fill, texture_format,
 };
 
 /// Everything a job creates for the kernel's bindings.
@@ -36,7 +37,9 @@ pub struct Resources {
 /// A resource a job made, with where it binds.
 enum Made {
     /// A buffer and the type its spec wrote it as (none for `@FILE`).
-    Buffer(Buffer, Option<atomport::ElementType>),
+    Buffer(Buffer, Option<ElementType>),
+    /// The arena of the `--buffer @NAME`s, with the type each spec wrote.
+    Arena(Arena, Vec<Option<ElementType>>),
     Image(Image),
     Texture(Texture),
     Sampler(Sampler),
@@ -64,6 +67,7 @@ pub fn run(
             },
             resource: match m {
                 Made::Buffer(b, _) => Resource::Buffer(b),
+                Made::Arena(a, _) => Resource::Buffer(a.buffer()),
                 Made::Image(i) => Resource::Image(i),
                 Made::Texture(t) => Resource::Texture(t),
                 Made::Sampler(s) => Resource::Sampler(s),
@@ -89,7 +93,94 @@ pub fn run(
             b.data = ty.data(&b.bytes);
         }
     }
+    // Each addressable buffer by name, from the arena's bytes.
+    for (slot, m) in &made {
+        if let Made::Arena(arena, types) = m
+            && let Some(b) = out
+                .bindings
+                .iter()
+                .find(|b| (b.group, b.binding) == (slot.group, slot.binding))
+        {
+            out.addressable = arena
+                .regions()
+                .iter()
+                .zip(types)
+                .map(|(r, ty)| AddressableOutput::of(r, &b.bytes, ty.unwrap_or(ElementType::U32)))
+                .collect();
+        }
+    }
     Ok(out)
+}
+
+/// Where each `--buffer @NAME` goes in the arena, from the specs' lengths
+/// (so that every address is known before any bytes are made).
+fn arena_layout(kernel: &Kernel, res: &Resources) -> Result<Vec<Region>> {
+    let mut lens: Vec<(&str, u64)> = Vec::new();
+    for a in &res.buffers {
+        if let BindingRef::Addressable(name) = &a.slot {
+            lens.push((name.as_str(), a.init.byte_len()?));
+        }
+    }
+    let references = kernel.binding_named(Arena::BINDING).is_ok();
+    if let Some((name, _)) = lens.first().filter(|_| !references) {
+        return Err(Error::Spec(format!(
+            "--buffer @{name}: the kernel reaches no buffer by address (it declares no buffer_reference)"
+        )));
+    }
+    if !lens.is_empty()
+        && res
+            .buffers
+            .iter()
+            .any(|a| a.slot == BindingRef::Name(Arena::BINDING.into()))
+    {
+        return Err(Error::Spec(format!(
+            "--buffer {}: the arena is made of the --buffer @NAMEs given; give one or the other",
+            Arena::BINDING
+        )));
+    }
+    Arena::layout(&lens).map_err(|e| Error::Spec(format!("--buffer: {e}")))
+}
+
+/// The value of `@NAME`: the address of addressable buffer NAME.
+fn address_of(regions: &[Region], name: &str) -> Result<u64> {
+    match regions.iter().find(|r| r.name == name) {
+        Some(r) => Ok(Arena::BASE + r.offset),
+        None => {
+            let names: Vec<String> = regions.iter().map(|r| format!("@{}", r.name)).collect();
+            Err(Error::Spec(format!(
+                "`@{name}` names no addressable buffer ({}; --buffer @{name}=SPEC makes one)",
+                if names.is_empty() {
+                    "none is given".to_string()
+                } else {
+                    format!("given: {}", names.join(", "))
+                }
+            )))
+        }
+    }
+}
+
+/// A `--uniform`/`--push` value with each `@NAME` component replaced by
+/// the address it stands for: a `uint64_t` as one number, a `uvec2`
+/// (`GL_EXT_buffer_reference_uvec2`) as its low and high words.
+fn with_addresses(value: &str, ty: Option<&str>, regions: &[Region]) -> Result<String> {
+    if !value.contains('@') {
+        return Ok(value.to_string());
+    }
+    let parts = value
+        .split(',')
+        .map(|part| match address_name(part) {
+            Some(name) => {
+                let a = address_of(regions, name)?;
+                Ok(if ty == Some("uvec2") {
+                    format!("{},{}", a as u32, a >> 32)
+                } else {
+                    a.to_string()
+                })
+            }
+            None => Ok(part.to_string()),
+        })
+        .collect::<Result<Vec<String>>>()?;
+    Ok(parts.join(","))
 }
 
 /// Every resource the specs describe, made for the kernel's bindings; sizes
@@ -98,7 +189,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
     // A spec naming a whole array of resources binds every element alike.
     let slot_name = |r: &BindingRef| match r {
         BindingRef::Name(n) => Some(n.clone()),
-        BindingRef::Slot(_) => None,
+        BindingRef::Slot(_) | BindingRef::Addressable(_) => None,
     };
     let res = &Resources {
         buffers: per_element(
@@ -143,7 +234,13 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
     let largest = limits
         .max_buffer_size
         .min(limits.max_storage_buffer_binding_size);
-    for a in &res.buffers {
+    let regions = arena_layout(kernel, res)?;
+    let address = |name: &str| address_of(&regions, name);
+    for a in res
+        .buffers
+        .iter()
+        .filter(|a| !matches!(a.slot, BindingRef::Addressable(_)))
+    {
         let len = a.init.byte_len()?;
         if len > largest {
             return Err(Error::Limit {
@@ -155,9 +252,22 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         }
     }
     let mut made: Vec<(Slot, Made)> = Vec::new();
+    let mut addressable: Vec<(Option<ElementType>, Vec<u8>)> = Vec::new();
     for a in &res.buffers {
+        if let BindingRef::Addressable(name) = &a.slot {
+            let (ty, bytes) = a.init.materialize(&address)?;
+            // A file that changed size since its length placed the buffers.
+            let placed = regions.iter().find(|r| &r.name == name).map(|r| r.len);
+            if placed != Some(bytes.len() as u64) {
+                return Err(Error::Spec(format!(
+                    "--buffer @{name}: the file changed size while being read"
+                )));
+            }
+            addressable.push((ty, bytes));
+            continue;
+        }
         let (slot, info) = a.slot.resolve(kernel)?;
-        let (ty, bytes) = a.init.materialize()?;
+        let (ty, bytes) = a.init.materialize(&address)?;
         let label = info.map_or_else(
             || format!("{}.{}", slot.group, slot.binding),
             BindingInfo::display_name,
@@ -165,6 +275,19 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         made.push((
             slot,
             Made::Buffer(Buffer::from_bytes_labeled(ctx, &bytes, &label)?, ty),
+        ));
+    }
+    if !regions.is_empty() {
+        let (slot, _) = BindingRef::Name(Arena::BINDING.into()).resolve(kernel)?;
+        let buffers: Vec<(&str, &[u8])> = regions
+            .iter()
+            .zip(&addressable)
+            .map(|(r, (_, b))| (r.name.as_str(), b.as_slice()))
+            .collect();
+        let arena = Arena::new(ctx, &buffers)?;
+        made.push((
+            slot,
+            Made::Arena(arena, addressable.into_iter().map(|(t, _)| t).collect()),
         ));
     }
     for a in &res.images {
@@ -187,10 +310,10 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         made.iter()
             .any(|(s, _)| s.group == info.group && s.binding == info.binding)
     };
-    let extra: Vec<_> = uniform_blocks(kernel, &res.uniforms, &given)?
+    let extra: Vec<_> = uniform_blocks(kernel, &res.uniforms, &given, &regions)?
         .into_iter()
         .chain(counter_buffers(kernel, &res.counters, &given)?)
-        .chain(push_block(kernel, &res.push, &given)?)
+        .chain(push_block(kernel, &res.push, &given, &regions)?)
         .collect();
     for (info, bytes) in extra {
         made.push((
@@ -592,12 +715,22 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
     Ok(t)
 }
 
+/// The type of member `name` of a block, for an `@NAME` value.
+fn member_type<'i>(info: &'i BindingInfo, name: &str) -> Option<&'i str> {
+    info.members
+        .iter()
+        .find(|m| m.name == name)
+        .map(|m| m.ty.as_str())
+}
+
 /// The bytes of every uniform block not `given` as a buffer, from the
-/// `--uniform`s and the shader's initializers.
+/// `--uniform`s and the shader's initializers; an `@NAME` value is the
+/// address of an addressable buffer placed as `regions` say.
 fn uniform_blocks<'k>(
     kernel: &'k Kernel,
     args: &[UniformArg],
     given: &dyn Fn(&BindingInfo) -> bool,
+    regions: &[Region],
 ) -> Result<Vec<(&'k BindingInfo, Vec<u8>)>> {
     let blocks: Vec<&BindingInfo> = kernel
         .bindings()
@@ -659,8 +792,10 @@ fn uniform_blocks<'k>(
                 blocks[i].display_name()
             )));
         }
+        let value = with_addresses(&a.value, member_type(blocks[i], &a.name), regions)
+            .map_err(|e| Error::Spec(format!("--uniform {}: {e}", a.name)))?;
         values[i]
-            .set_text(&a.name, &a.value)
+            .set_text(&a.name, &value)
             .map_err(|e| Error::Spec(format!("--uniform {}: {e}", a.name)))?;
     }
     blocks
@@ -671,12 +806,13 @@ fn uniform_blocks<'k>(
         .collect()
 }
 
-/// The bytes of the push-constant block, from the `--push`es, unless it is
-/// `given` as a buffer.
+/// The bytes of the push-constant block, from the `--push`es (`@NAME`
+/// values as for [`uniform_blocks`]), unless it is `given` as a buffer.
 fn push_block<'k>(
     kernel: &'k Kernel,
     args: &[UniformArg],
     given: &dyn Fn(&BindingInfo) -> bool,
+    regions: &[Region],
 ) -> Result<Option<(&'k BindingInfo, Vec<u8>)>> {
     let Some(info) = kernel.bindings().iter().find(|b| b.push_constant) else {
         return match args.first() {
@@ -712,8 +848,10 @@ fn push_block<'k>(
                 info.display_name()
             )));
         }
+        let value = with_addresses(&a.value, member_type(info, &a.name), regions)
+            .map_err(|e| Error::Spec(format!("--push {}: {e}", a.name)))?;
         block
-            .set_text(&a.name, &a.value)
+            .set_text(&a.name, &value)
             .map_err(|e| Error::Spec(format!("--push {}: {e}", a.name)))?;
     }
     let bytes = block

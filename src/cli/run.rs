@@ -379,6 +379,22 @@ fn listing(out: &RunOutput) -> String {
             outln!(s, "  [{start:>6}] {}", row.join(" "));
         }
     }
+    for a in &out.addressable {
+        outln!(
+            s,
+            "addressable buffer `{}` at {:#x}: {}[{}]",
+            a.name,
+            a.address,
+            a.ty.name(),
+            a.data.len()
+        );
+        for start in (0..a.data.len()).step_by(8) {
+            let row: Vec<String> = (start..(start + 8).min(a.data.len()))
+                .map(|i| a.data.show(i))
+                .collect();
+            outln!(s, "  [{start:>6}] {}", row.join(" "));
+        }
+    }
     for p in &out.push_constants {
         let values: Vec<String> = (0..p.value.len()).map(|i| p.value.show(i)).collect();
         outln!(

@@ -15,6 +15,9 @@ pub enum BindingRef {
     Slot(Slot),
     /// A GLSL name.
     Name(String),
+    /// `@NAME`: an addressable buffer (`--buffer @NAME=SPEC`), in the arena
+    /// a kernel with buffer references binds, not at a binding of its own.
+    Addressable(String),
 }
 
 impl FromStr for BindingRef {
@@ -48,6 +51,7 @@ impl std::fmt::Display for BindingRef {
         match self {
             BindingRef::Slot(s) => write!(f, "binding {}.{}", s.group, s.binding),
             BindingRef::Name(n) => write!(f, "`{n}`"),
+            BindingRef::Addressable(n) => write!(f, "`@{n}`"),
         }
     }
 }
@@ -69,6 +73,9 @@ impl BindingRef {
                     Some(info),
                 ))
             }
+            BindingRef::Addressable(name) => Err(Error::Spec(format!(
+                "`@{name}` is an addressable buffer, not a binding"
+            ))),
         }
     }
 }
@@ -142,15 +149,36 @@ pub enum BufferInit {
         /// Element count.
         len: usize,
     },
-    /// `TYPE:[v1,v2,…]`: the listed values (as bit patterns).
+    /// `TYPE:[v1,v2,…]`: the listed values.
     Values {
         /// Element type.
         ty: ElementType,
-        /// The values' bit patterns.
-        bits: Vec<u64>,
+        /// The values.
+        values: Vec<ListValue>,
     },
     /// `@FILE`: the file's raw little-endian bytes; the type comes from the shader (u32 if unknown).
     File(PathBuf),
+}
+
+/// One value of a `TYPE:[…]` list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListValue {
+    /// A number, as its bit pattern.
+    Bits(u64),
+    /// `@NAME`: the address of addressable buffer NAME (u64 and i64 lists).
+    Address(String),
+}
+
+/// The name in an `@NAME` value (an addressable buffer's address), if the
+/// text is one.
+pub fn address_name(v: &str) -> Option<&str> {
+    let name = v.trim().strip_prefix('@')?;
+    let identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    identifier.then_some(name)
 }
 
 /// Longest buffer a SPEC may ask for, in bytes (1 GiB).
@@ -186,21 +214,23 @@ impl FromStr for BufferInit {
             if list.trim().is_empty() {
                 return Err(Error::Spec(format!("`{spec}`: the value list is empty")));
             }
-            let bits = list
+            let values = list
                 .split(',')
                 .enumerate()
-                .map(|(k, v)| {
-                    if v.trim().is_empty() {
-                        Err(Error::Spec(format!(
-                            "`{spec}`: value {} of the list is empty",
-                            k + 1
-                        )))
-                    } else {
-                        ty.parse_value(v)
-                    }
+                .map(|(k, v)| match address_name(v) {
+                    // An address is 64 bits: only a 64-bit list holds it.
+                    Some(name) if ty.bytes() == 8 => Ok(ListValue::Address(name.to_string())),
+                    Some(name) => Err(Error::Spec(format!(
+                        "`{spec}`: `@{name}` is an address, 64 bits: write the list as u64:[…]"
+                    ))),
+                    None if v.trim().is_empty() => Err(Error::Spec(format!(
+                        "`{spec}`: value {} of the list is empty",
+                        k + 1
+                    ))),
+                    None => ty.parse_value(v).map(ListValue::Bits),
                 })
                 .collect::<Result<Vec<_>>>()?;
-            return Ok(BufferInit::Values { ty, bits });
+            return Ok(BufferInit::Values { ty, values });
         }
         let (len_s, mode) = match rest.split_once(':') {
             Some((l, m)) => (l, Some(m)),
@@ -240,7 +270,7 @@ impl BufferInit {
             BufferInit::Zeroed { len, ty }
             | BufferInit::Fill { len, ty, .. }
             | BufferInit::Iota { len, ty } => (*len * ty.bytes()) as u64,
-            BufferInit::Values { bits, ty } => (bits.len() * ty.bytes()) as u64,
+            BufferInit::Values { values, ty } => (values.len() * ty.bytes()) as u64,
             BufferInit::File(path) => std::fs::metadata(path)
                 .map_err(|source| Error::Io {
                     path: path.clone(),
@@ -251,8 +281,12 @@ impl BufferInit {
     }
 
     /// The element type the spec writes (none for `@FILE`) and the initial
-    /// bytes (each element at its own width, little-endian).
-    pub fn materialize(&self) -> Result<(Option<ElementType>, Vec<u8>)> {
+    /// bytes (each element at its own width, little-endian); `address`
+    /// gives the value of an `@NAME`.
+    pub fn materialize(
+        &self,
+        address: &dyn Fn(&str) -> Result<u64>,
+    ) -> Result<(Option<ElementType>, Vec<u8>)> {
         let elements = |ty: ElementType, v: &mut dyn Iterator<Item = u64>| {
             let n = ty.bytes();
             (
@@ -273,7 +307,16 @@ impl BufferInit {
                     _ => i,
                 }),
             ),
-            BufferInit::Values { ty, bits } => elements(*ty, &mut bits.iter().copied()),
+            BufferInit::Values { ty, values } => {
+                let bits = values
+                    .iter()
+                    .map(|v| match v {
+                        ListValue::Bits(b) => Ok(*b),
+                        ListValue::Address(n) => address(n),
+                    })
+                    .collect::<Result<Vec<u64>>>()?;
+                elements(*ty, &mut bits.into_iter())
+            }
             BufferInit::File(path) => {
                 let bytes = atomport::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
                 if bytes.is_empty() {
@@ -288,7 +331,8 @@ impl BufferInit {
     }
 }
 
-/// `--buffer B=SPEC`: a binding and how to fill it.
+/// `--buffer B=SPEC`: a binding and how to fill it; `--buffer @NAME=SPEC`:
+/// an addressable buffer, reached by the address `@NAME` stands for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferArg {
     /// Where to bind.
@@ -305,8 +349,20 @@ impl FromStr for BufferArg {
                 "`{s}`: expected B=SPEC, e.g. 0=u32:256 or Particles=f32:1024"
             ))
         })?;
+        let slot = match b.strip_prefix('@') {
+            Some(_) => BindingRef::Addressable(
+                address_name(b)
+                    .ok_or_else(|| {
+                        Error::Spec(format!(
+                            "`{b}`: an addressable buffer's name is an identifier, e.g. @keys"
+                        ))
+                    })?
+                    .to_string(),
+            ),
+            None => b.parse()?,
+        };
         Ok(BufferArg {
-            slot: b.parse()?,
+            slot,
             init: spec.parse()?,
         })
     }
@@ -587,32 +643,48 @@ mod tests {
             p("f32:[1.5, -2]"),
             BufferInit::Values {
                 ty: F32,
-                bits: vec![u64::from(1.5f32.to_bits()), u64::from((-2f32).to_bits())]
+                values: vec![
+                    ListValue::Bits(u64::from(1.5f32.to_bits())),
+                    ListValue::Bits(u64::from((-2f32).to_bits()))
+                ]
             }
         );
         assert_eq!(
             p("u32:[0xff,7]"),
             BufferInit::Values {
                 ty: U32,
-                bits: vec![255, 7]
+                values: vec![ListValue::Bits(255), ListValue::Bits(7)]
             }
         );
         assert_eq!(p("@in.bin"), BufferInit::File("in.bin".into()));
-        let (ty, bytes) = p("f32:3:iota").materialize().unwrap();
+        assert_eq!(
+            p("u64:[@keys, 5]"),
+            BufferInit::Values {
+                ty: U64,
+                values: vec![ListValue::Address("keys".into()), ListValue::Bits(5)]
+            }
+        );
+        let (_, bytes) = p("u64:[@keys]").materialize(&|n| Ok(n.len() as u64)).unwrap();
+        assert_eq!(bytes, 4u64.to_le_bytes());
+        assert_eq!(
+            "@keys=u32:4".parse::<BufferArg>().unwrap().slot,
+            BindingRef::Addressable("keys".into())
+        );
+        let (ty, bytes) = p("f32:3:iota").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(
             (ty, bytemuck::cast_slice::<u8, f32>(&bytes)),
             (Some(F32), &[0.0, 1.0, 2.0][..])
         );
         // Every width, each element at its own.
-        let (_, bytes) = p("u8:[1,255]").materialize().unwrap();
+        let (_, bytes) = p("u8:[1,255]").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(bytes, [1, 255]);
-        let (_, bytes) = p("i16:[-2,300]").materialize().unwrap();
+        let (_, bytes) = p("i16:[-2,300]").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(bytes, [0xfe, 0xff, 0x2c, 0x01]);
-        let (_, bytes) = p("f16:[1,-2.5]").materialize().unwrap();
+        let (_, bytes) = p("f16:[1,-2.5]").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(bytes, [0x00, 0x3c, 0x00, 0xc1]);
-        let (_, bytes) = p("i64:[-1]").materialize().unwrap();
+        let (_, bytes) = p("i64:[-1]").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(bytes, [0xff; 8]);
-        let (_, bytes) = p("u8:3:iota").materialize().unwrap();
+        let (_, bytes) = p("u8:3:iota").materialize(&|_| Ok(0)).unwrap();
         assert_eq!(bytes, [0, 1, 2]);
     }
 

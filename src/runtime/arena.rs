@@ -39,20 +39,20 @@ impl Arena {
     /// Bytes kept at the arena's end for accesses at addresses outside it.
     const RESERVED: u64 = 8;
 
-    /// An arena holding `buffers` (name, initial bytes), each at an offset
-    /// of its own; its size is checked against the adapter's largest
-    /// storage binding before anything is allocated.
-    pub fn new(ctx: &Context, buffers: &[(&str, &[u8])]) -> Result<Arena> {
+    /// Where buffers of these (name, length in bytes) go in an arena, in
+    /// order: each at the next multiple of [`Arena::ALIGN`]. The same
+    /// lengths always get the same offsets, so a caller can know every
+    /// address before it makes the bytes that hold addresses.
+    pub fn layout(buffers: &[(&str, u64)]) -> Result<Vec<Region>> {
         let mut regions: Vec<Region> = Vec::new();
         let mut end = 0u64;
-        for (name, bytes) in buffers {
-            if regions.iter().any(|r| r.name == *name) {
+        for &(name, len) in buffers {
+            if regions.iter().any(|r| r.name == name) {
                 return Err(Error::Resource(format!(
                     "the arena has two buffers named `{name}`"
                 )));
             }
             let offset = end.next_multiple_of(Self::ALIGN);
-            let len = bytes.len() as u64;
             regions.push(Region {
                 name: name.to_string(),
                 offset,
@@ -60,6 +60,16 @@ impl Arena {
             });
             end = offset + len;
         }
+        Ok(regions)
+    }
+
+    /// An arena holding `buffers` (name, initial bytes), laid out as
+    /// [`Arena::layout`] says; its size is checked against the adapter's
+    /// largest storage binding before anything is allocated.
+    pub fn new(ctx: &Context, buffers: &[(&str, &[u8])]) -> Result<Arena> {
+        let lens: Vec<(&str, u64)> = buffers.iter().map(|(n, b)| (*n, b.len() as u64)).collect();
+        let regions = Self::layout(&lens)?;
+        let end = regions.last().map_or(0, |r| r.offset + r.len);
         let size = end.next_multiple_of(4) + Self::RESERVED;
         let limit = ctx
             .limits()

@@ -187,6 +187,41 @@ pub struct RunOutput {
     /// Every member of the push-constant block, as the run was given it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub push_constants: Vec<PushOutput>,
+    /// Every addressable buffer (an [`crate::Arena`]'s), by name: what the
+    /// shader reached by address. The library's runs leave this empty (an
+    /// arena is one binding to them); a caller that made the arena fills it
+    /// with [`AddressableOutput::of`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub addressable: Vec<AddressableOutput>,
+}
+
+/// An addressable buffer's contents after a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct AddressableOutput {
+    /// Its name.
+    pub name: String,
+    /// Its address, as the shader's references hold it.
+    pub address: u64,
+    /// The element type its contents are shown in.
+    #[serde(rename = "type")]
+    pub ty: crate::ElementType,
+    /// Its contents.
+    pub data: Data,
+}
+
+impl AddressableOutput {
+    /// Buffer `region` of an arena whose bytes after the run are `arena`,
+    /// shown as `ty` (a partial last element is left out).
+    pub fn of(region: &crate::Region, arena: &[u8], ty: crate::ElementType) -> AddressableOutput {
+        let start = (region.offset as usize).min(arena.len());
+        let end = ((region.offset + region.len) as usize).min(arena.len());
+        AddressableOutput {
+            name: region.name.clone(),
+            address: crate::Arena::BASE + region.offset,
+            ty,
+            data: ty.data(&arena[start..end]),
+        }
+    }
 }
 
 /// A push constant's value in a run.
@@ -243,6 +278,7 @@ impl Context {
             },
             counters: counters(kernel, &bindings),
             push_constants: push_constants(kernel, &bindings),
+            addressable: Vec::new(),
             bindings,
         })
     }

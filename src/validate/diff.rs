@@ -316,6 +316,7 @@ mod tests {
             }],
             counters: Vec::new(),
             push_constants: Vec::new(),
+            addressable: Vec::new(),
         }
     }
 
