@@ -664,7 +664,9 @@ mod tests {
                 values: vec![ListValue::Address("keys".into()), ListValue::Bits(5)]
             }
         );
-        let (_, bytes) = p("u64:[@keys]").materialize(&|n| Ok(n.len() as u64)).unwrap();
+        let (_, bytes) = p("u64:[@keys]")
+            .materialize(&|n| Ok(n.len() as u64))
+            .unwrap();
         assert_eq!(bytes, 4u64.to_le_bytes());
         assert_eq!(
             "@keys=u32:4".parse::<BufferArg>().unwrap().slot,

@@ -1,10 +1,18 @@
 //! SPIR-V pass: float atomics (GL_EXT_shader_atomic_float `atomicAdd` and
 //! `atomicExchange`, GL_EXT_shader_atomic_float2 `atomicMin` and
-//! `atomicMax`) on adapters without SHADER_FLOAT32_ATOMIC.
+//! `atomicMax`) on `float` where the adapter lacks SHADER_FLOAT32_ATOMIC,
+//! and always on `double` and `float16_t`.
 //!
-//! Core WGSL has atomics on `i32` and `u32` only. The float memory is
-//! retyped to `int` holding the same bits: plain and atomic loads and stores
-//! bitcast, and `atomicExchange` exchanges the bit pattern.
+//! Core WGSL has atomics on `i32` and `u32` only (and on `i64`/`u64` with
+//! SHADER_INT64_ATOMIC_ALL_OPS). The float memory is retyped to the signed
+//! integer of its width holding the same bits (`int` for a `float`, `int64_t`
+//! for a `double`): plain and atomic loads and stores bitcast, and
+//! `atomicExchange` exchanges the bit pattern. A `float16_t` lives in a
+//! word of word-addressed memory ([`crate::lower::words`]), beside another
+//! half or narrow value: each of its atomics is one loop (below) of
+//! compare-exchanges on that word that changes only the half's 16 bits,
+//! computed in `f32` and packed with `pack2x16float` (to nearest, so an add
+//! gives the half-precision sum).
 //!
 //! `atomicMin` and `atomicMax` need no loop where the value's sign bit is
 //! clear: non-negative floats (and +0.0 against -0.0, whose bits are the
@@ -51,23 +59,75 @@ pub struct FloatAtomics {
     pub weak: Vec<Word>,
 }
 
-/// Rewrites every float atomic (with `everywhere`, also those on storage
-/// buffers, which native float atomics could do).
-pub fn emulate_float_atomics(m: &mut Model, everywhere: bool) -> Result<FloatAtomics> {
-    let Some(float) = m.float32() else {
-        return Ok(FloatAtomics {
-            sites: 0,
-            weak: Vec::new(),
-        });
+/// Rewrites every `double` atomic, every `float16_t` atomic of `halves`
+/// (the words pass's), and every `float` atomic (with `everywhere`, also
+/// those on storage buffers, which native float atomics could do).
+pub fn emulate_float_atomics(
+    m: &mut Model,
+    everywhere: bool,
+    halves: &[HalfAtomic],
+) -> Result<FloatAtomics> {
+    let mut out = FloatAtomics {
+        sites: 0,
+        weak: half_atomics(m, halves)?,
     };
-    let sites = float_sites(m, float, everywhere)?;
+    let skip: Vec<Word> = halves.iter().map(|h| h.result).collect();
+    // `double` atomics are never native in WGSL.
+    for (width, everywhere) in [(32, everywhere), (64, true)] {
+        let Some(float) = m.float_of_width(width) else {
+            continue;
+        };
+        let done = emulate_width(m, float, width, everywhere, &skip)?;
+        out.sites += done.sites;
+        out.weak.extend(done.weak);
+    }
+    // naga's reader knows no min/max extension, nor 16- or 64-bit float
+    // atomics; none is left to need them.
+    m.drop_capabilities(
+        &[
+            Capability::AtomicFloat16MinMaxEXT,
+            Capability::AtomicFloat32MinMaxEXT,
+            Capability::AtomicFloat64MinMaxEXT,
+            Capability::AtomicFloat16AddEXT,
+            Capability::AtomicFloat64AddEXT,
+        ],
+        &[
+            "SPV_EXT_shader_atomic_float_min_max",
+            "SPV_EXT_shader_atomic_float16_add",
+        ],
+    );
+    Ok(out)
+}
+
+/// A `float16_t` atomic the words pass left on a 32-bit word: the
+/// instruction (an `OpAtomicFAddEXT`, `OpAtomicFMinEXT`, `OpAtomicFMaxEXT`
+/// or `OpAtomicExchange` of an `f32` value, halfs being `f32`s by then)
+/// whose pointer is now to the `uint` word, and where in it the half sits.
+#[derive(Clone, Copy, Debug)]
+pub struct HalfAtomic {
+    /// The atomic's result id.
+    pub result: Word,
+    /// A `uint`: the half's lowest bit in the word (0 or 16).
+    pub shift: Word,
+}
+
+/// Rewrites the `float` (`width` 32) or `double` (64) atomics of `float`
+/// but those whose result is in `skip`.
+fn emulate_width(
+    m: &mut Model,
+    float: Word,
+    width: u32,
+    everywhere: bool,
+    skip: &[Word],
+) -> Result<FloatAtomics> {
+    let sites = float_sites(m, float, everywhere, skip)?;
     if sites.is_empty() {
         return Ok(FloatAtomics {
             sites: 0,
             weak: Vec::new(),
         });
     }
-    let int = m.int_type(32, true);
+    let int = m.int_type(width, true);
     for &(site, class) in &sites {
         match site {
             Site::Member(s, k) => m.set_operand(s, k as usize, int),
@@ -80,16 +140,7 @@ pub fn emulate_float_atomics(m: &mut Model, everywhere: bool) -> Result<FloatAto
     }
     m.retype_access_chains()?;
     bitcast_accesses(m, float, int)?;
-    let weak = read_modify_writes(m, float, int)?;
-    // naga's reader knows no min/max extension; none is left to need it.
-    m.drop_capabilities(
-        &[
-            Capability::AtomicFloat16MinMaxEXT,
-            Capability::AtomicFloat32MinMaxEXT,
-            Capability::AtomicFloat64MinMaxEXT,
-        ],
-        &["SPV_EXT_shader_atomic_float_min_max"],
-    );
+    let weak = read_modify_writes(m, float, int, width)?;
     Ok(FloatAtomics {
         sites: sites.len(),
         weak,
@@ -97,11 +148,16 @@ pub fn emulate_float_atomics(m: &mut Model, everywhere: bool) -> Result<FloatAto
 }
 
 /// The float memory sites atomics use, with their storage class.
-fn float_sites(m: &Model, float: Word, everywhere: bool) -> Result<Vec<(Site, StorageClass)>> {
+fn float_sites(
+    m: &Model,
+    float: Word,
+    everywhere: bool,
+    skip: &[Word],
+) -> Result<Vec<(Site, StorageClass)>> {
     let mut sites: Vec<(Site, StorageClass)> = Vec::new();
     for inst in m.instructions() {
         let op = inst.class.opcode;
-        if !is_atomic(op) {
+        if !is_atomic(op) || inst.result_id.is_some_and(|r| skip.contains(&r)) {
             continue;
         }
         let data_ty = if op == Op::AtomicStore {
@@ -218,21 +274,20 @@ fn bitcast_accesses(m: &mut Model, float: Word, int: Word) -> Result<usize> {
 /// Ids the emitted loops share.
 struct Common {
     float: Word,
+    /// The signed integer of the float's width.
     int: Word,
     boolean: Word,
     /// `ptr<function, int>`: the loops keep the value they saw in a
     /// variable, not a phi, so that naga stores it in the loop's body
     /// (its GLSL writer cannot name an atomic's result in `continuing`).
     int_ptr: Word,
-    /// `int` constants by value.
-    ints: HashMap<i32, Word>,
+    /// `int` 0.
+    zero: Word,
+    /// The bits of +infinity: a NaN's magnitude is above them.
+    infinity: Word,
+    /// Every bit but the sign.
+    magnitude: Word,
     constant_true: Word,
-}
-
-impl Common {
-    fn int_constant(&self, v: i32) -> Word {
-        self.ints[&v]
-    }
 }
 
 /// One float read-modify-write: the instruction's parts.
@@ -247,7 +302,7 @@ struct Rmw {
 
 /// Turns every float `atomicAdd`, `atomicMin` and `atomicMax` into the
 /// blocks described in the module docs; returns the compare-exchanges made.
-fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>> {
+fn read_modify_writes(m: &mut Model, float: Word, int: Word, width: u32) -> Result<Vec<Word>> {
     let is_rmw = |m: &Model, i: &Instruction| {
         matches!(
             i.class.opcode,
@@ -261,18 +316,54 @@ fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>
     if !m.instructions().any(|i| is_rmw(m, i)) {
         return Ok(Vec::new());
     }
-    let mut ints = HashMap::new();
-    for v in [0, 0x7f80_0000, 0x7fff_ffff] {
-        ints.insert(v, m.constant(int, u64::from(v as u32)));
-    }
+    let (infinity, magnitude) = if width == 64 {
+        (0x7ff0_0000_0000_0000, 0x7fff_ffff_ffff_ffff)
+    } else {
+        (0x7f80_0000, 0x7fff_ffff)
+    };
     let c = Common {
         float,
         int,
         boolean: m.bool_type(),
         int_ptr: m.pointer_to(StorageClass::Function, int),
-        ints,
+        zero: m.constant(int, 0),
+        infinity: m.constant(int, infinity),
+        magnitude: m.constant(int, magnitude),
         constant_true: m.bool_constant(true),
     };
+    in_loops(m, is_rmw, c.int_ptr, |cfg, inst, weak| {
+        let rmw = Rmw::of(inst);
+        let old = if rmw.op == Op::AtomicFAddEXT {
+            add_loop(cfg, &c, &rmw, weak)
+        } else {
+            min_max(cfg, &c, &rmw, weak)
+        };
+        cfg.push(with_ids(Op::Bitcast, Some(float), Some(rmw.result), &[old]));
+    })
+}
+
+impl Rmw {
+    fn of(inst: &Instruction) -> Rmw {
+        Rmw {
+            op: inst.class.opcode,
+            ptr: inst.operands.first().and_then(id).unwrap_or(0),
+            scope: inst.operands[1].clone(),
+            semantics: inst.operands[2].clone(),
+            value: inst.operands.get(3).and_then(id).unwrap_or(0),
+            result: inst.result_id.unwrap_or(0),
+        }
+    }
+}
+
+/// Splits every block holding an instruction `chosen` picks at each one,
+/// which `emit` replaces with control flow on `cfg` (its loops' variables
+/// of type `var_ptr`, its compare-exchanges pushed on the list returned).
+fn in_loops(
+    m: &mut Model,
+    chosen: impl Fn(&Model, &Instruction) -> bool,
+    var_ptr: Word,
+    mut emit: impl FnMut(&mut Cfg, &Instruction, &mut Vec<Word>),
+) -> Result<Vec<Word>> {
     let mut weak = Vec::new();
     // Where each split block's last instructions went, for the phis of its
     // successors (not the loops' own, which name the block as it now is).
@@ -281,7 +372,7 @@ fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>
     // The variables each function's loops keep their values in.
     let mut variables: Vec<(usize, Word)> = Vec::new();
     m.rewrite_blocks(|m, fi, block| {
-        if !block.instructions.iter().any(|i| is_rmw(m, i)) {
+        if !block.instructions.iter().any(|i| chosen(m, i)) {
             return Ok(None);
         }
         if block
@@ -296,33 +387,26 @@ fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>
         let label = block.label.as_ref().and_then(|l| l.result_id).unwrap_or(0);
         let mut cfg = Cfg::new(m, label);
         for inst in &block.instructions {
-            if !is_rmw(m, inst) {
-                cfg.push(inst.clone());
-                continue;
-            }
-            let rmw = Rmw {
-                op: inst.class.opcode,
-                ptr: inst.operands.first().and_then(id).unwrap_or(0),
-                scope: inst.operands[1].clone(),
-                semantics: inst.operands[2].clone(),
-                value: inst.operands.get(3).and_then(id).unwrap_or(0),
-                result: inst.result_id.unwrap_or(0),
-            };
-            let old = if rmw.op == Op::AtomicFAddEXT {
-                add_loop(&mut cfg, &c, &rmw, &mut weak)
+            if chosen(m, inst) {
+                emit(&mut cfg, inst, &mut weak);
             } else {
-                min_max(&mut cfg, &c, &rmw, &mut weak)
-            };
-            cfg.push(with_ids(Op::Bitcast, Some(float), Some(rmw.result), &[old]));
+                cfg.push(inst.clone());
+            }
         }
         moved.insert(label, cfg.label);
         own_phis.extend(cfg.phis());
         variables.extend(cfg.variables.iter().map(|&v| (fi, v)));
         Ok(Some(cfg.finish(block.label.clone())))
     })?;
-    declare_variables(m, &variables, c.int_ptr);
-    // Phis that named a split block as a predecessor name the block its
-    // terminator went to.
+    declare_variables(m, &variables, var_ptr);
+    repoint_phis(m, &moved, &own_phis)?;
+    Ok(weak)
+}
+
+/// Phis that named a split block as a predecessor name the block its
+/// terminator went to (`moved`), but the loops' own (`own_phis`), which
+/// name the blocks as they now are.
+fn repoint_phis(m: &mut Model, moved: &HashMap<Word, Word>, own_phis: &[Word]) -> Result<()> {
     m.rewrite(|e, inst| {
         if inst.class.opcode != Op::Phi
             || inst.result_id.is_some_and(|r| own_phis.contains(&r))
@@ -342,7 +426,196 @@ fn read_modify_writes(m: &mut Model, float: Word, int: Word) -> Result<Vec<Word>
         e.push(phi);
         Ok(true)
     })?;
-    Ok(weak)
+    Ok(())
+}
+
+/// Ids the half loops share.
+struct HalfIds {
+    uint: Word,
+    float: Word,
+    boolean: Word,
+    glsl: Word,
+    vec2: Word,
+    float_zero: Word,
+    /// `uint` constants: 0xffff, 0x7fff, 0x7c00 (a half's infinity), the
+    /// `f32` magnitude mask and infinity, and the `f32` sign bit.
+    low16: Word,
+    half_magnitude: Word,
+    half_infinity: Word,
+    magnitude: Word,
+    infinity: Word,
+    sign: Word,
+    constant_true: Word,
+}
+
+/// Turns every atomic of `halves` into a loop on its word (module docs);
+/// returns the compare-exchanges made.
+fn half_atomics(m: &mut Model, halves: &[HalfAtomic]) -> Result<Vec<Word>> {
+    if halves.is_empty() {
+        return Ok(Vec::new());
+    }
+    let shifts: HashMap<Word, Word> = halves.iter().map(|h| (h.result, h.shift)).collect();
+    let uint = m.uint();
+    let float = m.float_type(32);
+    let h = HalfIds {
+        uint,
+        float,
+        boolean: m.bool_type(),
+        glsl: m.glsl_std_450(),
+        vec2: m.vector_type(float, 2),
+        float_zero: m.constant(float, 0),
+        low16: m.constant(uint, 0xffff),
+        half_magnitude: m.constant(uint, 0x7fff),
+        half_infinity: m.constant(uint, 0x7c00),
+        magnitude: m.constant(uint, 0x7fff_ffff),
+        infinity: m.constant(uint, 0x7f80_0000),
+        sign: m.constant(uint, 0x8000_0000),
+        constant_true: m.bool_constant(true),
+    };
+    let var_ptr = m.pointer_to(StorageClass::Function, uint);
+    let chosen = |_: &Model, i: &Instruction| i.result_id.is_some_and(|r| shifts.contains_key(&r));
+    in_loops(m, chosen, var_ptr, |cfg, inst, weak| {
+        let rmw = Rmw::of(inst);
+        half_loop(cfg, &h, &rmw, shifts[&rmw.result], weak);
+    })
+}
+
+/// One `float16_t` atomic on the half at bit `shift` of word `rmw.ptr`:
+///
+/// ```text
+/// seen = atomicLoad(word)
+/// loop {
+///     x = half at shift of seen; new = insert(seen, pack(op(x, v)))
+///     if new == seen break                        // nothing to write
+///     r = atomicCompareExchangeWeak(word, seen, new); if r.exchanged break; seen = r.old_value
+/// }
+/// result = half at shift of seen
+/// ```
+///
+/// `atomicMin`/`atomicMax` follow the `float` ones' rules (module docs):
+/// a NaN value changes nothing, a NaN in memory takes the value, -0 is
+/// below +0.
+fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<Word>) {
+    let (b, uint) = (h.boolean, h.uint);
+    let first = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::AtomicLoad,
+        Some(uint),
+        Some(first),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+        ],
+    ));
+    let seen_var = cfg.variable();
+    cfg.store(seen_var, first);
+    let mask = cfg.op(Op::ShiftLeftLogical, uint, &[h.low16, shift]);
+    let keep = cfg.op(Op::Not, uint, &[mask]);
+    let (header, body, cas, join, cont, merge) = (
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+    );
+    cfg.branch(header);
+    cfg.push(loop_merge(merge, cont));
+    cfg.branch(body);
+    let old = cfg.op(Op::Load, uint, &[seen_var]);
+    let shifted = cfg.op(Op::ShiftRightLogical, uint, &[old, shift]);
+    let x = unpack_half(cfg, h, shifted);
+    let new_value = match rmw.op {
+        Op::AtomicFAddEXT => cfg.op(Op::FAdd, h.float, &[x, rmw.value]),
+        Op::AtomicExchange => rmw.value,
+        _ => {
+            let min = rmw.op == Op::AtomicFMinEXT;
+            // write = !isnan(v) && (isnan(x) || v beats x || (v == x && signbit(v) == min))
+            let half_bits = cfg.op(Op::BitwiseAnd, uint, &[shifted, h.half_magnitude]);
+            let x_nan = cfg.op(Op::UGreaterThan, b, &[half_bits, h.half_infinity]);
+            let v_bits = cfg.op(Op::Bitcast, uint, &[rmw.value]);
+            let v_abs = cfg.op(Op::BitwiseAnd, uint, &[v_bits, h.magnitude]);
+            let v_nan = cfg.op(Op::UGreaterThan, b, &[v_abs, h.infinity]);
+            let v_number = cfg.op(Op::LogicalNot, b, &[v_nan]);
+            let order = if min {
+                Op::FOrdLessThan
+            } else {
+                Op::FOrdGreaterThan
+            };
+            let beats = cfg.op(order, b, &[rmw.value, x]);
+            let equal = cfg.op(Op::FOrdEqual, b, &[rmw.value, x]);
+            let sign_set = cfg.op(Op::UGreaterThanEqual, b, &[v_bits, h.sign]);
+            let signed_right = if min {
+                sign_set
+            } else {
+                cfg.op(Op::LogicalNot, b, &[sign_set])
+            };
+            let tie = cfg.op(Op::LogicalAnd, b, &[equal, signed_right]);
+            let better = cfg.op(Op::LogicalOr, b, &[beats, tie]);
+            let takes = cfg.op(Op::LogicalOr, b, &[better, x_nan]);
+            let write = cfg.op(Op::LogicalAnd, b, &[takes, v_number]);
+            cfg.op(Op::Select, h.float, &[write, rmw.value, x])
+        }
+    };
+    let pair = cfg.op(Op::CompositeConstruct, h.vec2, &[new_value, h.float_zero]);
+    let packed = cfg.ext(h.glsl, uint, super::halfs::PACK_HALF_2X16, pair);
+    let placed = cfg.op(Op::ShiftLeftLogical, uint, &[packed, shift]);
+    let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
+    let new = cfg.op(Op::BitwiseOr, uint, &[kept, placed]);
+    let unchanged = cfg.op(Op::IEqual, b, &[new, old]);
+    cfg.push(selection_merge(join));
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[unchanged, join, cas]),
+        cas,
+    );
+    let seen = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::AtomicCompareExchange,
+        Some(uint),
+        Some(seen),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+            rmw.semantics.clone(),
+            Operand::IdRef(new),
+            Operand::IdRef(old),
+        ],
+    ));
+    weak.push(seen);
+    let same = cfg.op(Op::IEqual, b, &[seen, old]);
+    cfg.store(seen_var, seen);
+    cfg.branch(join);
+    let done = cfg.op(Op::Phi, b, &[h.constant_true, body, same, cas]);
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
+        cont,
+    );
+    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
+    // Left without writing, or taken: the word held what it saw.
+    let last = cfg.op(Op::Load, uint, &[seen_var]);
+    let at = cfg.op(Op::ShiftRightLogical, uint, &[last, shift]);
+    let result = unpack_half(cfg, h, at);
+    cfg.push(with_ids(
+        Op::CopyObject,
+        Some(h.float),
+        Some(rmw.result),
+        &[result],
+    ));
+}
+
+/// The half in the low 16 bits of `bits`, as an `f32`.
+fn unpack_half(cfg: &mut Cfg, h: &HalfIds, bits: Word) -> Word {
+    let pair = cfg.ext(h.glsl, h.vec2, super::halfs::UNPACK_HALF_2X16, bits);
+    let r = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::CompositeExtract,
+        Some(h.float),
+        Some(r),
+        vec![Operand::IdRef(pair), Operand::LiteralBit32(0)],
+    ));
+    r
 }
 
 /// Declares the loops' variables at the start of their functions.
@@ -416,6 +689,22 @@ impl<'m> Cfg<'m> {
     fn op(&mut self, op: Op, ty: Word, args: &[Word]) -> Word {
         let r = self.fresh();
         self.push(with_ids(op, Some(ty), Some(r), args));
+        r
+    }
+
+    /// Emits GLSL.std.450 instruction `inst` of `set` on one argument.
+    fn ext(&mut self, set: Word, ty: Word, inst: u32, arg: Word) -> Word {
+        let r = self.fresh();
+        self.push(Instruction::new(
+            Op::ExtInst,
+            Some(ty),
+            Some(r),
+            vec![
+                Operand::IdRef(set),
+                Operand::LiteralExtInstInteger(inst),
+                Operand::IdRef(arg),
+            ],
+        ));
         r
     }
 
@@ -553,13 +842,9 @@ fn min_max(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
     let min = rmw.op == Op::AtomicFMinEXT;
     let (b, int) = (c.boolean, c.int);
     let bits = cfg.op(Op::Bitcast, int, &[rmw.value]);
-    let magnitude = cfg.op(Op::BitwiseAnd, int, &[bits, c.int_constant(0x7fff_ffff)]);
-    let value_nan = cfg.op(
-        Op::SGreaterThan,
-        b,
-        &[magnitude, c.int_constant(0x7f80_0000)],
-    );
-    let negative = cfg.op(Op::SLessThan, b, &[bits, c.int_constant(0)]);
+    let magnitude = cfg.op(Op::BitwiseAnd, int, &[bits, c.magnitude]);
+    let value_nan = cfg.op(Op::SGreaterThan, b, &[magnitude, c.infinity]);
+    let negative = cfg.op(Op::SLessThan, b, &[bits, c.zero]);
     let either = cfg.op(Op::LogicalOr, b, &[value_nan, negative]);
     let (fast, slow, chosen) = (cfg.fresh(), cfg.fresh(), cfg.fresh());
     cfg.push(selection_merge(chosen));
@@ -582,12 +867,12 @@ fn min_max(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
         ],
     ));
     let sticky = if min {
-        let m = cfg.op(Op::BitwiseAnd, int, &[kept, c.int_constant(0x7fff_ffff)]);
-        let nan = cfg.op(Op::SGreaterThan, b, &[m, c.int_constant(0x7f80_0000)]);
-        let neg = cfg.op(Op::SLessThan, b, &[kept, c.int_constant(0)]);
+        let m = cfg.op(Op::BitwiseAnd, int, &[kept, c.magnitude]);
+        let nan = cfg.op(Op::SGreaterThan, b, &[m, c.infinity]);
+        let neg = cfg.op(Op::SLessThan, b, &[kept, c.zero]);
         cfg.op(Op::LogicalAnd, b, &[nan, neg])
     } else {
-        cfg.op(Op::SGreaterThan, b, &[kept, c.int_constant(0x7f80_0000)])
+        cfg.op(Op::SGreaterThan, b, &[kept, c.infinity])
     };
     cfg.close(with_ids(Op::Branch, None, None, &[chosen]), slow);
     // Slow: a negative value loops from what memory holds; a NaN reads it.
@@ -649,8 +934,8 @@ fn min_max_loop(
     //         isnan(x) || v > x || (v == x && !signbit(v))  (max)
     // WGSL has no isNan: a NaN's magnitude exceeds infinity's.
     let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
-    let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.int_constant(0x7fff_ffff)]);
-    let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.int_constant(0x7f80_0000)]);
+    let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.magnitude]);
+    let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.infinity]);
     let order = if min {
         Op::FOrdLessThan
     } else {
@@ -658,7 +943,7 @@ fn min_max_loop(
     };
     let beats = cfg.op(order, b, &[rmw.value, as_float]);
     let equal = cfg.op(Op::FOrdEqual, b, &[rmw.value, as_float]);
-    let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.int_constant(0)]);
+    let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.zero]);
     let signed_right = if min {
         sign_set
     } else {

@@ -254,7 +254,8 @@ fn spirv_passes(
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
         found.aliases.extend(words::buffer_references(&mut m)?);
-        found.words = words::word_addressed_memory(&mut m)?;
+        let (word_blocks, half_atomics) = words::word_addressed_memory(&mut m)?;
+        found.words = word_blocks;
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
@@ -285,7 +286,8 @@ fn spirv_passes(
         report.padded_arrays = std140::pad_strided_arrays(&mut m)?;
         // Native float atomics cover storage buffers; shared memory is
         // always emulated.
-        let floats = float::emulate_float_atomics(&mut m, !opts.native_float_atomics)?;
+        let floats =
+            float::emulate_float_atomics(&mut m, !opts.native_float_atomics, &half_atomics)?;
         report.float_sites = floats.sites;
         copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;

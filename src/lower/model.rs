@@ -883,7 +883,12 @@ impl Model {
 
     /// The id of the `OpTypeFloat 32`, if the module has one.
     pub(crate) fn float32(&self) -> Option<Word> {
-        self.find(Op::TypeFloat, None, &[Operand::LiteralBit32(32)])
+        self.float_of_width(32)
+    }
+
+    /// The id of the `OpTypeFloat width`, if the module has one.
+    pub(crate) fn float_of_width(&self, width: u32) -> Option<Word> {
+        self.find(Op::TypeFloat, None, &[Operand::LiteralBit32(width)])
     }
 
     fn find(&self, op: Op, result_type: Option<Word>, operands: &[Operand]) -> Option<Word> {

@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
+use super::float::HalfAtomic;
 use super::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
 use super::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
@@ -515,7 +516,7 @@ fn root(m: &Model, mut p: Word) -> Word {
 /// 8- or 16-bit integers, and every buffer laid out where WGSL cannot
 /// place its members, an array of words; returns the buffers, with the
 /// members they declared.
-pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
+pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfAtomic>)> {
     let narrow = narrow_widths(m);
     let vars: Vec<(Word, StorageClass, Word)> = m
         .variables()
@@ -530,7 +531,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
         .collect();
     if vars.is_empty() {
         strip_layout(m, &narrow, &HashSet::new());
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let mut blocks = Vec::new();
     for &(var, class, pointee) in &vars {
@@ -676,6 +677,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
         scope_device,
         scope_workgroup,
     };
+    let mut halves: Vec<HalfAtomic> = Vec::new();
     m.rewrite(|e, inst| {
         // The model as it was before the walk, for layout questions.
         let layout = Layout { m: e.m, narrow: &narrow };
@@ -713,8 +715,33 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
                 Ok(true)
             }
             op if is_atomic(op) && first.is_some_and(|p| ptrs.contains_key(&p)) => {
-                let (var, off, ty, _) = ptrs[&first.unwrap_or(0)];
+                let (var, off, ty, mstride) = ptrs[&first.unwrap_or(0)];
                 let target = targets[&var].0;
+                let half = layout.scalar_bytes(ty) == 2 && e.m.op_of(ty) == Some(Op::TypeFloat);
+                match op {
+                    // Atomic loads and stores of a half are the pass's
+                    // loads and stores (atomic on atomic words).
+                    Op::AtomicLoad if half => {
+                        let v = load(e, &layout, &consts, var, target, off, ty, mstride, 0)?;
+                        e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[v]));
+                        return Ok(true);
+                    }
+                    Op::AtomicStore if half => {
+                        let value = inst.operands.get(3).and_then(id).unwrap_or(0);
+                        store(e, &layout, &consts, var, target, off, ty, mstride, value, 0)?;
+                        return Ok(true);
+                    }
+                    // The others, a loop on the word (the float pass's).
+                    Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT | Op::AtomicExchange if half => {
+                        let mut out = inst.clone();
+                        out.operands[0] = Operand::IdRef(word_pointer(e, &consts, var, target, off, true));
+                        let shift = bit_shift(e, &consts, off);
+                        e.push(out);
+                        halves.push(HalfAtomic { result: inst.result_id.unwrap_or(0), shift });
+                        return Ok(true);
+                    }
+                    _ => {}
+                }
                 if layout.scalar_bytes(ty) != 4 {
                     return Err(Error::Unsupported(format!("an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers")));
                 }
@@ -766,7 +793,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<Vec<WordBlock>> {
         })
         .collect();
     strip_layout(m, &narrow, &replaced);
-    Ok(blocks)
+    Ok((blocks, halves))
 }
 
 /// Follows access-chain `indices` from `(offset, type, column stride)` at
