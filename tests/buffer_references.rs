@@ -528,3 +528,114 @@ void main() {
         );
     }
 }
+
+const EVERY_ATOMIC: &str = "#version 450
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_EXT_shader_atomic_float : require
+#extension GL_EXT_shader_atomic_float2 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 64) in;
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Tallies {
+    uint64_t bytes;
+    int64_t lowest;
+    uint64_t seen;
+    int smallest;
+    float total;
+    double exact;
+    float16_t halfTotal;
+    float16_t halfMax;
+    uint64_t swapped;
+};
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Sizes { uint size[]; };
+layout(push_constant) uniform Pass { Tallies tallies; Sizes sizes; } pc;
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint n = pc.sizes.size[i];
+    Tallies t = pc.tallies;
+    atomicAdd(t.bytes, uint64_t(n) << 32);
+    atomicMin(t.lowest, int64_t(n) - 3000000000l);
+    atomicOr(t.seen, 1ul << (n % 64u));
+    atomicMin(t.smallest, int(n) - 600);
+    atomicAdd(t.total, float(n) * 0.5);
+    atomicAdd(t.exact, double(n) * 0.125lf);
+    atomicAdd(t.halfTotal, float16_t(0.25));
+    atomicMax(t.halfMax, float16_t(float(n % 512u)));
+    atomicCompSwap(t.swapped, uint64_t(i), uint64_t(i) + 1ul);
+}
+";
+
+#[test]
+fn atomics_of_every_width_go_through_a_reference() {
+    let k = Kernel::from_glsl(EVERY_ATOMIC, &SourceOptions::named("every_atomic.comp")).unwrap();
+    let needed = k.required_features();
+    assert!(needed.contains(wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS));
+    let mut rng = common::Rng(0xa70);
+    let sizes: Vec<u32> = (0..64).map(|_| rng.below(1000)).collect();
+    let sizes_bytes: Vec<u8> = sizes.iter().flat_map(|s| s.to_le_bytes()).collect();
+    for ctx in common::contexts_with_available(needed) {
+        if !ctx.device().features().contains(needed) {
+            let buf = Buffer::zeroed(&ctx, 64).unwrap();
+            let binds: Vec<Bind> = k
+                .bindings()
+                .iter()
+                .map(|b| Bind::new(b.group, b.binding, &buf))
+                .collect();
+            let e = ctx.dispatch(&k, [1, 1, 1], &binds).unwrap_err();
+            assert!(e.to_string().contains("SHADER_INT64_ATOMIC_ALL_OPS"), "{e}");
+            continue;
+        }
+        let arena = Arena::new(&ctx, &[("tallies", &[0u8; 56]), ("sizes", &sizes_bytes)]).unwrap();
+        let push = Buffer::from_bytes(
+            &ctx,
+            &push_bytes(
+                &[
+                    arena.address("tallies").unwrap(),
+                    arena.address("sizes").unwrap(),
+                ],
+                &[],
+            ),
+        )
+        .unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("pc", &push), arena.bind()])
+            .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        let t = arena.read(&ctx, "tallies").unwrap();
+        let u64_at = |o: usize| u64::from_le_bytes(t[o..o + 8].try_into().unwrap());
+        let name = ctx.backend_name();
+        let sum: u64 = sizes.iter().map(|&n| u64::from(n)).sum();
+        assert_eq!(u64_at(0), sum << 32, "{name}: 64-bit add");
+        let min = sizes
+            .iter()
+            .map(|&n| i64::from(n) - 3_000_000_000)
+            .min()
+            .unwrap();
+        assert_eq!(u64_at(8) as i64, min.min(0), "{name}: 64-bit signed min");
+        let seen = sizes.iter().fold(0u64, |m, &n| m | 1 << (n % 64));
+        assert_eq!(u64_at(16), seen, "{name}: 64-bit or");
+        let smallest = sizes.iter().map(|&n| n as i32 - 600).min().unwrap().min(0);
+        assert_eq!(
+            i32::from_le_bytes(t[24..28].try_into().unwrap()),
+            smallest,
+            "{name}"
+        );
+        let total: f32 = sizes.iter().map(|&n| n as f32 * 0.5).sum();
+        assert_eq!(
+            f32::from_le_bytes(t[28..32].try_into().unwrap()),
+            total,
+            "{name}"
+        );
+        let exact: f64 = sizes.iter().map(|&n| f64::from(n) * 0.125).sum();
+        assert_eq!(
+            f64::from_le_bytes(t[32..40].try_into().unwrap()),
+            exact,
+            "{name}"
+        );
+        let half = |o: usize| atomport::half_to_f32(u16::from_le_bytes([t[o], t[o + 1]]));
+        assert_eq!(half(40), 16.0, "{name}: half add");
+        let half_max = sizes.iter().map(|&n| n % 512).max().unwrap() as f32;
+        assert_eq!(half(42), half_max, "{name}: half max");
+        // Each compare-swap from i to i + 1 takes only in turn.
+        assert!((1..=64).contains(&u64_at(48)), "{name}: compare-swap");
+    }
+}

@@ -115,8 +115,8 @@ fn every_shader_translates_for_every_target_from_glsl_and_from_spirv() {
 fn constructs_wgsl_lacks_are_refused_by_name() {
     let cases = [
         (
-            "#version 450\n#extension GL_EXT_buffer_reference : require\n#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n#extension GL_EXT_shader_atomic_int64 : require\nlayout(local_size_x = 1) in;\nlayout(buffer_reference) buffer Node { uint64_t v; };\nlayout(set = 0, binding = 0) buffer B { Node n; };\nvoid main() { atomicAdd(n.v, 1ul); }",
-            "through a buffer reference on a value other than a 32-bit one",
+            "#version 450\n#extension GL_EXT_shader_8bit_storage : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint8_t bytes[4]; int lowest; };\nvoid main() { atomicMin(lowest, int(bytes[0])); }",
+            "a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers",
         ),
         (
             "#version 450\n#extension GL_EXT_shader_8bit_storage : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\nlayout(local_size_x = 1) in;\n#extension GL_EXT_shader_atomic_int64 : require\nlayout(set = 0, binding = 0) buffer B { uint8_t bytes[4]; uint64_t big; };\nvoid main() { atomicAdd(big, uint64_t(bytes[0])); }",

@@ -253,9 +253,11 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.push = push::push_constants_to_buffers(&mut m)?;
-        found.aliases.extend(words::buffer_references(&mut m)?);
-        let (word_blocks, half_atomics) = words::word_addressed_memory(&mut m)?;
+        let (views, mut half_atomics) = words::buffer_references(&mut m)?;
+        found.aliases.extend(views);
+        let (word_blocks, word_halves) = words::word_addressed_memory(&mut m)?;
         found.words = word_blocks;
+        half_atomics.extend(word_halves);
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;

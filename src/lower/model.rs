@@ -909,6 +909,15 @@ impl Model {
         self.find(Op::TypeInt, None, &ops).unwrap_or(0)
     }
 
+    /// The id of `OpTypeInt width signed`, if the module has it.
+    pub(crate) fn int_type_id(&self, width: u32, signed: bool) -> Option<Word> {
+        let ops = [
+            Operand::LiteralBit32(width),
+            Operand::LiteralBit32(signed.into()),
+        ];
+        self.find(Op::TypeInt, None, &ops)
+    }
+
     /// The id of `OpTypeInt 32 1`, declared beforehand with
     /// [`Model::int_type`] (0 when it is not).
     pub(crate) fn int_id(&self) -> Word {

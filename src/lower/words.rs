@@ -909,10 +909,19 @@ fn parts(
 fn atomic_on_word(e: &mut Emit, uint: Word, inst: &Instruction, ptr: Word) {
     let mut out = inst.clone();
     out.operands[0] = Operand::IdRef(ptr);
-    let signed = inst.result_type.is_some_and(|t| t != uint);
+    // The value's type: the result's, or a store's value's.
+    let value_ty = match inst.class.opcode {
+        Op::AtomicStore => inst
+            .operands
+            .get(3)
+            .and_then(id)
+            .and_then(|v| e.m.result_type(v)),
+        _ => inst.result_type,
+    };
+    let signed = value_ty.is_some_and(|t| t != uint);
     if signed {
-        for o in out.operands.iter_mut().skip(1) {
-            if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == inst.result_type) {
+        for o in out.operands.iter_mut().skip(3) {
+            if let Some(v) = id(o).filter(|v| e.m.result_type(*v) == value_ty) {
                 *o = Operand::IdRef(e.op(Op::Bitcast, uint, &[v]));
             }
         }
@@ -1320,15 +1329,21 @@ pub const ARENA_BASE: u64 = 1 << 32;
 /// one an access to the arena's words at the offset, as for
 /// [`word_addressed_memory`]: members, array elements and pointer
 /// arithmetic (`OpPtrAccessChain`, by the reference type's stride) at the
-/// reference type's declared layout, loads, stores and 32-bit atomics. An
-/// access at an address outside the arena reads 0 and writes nothing: it
-/// is sent to two words the arena keeps at its end, one never written
+/// reference type's declared layout, loads, stores and atomics. An access
+/// at an address outside the arena reads 0 and writes nothing: it is sent
+/// to two 8-byte slots the arena keeps at its end, one never written
 /// (read) and one never read (written). Atomics (and stores below a word)
-/// go through a second binding of the same buffer, `atomport_arena_atomic`,
-/// whose words are atomic, so that plain loads and stores stay plain; the
-/// runtime binds the arena's buffer to it (as to any alias). Returns that
-/// alias, if the module has references.
-pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
+/// go through other bindings of the same buffer, whose elements are
+/// atomic, so that plain loads and stores stay plain: `atomport_arena_atomic`
+/// (`uint` words) for 32-bit integers, halfs (a loop on their word, the
+/// float pass's) and sub-word stores, and one view per other type atomics
+/// use (`atomport_arena_int` for signed 32-bit min/max, `_ulong` and
+/// `_long` for 64-bit integers, `_float` and `_double` for the float
+/// pass's loops), each indexed by the offset over its element's size (a
+/// 64-bit atomic's address is a multiple of 8, as GLSL aligns them). The
+/// runtime binds the arena's buffer to every view (as to any alias).
+/// Returns the views, and the half atomics for the float pass.
+pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAtomic>)> {
     let refs: HashSet<Word> = m
         .module()
         .types_global_values
@@ -1341,7 +1356,7 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
         .filter_map(|t| t.result_id)
         .collect();
     if refs.is_empty() {
-        return Ok(None);
+        return Ok((Vec::new(), Vec::new()));
     }
     let narrow = narrow_widths(m);
     let uint = m.uint();
@@ -1351,9 +1366,14 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
     // and a second view of the same buffer at the next, for atomics (and
     // sub-word stores): plain loads and stores stay plain.
     let mut free = m.free_bindings();
-    let mut view = |m: &mut Model, name: &str| -> Result<(Word, u32)> {
-        let arr = m.array_of(uint, None);
-        m.decorate(arr, Decoration::ArrayStride, &[4]);
+    let mut view = |m: &mut Model, name: &str, element: Word| -> Result<(Word, u32)> {
+        let arr = m.array_of(element, None);
+        let bytes = if m.global(element).is_some_and(super::model::is_64_bit) {
+            8
+        } else {
+            4
+        };
+        m.decorate(arr, Decoration::ArrayStride, &[bytes]);
         let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
         m.decorate(st, Decoration::Block, &[]);
         m.member_decorate(st, 0, Decoration::Offset, &[0]);
@@ -1374,8 +1394,63 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
         }
         Ok((var, binding))
     };
-    let (arena, arena_binding) = view(m, ARENA)?;
-    let (atomic_arena, atomic_binding) = view(m, &format!("{ARENA}_atomic"))?;
+    let (arena, arena_binding) = view(m, ARENA, uint)?;
+    let (atomic_arena, atomic_binding) = view(m, &format!("{ARENA}_atomic"), uint)?;
+    let mut aliases = vec![super::Alias {
+        group: 0,
+        binding: atomic_binding,
+        of: arena_binding,
+    }];
+    // The other views the atomics through references need, by element type.
+    let mut views: HashMap<Word, (Word, Word)> = HashMap::new();
+    views.insert(
+        uint,
+        (
+            atomic_arena,
+            m.pointer_to(StorageClass::StorageBuffer, uint),
+        ),
+    );
+    let wanted: Vec<ViewType> = m
+        .instructions()
+        .filter(|i| is_atomic(i.class.opcode))
+        .filter(|i| {
+            i.operands
+                .first()
+                .and_then(id)
+                .and_then(|p| m.result_type(p))
+                .is_some_and(|t| {
+                    m.global(t).is_some_and(|t| {
+                        t.operands.first()
+                            == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+                    })
+                })
+        })
+        .filter_map(|i| atomic_view_type(m, i))
+        .collect();
+    for w in wanted {
+        let ty = match w {
+            ViewType::Int(width, signed) => m.int_type(width, signed),
+            ViewType::Float(width) => m.float_type(width),
+        };
+        if views.contains_key(&ty) {
+            continue;
+        }
+        let suffix = match w {
+            ViewType::Int(32, true) => "int",
+            ViewType::Int(64, false) => "ulong",
+            ViewType::Int(64, true) => "long",
+            ViewType::Float(64) => "double",
+            _ => "float",
+        };
+        let (var, binding) = view(m, &format!("{ARENA}_{suffix}"), ty)?;
+        aliases.push(super::Alias {
+            group: 0,
+            binding,
+            of: arena_binding,
+        });
+        views.insert(ty, (var, m.pointer_to(StorageClass::StorageBuffer, ty)));
+    }
+    let mut halves: Vec<HalfAtomic> = Vec::new();
     let target = Target {
         class: StorageClass::StorageBuffer,
         block: false,
@@ -1420,10 +1495,11 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
             Some(words),
             vec![Operand::IdRef(arena), Operand::LiteralBit32(0)],
         ));
-        let read = e.op(Op::ISub, uint, &[words, c.two]);
-        let one = e.constant(uint, 1);
-        let write = e.op(Op::ISub, uint, &[words, one]);
+        // The read slot is the words at 16 bytes before the end, the
+        // write slot those at 8.
         let four = e.constant(uint, 4);
+        let read = e.op(Op::ISub, uint, &[words, four]);
+        let write = e.op(Op::ISub, uint, &[words, c.two]);
         let limit = e.op(Op::IMul, uint, &[read, four]);
         let base_high = e.constant(uint, ARENA_BASE >> 32);
         let in_base = e.op(Op::IEqual, boolean, &[high, base_high]);
@@ -1505,14 +1581,42 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
                 let Some((off, ty, _, guard)) = resolve(e, &ptrs, first) else {
                     return Ok(false);
                 };
-                if layout.scalar_bytes(ty) != 4 || matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
+                let Some(kind) = atomic_view_type(e.m, inst) else {
                     return Err(Error::Unsupported(format!(
-                        "Op{op:?} through a buffer reference on a value other than a 32-bit one (or a signed min/max): atomport's arena is 32-bit words"
+                        "Op{op:?} through a buffer reference on a value of {} bytes: atomics take 32- and 64-bit integers and floats and halfs",
+                        layout.scalar_bytes(ty)
                     )));
+                };
+                let element = match kind {
+                    ViewType::Int(w, signed) => e.m.int_type_id(w, signed),
+                    ViewType::Float(w) => e.m.float_of_width(w),
+                };
+                let Some(&(view_var, view_ptr)) = element.and_then(|t| views.get(&t)) else {
+                    return Ok(false);
+                };
+                let wide = matches!(kind, ViewType::Int(64, _) | ViewType::Float(64));
+                let t = Target { guard: Some(guard), word_ptr: view_ptr, ..target };
+                let ptr = if wide {
+                    element_pointer_64(e, &consts, view_var, t, off)
+                } else {
+                    word_pointer(e, &consts, view_var, t, off, true)
+                };
+                let half = layout.scalar_bytes(ty) == 2;
+                match kind {
+                    ViewType::Int(..) if !half => atomic_on_word(e, element.unwrap_or(uint), inst, ptr),
+                    // The float pass makes these loops: a half's on its
+                    // word, a float's and a double's on their bits.
+                    _ => {
+                        let mut out = inst.clone();
+                        out.operands[0] = Operand::IdRef(ptr);
+                        // The shift before the atomic: its loop uses it.
+                        if half {
+                            let shift = bit_shift(e, &consts, off);
+                            halves.push(HalfAtomic { result: inst.result_id.unwrap_or(0), shift });
+                        }
+                        e.push(out);
+                    }
                 }
-                let t = Target { guard: Some(guard), ..target };
-                let ptr = word_pointer(e, &consts, atomic_arena, t, off, true);
-                atomic_on_word(e, uint, inst, ptr);
                 Ok(true)
             }
             // References are addresses: converting one is a copy.
@@ -1597,10 +1701,68 @@ pub fn buffer_references(m: &mut Model) -> Result<Option<super::Alias>> {
             "SPV_EXT_physical_storage_buffer",
         ],
     );
-    // The atomic view binds the buffer given for the arena.
-    Ok(Some(super::Alias {
-        group: 0,
-        binding: atomic_binding,
-        of: arena_binding,
-    }))
+    // The atomic views bind the buffer given for the arena.
+    Ok((aliases, halves))
+}
+
+/// The element type of the arena view an atomic through a reference
+/// works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ViewType {
+    /// An integer of this width and signedness.
+    Int(u32, bool),
+    /// A float of this width.
+    Float(u32),
+}
+
+/// The view atomic `inst` works on, by the type of its value: a half's is
+/// its `uint` word; a signed min/max needs signed elements, other integer
+/// atomics unsigned ones (a signed value is bitcast). None for a type no
+/// view holds.
+fn atomic_view_type(m: &Model, inst: &Instruction) -> Option<ViewType> {
+    let op = inst.class.opcode;
+    let ty = if op == Op::AtomicStore {
+        inst.operands
+            .get(3)
+            .and_then(id)
+            .and_then(|v| m.result_type(v))
+    } else {
+        inst.result_type
+    }?;
+    let t = m.global(ty)?;
+    let width = match t.operands.first() {
+        Some(Operand::LiteralBit32(w)) => *w,
+        _ => return None,
+    };
+    match (t.class.opcode, width) {
+        (Op::TypeFloat, 16) => Some(ViewType::Int(32, false)),
+        (Op::TypeFloat, 32 | 64) => Some(ViewType::Float(width)),
+        (Op::TypeInt, 32 | 64) => Some(ViewType::Int(
+            width,
+            matches!(op, Op::AtomicSMin | Op::AtomicSMax),
+        )),
+        _ => None,
+    }
+}
+
+/// A pointer to the 8-byte element at byte `off` of a 64-bit view (the
+/// guard's slots, in words, halved).
+fn element_pointer_64(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
+    let index = match off {
+        Off::Const(k) => e.constant(c.uint, u64::from(k >> 3)),
+        Off::Dyn(v) => {
+            let s = e.constant(c.uint, 3);
+            e.op(Op::ShiftRightLogical, c.uint, &[v, s])
+        }
+    };
+    let index = match t.guard {
+        Some((valid, _, write)) => {
+            // An atomic reads and writes: the write slot.
+            let one = e.constant(c.uint, 1);
+            let spare = e.op(Op::ShiftRightLogical, c.uint, &[write, one]);
+            e.op(Op::Select, c.uint, &[valid, index, spare])
+        }
+        None => index,
+    };
+    e.op(Op::AccessChain, t.word_ptr, &[var, c.zero, index])
 }

@@ -36,8 +36,9 @@ impl Arena {
     /// Every buffer starts at a multiple of this (the largest
     /// `buffer_reference_align` the field uses).
     pub const ALIGN: u64 = 16;
-    /// Bytes kept at the arena's end for accesses at addresses outside it.
-    const RESERVED: u64 = 8;
+    /// Bytes kept at the arena's end for accesses at addresses outside it:
+    /// an 8-byte slot read, one written.
+    const RESERVED: u64 = 16;
 
     /// Where buffers of these (name, length in bytes) go in an arena, in
     /// order: each at the next multiple of [`Arena::ALIGN`]. The same
@@ -70,7 +71,8 @@ impl Arena {
         let lens: Vec<(&str, u64)> = buffers.iter().map(|(n, b)| (*n, b.len() as u64)).collect();
         let regions = Self::layout(&lens)?;
         let end = regions.last().map_or(0, |r| r.offset + r.len);
-        let size = end.next_multiple_of(4) + Self::RESERVED;
+        // A multiple of 8: the 64-bit views index it by 8 bytes.
+        let size = end.next_multiple_of(8) + Self::RESERVED;
         let limit = ctx
             .limits()
             .max_storage_buffer_binding_size
