@@ -88,6 +88,11 @@ fn radix_histogram_passes_reach_their_buffers_by_reference() {
         "{}",
         k.binding_names()
     );
+    // Push constants of references are a uniform buffer, as others are.
+    assert_eq!(
+        k.binding_named("pc").unwrap().kind,
+        atomport::BindingKind::Uniform
+    );
     let mut rng = common::Rng(0x4ad1);
     let keys: Vec<u32> = (0..1000).map(|_| rng.next_u32()).collect();
     let mut want = vec![vec![0u32; 256]; 4];

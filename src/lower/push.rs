@@ -65,16 +65,25 @@ pub fn push_constants_to_buffers(m: &mut Model) -> Result<Vec<PushBlock>> {
 }
 
 /// Whether the block holds only scalars, vectors and matrices: what WGSL's
-/// uniform layout places where the block's own offsets put them.
+/// uniform layout places where the block's own offsets put them. A buffer
+/// reference is a scalar too (a `uint64_t` once the reference pass is done):
+/// a pass's addresses in push constants stay a uniform buffer, which
+/// llvmpipe reads much faster than a storage one.
 fn fits_uniform_layout(m: &Model, block: Word) -> bool {
     let Some(t) = m.global(block) else {
         return false;
     };
     t.operands.iter().filter_map(id).all(|member| {
-        matches!(
-            m.op_of(member),
-            Some(Op::TypeInt | Op::TypeFloat | Op::TypeBool | Op::TypeVector | Op::TypeMatrix)
-        )
+        let reference = m.global(member).is_some_and(|p| {
+            p.class.opcode == Op::TypePointer
+                && p.operands.first()
+                    == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+        });
+        reference
+            || matches!(
+                m.op_of(member),
+                Some(Op::TypeInt | Op::TypeFloat | Op::TypeBool | Op::TypeVector | Op::TypeMatrix)
+            )
     })
 }
 
