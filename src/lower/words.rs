@@ -743,10 +743,10 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
                     _ => {}
                 }
                 if layout.scalar_bytes(ty) != 4 {
-                    return Err(Error::Unsupported(format!("an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers")));
+                    return Err(Error::Unsupported(format!("an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers (`{}`)", memory_name(e.m, var))));
                 }
                 if matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
-                    return Err(Error::Unsupported("a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers: its words are unsigned".into()));
+                    return Err(Error::Unsupported(format!("a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers (`{}`): its words are unsigned", memory_name(e.m, var))));
                 }
                 let ptr = word_pointer(e, &consts, var, target, off, true);
                 atomic_on_word(e, consts.uint, inst, ptr);
@@ -794,6 +794,14 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
         .collect();
     strip_layout(m, &narrow, &replaced);
     Ok((blocks, halves))
+}
+
+/// The GLSL name of variable `var`: its own, or its block's.
+fn memory_name(m: &Model, var: Word) -> &str {
+    m.name(var)
+        .filter(|n| !n.is_empty())
+        .or_else(|| m.pointee(var).and_then(|(_, t)| m.name(t)))
+        .unwrap_or("?")
 }
 
 /// Follows access-chain `indices` from `(offset, type, column stride)` at
