@@ -80,6 +80,31 @@ fn words(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// `atomport run ARGS --backend B --json`'s output; on llvmpipe GL, which
+/// lacks 64-bit integers, none, after checking it says so.
+fn run_json_on(b: &str, args: &[&str]) -> Option<serde_json::Value> {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--backend", b, "--json"]);
+    let o = common::atomport(&all);
+    if b == "gl" {
+        common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+        return None;
+    }
+    assert!(o.status.success(), "{b}: {}", common::stderr(&o));
+    Some(serde_json::from_slice(&o.stdout).unwrap())
+}
+
+/// Addressable buffer `name` of a run's JSON.
+fn addressable<'v>(v: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+    v["addressable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == name)
+        .unwrap_or_else(|| panic!("no addressable buffer {name}: {v}"))
+}
+
 #[test]
 fn radix_histogram_passes_reach_their_buffers_by_reference() {
     let k = Kernel::from_glsl(HISTOGRAM, &SourceOptions::named("histogram.comp")).unwrap();
@@ -295,43 +320,29 @@ fn the_cli_makes_addressable_buffers_and_writes_their_addresses() {
     for b in common::backend_names() {
         // Keys 0..63 by reference, each landing in its own bin, which
         // starts at its index.
-        let o = common::atomport(&[
-            "run",
-            &file,
-            "--groups",
-            "1",
-            "--buffer",
-            "@keys=u32:64:iota",
-            "--buffer",
-            "@bins=u32:256:iota",
-            "--push",
-            "keys=@keys",
-            "--push",
-            "histogram=@bins",
-            "--push",
-            "shift=0",
-            "--push",
-            "count=64",
-            "--backend",
+        let Some(v) = run_json_on(
             b,
-            "--json",
-        ]);
-        if b == "gl" {
-            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            &[
+                &file,
+                "--groups",
+                "1",
+                "--buffer",
+                "@keys=u32:64:iota",
+                "--buffer",
+                "@bins=u32:256:iota",
+                "--push",
+                "keys=@keys",
+                "--push",
+                "histogram=@bins",
+                "--push",
+                "shift=0",
+                "--push",
+                "count=64",
+            ],
+        ) else {
             continue;
-        }
-        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let named = |n: &str| {
-            v["addressable"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|x| x["name"] == n)
-                .unwrap_or_else(|| panic!("{b}: no addressable buffer {n}: {v}"))
-                .clone()
         };
-        let (keys, bins) = (named("keys"), named("bins"));
+        let (keys, bins) = (addressable(&v, "keys"), addressable(&v, "bins"));
         assert_eq!(keys["address"], Arena::BASE, "{b}");
         assert_eq!(bins["address"], Arena::BASE + 256, "{b}");
         assert_eq!(keys["type"], "u32");
@@ -374,41 +385,31 @@ fn the_cli_writes_addresses_in_buffers() {
     for b in common::backend_names() {
         // The roots hold the pool's and the heads' addresses; the pool
         // has room for 64 nodes of 16 bytes.
-        let o = common::atomport(&[
-            "run",
-            &file,
-            "--groups",
-            "1",
-            "--buffer",
-            "Roots=u64:[@pool,@heads]",
-            "--buffer",
-            "@heads=u32:5",
-            "--buffer",
-            "@pool=u32:256",
-            "--backend",
+        let Some(v) = run_json_on(
             b,
-            "--json",
-        ]);
-        if b == "gl" {
-            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            &[
+                &file,
+                "--groups",
+                "1",
+                "--buffer",
+                "Roots=u64:[@pool,@heads]",
+                "--buffer",
+                "@heads=u32:5",
+                "--buffer",
+                "@pool=u32:256",
+            ],
+        ) else {
             continue;
-        }
-        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let find = |n: &str| {
-            v["addressable"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|x| x["name"] == n)
-                .unwrap()["data"]
+        };
+        let words = |n: &str| -> Vec<u64> {
+            addressable(&v, n)["data"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|x| x.as_u64().unwrap())
-                .collect::<Vec<u64>>()
+                .collect()
         };
-        let (heads, pool) = (find("heads"), find("pool"));
+        let (heads, pool) = (words("heads"), words("pool"));
         let pool_address = Arena::BASE + 32;
         // Every invocation allocated one node; following each list from
         // its head visits every invocation of that list once.
@@ -499,29 +500,24 @@ void main() {
 ",
     );
     for b in common::backend_names() {
-        let o = common::atomport(&[
-            "run",
-            &file,
-            "--groups",
-            "1",
-            "--buffer",
-            "@pad=u8:[1]",
-            "--buffer",
-            "@d=u32:[1,2,3,4]",
-            "--push",
-            "data=@d",
-            "--push",
-            "add=10",
-            "--backend",
+        let Some(v) = run_json_on(
             b,
-            "--json",
-        ]);
-        if b == "gl" {
-            common::assert_fails_in_one_line(&o, 1, "SHADER_INT64");
+            &[
+                &file,
+                "--groups",
+                "1",
+                "--buffer",
+                "@pad=u8:[1]",
+                "--buffer",
+                "@d=u32:[1,2,3,4]",
+                "--push",
+                "data=@d",
+                "--push",
+                "add=10",
+            ],
+        ) else {
             continue;
-        }
-        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        };
         let d = &v["addressable"][1];
         assert_eq!(d["name"], "d");
         assert_eq!(d["data"], serde_json::json!([11, 12, 13, 14]), "{b}");

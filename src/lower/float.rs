@@ -160,14 +160,7 @@ fn float_sites(
         if !is_atomic(op) || inst.result_id.is_some_and(|r| skip.contains(&r)) {
             continue;
         }
-        let data_ty = if op == Op::AtomicStore {
-            inst.operands
-                .get(3)
-                .and_then(id)
-                .and_then(|v| m.result_type(v))
-        } else {
-            inst.result_type
-        };
+        let data_ty = m.atomic_value_type(inst);
         if data_ty != Some(float) {
             continue;
         }
@@ -480,6 +473,37 @@ fn half_atomics(m: &mut Model, halves: &[HalfAtomic]) -> Result<Vec<Word>> {
     })
 }
 
+/// Whether a min (`min`) or max of number `value` (with whether its sign
+/// bit is set) replaces `x` (with whether it is a NaN):
+///
+/// ```text
+/// isnan(x) || v < x || (v == x && signbit(v))    (min)
+/// isnan(x) || v > x || (v == x && !signbit(v))   (max)
+/// ```
+fn replaces(
+    cfg: &mut Cfg,
+    b: Word,
+    min: bool,
+    (value, sign_set): (Word, Word),
+    (x, x_nan): (Word, Word),
+) -> Word {
+    let order = if min {
+        Op::FOrdLessThan
+    } else {
+        Op::FOrdGreaterThan
+    };
+    let beats = cfg.op(order, b, &[value, x]);
+    let equal = cfg.op(Op::FOrdEqual, b, &[value, x]);
+    let signed_right = if min {
+        sign_set
+    } else {
+        cfg.op(Op::LogicalNot, b, &[sign_set])
+    };
+    let tie = cfg.op(Op::LogicalAnd, b, &[equal, signed_right]);
+    let better = cfg.op(Op::LogicalOr, b, &[beats, tie]);
+    cfg.op(Op::LogicalOr, b, &[better, x_nan])
+}
+
 /// One `float16_t` atomic on the half at bit `shift` of word `rmw.ptr`:
 ///
 /// ```text
@@ -538,22 +562,8 @@ fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<
             let v_abs = cfg.op(Op::BitwiseAnd, uint, &[v_bits, h.magnitude]);
             let v_nan = cfg.op(Op::UGreaterThan, b, &[v_abs, h.infinity]);
             let v_number = cfg.op(Op::LogicalNot, b, &[v_nan]);
-            let order = if min {
-                Op::FOrdLessThan
-            } else {
-                Op::FOrdGreaterThan
-            };
-            let beats = cfg.op(order, b, &[rmw.value, x]);
-            let equal = cfg.op(Op::FOrdEqual, b, &[rmw.value, x]);
             let sign_set = cfg.op(Op::UGreaterThanEqual, b, &[v_bits, h.sign]);
-            let signed_right = if min {
-                sign_set
-            } else {
-                cfg.op(Op::LogicalNot, b, &[sign_set])
-            };
-            let tie = cfg.op(Op::LogicalAnd, b, &[equal, signed_right]);
-            let better = cfg.op(Op::LogicalOr, b, &[beats, tie]);
-            let takes = cfg.op(Op::LogicalOr, b, &[better, x_nan]);
+            let takes = replaces(cfg, b, min, (rmw.value, sign_set), (x, x_nan));
             let write = cfg.op(Op::LogicalAnd, b, &[takes, v_number]);
             cfg.op(Op::Select, h.float, &[write, rmw.value, x])
         }
@@ -930,28 +940,13 @@ fn min_max_loop(
     cfg.push(loop_merge(merge, cont));
     cfg.branch(body);
     let old = cfg.op(Op::Load, int, &[seen_var]);
-    // write = isnan(x) || v < x || (v == x && signbit(v))   (min; v is no NaN here)
-    //         isnan(x) || v > x || (v == x && !signbit(v))  (max)
-    // WGSL has no isNan: a NaN's magnitude exceeds infinity's.
+    // WGSL has no isNan: a NaN's magnitude exceeds infinity's (v is no
+    // NaN here).
     let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
     let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.magnitude]);
     let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.infinity]);
-    let order = if min {
-        Op::FOrdLessThan
-    } else {
-        Op::FOrdGreaterThan
-    };
-    let beats = cfg.op(order, b, &[rmw.value, as_float]);
-    let equal = cfg.op(Op::FOrdEqual, b, &[rmw.value, as_float]);
     let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.zero]);
-    let signed_right = if min {
-        sign_set
-    } else {
-        cfg.op(Op::LogicalNot, b, &[sign_set])
-    };
-    let tie = cfg.op(Op::LogicalAnd, b, &[equal, signed_right]);
-    let better = cfg.op(Op::LogicalOr, b, &[beats, tie]);
-    let write = cfg.op(Op::LogicalOr, b, &[better, old_nan]);
+    let write = replaces(cfg, b, min, (rmw.value, sign_set), (as_float, old_nan));
     cfg.push(selection_merge(join));
     cfg.close(
         with_ids(Op::BranchConditional, None, None, &[write, cas, join]),

@@ -881,6 +881,19 @@ impl Model {
             .flat_map(|b| b.instructions.iter())
     }
 
+    /// The type of the value atomic `inst` reads or writes: its result's, or
+    /// for `OpAtomicStore` the stored value's.
+    pub(crate) fn atomic_value_type(&self, inst: &Instruction) -> Option<Word> {
+        match inst.class.opcode {
+            Op::AtomicStore => inst
+                .operands
+                .get(3)
+                .and_then(id)
+                .and_then(|v| self.result_type(v)),
+            _ => inst.result_type,
+        }
+    }
+
     /// The id of the `OpTypeFloat 32`, if the module has one.
     pub(crate) fn float32(&self) -> Option<Word> {
         self.float_of_width(32)

@@ -917,15 +917,7 @@ fn parts(
 fn atomic_on_word(e: &mut Emit, uint: Word, inst: &Instruction, ptr: Word) {
     let mut out = inst.clone();
     out.operands[0] = Operand::IdRef(ptr);
-    // The value's type: the result's, or a store's value's.
-    let value_ty = match inst.class.opcode {
-        Op::AtomicStore => inst
-            .operands
-            .get(3)
-            .and_then(id)
-            .and_then(|v| e.m.result_type(v)),
-        _ => inst.result_type,
-    };
+    let value_ty = e.m.atomic_value_type(inst);
     let signed = value_ty.is_some_and(|t| t != uint);
     if signed {
         for o in out.operands.iter_mut().skip(3) {
@@ -1729,14 +1721,7 @@ enum ViewType {
 /// view holds.
 fn atomic_view_type(m: &Model, inst: &Instruction) -> Option<ViewType> {
     let op = inst.class.opcode;
-    let ty = if op == Op::AtomicStore {
-        inst.operands
-            .get(3)
-            .and_then(id)
-            .and_then(|v| m.result_type(v))
-    } else {
-        inst.result_type
-    }?;
+    let ty = m.atomic_value_type(inst)?;
     let t = m.global(ty)?;
     let width = match t.operands.first() {
         Some(Operand::LiteralBit32(w)) => *w,
