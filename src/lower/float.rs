@@ -521,90 +521,39 @@ fn replaces(
 /// below +0.
 fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<Word>) {
     let (b, uint) = (h.boolean, h.uint);
-    let first = cfg.fresh();
-    cfg.push(Instruction::new(
-        Op::AtomicLoad,
-        Some(uint),
-        Some(first),
-        vec![
-            Operand::IdRef(rmw.ptr),
-            rmw.scope.clone(),
-            rmw.semantics.clone(),
-        ],
-    ));
-    let seen_var = cfg.variable();
-    cfg.store(seen_var, first);
+    let first = atomic_load(cfg, uint, rmw);
     let mask = cfg.op(Op::ShiftLeftLogical, uint, &[h.low16, shift]);
     let keep = cfg.op(Op::Not, uint, &[mask]);
-    let (header, body, cas, join, cont, merge) = (
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-    );
-    cfg.branch(header);
-    cfg.push(loop_merge(merge, cont));
-    cfg.branch(body);
-    let old = cfg.op(Op::Load, uint, &[seen_var]);
-    let shifted = cfg.op(Op::ShiftRightLogical, uint, &[old, shift]);
-    let x = unpack_half(cfg, h, shifted);
-    let new_value = match rmw.op {
-        Op::AtomicFAddEXT => cfg.op(Op::FAdd, h.float, &[x, rmw.value]),
-        Op::AtomicExchange => rmw.value,
-        _ => {
-            let min = rmw.op == Op::AtomicFMinEXT;
-            // write = !isnan(v) && (isnan(x) || v beats x || (v == x && signbit(v) == min))
-            let half_bits = cfg.op(Op::BitwiseAnd, uint, &[shifted, h.half_magnitude]);
-            let x_nan = cfg.op(Op::UGreaterThan, b, &[half_bits, h.half_infinity]);
-            let v_bits = cfg.op(Op::Bitcast, uint, &[rmw.value]);
-            let v_abs = cfg.op(Op::BitwiseAnd, uint, &[v_bits, h.magnitude]);
-            let v_nan = cfg.op(Op::UGreaterThan, b, &[v_abs, h.infinity]);
-            let v_number = cfg.op(Op::LogicalNot, b, &[v_nan]);
-            let sign_set = cfg.op(Op::UGreaterThanEqual, b, &[v_bits, h.sign]);
-            let takes = replaces(cfg, b, min, (rmw.value, sign_set), (x, x_nan));
-            let write = cfg.op(Op::LogicalAnd, b, &[takes, v_number]);
-            cfg.op(Op::Select, h.float, &[write, rmw.value, x])
-        }
-    };
-    let pair = cfg.op(Op::CompositeConstruct, h.vec2, &[new_value, h.float_zero]);
-    let packed = cfg.ext(h.glsl, uint, super::halfs::PACK_HALF_2X16, pair);
-    let placed = cfg.op(Op::ShiftLeftLogical, uint, &[packed, shift]);
-    let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
-    let new = cfg.op(Op::BitwiseOr, uint, &[kept, placed]);
-    let unchanged = cfg.op(Op::IEqual, b, &[new, old]);
-    cfg.push(selection_merge(join));
-    cfg.close(
-        with_ids(Op::BranchConditional, None, None, &[unchanged, join, cas]),
-        cas,
-    );
-    let seen = cfg.fresh();
-    cfg.push(Instruction::new(
-        Op::AtomicCompareExchange,
-        Some(uint),
-        Some(seen),
-        vec![
-            Operand::IdRef(rmw.ptr),
-            rmw.scope.clone(),
-            rmw.semantics.clone(),
-            rmw.semantics.clone(),
-            Operand::IdRef(new),
-            Operand::IdRef(old),
-        ],
-    ));
-    weak.push(seen);
-    let same = cfg.op(Op::IEqual, b, &[seen, old]);
-    cfg.store(seen_var, seen);
-    cfg.branch(join);
-    let done = cfg.op(Op::Phi, b, &[h.constant_true, body, same, cas]);
-    cfg.close(
-        with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
-        cont,
-    );
-    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
-    // Left without writing, or taken: the word held what it saw.
-    let last = cfg.op(Op::Load, uint, &[seen_var]);
+    let ids = (uint, b, h.constant_true);
+    let last = cas_loop(cfg, ids, rmw, first, weak, |cfg, old| {
+        let shifted = cfg.op(Op::ShiftRightLogical, uint, &[old, shift]);
+        let x = unpack_half(cfg, h, shifted);
+        let new_value = match rmw.op {
+            Op::AtomicFAddEXT => cfg.op(Op::FAdd, h.float, &[x, rmw.value]),
+            Op::AtomicExchange => rmw.value,
+            _ => {
+                // A NaN value changes nothing; otherwise as for floats.
+                let min = rmw.op == Op::AtomicFMinEXT;
+                let half_bits = cfg.op(Op::BitwiseAnd, uint, &[shifted, h.half_magnitude]);
+                let x_nan = cfg.op(Op::UGreaterThan, b, &[half_bits, h.half_infinity]);
+                let v_bits = cfg.op(Op::Bitcast, uint, &[rmw.value]);
+                let v_abs = cfg.op(Op::BitwiseAnd, uint, &[v_bits, h.magnitude]);
+                let v_nan = cfg.op(Op::UGreaterThan, b, &[v_abs, h.infinity]);
+                let v_number = cfg.op(Op::LogicalNot, b, &[v_nan]);
+                let sign_set = cfg.op(Op::UGreaterThanEqual, b, &[v_bits, h.sign]);
+                let takes = replaces(cfg, b, min, (rmw.value, sign_set), (x, x_nan));
+                let write = cfg.op(Op::LogicalAnd, b, &[takes, v_number]);
+                cfg.op(Op::Select, h.float, &[write, rmw.value, x])
+            }
+        };
+        let pair = cfg.op(Op::CompositeConstruct, h.vec2, &[new_value, h.float_zero]);
+        let packed = cfg.ext(h.glsl, uint, super::halfs::PACK_HALF_2X16, pair);
+        let placed = cfg.op(Op::ShiftLeftLogical, uint, &[packed, shift]);
+        let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
+        let new = cfg.op(Op::BitwiseOr, uint, &[kept, placed]);
+        // Nothing to write when the half would not change.
+        (cfg.op(Op::INotEqual, b, &[new, old]), new)
+    });
     let at = cfg.op(Op::ShiftRightLogical, uint, &[last, shift]);
     let result = unpack_half(cfg, h, at);
     cfg.push(with_ids(
@@ -613,6 +562,22 @@ fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<
         Some(rmw.result),
         &[result],
     ));
+}
+
+/// An atomic load of `rmw.ptr`, as `ty`.
+fn atomic_load(cfg: &mut Cfg, ty: Word, rmw: &Rmw) -> Word {
+    let r = cfg.fresh();
+    cfg.push(Instruction::new(
+        Op::AtomicLoad,
+        Some(ty),
+        Some(r),
+        vec![
+            Operand::IdRef(rmw.ptr),
+            rmw.scope.clone(),
+            rmw.semantics.clone(),
+        ],
+    ));
+    r
 }
 
 /// The half in the low 16 bits of `bits`, as an `f32`.
@@ -788,14 +753,14 @@ fn loop_merge(merge: Word, cont: Word) -> Instruction {
 /// `exchanged`).
 fn compare_exchange(
     cfg: &mut Cfg,
-    c: &Common,
+    (ty, boolean): (Word, Word),
     rmw: &Rmw,
     (old, new, seen): (Word, Word, Word),
     weak: &mut Vec<Word>,
 ) -> Word {
     cfg.push(Instruction::new(
         Op::AtomicCompareExchange,
-        Some(c.int),
+        Some(ty),
         Some(seen),
         vec![
             Operand::IdRef(rmw.ptr),
@@ -807,22 +772,60 @@ fn compare_exchange(
         ],
     ));
     weak.push(seen);
-    cfg.op(Op::IEqual, c.boolean, &[seen, old])
+    cfg.op(Op::IEqual, boolean, &[seen, old])
+}
+
+/// A loop of compare-exchanges of `ty` values on `rmw.ptr`, from `start`:
+/// each turn `step` computes, from the value seen, whether to write and
+/// what; the loop stops when it need not write or a compare-exchange took.
+/// Returns the value memory held before (what the atomic returns).
+fn cas_loop(
+    cfg: &mut Cfg,
+    (ty, boolean, constant_true): (Word, Word, Word),
+    rmw: &Rmw,
+    start: Word,
+    weak: &mut Vec<Word>,
+    step: impl FnOnce(&mut Cfg, Word) -> (Word, Word),
+) -> Word {
+    let seen_var = cfg.variable();
+    cfg.store(seen_var, start);
+    let (header, body, cas, join, cont, merge) = (
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+        cfg.fresh(),
+    );
+    cfg.branch(header);
+    cfg.push(loop_merge(merge, cont));
+    cfg.branch(body);
+    let old = cfg.op(Op::Load, ty, &[seen_var]);
+    let (write, new) = step(cfg, old);
+    // The block `step` ended in.
+    let decided = cfg.label;
+    cfg.push(selection_merge(join));
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[write, cas, join]),
+        cas,
+    );
+    let seen = cfg.fresh();
+    let same = compare_exchange(cfg, (ty, boolean), rmw, (old, new, seen), weak);
+    cfg.store(seen_var, seen);
+    cfg.branch(join);
+    let done = cfg.op(Op::Phi, boolean, &[constant_true, decided, same, cas]);
+    cfg.close(
+        with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
+        cont,
+    );
+    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
+    // Left without writing, or taken: memory held what it saw.
+    cfg.op(Op::Load, ty, &[seen_var])
 }
 
 /// Float `atomicAdd`: a compare-exchange loop; returns the old bits.
 fn add_loop(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
-    let first = cfg.fresh();
-    cfg.push(Instruction::new(
-        Op::AtomicLoad,
-        Some(c.int),
-        Some(first),
-        vec![
-            Operand::IdRef(rmw.ptr),
-            rmw.scope.clone(),
-            rmw.semantics.clone(),
-        ],
-    ));
+    let first = atomic_load(cfg, c.int, rmw);
     let seen_var = cfg.variable();
     cfg.store(seen_var, first);
     let (header, body, cont, merge) = (cfg.fresh(), cfg.fresh(), cfg.fresh(), cfg.fresh());
@@ -834,7 +837,7 @@ fn add_loop(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word 
     let sum = cfg.op(Op::FAdd, c.float, &[as_float, rmw.value]);
     let sum_bits = cfg.op(Op::Bitcast, c.int, &[sum]);
     let seen = cfg.fresh();
-    let same = compare_exchange(cfg, c, rmw, (old, sum_bits, seen), weak);
+    let same = compare_exchange(cfg, (c.int, c.boolean), rmw, (old, sum_bits, seen), weak);
     cfg.store(seen_var, seen);
     cfg.close(
         with_ids(Op::BranchConditional, None, None, &[same, merge, cont]),
@@ -886,17 +889,7 @@ fn min_max(cfg: &mut Cfg, c: &Common, rmw: &Rmw, weak: &mut Vec<Word>) -> Word {
     };
     cfg.close(with_ids(Op::Branch, None, None, &[chosen]), slow);
     // Slow: a negative value loops from what memory holds; a NaN reads it.
-    let read = cfg.fresh();
-    cfg.push(Instruction::new(
-        Op::AtomicLoad,
-        Some(int),
-        Some(read),
-        vec![
-            Operand::IdRef(rmw.ptr),
-            rmw.scope.clone(),
-            rmw.semantics.clone(),
-        ],
-    ));
+    let read = atomic_load(cfg, int, rmw);
     let number = cfg.op(Op::LogicalNot, b, &[value_nan]);
     cfg.branch(chosen);
     let start = cfg.op(Op::Phi, int, &[kept, fast, read, slow]);
@@ -926,42 +919,21 @@ fn min_max_loop(
 ) -> Word {
     let min = rmw.op == Op::AtomicFMinEXT;
     let (b, int) = (c.boolean, c.int);
-    let seen_var = cfg.variable();
-    cfg.store(seen_var, start);
-    let (header, body, cas, join, cont, merge) = (
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-        cfg.fresh(),
-    );
-    cfg.branch(header);
-    cfg.push(loop_merge(merge, cont));
-    cfg.branch(body);
-    let old = cfg.op(Op::Load, int, &[seen_var]);
-    // WGSL has no isNan: a NaN's magnitude exceeds infinity's (v is no
-    // NaN here).
-    let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
-    let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.magnitude]);
-    let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.infinity]);
-    let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.zero]);
-    let write = replaces(cfg, b, min, (rmw.value, sign_set), (as_float, old_nan));
-    cfg.push(selection_merge(join));
-    cfg.close(
-        with_ids(Op::BranchConditional, None, None, &[write, cas, join]),
-        cas,
-    );
-    let seen = cfg.fresh();
-    let same = compare_exchange(cfg, c, rmw, (old, bits, seen), weak);
-    cfg.store(seen_var, seen);
-    cfg.branch(join);
-    let done = cfg.op(Op::Phi, b, &[c.constant_true, body, same, cas]);
-    cfg.close(
-        with_ids(Op::BranchConditional, None, None, &[done, merge, cont]),
-        cont,
-    );
-    cfg.close(with_ids(Op::Branch, None, None, &[header]), merge);
-    // Left without writing, or taken: memory held what it saw.
-    cfg.op(Op::Load, int, &[seen_var])
+    cas_loop(
+        cfg,
+        (int, b, c.constant_true),
+        rmw,
+        start,
+        weak,
+        |cfg, old| {
+            // WGSL has no isNan: a NaN's magnitude exceeds infinity's (v is no
+            // NaN here).
+            let as_float = cfg.op(Op::Bitcast, c.float, &[old]);
+            let old_abs = cfg.op(Op::BitwiseAnd, int, &[old, c.magnitude]);
+            let old_nan = cfg.op(Op::SGreaterThan, b, &[old_abs, c.infinity]);
+            let sign_set = cfg.op(Op::SLessThan, b, &[bits, c.zero]);
+            let write = replaces(cfg, b, min, (rmw.value, sign_set), (as_float, old_nan));
+            (write, bits)
+        },
+    )
 }
