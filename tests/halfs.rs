@@ -3,7 +3,9 @@
 //! matrix-vector product over `float16_t` weights, checked against a CPU
 //! model of half arithmetic (round to nearest even after each operation) on
 //! every backend and, on Vulkan, beside the original SPIR-V run natively
-//! (lavapipe computes in halfs).
+//! (lavapipe computes in halfs); and a half's bits taken and given
+//! (`float16BitsToUint16`, `packFloat2x16` and their inverses), the same
+//! way.
 
 mod common;
 
@@ -122,6 +124,93 @@ fn a_matrix_vector_product_over_half_weights_rounds_as_halfs_do() {
             assert_eq!(y, want, "{backend}: y as half bits");
             let got_total = f32::from_le_bytes(out[2][0..4].try_into().unwrap());
             assert_eq!(got_total, total, "{backend}: total");
+        }
+    }
+}
+
+const BITS: &str = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) readonly buffer Weights { float16_t w[]; };
+layout(std430, binding = 1) buffer Quantized {
+    uint16_t bits[32];
+    int16_t negatedBits[32];
+    float16_t doubled[32];
+    uint packed[16];
+    f16vec2 flipped[16];
+    i16vec2 pairBits[16];
+};
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    float16_t x = w[i];
+    bits[i] = float16BitsToUint16(x);
+    negatedBits[i] = float16BitsToInt16(-x);
+    doubled[i] = uint16BitsToFloat16(bits[i] ^ uint16_t(0x8000)) + int16BitsToFloat16(negatedBits[i]);
+    if (i < 16u) {
+        f16vec2 pair = f16vec2(w[2u * i], w[2u * i + 1u]);
+        packed[i] = packFloat2x16(pair);
+        flipped[i] = unpackFloat2x16(packed[i] ^ 0x80008000u);
+        pairBits[i] = float16BitsToInt16(pair);
+    }
+}
+";
+
+#[test]
+fn half_bits_pack_and_unpack_as_the_halfs_are_stored() {
+    let k = Kernel::from_glsl(BITS, &SourceOptions::named("half_bits.comp")).unwrap();
+    let mut rng = common::Rng(0xb175);
+    // Halfs in [-4, 4), with their full fractions and both signs.
+    let w: Vec<u16> = (0..32)
+        .map(|_| {
+            let e = 13 + rng.below(4) as u16;
+            (rng.below(2) as u16) << 15 | e << 10 | rng.below(1024) as u16
+        })
+        .collect();
+    let mut want: Vec<u16> = w.clone();
+    want.extend(w.iter().map(|h| h ^ 0x8000));
+    want.extend(
+        w.iter()
+            .map(|&h| half_bits(round_half(-2.0 * half_value(h)))),
+    );
+    want.extend(&w);
+    want.extend(w.iter().map(|h| h ^ 0x8000));
+    want.extend(&w);
+    let bytes: Vec<u8> = w.iter().flat_map(|h| h.to_le_bytes()).collect();
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        for native in [false, true] {
+            if native && !ctx.has_native() {
+                continue;
+            }
+            let wb = Buffer::from_bytes(&ctx, &bytes).unwrap();
+            let out = Buffer::zeroed(&ctx, 384).unwrap();
+            let binds = [Bind::named("Weights", &wb), Bind::named("Quantized", &out)];
+            let backend = format!("{} (native: {native})", ctx.backend_name());
+            let read = if native {
+                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
+            } else {
+                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
+            }
+            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+            let got: Vec<u16> = read[1]
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            for (part, name) in [
+                "bits",
+                "negatedBits",
+                "doubled",
+                "packed",
+                "flipped",
+                "pairBits",
+            ]
+            .iter()
+            .enumerate()
+            {
+                let r = part * 32..(part + 1) * 32;
+                assert_eq!(got[r.clone()], want[r], "{backend}: {name}");
+            }
         }
     }
 }

@@ -12,9 +12,11 @@
 //! result itself: `f32` has more than twice a half's 11 significant bits
 //! plus two, so rounding twice gives what rounding once would. Halfs in
 //! memory are the word-addressed pass's ([`crate::lower::words`]): 16 bits
-//! each, unpacked on load and packed on store.
+//! each, unpacked on load and packed on store. A half's bits
+//! (`float16BitsToUint16`, `packFloat2x16` and their inverses) are the same
+//! packing of its `f32`, exact for every half.
 
-use rspirv::dr::Operand;
+use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Op, Word};
 
 use super::model::{Emit, Model, id, with_ids};
@@ -68,6 +70,122 @@ fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
             Some(r),
             &rounded,
         ));
+    }
+}
+
+/// A bitcast between halfs and their bits, as the half's `f32` packed or
+/// unpacked (exact: every half is an `f32`): `float16BitsToInt16`,
+/// `float16BitsToUint16` and back, per component, and `packFloat2x16`
+/// /`unpackFloat2x16` (an `f16vec2` and a 32-bit word). Returns whether
+/// `inst` was one.
+fn half_bits(
+    e: &mut Emit,
+    ids: &Ids,
+    halfs: &std::collections::HashMap<Word, Half>,
+    inst: &Instruction,
+) -> bool {
+    let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
+        return false;
+    };
+    let src = inst.operands.first().and_then(id).unwrap_or(0);
+    let Some(src_ty) = e.m.result_type(src) else {
+        return false;
+    };
+    let uint = e.m.uint_id();
+    // (components, component type) of an integer scalar or vector.
+    let ints = |e: &Emit, t: Word| -> Option<(u32, Word)> {
+        let g = e.m.global(t)?;
+        match (g.class.opcode, g.operands.as_slice()) {
+            (Op::TypeInt, _) => Some((1, t)),
+            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
+                (e.m.op_of(*c) == Some(Op::TypeInt)).then_some((*n, *c))
+            }
+            _ => None,
+        }
+    };
+    let width = |e: &Emit, t: Word| e.m.int_type_of(t).map(|(w, _)| w);
+    let parts = |e: &mut Emit, v: Word, ty: Word, n: u32| -> Vec<Word> {
+        if n == 1 {
+            vec![v]
+        } else {
+            (0..n).map(|k| e.extract(ty, v, k)).collect()
+        }
+    };
+    let assemble = |e: &mut Emit, parts: &[Word]| {
+        let op = if parts.len() == 1 {
+            Op::CopyObject
+        } else {
+            Op::CompositeConstruct
+        };
+        e.push(with_ids(op, Some(ty), Some(r), parts));
+    };
+    match (halfs.get(&ty), halfs.get(&src_ty)) {
+        // 16-bit integers to halfs: each unpacked from its bits.
+        (Some(h), None) => match ints(e, src_ty) {
+            Some((n, c)) if n == h.n && width(e, c) == Some(16) => {
+                let halves: Vec<Word> = parts(e, src, c, n)
+                    .into_iter()
+                    .map(|bits| {
+                        let word = e.op(Op::UConvert, uint, &[bits]);
+                        let pair = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, word);
+                        e.extract(ids.f32_ty, pair, 0)
+                    })
+                    .collect();
+                assemble(e, &halves);
+                true
+            }
+            // A word to an f16vec2: both halves at once.
+            Some((1, c)) if h.n == 2 && width(e, c) == Some(32) => {
+                let word = if c == uint {
+                    src
+                } else {
+                    e.op(Op::Bitcast, uint, &[src])
+                };
+                e.push(Instruction::new(
+                    Op::ExtInst,
+                    Some(ty),
+                    Some(r),
+                    vec![
+                        Operand::IdRef(ids.glsl),
+                        Operand::LiteralExtInstInteger(UNPACK_HALF_2X16),
+                        Operand::IdRef(word),
+                    ],
+                ));
+                true
+            }
+            _ => false,
+        },
+        // Halfs to their 16-bit integer bits, each packed alone.
+        (None, Some(h)) => match ints(e, ty) {
+            Some((n, c)) if n == h.n && width(e, c) == Some(16) => {
+                let signed = e.m.int_type_of(c).is_some_and(|(_, s)| s);
+                let scalar = if h.n == 1 { src_ty } else { h.scalar };
+                let bits: Vec<Word> = parts(e, src, scalar, n)
+                    .into_iter()
+                    .map(|x| {
+                        let pair = e.op(Op::CompositeConstruct, ids.vec2, &[x, ids.zero]);
+                        let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, pair);
+                        let convert = if signed { Op::SConvert } else { Op::UConvert };
+                        e.op(convert, c, &[word])
+                    })
+                    .collect();
+                assemble(e, &bits);
+                true
+            }
+            // An f16vec2 to a word.
+            Some((1, c)) if h.n == 2 && width(e, c) == Some(32) => {
+                let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, src);
+                let op = if c == uint {
+                    Op::CopyObject
+                } else {
+                    Op::Bitcast
+                };
+                e.push(with_ids(op, Some(ty), Some(r), &[word]));
+                true
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -176,8 +294,11 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
                 Ok(true)
             }
             (Op::Bitcast, _) if result.is_some() || from_half => {
+                if half_bits(e, &ids, &halfs, inst) {
+                    return Ok(true);
+                }
                 bad.set(Some(
-                    "a bitcast to or from a 16-bit float (float16BitsToUint16 and the like): atomport computes halfs in 32-bit floats",
+                    "a bitcast between halfs and a type other than 16-bit integers or a 32-bit word (float16BitsToUint16, packFloat2x16 and their kin are supported): atomport computes halfs in 32-bit floats",
                 ));
                 Ok(false)
             }
