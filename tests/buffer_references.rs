@@ -470,6 +470,17 @@ fn the_cli_names_what_is_wrong_with_addresses() {
         2,
         "give one or the other",
     );
+    // Checked before any byte is made: five buffers of 1 GiB.
+    let mut huge = Vec::new();
+    for k in 0..5 {
+        huge.extend(["--buffer".to_string(), format!("@b{k}=u8:1073741824")]);
+    }
+    let huge: Vec<&str> = huge.iter().map(String::as_str).collect();
+    common::assert_fails_in_one_line(
+        &run(&huge),
+        1,
+        "the arena of addressable buffers, in bytes, is 5368709136, over the adapter's limit max_storage_buffer_binding_size",
+    );
     let plain = common::temp_file(
         "refs",
         "plain.comp",

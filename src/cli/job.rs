@@ -235,6 +235,10 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         .max_buffer_size
         .min(limits.max_storage_buffer_binding_size);
     let regions = arena_layout(kernel, res)?;
+    if !regions.is_empty() {
+        // Before any buffer's bytes are made.
+        Arena::size(ctx, &regions)?;
+    }
     let address = |name: &str| address_of(&regions, name);
     for a in res
         .buffers

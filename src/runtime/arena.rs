@@ -70,13 +70,27 @@ impl Arena {
     pub fn new(ctx: &Context, buffers: &[(&str, &[u8])]) -> Result<Arena> {
         let lens: Vec<(&str, u64)> = buffers.iter().map(|(n, b)| (*n, b.len() as u64)).collect();
         let regions = Self::layout(&lens)?;
-        let end = regions.last().map_or(0, |r| r.offset + r.len);
+        let size = Self::size(ctx, &regions)?;
+        let mut bytes = vec![0u8; size as usize];
+        for (r, (_, b)) in regions.iter().zip(buffers) {
+            bytes[r.offset as usize..(r.offset + r.len) as usize].copy_from_slice(b);
+        }
+        let buffer = Buffer::from_bytes_labeled(ctx, &bytes, Self::BINDING)?;
+        Ok(Arena { buffer, regions })
+    }
+
+    /// The bytes an arena of `regions` (as [`Arena::layout`] placed them)
+    /// takes on `ctx`'s device, checked against its largest storage binding.
+    pub fn size(ctx: &Context, regions: &[Region]) -> Result<u64> {
+        let end = regions.iter().map(|r| r.offset + r.len).max().unwrap_or(0);
         // A multiple of 8: the 64-bit views index it by 8 bytes.
         let size = end.next_multiple_of(8) + Self::RESERVED;
+        // An address's low word is the offset: never past 4 GiB.
         let limit = ctx
             .limits()
             .max_storage_buffer_binding_size
-            .min(ctx.limits().max_buffer_size);
+            .min(ctx.limits().max_buffer_size)
+            .min(u64::from(u32::MAX));
         if size > limit {
             return Err(Error::Limit {
                 what: "the arena of addressable buffers, in bytes,".into(),
@@ -85,12 +99,7 @@ impl Arena {
                 limit,
             });
         }
-        let mut bytes = vec![0u8; size as usize];
-        for (r, (_, b)) in regions.iter().zip(buffers) {
-            bytes[r.offset as usize..(r.offset + r.len) as usize].copy_from_slice(b);
-        }
-        let buffer = Buffer::from_bytes_labeled(ctx, &bytes, Self::BINDING)?;
-        Ok(Arena { buffer, regions })
+        Ok(size)
     }
 
     /// The buffers, in the order given.
