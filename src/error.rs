@@ -244,8 +244,10 @@ impl Error {
 /// atomport's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Known optional features: wgpu's name and what in a shader needs it.
-const FEATURE_NAMES: [(wgpu::Features, &str, &str); 12] = [
+/// The optional wgpu features kernels may need: the feature, wgpu's name
+/// for it and what in a shader needs it. Errors name a missing feature by
+/// it; `atomport info` lists those an adapter has.
+pub const FEATURES: [(wgpu::Features, &str, &str); 12] = [
     (
         wgpu::Features::SHADER_INT64,
         "SHADER_INT64",
@@ -298,12 +300,12 @@ const FEATURE_NAMES: [(wgpu::Features, &str, &str); 12] = [
 
 /// `NAME (what needs it), …` for a set of features.
 pub(crate) fn describe_features(features: wgpu::Features) -> String {
-    let mut parts: Vec<String> = FEATURE_NAMES
+    let mut parts: Vec<String> = FEATURES
         .iter()
         .filter(|(f, _, _)| features.contains(*f))
         .map(|(_, name, why)| format!("{name} ({why})"))
         .collect();
-    let known = FEATURE_NAMES
+    let known = FEATURES
         .iter()
         .fold(wgpu::Features::empty(), |acc, (f, _, _)| acc | *f);
     let rest = features - known;

@@ -36,7 +36,7 @@ mod scalar;
 mod translate;
 pub mod validate;
 
-pub use error::{Error, Result, ShaderError};
+pub use error::{Error, FEATURES, Result, ShaderError};
 pub use front::{
     Dialect, MAX_SOURCE_BYTES, SourceOptions, SpecKey, Specialization, TargetEnv, read_bounded,
     read_text,

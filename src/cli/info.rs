@@ -36,7 +36,7 @@ pub fn info(backend: Option<BackendChoice>, json: bool) -> atomport::Result<()> 
             o,
             "  features:    {}",
             if a.features.is_empty() {
-                "none of the atomics or binding-array features".to_string()
+                "none of the optional features kernels may need".to_string()
             } else {
                 a.features.join(", ")
             }

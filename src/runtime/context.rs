@@ -172,36 +172,6 @@ impl ContextOptions {
     }
 }
 
-/// The features `atomport info` reports: those of atomics, and those of
-/// binding arrays (arrays of textures and samplers indexed at run time).
-pub const ATOMIC_FEATURES: [(wgpu::Features, &str); 7] = [
-    (wgpu::Features::TEXTURE_ATOMIC, "TEXTURE_ATOMIC"),
-    (
-        wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX,
-        "SHADER_INT64_ATOMIC_MIN_MAX",
-    ),
-    (
-        wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
-        "SHADER_INT64_ATOMIC_ALL_OPS",
-    ),
-    (
-        wgpu::Features::SHADER_FLOAT32_ATOMIC,
-        "SHADER_FLOAT32_ATOMIC",
-    ),
-    (
-        wgpu::Features::TEXTURE_BINDING_ARRAY,
-        "TEXTURE_BINDING_ARRAY",
-    ),
-    (
-        wgpu::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
-        "SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING",
-    ),
-    (
-        wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY,
-        "STORAGE_RESOURCE_BINDING_ARRAY",
-    ),
-];
-
 /// What `atomport info` shows of one adapter.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdapterSummary {
@@ -215,7 +185,7 @@ pub struct AdapterSummary {
     pub driver: String,
     /// Driver version information.
     pub driver_info: String,
-    /// Which of [`ATOMIC_FEATURES`] the adapter has.
+    /// Which of [`crate::FEATURES`] the adapter has, by wgpu's names.
     pub features: Vec<&'static str>,
     /// The limits that matter for compute.
     pub limits: LimitsSummary,
@@ -247,10 +217,10 @@ fn summarize_parts(
         device_type: format!("{:?}", info.device_type),
         driver: info.driver,
         driver_info: info.driver_info,
-        features: ATOMIC_FEATURES
+        features: crate::FEATURES
             .iter()
-            .filter(|(f, _)| features.contains(*f))
-            .map(|(_, n)| *n)
+            .filter(|(f, _, _)| features.contains(*f))
+            .map(|(_, n, _)| *n)
             .collect(),
         limits: LimitsSummary {
             max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
