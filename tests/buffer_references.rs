@@ -651,3 +651,89 @@ fn atomics_of_every_width_go_through_a_reference() {
         assert!((1..=64).contains(&u64_at(48)), "{name}: compare-swap");
     }
 }
+
+const MESHES: &str = "#version 460
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference2 : require
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 64) in;
+struct Vertex { vec3 position; vec2 uv; };
+layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer Vertices { Vertex v[]; };
+layout(buffer_reference, scalar, buffer_reference_align = 4) buffer Stats { vec3 lo; uint bright; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Meshes { Vertices vertices[]; };
+layout(push_constant, scalar) uniform Constants { Meshes meshes; Stats stats; uint meshCount; uint vertexCount; } pc;
+
+float weight(Vertices vs, uint i) {
+    Vertex x = vs.v[i];
+    return x.position.x + x.position.y + x.position.z + x.uv.x;
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.vertexCount) {
+        return;
+    }
+    for (uint m = 0u; m < pc.meshCount; ++m) {
+        Vertices vs = pc.meshes.vertices[m];
+        if (uint64_t(vs) == 0ul) {
+            continue;
+        }
+        if (weight(vs, i) > 1.0) {
+            atomicAdd(pc.stats.bright, 1u);
+        }
+    }
+}
+";
+
+#[test]
+fn scalar_vertices_reached_through_a_table_of_references() {
+    // A GPU-driven pass: a table of vertex-buffer references (one null),
+    // scalar-layout vertices of 20 bytes, a reference passed to a function.
+    let file = common::temp_file("refs", "meshes.comp", MESHES);
+    let mut rng = common::Rng(0x3e5);
+    let vertices: Vec<f32> = (0..5 * 48).map(|_| rng.below(9) as f32 * 0.125).collect();
+    let bright = vertices
+        .chunks_exact(5)
+        .filter(|v| v[0] + v[1] + v[2] + v[3] > 1.0)
+        .count() as u64;
+    let list = |v: &[f32]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let verts = format!("@verts=f32:[{}]", list(&vertices));
+    for b in common::backend_names() {
+        let Some(v) = run_json_on(
+            b,
+            &[
+                &file,
+                "--groups",
+                "1",
+                "--buffer",
+                &verts,
+                "--buffer",
+                "@meshes=u64:[@verts,0,@verts]",
+                "--buffer",
+                "@stats=u32:4",
+                "--push",
+                "meshes=@meshes",
+                "--push",
+                "stats=@stats",
+                "--push",
+                "meshCount=3",
+                "--push",
+                "vertexCount=48",
+            ],
+        ) else {
+            continue;
+        };
+        // Two meshes, the null one skipped.
+        assert_eq!(
+            addressable(&v, "stats")["data"][3],
+            2 * bright,
+            "{b}: bright vertices"
+        );
+    }
+}

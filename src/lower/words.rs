@@ -1264,6 +1264,27 @@ fn laid_out_wrongly(m: &Model, ty: Word, uniform: bool) -> Vec<Word> {
     out
 }
 
+/// Every type `roots` are made of, themselves among them, but what buffer
+/// references point at.
+fn reachable_types(m: &Model, roots: &[Word]) -> HashSet<Word> {
+    let mut seen = HashSet::new();
+    let mut todo: Vec<Word> = roots.to_vec();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if let Some(d) = m.global(t).filter(|d| d.class.opcode != Op::TypePointer) {
+            todo.extend(
+                d.operands
+                    .iter()
+                    .filter_map(id)
+                    .filter(|c| m.global(*c).is_some()),
+            );
+        }
+    }
+    seen
+}
+
 /// Types holding narrow integers, and `also` (those only the replaced
 /// variables laid out, where WGSL cannot), keep no layout decorations:
 /// their values now live in registers only (32 bits per narrow integer),
@@ -1666,6 +1687,27 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAt
             }
         }
     })?;
+    // The types behind references are values in registers now: those laid
+    // out where WGSL cannot place them (scalar layout's `vec3` then `vec2`)
+    // lose their layout, unless bound memory also holds them.
+    let behind: Vec<Word> = refs
+        .iter()
+        .filter_map(|&p| m.global(p).and_then(|t| t.operands.get(1)).and_then(id))
+        .collect();
+    let bound: HashSet<Word> = {
+        let roots: Vec<Word> = m
+            .variables()
+            .filter(|&(_, class, _)| class != StorageClass::Function)
+            .map(|(_, _, pointee)| pointee)
+            .collect();
+        reachable_types(m, &roots)
+    };
+    let misplaced_only_behind: HashSet<Word> = behind
+        .iter()
+        .flat_map(|&t| laid_out_wrongly(m, t, false))
+        .filter(|t| !bound.contains(t))
+        .collect();
+    strip_layout(m, &HashMap::new(), &misplaced_only_behind);
     // Reference types become `uint64_t`; the module has Logical addressing.
     let module = m.module_mut();
     module
