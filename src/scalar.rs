@@ -225,6 +225,30 @@ impl ElementType {
         })
     }
 
+    /// A scalar or vector type by its GLSL name (`uint8_t`, `f16vec2`,
+    /// `u8vec4`, `uvec3`, `uint64_t`): its component type and count.
+    pub fn of_glsl_type(ty: &str) -> Option<(ElementType, usize)> {
+        if let Some(t) = ElementType::from_glsl(ty) {
+            return Some((t, 1));
+        }
+        let (prefix, n) = ty.split_once("vec")?;
+        let n: usize = n.parse().ok().filter(|n| (2..=4).contains(n))?;
+        let t = match prefix {
+            "u8" => ElementType::U8,
+            "i8" => ElementType::I8,
+            "u16" => ElementType::U16,
+            "i16" => ElementType::I16,
+            "f16" => ElementType::F16,
+            "u" => ElementType::U32,
+            "i" => ElementType::I32,
+            "" => ElementType::F32,
+            "u64" => ElementType::U64,
+            "i64" => ElementType::I64,
+            _ => return None,
+        };
+        Some((t, n))
+    }
+
     /// Parses one value to its bit pattern (in the low bytes): integers in
     /// range (decimal or `0x` hex), floats finite unless written as `inf`
     /// or `nan` (a half rounded to the nearest, ties to even).

@@ -507,3 +507,121 @@ void main() {
         }
     }
 }
+
+const PUSHED_WIDTHS: &str = "#version 460
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 32) in;
+layout(push_constant) uniform Params {
+    uint16_t width;
+    uint8_t channel;
+    int8_t bias;
+    f16vec2 scale;
+    u8vec4 mask;
+} params;
+layout(std430, binding = 0) readonly buffer Pixels { u8vec4 pixels[]; };
+layout(std430, binding = 1) buffer Result { uint sum; int biased; float scaled; uint masked; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= uint(params.width)) {
+        return;
+    }
+    uint v = uint(pixels[i][params.channel]);
+    atomicAdd(sum, v);
+    atomicAdd(biased, int(params.bias));
+    atomicOr(masked, v & uint(params.mask[params.channel]));
+    if (i == 0u) {
+        scaled = float(params.scale.x * params.scale.y);
+    }
+}
+";
+
+#[test]
+fn the_cli_sets_push_constants_of_every_width() {
+    let file = common::temp_file("narrow", "pushed.comp", PUSHED_WIDTHS);
+    for b in common::backend_names() {
+        let v = common::run_json(&[
+            "run",
+            &file,
+            "--groups",
+            "1",
+            "--push",
+            "width=20",
+            "--push",
+            "channel=2",
+            "--push",
+            "bias=-3",
+            "--push",
+            "scale=f16vec2(1.5, -2)",
+            "--push",
+            "mask=0x0f,0xf0,0x3c,0xff",
+            "--buffer",
+            "Pixels=u8:128:iota",
+            "--buffer",
+            "Result=u32:4",
+            "--backend",
+            b,
+            "--json",
+        ]);
+        let result = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == "Result")
+            .unwrap();
+        // Channel 2 of pixel i is byte 4i + 2.
+        let sum: u64 = (0..20).map(|i| 4 * i + 2).sum();
+        let masked = (0..20u64).fold(0, |m, i| m | ((4 * i + 2) & 0x3c));
+        assert_eq!(result["data"][0], sum, "{b}: sum");
+        assert_eq!(result["data"][1], (-60i32) as u32, "{b}: biased");
+        assert_eq!(result["data"][2], (-3.0f32).to_bits(), "{b}: scaled");
+        assert_eq!(result["data"][3], masked, "{b}: masked");
+        // The output shows each push constant at its own width.
+        let pushed: Vec<(String, String)> = v["push_constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["name"].as_str().unwrap().to_string(),
+                    p["value"].to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            pushed,
+            [
+                ("width", "[20]"),
+                ("channel", "[2]"),
+                ("bias", "[-3]"),
+                ("scale", "[1.5,-2.0]"),
+                ("mask", "[15,240,60,255]"),
+            ]
+            .map(|(a, b)| (a.to_string(), b.to_string())),
+            "{b}"
+        );
+    }
+    // Out of a member's range: named, exit 2.
+    let o = common::atomport(&[
+        "run",
+        &file,
+        "--groups",
+        "1",
+        "--push",
+        "width=70000",
+        "--push",
+        "channel=0",
+        "--push",
+        "bias=0",
+        "--push",
+        "scale=1",
+        "--push",
+        "mask=1",
+        "--buffer",
+        "Pixels=u8:4",
+        "--buffer",
+        "Result=u32:4",
+    ]);
+    common::assert_fails_in_one_line(&o, 2, "--push width: uniform `width` is uint16_t");
+}

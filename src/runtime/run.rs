@@ -413,7 +413,17 @@ fn push_constants(kernel: &Kernel, bindings: &[BindingOutput]) -> Vec<PushOutput
     info.members
         .iter()
         .filter_map(|m| {
-            let scalar = m.shape.scalar?;
+            // 8-, 16- and 64-bit members, at their own widths.
+            let Some(scalar) = m.shape.scalar else {
+                let (ty, n) = crate::ElementType::of_glsl_type(&m.ty)?;
+                let at = m.offset as usize;
+                let bytes = b.bytes.get(at..at + n * ty.bytes())?;
+                return Some(PushOutput {
+                    name: m.name.clone(),
+                    ty: m.ty.clone(),
+                    value: ty.data(bytes),
+                });
+            };
             let words: Vec<u32> = (0..m.shape.scalars())
                 .map(|k| word((m.offset + m.shape.scalar_offset(k)) as usize))
                 .collect();

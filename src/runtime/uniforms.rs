@@ -239,6 +239,38 @@ impl Uniforms {
     /// or GLSL constructors (`vec3(1.0, 2.0, 3.0)`).
     pub fn set_text(&mut self, name: &str, text: &str) -> Result<&mut Self> {
         let i = self.member(name)?;
+        // 8- and 16-bit members (of push constants and uniform blocks atomport
+        // reads as words) take their own widths.
+        if let Some((ty, n)) =
+            crate::ElementType::of_glsl_type(&self.members[i].ty).filter(|(t, _)| t.bytes() < 4)
+        {
+            let m = &self.members[i];
+            let bad =
+                |why: String| Error::Uniform(format!("uniform `{}` is {}: {why}", m.name, m.ty));
+            let mut values = tokens(text).map_err(bad)?;
+            if values.len() == 1 && n > 1 {
+                values = vec![values[0].clone(); n];
+            }
+            if values.len() != n {
+                return Err(bad(format!(
+                    "it takes {n} value(s), {} given in `{text}`",
+                    values.len()
+                )));
+            }
+            let width = ty.bytes();
+            let offset = m.offset as usize;
+            let mut bytes = Vec::with_capacity(n * width);
+            for v in &values {
+                let v = v.strip_suffix(['u', 'U']).unwrap_or(v);
+                let bits = ty.parse_value(v).map_err(|e| bad(e.to_string()))?;
+                bytes.extend_from_slice(&bits.to_le_bytes()[..width]);
+            }
+            if let Some(dst) = self.bytes.get_mut(offset..offset + bytes.len()) {
+                dst.copy_from_slice(&bytes);
+            }
+            self.set[i] = true;
+            return Ok(self);
+        }
         let words = parse_text(&self.members[i], text)?;
         self.write_member(i, &words);
         Ok(self)
@@ -355,53 +387,9 @@ fn parse_text(m: &Member, text: &str) -> Result<Vec<u32>> {
         )));
     };
     let bad = |why: String| Error::Uniform(format!("uniform `{}` is {}: {why}", m.name, m.ty));
-    // An array constructor's size (`float[3](…)`, `vec2[](…)`) is no value.
-    let mut unsized_text = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        let typed = rest[..open]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-        match rest[open..].find(']') {
-            Some(close) if typed => {
-                unsized_text.push_str(&rest[..open]);
-                rest = &rest[open + close + 1..];
-            }
-            _ => {
-                unsized_text.push_str(&rest[..=open]);
-                rest = &rest[open + 1..];
-            }
-        }
-    }
-    unsized_text.push_str(rest);
-    // Constructors and brackets only group: drop them.
-    let mut flat = String::with_capacity(text.len());
-    let mut word = String::new();
-    for c in unsized_text.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' || c == '+' {
-            word.push(c);
-            continue;
-        }
-        if c == '(' {
-            word.clear(); // a constructor's name
-        } else {
-            flat.push_str(&word);
-            word.clear();
-        }
-        if c == ',' {
-            flat.push(',');
-        } else if !(c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '{' | '}')) {
-            return Err(bad(format!("`{text}` is not a value")));
-        }
-    }
-    flat.push_str(&word);
-    let tokens: Vec<&str> = flat.split(',').map(str::trim).collect();
-    if tokens.iter().any(|t| t.is_empty()) {
-        return Err(bad(format!("`{text}` has an empty value")));
-    }
+    let tokens = tokens(text).map_err(bad)?;
     let mut words = Vec::with_capacity(tokens.len());
-    for t in tokens {
+    for t in tokens.iter().map(String::as_str) {
         words.push(match (t, scalar) {
             ("true", ScalarType::U32 | ScalarType::I32) => 1,
             ("false", ScalarType::U32 | ScalarType::I32) => 0,
@@ -445,4 +433,55 @@ fn parse_text(m: &Member, text: &str) -> Result<Vec<u32>> {
         )));
     }
     Ok(words)
+}
+
+/// The values in a member's text: a list of literals, GLSL constructors
+/// and brackets dropped (`vec3(1.0, 2.0, 3.0)` is three values).
+fn tokens(text: &str) -> std::result::Result<Vec<String>, String> {
+    // An array constructor's size (`float[3](…)`, `vec2[](…)`) is no value.
+    let mut unsized_text = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let typed = rest[..open]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        match rest[open..].find(']') {
+            Some(close) if typed => {
+                unsized_text.push_str(&rest[..open]);
+                rest = &rest[open + close + 1..];
+            }
+            _ => {
+                unsized_text.push_str(&rest[..=open]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    unsized_text.push_str(rest);
+    // Constructors and brackets only group: drop them.
+    let mut flat = String::with_capacity(text.len());
+    let mut word = String::new();
+    for c in unsized_text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-' || c == '+' {
+            word.push(c);
+            continue;
+        }
+        if c == '(' {
+            word.clear(); // a constructor's name
+        } else {
+            flat.push_str(&word);
+            word.clear();
+        }
+        if c == ',' {
+            flat.push(',');
+        } else if !(c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '{' | '}')) {
+            return Err(format!("`{text}` is not a value"));
+        }
+    }
+    flat.push_str(&word);
+    let tokens: Vec<String> = flat.split(',').map(|t| t.trim().to_string()).collect();
+    if tokens.iter().any(|t| t.is_empty()) {
+        return Err(format!("`{text}` has an empty value"));
+    }
+    Ok(tokens)
 }
