@@ -625,3 +625,56 @@ fn the_cli_sets_push_constants_of_every_width() {
     ]);
     common::assert_fails_in_one_line(&o, 2, "--push width: uniform `width` is uint16_t");
 }
+
+const PACKED_COPY: &str = "#version 460
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 16) in;
+struct Packed {
+    vec3 center;
+    int8_t axis[3];
+    uint8_t count;
+    uint16_t first;
+    uint16_t last;
+};
+layout(std430, binding = 0) readonly buffer Source { Packed source[]; };
+layout(std430, binding = 1) writeonly buffer Target { Packed target[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    Packed p = source[i];
+    p.count += uint8_t(1);
+    p.axis[1] = -p.axis[1];
+    target[15u - i] = p;
+}
+";
+
+#[test]
+fn structs_copied_between_blocks_and_variables_for_every_spirv_version() {
+    // For Vulkan 1.2 and later glslang copies `Packed p = source[i];` with
+    // OpCopyLogical (SPIR-V 1.4), which atomport spells out.
+    let input: Vec<u8> = (0..16 * 32).map(|b| (b * 7 + 3) as u8).collect();
+    let mut want = vec![0u8; input.len()];
+    for i in 0..16 {
+        let mut p = input[i * 32..(i + 1) * 32].to_vec();
+        p[13] = (-(p[13] as i8)) as u8;
+        p[15] = p[15].wrapping_add(1);
+        // The padding after the last member is not copied.
+        p[20..].fill(0);
+        want[(15 - i) * 32..(16 - i) * 32].copy_from_slice(&p);
+    }
+    for env in [
+        atomport::TargetEnv::Vulkan1_1,
+        atomport::TargetEnv::Vulkan1_3,
+    ] {
+        let mut o = SourceOptions::named("packed_copy.comp");
+        o.target_env = Some(env);
+        let k = Kernel::from_glsl(PACKED_COPY, &o).unwrap_or_else(|e| panic!("{e}"));
+        on_every_backend(
+            &k,
+            [1, 1, 1],
+            &[("Source", input.clone()), ("Target", vec![0; input.len()])],
+            |backend, out| assert_eq!(out[1], want, "{backend} ({})", env.name()),
+        );
+    }
+}

@@ -493,6 +493,76 @@ pub fn remove_unused_globals(m: &mut Model) -> usize {
     dead.len()
 }
 
+/// `OpCopyLogical` (SPIR-V 1.4+): glslang copies a struct or array between
+/// a block's laid-out type and a variable's plain one with it (`Meshlet m =
+/// meshlets[i];` for Vulkan 1.2 and later), which naga cannot read. Each
+/// becomes the copy spelled out: every member or element extracted and the
+/// value built again in the other type.
+pub fn copy_logical(m: &mut Model) -> Result<usize> {
+    m.rewrite(|e, inst| {
+        if inst.class.opcode != Op::CopyLogical {
+            return Ok(false);
+        }
+        let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        let src = inst.operands.first().and_then(id).unwrap_or(0);
+        let from = e.m.result_type(src).unwrap_or(0);
+        let parts = logical_parts(e, src, from, ty, 0)?;
+        e.push(with_ids(Op::CompositeConstruct, Some(ty), Some(r), &parts));
+        Ok(true)
+    })
+}
+
+/// The members or elements of `value` (of type `from`) as the members or
+/// elements of `to`, each copied logically in turn.
+fn logical_parts(e: &mut Emit, value: Word, from: Word, to: Word, depth: u32) -> Result<Vec<Word>> {
+    let unsupported =
+        || Error::Unsupported("an OpCopyLogical between types atomport cannot match".into());
+    if depth > 32 {
+        return Err(unsupported());
+    }
+    let (Some(f), Some(t)) = (e.m.global(from).cloned(), e.m.global(to).cloned()) else {
+        return Err(unsupported());
+    };
+    // (the source part's type, the target part's type), one per part.
+    let pairs: Vec<(Word, Word)> = match (f.class.opcode, t.class.opcode) {
+        (Op::TypeStruct, Op::TypeStruct) if f.operands.len() == t.operands.len() => f
+            .operands
+            .iter()
+            .zip(&t.operands)
+            .filter_map(|(a, b)| Some((id(a)?, id(b)?)))
+            .collect(),
+        (Op::TypeArray, Op::TypeArray) => {
+            let n = f
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|l| e.m.constant_u32(l))
+                .filter(|&n| n <= 1024)
+                .ok_or_else(unsupported)?;
+            let (a, b) = (
+                f.operands.first().and_then(id).unwrap_or(0),
+                t.operands.first().and_then(id).unwrap_or(0),
+            );
+            vec![(a, b); n as usize]
+        }
+        _ => return Err(unsupported()),
+    };
+    let mut out = Vec::with_capacity(pairs.len());
+    for (k, (a, b)) in pairs.into_iter().enumerate() {
+        let part = e.extract(a, value, k as u32);
+        let composite = matches!(e.m.op_of(b), Some(Op::TypeStruct | Op::TypeArray));
+        out.push(if a == b || !composite {
+            part
+        } else {
+            let inner = logical_parts(e, part, a, b, depth + 1)?;
+            e.op(Op::CompositeConstruct, b, &inner)
+        });
+    }
+    Ok(out)
+}
+
 /// `unpackUint2x32`, `packInt2x32` and their kin: glslang writes them as an
 /// `OpBitcast` between a 64-bit integer and a two-component 32-bit vector,
 /// which WGSL's `bitcast` cannot do. Each becomes conversions and shifts on

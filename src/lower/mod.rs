@@ -241,6 +241,7 @@ fn spirv_passes(
             warnings: compat::relax_memory_model(&mut m)?,
             ..SpirvOutcome::default()
         };
+        compat::copy_logical(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
         if opts.dialect == Some(front::Dialect::OpenGl) {
