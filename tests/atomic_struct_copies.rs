@@ -6,7 +6,7 @@
 
 mod common;
 
-use atomport::{Bind, Buffer, Kernel, SourceOptions};
+use atomport::{Kernel, SourceOptions};
 
 const BUCKETS: &str = "#version 450
 layout(local_size_x = 64) in;
@@ -66,27 +66,14 @@ fn structs_holding_atomics_copy_member_by_member() {
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
             .collect()
     };
+    let flat: Vec<u32> = start.iter().flatten().copied().collect();
+    let inputs = [
+        ("Keys", bytes(&keys)),
+        ("Buckets", bytes(&flat)),
+        ("Snapshot", vec![0; 160]),
+    ];
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let kb = Buffer::from_bytes(&ctx, &bytes(&keys)).unwrap();
-            let flat: Vec<u32> = start.iter().flatten().copied().collect();
-            let bb = Buffer::from_bytes(&ctx, &bytes(&flat)).unwrap();
-            let sb = Buffer::zeroed(&ctx, 160).unwrap();
-            let binds = [
-                Bind::named("Keys", &kb),
-                Bind::named("Buckets", &bb),
-                Bind::named("Snapshot", &sb),
-            ];
-            let backend = format!("{} (native: {native})", ctx.backend_name());
-            let out = if native {
-                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
-            } else {
-                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
-            }
-            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+        for (backend, out) in common::translated_and_native(&ctx, &k, [1, 1, 1], &inputs) {
             assert_eq!(words(&out[2]), snapshot, "{backend}: snapshot");
             assert_eq!(words(&out[1]), buckets, "{backend}: buckets");
         }

@@ -12,7 +12,7 @@
 
 mod common;
 
-use atomport::{Bind, Buffer, Context, Error, Kernel, SourceOptions, f32_to_half, half_to_f32};
+use atomport::{Bind, Buffer, Error, Kernel, SourceOptions, f32_to_half, half_to_f32};
 
 const HALF_STATS: &str = "#version 450
 #extension GL_EXT_shader_atomic_float2 : require
@@ -60,35 +60,6 @@ void main() {
 }
 ";
 
-/// The translated run, and on adapters that can the native one, of `k`.
-fn runs(k: &Kernel, ctx: &Context, inputs: &[(&str, Vec<u8>)]) -> Vec<(String, Vec<Vec<u8>>)> {
-    let mut out = Vec::new();
-    for native in [false, true] {
-        if native && !ctx.has_native() {
-            continue;
-        }
-        let buffers: Vec<Buffer> = inputs
-            .iter()
-            .map(|(_, b)| Buffer::from_bytes(ctx, b).unwrap())
-            .collect();
-        let binds: Vec<Bind> = inputs
-            .iter()
-            .zip(&buffers)
-            .map(|((n, _), b)| Bind::named(n, b))
-            .collect();
-        let backend = format!("{} (native: {native})", ctx.backend_name());
-        let groups = [2, 1, 1];
-        let read = if native {
-            ctx.dispatch_and_read_native(k, groups, &binds)
-        } else {
-            ctx.dispatch_and_read(k, groups, &binds)
-        }
-        .unwrap_or_else(|e| panic!("{backend}: {e}"));
-        out.push((backend, read));
-    }
-    out
-}
-
 fn halfs(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(2)
         .map(|c| half_to_f32(u16::from_le_bytes([c[0], c[1]])))
@@ -129,9 +100,10 @@ fn half_atomics_change_only_their_half_of_a_word() {
     let sum: f32 = samples.iter().sum();
     let group = |g: usize| &samples[g * 64..(g + 1) * 64];
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for (backend, out) in runs(
-            &k,
+        for (backend, out) in common::translated_and_native(
             &ctx,
+            &k,
+            [2, 1, 1],
             &[("Samples", bytes.clone()), ("Stats", stats.clone())],
         ) {
             let got = halfs(&out[1]);
@@ -312,9 +284,10 @@ fn double_atomics_are_64_bit_compare_exchange_loops() {
             }
             continue;
         }
-        for (backend, out) in runs(
-            &k,
+        for (backend, out) in common::translated_and_native(
             &ctx,
+            &k,
+            [2, 1, 1],
             &[("Samples", bytes.clone()), ("Stats", stats.clone())],
         ) {
             let got: Vec<f64> = out[1]

@@ -9,7 +9,7 @@
 
 mod common;
 
-use atomport::{Bind, Buffer, Kernel, SourceOptions};
+use atomport::{Kernel, SourceOptions};
 
 const MATVEC: &str = "#version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -96,26 +96,13 @@ fn a_matrix_vector_product_over_half_weights_rounds_as_halfs_do() {
         want_y.push(round_half(round_half(acc * 0.5) + third));
     }
     let bytes16 = |v: &[u16]| v.iter().flat_map(|h| h.to_le_bytes()).collect::<Vec<u8>>();
+    let inputs = [
+        ("Weights", bytes16(&w)),
+        ("Input", bytes16(&x)),
+        ("Output", vec![0; 36]),
+    ];
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let wb = Buffer::from_bytes(&ctx, &bytes16(&w)).unwrap();
-            let xb = Buffer::from_bytes(&ctx, &bytes16(&x)).unwrap();
-            let yb = Buffer::zeroed(&ctx, 36).unwrap();
-            let binds = [
-                Bind::named("Weights", &wb),
-                Bind::named("Input", &xb),
-                Bind::named("Output", &yb),
-            ];
-            let backend = format!("{} (native: {native})", ctx.backend_name());
-            let out = if native {
-                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
-            } else {
-                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
-            }
-            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+        for (backend, out) in common::translated_and_native(&ctx, &k, [1, 1, 1], &inputs) {
             let y: Vec<u16> = out[2][4..36]
                 .chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -178,21 +165,9 @@ fn half_bits_pack_and_unpack_as_the_halfs_are_stored() {
     want.extend(w.iter().map(|h| h ^ 0x8000));
     want.extend(&w);
     let bytes: Vec<u8> = w.iter().flat_map(|h| h.to_le_bytes()).collect();
+    let inputs = [("Weights", bytes), ("Quantized", vec![0; 384])];
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let wb = Buffer::from_bytes(&ctx, &bytes).unwrap();
-            let out = Buffer::zeroed(&ctx, 384).unwrap();
-            let binds = [Bind::named("Weights", &wb), Bind::named("Quantized", &out)];
-            let backend = format!("{} (native: {native})", ctx.backend_name());
-            let read = if native {
-                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
-            } else {
-                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
-            }
-            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+        for (backend, read) in common::translated_and_native(&ctx, &k, [1, 1, 1], &inputs) {
             let got: Vec<u16> = read[1]
                 .chunks_exact(2)
                 .map(|c| u16::from_le_bytes([c[0], c[1]]))

@@ -8,7 +8,7 @@
 
 mod common;
 
-use atomport::{Bind, Buffer, Context, Kernel, SourceOptions};
+use atomport::{Kernel, SourceOptions};
 
 fn kernel(name: &str, src: &str) -> Kernel {
     Kernel::from_glsl(src, &SourceOptions::named(name)).unwrap_or_else(|e| panic!("{e}"))
@@ -23,28 +23,7 @@ fn on_every_backend(
     check: impl Fn(&str, &[Vec<u8>]),
 ) {
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let bufs: Vec<Buffer> = inputs
-                .iter()
-                .map(|(_, b)| Buffer::from_bytes(&ctx, b).unwrap())
-                .collect();
-            let binds: Vec<Bind> = inputs
-                .iter()
-                .zip(&bufs)
-                .map(|((n, _), b)| Bind::named(n, b))
-                .collect();
-            let run = |ctx: &Context| {
-                if native {
-                    ctx.dispatch_and_read_native(k, groups, &binds)
-                } else {
-                    ctx.dispatch_and_read(k, groups, &binds)
-                }
-            };
-            let backend = format!("{} (native: {native})", ctx.backend_name());
-            let out = run(&ctx).unwrap_or_else(|e| panic!("{backend}: {e}"));
+        for (backend, out) in common::translated_and_native(&ctx, k, groups, inputs) {
             check(&backend, &out);
         }
     }
@@ -491,19 +470,10 @@ void main() {
             println!("skipping {}: no SHADER_INT64", ctx.backend_name());
             continue;
         }
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let b = Buffer::from_bytes(&ctx, &input).unwrap();
-            let binds = [Bind::named("Mixed", &b)];
-            let out = if native {
-                ctx.dispatch_and_read_native(&k, [1, 1, 1], &binds)
-            } else {
-                ctx.dispatch_and_read(&k, [1, 1, 1], &binds)
-            }
-            .unwrap();
-            assert_eq!(out[0], want, "{} (native: {native})", ctx.backend_name());
+        for (backend, out) in
+            common::translated_and_native(&ctx, &k, [1, 1, 1], &[("Mixed", input.clone())])
+        {
+            assert_eq!(out[0], want, "{backend}");
         }
     }
 }

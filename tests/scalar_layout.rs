@@ -7,7 +7,7 @@
 
 mod common;
 
-use atomport::{Bind, Buffer, Kernel, SourceOptions};
+use atomport::{Kernel, SourceOptions};
 
 const SKIN: &str = "#version 450
 #extension GL_EXT_scalar_block_layout : require
@@ -57,27 +57,14 @@ fn scalar_layout_vec3_arrays_and_packed_structs() {
     }
     let hits = (0..n).filter(|i| positions[i * 3] < 8.0).count() as u32;
     let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let inputs = [
+        ("Positions", bytes(&positions)),
+        ("Vertices", bytes(&vertices)),
+        ("Bounds", vec![0; 16]),
+    ];
+    let groups = [(n / 32) as u32, 1, 1];
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        for native in [false, true] {
-            if native && !ctx.has_native() {
-                continue;
-            }
-            let p = Buffer::from_bytes(&ctx, &bytes(&positions)).unwrap();
-            let v = Buffer::from_bytes(&ctx, &bytes(&vertices)).unwrap();
-            let b = Buffer::zeroed(&ctx, 16).unwrap();
-            let binds = [
-                Bind::named("Positions", &p),
-                Bind::named("Vertices", &v),
-                Bind::named("Bounds", &b),
-            ];
-            let groups = [(n / 32) as u32, 1, 1];
-            let backend = format!("{} (native: {native})", ctx.backend_name());
-            let out = if native {
-                ctx.dispatch_and_read_native(&k, groups, &binds)
-            } else {
-                ctx.dispatch_and_read(&k, groups, &binds)
-            }
-            .unwrap_or_else(|e| panic!("{backend}: {e}"));
+        for (backend, out) in common::translated_and_native(&ctx, &k, groups, &inputs) {
             let floats = |b: &[u8]| -> Vec<f32> {
                 b.chunks_exact(4)
                     .map(|c| f32::from_le_bytes(c.try_into().unwrap()))

@@ -222,3 +222,38 @@ pub fn descriptor_indexing_icd() -> Result<String, String> {
         Err(format!("no {}", icd.display()))
     }
 }
+
+/// `k` dispatched over buffers made from `inputs` (bound by name) on
+/// `ctx`: translated, and where the adapter can, its original SPIR-V run
+/// natively. Each run's name and every binding's bytes after it.
+pub fn translated_and_native(
+    ctx: &Context,
+    k: &Kernel,
+    groups: [u32; 3],
+    inputs: &[(&str, Vec<u8>)],
+) -> Vec<(String, Vec<Vec<u8>>)> {
+    let mut out = Vec::new();
+    for native in [false, true] {
+        if native && !ctx.has_native() {
+            continue;
+        }
+        let buffers: Vec<atomport::Buffer> = inputs
+            .iter()
+            .map(|(_, b)| atomport::Buffer::from_bytes(ctx, b).unwrap())
+            .collect();
+        let binds: Vec<atomport::Bind> = inputs
+            .iter()
+            .zip(&buffers)
+            .map(|((n, _), b)| atomport::Bind::named(n, b))
+            .collect();
+        let backend = format!("{} (native: {native})", ctx.backend_name());
+        let read = if native {
+            ctx.dispatch_and_read_native(k, groups, &binds)
+        } else {
+            ctx.dispatch_and_read(k, groups, &binds)
+        }
+        .unwrap_or_else(|e| panic!("{backend}: {e}"));
+        out.push((backend, read));
+    }
+    out
+}
