@@ -777,7 +777,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
                     let var = ptrs[&p].0;
                     return Err(Error::Unsupported(format!(
                         "`{}` holds 8- or 16-bit integers, which atomport reads as 32-bit words, and Op{op:?} takes a pointer into it: load and store its members instead",
-                        e.m.name(var).unwrap_or("?")
+                        memory_name(e.m, var)
                     )));
                 }
                 Ok(false)
@@ -1054,6 +1054,35 @@ fn bit_shift(e: &mut Emit, c: &Consts, off: Off) -> Word {
     }
 }
 
+/// The declaration of `ty`, which a `what` (load or store) of memory words
+/// walks `depth` levels into, and a reader of its literal operands (a
+/// scalar's width first); a nesting past 16 levels is refused.
+fn declared(
+    l: &Layout,
+    ty: Word,
+    depth: u32,
+    what: &str,
+) -> Result<(Instruction, impl Fn(usize) -> u32 + use<>)> {
+    if depth > 16 {
+        return Err(Error::Unsupported(
+            "a value nested too deep in memory holding 8- or 16-bit integers".into(),
+        ));
+    }
+    let d =
+        l.m.global(ty)
+            .ok_or_else(|| Error::shader(format!("malformed SPIR-V: {what} of an unknown type")))?
+            .clone();
+    let literals: Vec<u32> = d
+        .operands
+        .iter()
+        .map(|o| match o {
+            Operand::LiteralBit32(v) => *v,
+            _ => 0,
+        })
+        .collect();
+    Ok((d, move |k: usize| literals.get(k).copied().unwrap_or(0)))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn load(
     e: &mut Emit,
@@ -1066,19 +1095,7 @@ fn load(
     mstride: Option<u32>,
     depth: u32,
 ) -> Result<Word> {
-    if depth > 16 {
-        return Err(Error::Unsupported(
-            "a value nested too deep in memory holding 8- or 16-bit integers".into(),
-        ));
-    }
-    let d =
-        l.m.global(ty)
-            .ok_or_else(|| Error::shader("malformed SPIR-V: load of an unknown type"))?
-            .clone();
-    let lit = |k: usize| match d.operands.get(k) {
-        Some(Operand::LiteralBit32(v)) => *v,
-        _ => 0,
-    };
+    let (d, lit) = declared(l, ty, depth, "load")?;
     match d.class.opcode {
         Op::TypeInt | Op::TypeFloat if lit(0) == 32 => {
             let w = load_word(e, c, var, t, off);
@@ -1150,19 +1167,7 @@ fn store(
     value: Word,
     depth: u32,
 ) -> Result<()> {
-    if depth > 16 {
-        return Err(Error::Unsupported(
-            "a value nested too deep in memory holding 8- or 16-bit integers".into(),
-        ));
-    }
-    let d =
-        l.m.global(ty)
-            .ok_or_else(|| Error::shader("malformed SPIR-V: store of an unknown type"))?
-            .clone();
-    let lit = |k: usize| match d.operands.get(k) {
-        Some(Operand::LiteralBit32(v)) => *v,
-        _ => 0,
-    };
+    let (d, lit) = declared(l, ty, depth, "store")?;
     match d.class.opcode {
         Op::TypeInt | Op::TypeFloat if lit(0) == 32 => {
             let w = if ty == c.uint {
