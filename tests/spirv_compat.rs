@@ -122,6 +122,10 @@ fn constructs_wgsl_lacks_are_refused_by_name() {
             "#version 450\n#extension GL_EXT_shader_8bit_storage : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\nlayout(local_size_x = 1) in;\n#extension GL_EXT_shader_atomic_int64 : require\nlayout(set = 0, binding = 0) buffer B { uint8_t bytes[4]; uint64_t big; };\nvoid main() { atomicAdd(big, uint64_t(bytes[0])); }",
             "not 32 bits wide",
         ),
+        (
+            "#version 450\nlayout(local_size_x = 1) in;\nstruct Grid { uint cells[300]; };\nlayout(set = 0, binding = 0) buffer B { Grid grids[2]; };\nvoid main() { atomicAdd(grids[0].cells[1], 1u); grids[1] = grids[0]; }",
+            "which holds memory used atomically; WGSL cannot copy atomics as values",
+        ),
     ];
     for (src, needle) in cases {
         for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3] {
