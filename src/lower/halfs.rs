@@ -330,11 +330,6 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
     if let Some(why) = bad.get() {
         return Err(Error::Unsupported(why.into()));
     }
-    let scalars: Vec<Word> = halfs
-        .values()
-        .filter(|h| h.n == 1)
-        .map(|h| h.scalar)
-        .collect();
     for t in &mut m.module_mut().types_global_values {
         if t.class.opcode == Op::TypeFloat && t.result_id.is_some_and(|r| scalars.contains(&r)) {
             t.operands[0] = Operand::LiteralBit32(32);

@@ -1043,6 +1043,22 @@ fn load_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off) -> Word {
     }
 }
 
+/// Stores `uint` `w` as the word holding byte `off` (atomically in
+/// memory whose words are atomic).
+fn store_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off, w: Word) {
+    let ptr = word_pointer(e, c, var, t, off, true);
+    if t.atomic {
+        e.push(with_ids(
+            Op::AtomicStore,
+            None,
+            None,
+            &[ptr, scope(c, t), c.zero, w],
+        ));
+    } else {
+        e.push(with_ids(Op::Store, None, None, &[ptr, w]));
+    }
+}
+
 /// The bit position of byte `off` in its word.
 fn bit_shift(e: &mut Emit, c: &Consts, off: Off) -> Word {
     match off {
@@ -1175,17 +1191,7 @@ fn store(
             } else {
                 e.op(Op::Bitcast, c.uint, &[value])
             };
-            let ptr = word_pointer(e, c, var, t, off, true);
-            if t.atomic {
-                e.push(with_ids(
-                    Op::AtomicStore,
-                    None,
-                    None,
-                    &[ptr, scope(c, t), c.zero, w],
-                ));
-            } else {
-                e.push(with_ids(Op::Store, None, None, &[ptr, w]));
-            }
+            store_word(e, c, var, t, off, w);
             Ok(())
         }
         Op::TypeInt | Op::TypeFloat | Op::TypePointer
@@ -1202,17 +1208,7 @@ fn store(
             for (k, part) in [v, hi].into_iter().enumerate() {
                 let w = e.op(Op::UConvert, c.uint, &[part]);
                 let at = add(e, c, off, Off::Const(4 * k as u32));
-                let ptr = word_pointer(e, c, var, t, at, true);
-                if t.atomic {
-                    e.push(with_ids(
-                        Op::AtomicStore,
-                        None,
-                        None,
-                        &[ptr, scope(c, t), c.zero, w],
-                    ));
-                } else {
-                    e.push(with_ids(Op::Store, None, None, &[ptr, w]));
-                }
+                store_word(e, c, var, t, at, w);
             }
             Ok(())
         }
