@@ -247,59 +247,59 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The optional wgpu features kernels may need: the feature, wgpu's name
 /// for it and what in a shader needs it. Errors name a missing feature by
 /// it; `atomport info` lists those an adapter has.
-pub const FEATURES: [(wgpu::Features, &str, &str); 12] = [
+pub const FEATURES: [(wgt::Features, &str, &str); 12] = [
     (
-        wgpu::Features::SHADER_INT64,
+        wgt::Features::SHADER_INT64,
         "SHADER_INT64",
         "64-bit integers",
     ),
     (
-        wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX,
+        wgt::Features::SHADER_INT64_ATOMIC_MIN_MAX,
         "SHADER_INT64_ATOMIC_MIN_MAX",
         "64-bit integer atomicMin/atomicMax",
     ),
     (
-        wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS,
+        wgt::Features::SHADER_INT64_ATOMIC_ALL_OPS,
         "SHADER_INT64_ATOMIC_ALL_OPS",
         "64-bit integer atomics",
     ),
     (
-        wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        wgt::Features::SHADER_FLOAT32_ATOMIC,
         "SHADER_FLOAT32_ATOMIC",
         "native float atomics",
     ),
     (
-        wgpu::Features::TEXTURE_ATOMIC,
+        wgt::Features::TEXTURE_ATOMIC,
         "TEXTURE_ATOMIC",
         "texture atomics",
     ),
-    (wgpu::Features::SHADER_F16, "SHADER_F16", "16-bit floats"),
-    (wgpu::Features::SHADER_F64, "SHADER_F64", "64-bit floats"),
-    (wgpu::Features::SUBGROUP, "SUBGROUP", "subgroup operations"),
+    (wgt::Features::SHADER_F16, "SHADER_F16", "16-bit floats"),
+    (wgt::Features::SHADER_F64, "SHADER_F64", "64-bit floats"),
+    (wgt::Features::SUBGROUP, "SUBGROUP", "subgroup operations"),
     (
-        wgpu::Features::TEXTURE_BINDING_ARRAY,
+        wgt::Features::TEXTURE_BINDING_ARRAY,
         "TEXTURE_BINDING_ARRAY",
         "arrays of textures and samplers indexed at run time",
     ),
     (
-        wgpu::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
+        wgt::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
         "SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING",
         "texture array indices that differ within a workgroup",
     ),
     (
-        wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY,
+        wgt::Features::STORAGE_RESOURCE_BINDING_ARRAY,
         "STORAGE_RESOURCE_BINDING_ARRAY",
         "arrays of storage textures",
     ),
     (
-        wgpu::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
+        wgt::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
         "STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING",
         "storage texture array indices that differ within a workgroup",
     ),
 ];
 
 /// `NAME (what needs it), …` for a set of features.
-pub(crate) fn describe_features(features: wgpu::Features) -> String {
+pub(crate) fn describe_features(features: wgt::Features) -> String {
     let mut parts: Vec<String> = FEATURES
         .iter()
         .filter(|(f, _, _)| features.contains(*f))
@@ -307,7 +307,7 @@ pub(crate) fn describe_features(features: wgpu::Features) -> String {
         .collect();
     let known = FEATURES
         .iter()
-        .fold(wgpu::Features::empty(), |acc, (f, _, _)| acc | *f);
+        .fold(wgt::Features::empty(), |acc, (f, _, _)| acc | *f);
     let rest = features - known;
     if !rest.is_empty() {
         parts.push(format!("{rest:?}"));

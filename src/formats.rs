@@ -3,8 +3,8 @@
 //! (for GLSL image formats' wgpu twins) and the runtime share.
 
 /// Texture formats by the names WGSL and the command line use.
-const FORMATS: &[(&str, wgpu::TextureFormat)] = {
-    use wgpu::TextureFormat as F;
+const FORMATS: &[(&str, wgt::TextureFormat)] = {
+    use wgt::TextureFormat as F;
     &[
         ("r8unorm", F::R8Unorm),
         ("r8snorm", F::R8Snorm),
@@ -54,12 +54,13 @@ const FORMATS: &[(&str, wgpu::TextureFormat)] = {
 };
 
 /// The format named `name` (`rgba8unorm`, `r32float`, `depth32float`, …).
-pub fn parse_format(name: &str) -> Option<wgpu::TextureFormat> {
+#[cfg(feature = "runtime")]
+pub fn parse_format(name: &str) -> Option<wgt::TextureFormat> {
     FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
 /// The name of a format, as [`parse_format`] takes it.
-pub fn format_name(format: wgpu::TextureFormat) -> String {
+pub fn format_name(format: wgt::TextureFormat) -> String {
     FORMATS
         .iter()
         .find(|(_, f)| *f == format)
@@ -68,6 +69,7 @@ pub fn format_name(format: wgpu::TextureFormat) -> String {
 }
 
 /// The names of every format [`parse_format`] takes, for messages.
+#[cfg(feature = "runtime")]
 pub fn format_names() -> String {
     FORMATS
         .iter()
@@ -78,7 +80,8 @@ pub fn format_names() -> String {
 
 /// A number for `format`, the same in every run: its place in the table
 /// (formats the table lacks share one past it).
-pub(crate) fn code(format: wgpu::TextureFormat) -> u32 {
+#[cfg(feature = "runtime")]
+pub(crate) fn code(format: wgt::TextureFormat) -> u32 {
     FORMATS
         .iter()
         .position(|(_, f)| *f == format)

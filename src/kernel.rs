@@ -4,14 +4,14 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use naga::{AddressSpace, ImageClass, ScalarKind, StorageAccess, TypeInner};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::front::{self, Dialect, SourceOptions};
 use crate::lower::opengl::{OpenGlKind, OpenGlOrigin};
 use crate::{Error, Result, ScalarType, guard};
 
 /// The shape of a texture as a shader declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TextureDim {
     /// `texture1D`, `image1D`.
@@ -60,22 +60,24 @@ impl TextureDim {
         })
     }
 
-    pub(crate) fn texture_dimension(self) -> wgpu::TextureDimension {
+    #[cfg(feature = "runtime")]
+    pub(crate) fn texture_dimension(self) -> wgt::TextureDimension {
         match self {
-            TextureDim::D1 => wgpu::TextureDimension::D1,
-            TextureDim::D3 => wgpu::TextureDimension::D3,
-            _ => wgpu::TextureDimension::D2,
+            TextureDim::D1 => wgt::TextureDimension::D1,
+            TextureDim::D3 => wgt::TextureDimension::D3,
+            _ => wgt::TextureDimension::D2,
         }
     }
 
-    pub(crate) fn view_dimension(self) -> wgpu::TextureViewDimension {
+    #[cfg(feature = "runtime")]
+    pub(crate) fn view_dimension(self) -> wgt::TextureViewDimension {
         match self {
-            TextureDim::D1 => wgpu::TextureViewDimension::D1,
-            TextureDim::D2 => wgpu::TextureViewDimension::D2,
-            TextureDim::D2Array => wgpu::TextureViewDimension::D2Array,
-            TextureDim::Cube => wgpu::TextureViewDimension::Cube,
-            TextureDim::CubeArray => wgpu::TextureViewDimension::CubeArray,
-            TextureDim::D3 => wgpu::TextureViewDimension::D3,
+            TextureDim::D1 => wgt::TextureViewDimension::D1,
+            TextureDim::D2 => wgt::TextureViewDimension::D2,
+            TextureDim::D2Array => wgt::TextureViewDimension::D2Array,
+            TextureDim::Cube => wgt::TextureViewDimension::Cube,
+            TextureDim::CubeArray => wgt::TextureViewDimension::CubeArray,
+            TextureDim::D3 => wgt::TextureViewDimension::D3,
         }
     }
 
@@ -92,7 +94,7 @@ impl TextureDim {
 }
 
 /// What kind of resource a binding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BindingKind {
     /// `var<storage, read>`.
@@ -135,7 +137,7 @@ impl BindingKind {
 }
 
 /// One binding the kernel's entry point uses.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingInfo {
     /// Bind group index (`@group`, GLSL `set`).
     pub group: u32,
@@ -154,7 +156,8 @@ pub struct BindingInfo {
     /// buffer read as words (atomport's word-addressed memory pass) the type of the
     /// runtime-sized array it ends with (`uint8_t pixels[]` → `u8`). `run`
     /// prints the buffer in it. (Not in the JSON binding map: `element`
-    /// and the declared `members` say it there.)
+    /// and the declared `members` say it there; loading a map derives it
+    /// the same way.)
     #[serde(skip)]
     pub element_type: Option<crate::ElementType>,
     /// For [`BindingKind::Image`]: the GLSL image type's shape and format.
@@ -166,7 +169,7 @@ pub struct BindingInfo {
     pub opengl: Option<OpenGlOrigin>,
     /// For uniform blocks and atomic-counter buffers: every member by its
     /// GLSL name, with its type, offset and size.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<Member>,
     /// For sampled and storage textures: shape, sample type, and a storage
     /// texture's format and access.
@@ -194,20 +197,21 @@ pub struct BindingInfo {
     /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU
     /// has no push constants; the block is this buffer, set by member name
     /// ([`crate::Uniforms::push`]).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub push_constant: bool,
     /// For a binding array (an array of textures or samplers the shader
     /// indexes at run time, or declares without a size): its length. The
     /// host binds its elements by name, `NAME[0]`, `NAME[1]`, …
     #[serde(skip_serializing_if = "Option::is_none")]
     pub array: Option<ArrayLength>,
-    /// The block's type name when the binding is named by its instance.
-    #[serde(skip)]
-    pub(crate) block_name: Option<String>,
+    /// The block's type name when the binding is named by its instance
+    /// (`buffer Particles { … } particles;`): binding by either name works.
+    #[serde(rename = "block", default, skip_serializing_if = "Option::is_none")]
+    pub block_name: Option<String>,
 }
 
 /// How many elements a binding array has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArrayLength {
     /// Declared with this many (`texture2D maps[8]`): all are bound.
@@ -240,7 +244,7 @@ pub struct TextureInfo {
 }
 
 /// One member of a uniform block or of an atomic-counter buffer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Member {
     /// The GLSL name.
     pub name: String,
@@ -255,35 +259,95 @@ pub struct Member {
     /// the host uses when it sets none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub initializer: Option<String>,
-    #[serde(skip)]
+    /// How its values lie: its scalar, vector and matrix shape and strides.
+    #[serde(flatten)]
     pub(crate) shape: MemberShape,
 }
 
 /// How a member's values lie in memory, for setting them from the host.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// In the binding map's JSON, what is 1 (rows, columns, count) or 0
+/// (strides) is left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct MemberShape {
     /// The scalar type; `None` for members the host cannot set (structs, 64-bit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scalar: Option<ScalarType>,
     /// Components of a vector (or rows of a matrix column); 1 for scalars.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub rows: u32,
     /// Columns of a matrix; 1 otherwise.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub columns: u32,
     /// Bytes between matrix columns.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub column_stride: u32,
     /// Array elements; 1 when not an array.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: u32,
     /// Bytes between array elements.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub stride: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// [`TextureInfo`] as its JSON holds it, names as strings.
+#[derive(Deserialize)]
+struct WrittenTextureInfo {
+    dim: Option<TextureDim>,
+    sample: String,
+    multisampled: bool,
+    format: Option<String>,
+    access: Option<String>,
+    #[serde(default)]
+    format_from_host: bool,
+}
+
+impl<'de> Deserialize<'de> for TextureInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TextureInfo, D::Error> {
+        let w = WrittenTextureInfo::deserialize(d)?;
+        // The names atomport writes, as the `&'static str`s it compares.
+        let known = |s: &str, names: &'static [&'static str]| {
+            names
+                .iter()
+                .copied()
+                .find(|n| *n == s)
+                .ok_or_else(|| serde::de::Error::unknown_variant(s, names))
+        };
+        Ok(TextureInfo {
+            dim: w.dim,
+            sample: known(&w.sample, &["float", "sint", "uint", "depth"])?,
+            multisampled: w.multisampled,
+            format: w.format,
+            access: w
+                .access
+                .map(|a| known(&a, &["read", "write", "read_write"]))
+                .transpose()?,
+            format_from_host: w.format_from_host,
+        })
+    }
 }
 
 impl MemberShape {
     /// Scalars the member holds.
+    #[cfg(feature = "runtime")]
     pub(crate) fn scalars(&self) -> usize {
         (self.rows * self.columns * self.count) as usize
     }
 
     /// The byte offset (from the member's start) of scalar `k`, counted
     /// column-major within an element.
+    #[cfg(feature = "runtime")]
     pub(crate) fn scalar_offset(&self, k: usize) -> u32 {
         let per = (self.rows * self.columns) as usize;
         let (element, within) = (k / per, k % per);
@@ -293,7 +357,7 @@ impl MemberShape {
 }
 
 /// The shape and format of an image binding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImageShape {
     /// The GLSL image type's shape.
     pub dim: crate::lower::texel::ImageDim,
@@ -395,16 +459,19 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// A compute kernel ready to dispatch: WGSL text, entry point, workgroup size, binding map.
 #[derive(Debug)]
 pub struct Kernel {
+    /// Identifies it in the runtime's pipeline caches.
+    #[cfg_attr(not(feature = "runtime"), allow(dead_code))]
     id: u64,
     wgsl: String,
     entry: String,
     workgroup_size: [u32; 3],
     bindings: Vec<BindingInfo>,
-    features: wgpu::Features,
+    features: wgt::Features,
     dialect: Option<Dialect>,
     module: std::sync::Arc<naga::Module>,
     workgroup_memory: u64,
     /// Dropped with the kernel: the runtime's caches see it gone.
+    #[cfg_attr(not(feature = "runtime"), allow(dead_code))]
     alive: std::sync::Arc<()>,
     /// Files `#include`d by GLSL input, as found.
     includes: Vec<std::path::PathBuf>,
@@ -671,11 +738,6 @@ impl Kernel {
             {
                 b.members = declared(&w.members, &provenance.initializers);
                 b.element = None;
-                b.element_type = w
-                    .members
-                    .last()
-                    .and_then(|m| m.ty.strip_suffix("[]"))
-                    .and_then(crate::ElementType::from_glsl);
             }
             if let Some(img) = provenance
                 .images
@@ -684,13 +746,13 @@ impl Kernel {
             {
                 b.kind = BindingKind::Image;
                 b.element = Some(img.format.scalar());
-                b.element_type = b.element.map(Into::into);
                 b.image = Some(ImageShape {
                     dim: img.dim,
                     format: img.format,
                     size_overrides: img.size_overrides,
                 });
             }
+            b.element_type = element_type_of(&b);
             bindings.push(b);
         }
         bindings.sort_by_key(|b| (b.group, b.binding));
@@ -718,6 +780,19 @@ impl Kernel {
                 })
             }),
         })
+    }
+
+    /// Puts back what a translation recorded beside its WGSL
+    /// ([`Kernel::from_translation`]).
+    pub(crate) fn restore(
+        &mut self,
+        bindings: Vec<BindingInfo>,
+        dialect: Option<Dialect>,
+        warnings: Vec<crate::Warning>,
+    ) {
+        self.bindings = bindings;
+        self.dialect = dialect;
+        self.warnings = warnings;
     }
 
     /// The SPIR-V the kernel was translated from (glslang's output for
@@ -773,6 +848,7 @@ impl Kernel {
     }
 
     /// A handle that dies with the kernel, for caches keyed by it.
+    #[cfg(feature = "runtime")]
     pub(crate) fn liveness(&self) -> std::sync::Weak<()> {
         std::sync::Arc::downgrade(&self.alive)
     }
@@ -825,6 +901,13 @@ impl Kernel {
                     self.binding_names()
                 ))
             })
+    }
+
+    /// How a host names element k of a binding array: `NAME[k]` is
+    /// (`NAME`, k), the name [`Kernel::element_named`] and binding by name
+    /// take; `None` for a name without an index.
+    pub fn split_element(name: &str) -> Option<(&str, u32)> {
+        split_element(name)
     }
 
     /// The binding and element a name refers to: `NAME[k]` is element `k`
@@ -909,18 +992,34 @@ impl Kernel {
     }
 
     /// The optional wgpu features the kernel needs from the device.
-    pub fn required_features(&self) -> wgpu::Features {
+    pub fn required_features(&self) -> wgt::Features {
         self.features
     }
 
     /// A process-unique id, used by the runtime to cache the compiled pipeline.
+    #[cfg(feature = "runtime")]
     pub(crate) fn id(&self) -> u64 {
         self.id
     }
 }
 
+/// A binding's element type at any width: its 32-bit `element`, or for a
+/// buffer read as words the type of the runtime-sized array its declared
+/// members end with (`uint8_t pixels[]` is `u8`).
+pub(crate) fn element_type_of(b: &BindingInfo) -> Option<crate::ElementType> {
+    match b.element {
+        Some(e) => Some(e.into()),
+        None if b.kind.is_buffer() => b
+            .members
+            .last()
+            .and_then(|m| m.ty.strip_suffix("[]"))
+            .and_then(crate::ElementType::from_glsl),
+        None => None,
+    }
+}
+
 /// `NAME[k]`, an element of a binding array, as (`NAME`, k).
-pub fn split_element(name: &str) -> Option<(&str, u32)> {
+pub(crate) fn split_element(name: &str) -> Option<(&str, u32)> {
     let (base, rest) = name.strip_suffix(']')?.rsplit_once('[')?;
     Some((base, rest.parse().ok()?))
 }
@@ -1143,7 +1242,7 @@ fn reflect(
         name,
         kind,
         element,
-        element_type: element.map(Into::into),
+        element_type: None,
         min_size,
         image: None,
         opengl: None,
@@ -1392,9 +1491,9 @@ fn element_type(module: &naga::Module, ty: &TypeInner) -> Option<ScalarType> {
 /// Checks that the module validates with only the capabilities wgpu grants
 /// a device opened with `features` (what the runtime will ask for): a
 /// translation naga accepts must be one the device accepts too.
-fn accepted_with(module: &naga::Module, features: wgpu::Features, name: &str) -> Result<()> {
+fn accepted_with(module: &naga::Module, features: wgt::Features, name: &str) -> Result<()> {
     let caps =
-        wgpu_naga_bridge::features_to_naga_capabilities(features, wgpu::DownlevelFlags::all());
+        wgpu_naga_bridge::features_to_naga_capabilities(features, wgt::DownlevelFlags::all());
     guard("naga's validator", || {
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
             .validate(module)
@@ -1414,8 +1513,8 @@ fn accepted_with(module: &naga::Module, features: wgpu::Features, name: &str) ->
     })
 }
 
-fn required_features(module: &naga::Module) -> wgpu::Features {
-    use wgpu::Features as F;
+fn required_features(module: &naga::Module) -> wgt::Features {
+    use wgt::Features as F;
     let mut f = F::empty();
     let mut int64_atomics = false;
     for (_, ty) in module.types.iter() {

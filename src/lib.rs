@@ -26,45 +26,63 @@
 
 #![warn(missing_docs)]
 
+// The translator names wgpu's feature, limit and format types through
+// wgpu-types, so that it builds without wgpu's backends (in a build script).
+extern crate wgpu_types as wgt;
+
 mod error;
 mod formats;
 mod front;
 mod kernel;
 mod lower;
+#[cfg(feature = "runtime")]
 pub mod runtime;
 mod scalar;
 mod translate;
+#[cfg(feature = "runtime")]
 pub mod validate;
 
 pub use error::{Error, FEATURES, Result, ShaderError};
-pub use front::{
-    Dialect, MAX_SOURCE_BYTES, SourceOptions, SpecKey, Specialization, TargetEnv, read_bounded,
-    read_text,
-};
+
+/// Reading the files a user names as atomport reads shaders: bounded in
+/// size, and refusing what is not a regular file before reading anything
+/// (a FIFO would block, `/dev/zero` never ends). For programs that load
+/// user-named inputs beside their shaders, as the CLI loads buffer files.
+pub mod files {
+    pub use crate::front::{MAX_SOURCE_BYTES, read_bounded, read_text};
+}
+pub use front::{Dialect, SourceOptions, SpecKey, Specialization, TargetEnv};
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
-    TextureDim, TextureInfo, split_element,
+    TextureDim, TextureInfo,
 };
 pub use lower::compat::Warning;
 pub use lower::opengl::{OpenGlKind, OpenGlOrigin};
 pub use lower::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
+#[cfg(feature = "runtime")]
 pub use runtime::arena::{Arena, Region};
+#[cfg(feature = "runtime")]
 pub use runtime::buffer::Buffer;
+#[cfg(feature = "runtime")]
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
+#[cfg(feature = "runtime")]
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
+#[cfg(feature = "runtime")]
 pub use runtime::image::{Image, ImageDesc};
-pub use runtime::native::NATIVE_FEATURE;
-pub use runtime::run::{
-    AdapterRef, AddressableOutput, BindingOutput, CounterOutput, Data, PushOutput, RunOutput,
-};
+#[cfg(feature = "runtime")]
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
+#[cfg(feature = "runtime")]
 pub use runtime::uniforms::{UniformValue, Uniforms};
 pub use scalar::{ElementType, ScalarType, f32_to_half, half_to_f32};
 pub use translate::{Translation, build, compile_glsl, spirv_words, translate, translate_file};
 /// The wgpu atomport is built on, for callers that share its device.
+#[cfg(feature = "runtime")]
 pub use wgpu;
+/// The wgpu types (features, limits, formats) the translator names, for
+/// callers built without the `runtime` feature.
+pub use wgpu_types;
 
 /// On a machine without a window system, Mesa's EGL and its device-select
 /// Vulkan layer probe Wayland and X and print an error about

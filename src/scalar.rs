@@ -2,12 +2,12 @@
 //! written as text: shared by every stage, as [`crate::Error`] is.
 
 use naga::ScalarKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
 /// A scalar element type of a buffer, as the host sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ScalarType {
     /// 32-bit unsigned integer (GLSL `uint`, WGSL `u32`).
@@ -126,7 +126,7 @@ pub(crate) fn parse_int(s: &str, width: u32, signed: bool) -> Option<u64> {
 
 /// A buffer's element type at every width a GLSL block can declare, as the
 /// command line writes buffers (`--buffer B=u8:[…]`) and `run` prints them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElementType {
     /// `uint8_t`.
@@ -283,8 +283,9 @@ impl ElementType {
 
     /// Little-endian bytes as values of this type (trailing bytes short of
     /// an element dropped): narrow integers as 32-bit ones, halfs as `f32`s.
-    pub fn data(self, bytes: &[u8]) -> crate::Data {
-        use crate::Data;
+    #[cfg(feature = "runtime")]
+    pub fn data(self, bytes: &[u8]) -> crate::runtime::run::Data {
+        use crate::runtime::run::Data;
         let n = self.bytes();
         let raw = bytes.chunks_exact(n).map(|c| {
             let mut b = [0u8; 8];

@@ -1,16 +1,19 @@
 //! For programs that only want WGSL: translate a shader once (at build time,
 //! with [`build`]) and ship the WGSL and its binding map, without linking
-//! glslang at run time.
+//! glslang or reading SPIR-V at run time; [`Kernel::from_translation`]
+//! loads it back as the same kernel.
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::{BindingInfo, Dialect, Kernel, Lang, Result, SourceOptions};
+use crate::{BindingInfo, Dialect, Error, Kernel, Lang, Result, SourceOptions};
 
 /// A translated shader: what a program needs to run it without atomport's
-/// front end.
-#[derive(Clone, Debug, Serialize)]
+/// front end. Its JSON ([`Translation::to_json`], the `NAME.bindings.json`
+/// that [`build::translate_dir`] writes) holds the WGSL too, and reads back
+/// losslessly ([`Translation::from_json`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Translation {
     /// The WGSL.
     pub wgsl: String,
@@ -28,14 +31,58 @@ pub struct Translation {
     /// layer count (see the bindings' `size_overrides` and `layers_override`).
     pub overrides: Vec<u32>,
     /// Guarantees the shader asks for that WGSL does not give in full.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<crate::Warning>,
     /// The files read: the shader and what it `#include`d.
     #[serde(skip)]
     pub sources: Vec<PathBuf>,
 }
 
+/// Loads a kernel that [`build::translate_dir`] translated into `OUT_DIR`
+/// at build time: `include_kernel!("cull")` is the kernel of
+/// `shaders/cull.comp`, its WGSL and binding map compiled into the program
+/// (no file read at run time, no glslang, no SPIR-V reader). Evaluates to
+/// `atomport::Result<Kernel>`.
+#[macro_export]
+macro_rules! include_kernel {
+    ($name:literal) => {
+        $crate::Translation::from_json(include_str!(concat!(
+            env!("OUT_DIR"),
+            "/",
+            $name,
+            ".bindings.json"
+        )))
+        .and_then(|t| {
+            $crate::Kernel::from_translation(&t, &$crate::SourceOptions::named(concat!($name, ".wgsl")))
+        })
+    };
+}
+
 impl Translation {
+    /// The translation as JSON: the WGSL, the entry point and workgroup
+    /// size, the binding map, the override ids and the warnings.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a translation serializes")
+    }
+
+    /// A translation from the JSON [`Translation::to_json`] wrote (or
+    /// `atomport translate --translation` printed), refusing what is not one.
+    pub fn from_json(json: &str) -> Result<Translation> {
+        let mut t: Translation = serde_json::from_str(json)
+            .map_err(|e| Error::Input(format!("not an atomport translation: {e}")))?;
+        // What the JSON leaves out because its other fields say it.
+        for b in &mut t.bindings {
+            b.element_type = crate::kernel::element_type_of(b);
+        }
+        Ok(t)
+    }
+
+    /// The translation of a kernel made at run time, to ship or to cache:
+    /// what [`Kernel::from_translation`] loads back as the same kernel.
+    pub fn of_kernel(kernel: &Kernel) -> Translation {
+        Translation::of(kernel, kernel.includes().to_vec())
+    }
+
     fn of(kernel: &Kernel, sources: Vec<PathBuf>) -> Translation {
         Translation {
             wgsl: kernel.wgsl().to_string(),
@@ -177,7 +224,7 @@ pub mod build {
             let wgsl = out.join(format!("{stem}.wgsl"));
             std::fs::write(&wgsl, &t.wgsl).map_err(io(&wgsl))?;
             let map = out.join(format!("{stem}.bindings.json"));
-            let json = serde_json::to_string_pretty(&t).unwrap_or_default();
+            let json = t.to_json();
             std::fs::write(&map, json).map_err(io(&map))?;
             for s in t.sources {
                 if !reruns.contains(&s) {
@@ -188,4 +235,76 @@ pub mod build {
         }
         Ok((written, reruns))
     }
+}
+
+impl Kernel {
+    /// The kernel a [`Translation`] describes, as it was when translated:
+    /// its WGSL is parsed and validated again, and its binding map (images
+    /// in texel buffers and their size overrides, combined samplers, GLSL
+    /// and block names, OpenGL origins, push constants, the members of
+    /// buffers made words) is taken as written, after checking that it
+    /// names exactly the bindings the WGSL declares, of the kinds it
+    /// declares. Binding by name, `imageSize` and uniforms then work as for
+    /// the kernel translated at run time.
+    pub fn from_translation(t: &Translation, opts: &SourceOptions) -> Result<Kernel> {
+        let mut opts = opts.clone();
+        if opts.entry.is_none() {
+            opts.entry = Some(t.entry.clone());
+        }
+        let mut kernel = Kernel::from_wgsl(&t.wgsl, &opts)?;
+        let name = opts.display_name();
+        if kernel.workgroup_size() != t.workgroup_size {
+            return Err(Error::Input(format!(
+                "{name}: the translation says workgroup size {:?}, its WGSL declares {:?}",
+                t.workgroup_size,
+                kernel.workgroup_size()
+            )));
+        }
+        let mut bindings = t.bindings.clone();
+        bindings.sort_by_key(|b| (b.group, b.binding));
+        for b in &bindings {
+            let Some(wgsl) = kernel.binding(b.group, b.binding) else {
+                return Err(Error::Input(format!(
+                    "{name}: the binding map has binding {}.{} ({}), which the WGSL's entry point does not use",
+                    b.group,
+                    b.binding,
+                    b.display_name()
+                )));
+            };
+            if !same_resource(wgsl.kind, b.kind) {
+                return Err(Error::Input(format!(
+                    "{name}: binding {}.{} ({}) is a {} in the binding map but a {} in the WGSL",
+                    b.group,
+                    b.binding,
+                    b.display_name(),
+                    b.kind.describe(),
+                    wgsl.kind.describe()
+                )));
+            }
+        }
+        if let Some(missing) = kernel
+            .bindings()
+            .iter()
+            .find(|w| !bindings.iter().any(|b| (b.group, b.binding) == (w.group, w.binding)))
+        {
+            return Err(Error::Input(format!(
+                "{name}: the WGSL uses binding {}.{} ({}), which the binding map lacks",
+                missing.group,
+                missing.binding,
+                missing.display_name()
+            )));
+        }
+        for b in &mut bindings {
+            b.element_type = crate::kernel::element_type_of(b);
+        }
+        kernel.restore(bindings, t.dialect, t.warnings.clone());
+        Ok(kernel)
+    }
+}
+
+/// Whether a binding the map describes as `map` can be what the WGSL
+/// declares as `wgsl`: the same kind, or an image in its texel buffer.
+fn same_resource(wgsl: crate::BindingKind, map: crate::BindingKind) -> bool {
+    use crate::BindingKind as K;
+    wgsl == map || (map == K::Image && matches!(wgsl, K::StorageRead | K::StorageReadWrite))
 }

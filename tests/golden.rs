@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use atomport::{Kernel, SourceOptions};
+use atomport::{Kernel, SourceOptions, Translation};
 
 fn shaders(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
@@ -112,8 +112,46 @@ fn corpus_translates_to_golden_wgsl() {
             &bindings,
             &mut failures,
         );
+        if let Err(e) = loads_back_whole(&kernel, &opts) {
+            failures.push(format!("{}: {e}", path.display()));
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A translation written as JSON (as a build script ships it) and loaded
+/// back is the kernel translated at run time: the same WGSL, entry point,
+/// workgroup size, features, warnings and binding map, field by field
+/// (element types, member layouts and block names included).
+fn loads_back_whole(kernel: &Kernel, opts: &SourceOptions) -> Result<(), String> {
+    let written = Translation::of_kernel(kernel);
+    let read = Translation::from_json(&written.to_json()).map_err(|e| e.to_string())?;
+    if read != (Translation { sources: Vec::new(), ..written }) {
+        return Err("the translation's JSON does not read back equal".into());
+    }
+    let loaded = Kernel::from_translation(&read, opts).map_err(|e| e.to_string())?;
+    for (what, same) in [
+        ("wgsl", loaded.wgsl() == kernel.wgsl()),
+        ("entry", loaded.entry() == kernel.entry()),
+        ("workgroup size", loaded.workgroup_size() == kernel.workgroup_size()),
+        ("features", loaded.required_features() == kernel.required_features()),
+        ("warnings", loaded.warnings() == kernel.warnings()),
+        ("dialect", loaded.dialect() == kernel.dialect()),
+        ("overrides", loaded.overrides() == kernel.overrides()),
+    ] {
+        if !same {
+            return Err(format!("loaded back, its {what} differs"));
+        }
+    }
+    for (a, b) in kernel.bindings().iter().zip(loaded.bindings()) {
+        if a != b {
+            return Err(format!("loaded back, binding {a:?} became {b:?}"));
+        }
+    }
+    if kernel.bindings().len() != loaded.bindings().len() {
+        return Err("loaded back, it has another number of bindings".into());
+    }
+    Ok(())
 }
 
 #[test]

@@ -8,7 +8,8 @@ mod common;
 
 use atomport::ChannelKind;
 use atomport::runtime::texture::{decode_texels, encode_texel};
-use atomport::{Bind, Data, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions};
+use atomport::runtime::run::Data;
+use atomport::{Bind, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions};
 
 /// The GLSL prefix of the image type and the vector type for a kind.
 fn prefix(kind: ChannelKind) -> &'static str {

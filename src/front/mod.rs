@@ -7,11 +7,11 @@ pub mod wgsl;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which GLSL a shader is written in. They differ in what is legal outside
 /// blocks and in how bindings are numbered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// GLSL for Vulkan (`layout(set = S, binding = B)`, every resource in one

@@ -108,7 +108,7 @@ pub fn put_execution_mode_ids(words: &[u32], taken: &[u32]) -> Vec<u32> {
 
 /// A construct whose guarantee WGSL cannot give in full: translation goes
 /// on, and the CLI prints it once (`--deny-warnings` makes it an error).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
     /// What the shader asked for and what it gets instead.
     pub message: String,
@@ -121,6 +121,14 @@ pub struct Warning {
     /// Which use of the words (0: the first) the warning is about.
     #[serde(skip)]
     pub(crate) occurrence: usize,
+}
+
+/// Two warnings are the same when they say the same of the same line; how
+/// the line was found is not part of the warning.
+impl PartialEq for Warning {
+    fn eq(&self, other: &Warning) -> bool {
+        (&self.message, self.line) == (&other.message, other.line)
+    }
 }
 
 impl Warning {

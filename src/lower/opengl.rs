@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde::ser::SerializeMap;
 
 use super::model::{Model, decorate, id};
@@ -33,7 +33,7 @@ pub const DEFAULT_UNIFORM_BLOCK: &str = "gl_DefaultUniformBlock";
 pub const ATOMIC_COUNTER_BLOCK: &str = "gl_AtomicCounterBlock_";
 
 /// An OpenGL binding namespace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OpenGlKind {
     /// A shader storage block (`buffer`), numbered by buffer binding.
@@ -86,6 +86,32 @@ impl Serialize for OpenGlOrigin {
             m.serialize_entry("auto", &true)?;
         }
         m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for OpenGlOrigin {
+    /// The map [`Serialize`] writes: `kind`, the number as `binding` or
+    /// `unit` (the name [`OpenGlKind`] gives it), and `auto`.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Written {
+            kind: OpenGlKind,
+            binding: Option<u32>,
+            unit: Option<u32>,
+            #[serde(default)]
+            auto: bool,
+        }
+        let w = Written::deserialize(d)?;
+        let number = match w.kind.number_name() {
+            "unit" => w.unit,
+            _ => w.binding,
+        };
+        Ok(OpenGlOrigin {
+            kind: w.kind,
+            number,
+            auto: w.auto,
+        })
     }
 }
 

@@ -10,13 +10,14 @@
 //! then every texel in that order, then one scratch texel that out-of-range
 //! accesses are sent to, so that nothing real is touched.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Words of the header before the first texel.
+#[cfg_attr(not(feature = "runtime"), allow(dead_code))]
 pub const HEADER_WORDS: u32 = 4;
 
 /// The eleven GLSL image types' shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ImageDim {
     /// `image1D`.
     #[serde(rename = "1d")]
@@ -277,7 +278,7 @@ macro_rules! image_formats {
         /// The texel formats of GLSL storage images atomport maps (every
         /// one GLSL has but the packed `rgb10_a2`, `rgb10_a2ui` and
         /// `r11f_g11f_b10f`).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum ImageFormat {
             $($(#[$doc])* #[serde(rename = $glsl)] $v,)*
         }
@@ -301,8 +302,8 @@ macro_rules! image_formats {
 
             /// The wgpu texture format with the same texels (`r64i`
             /// texels have the bits of `R64Uint`'s).
-            pub fn texture_format(self) -> wgpu::TextureFormat {
-                match self { $(ImageFormat::$v => wgpu::TextureFormat::$wgpu,)* }
+            pub fn texture_format(self) -> wgt::TextureFormat {
+                match self { $(ImageFormat::$v => wgt::TextureFormat::$wgpu,)* }
             }
 
             /// (channels, bits per channel, what they hold).

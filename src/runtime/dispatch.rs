@@ -1025,16 +1025,17 @@ impl Context {
             .max()
             .unwrap_or(0);
         // A binding array's length is its layout's: a kernel with one gets
-        // an explicit layout, made from what is bound.
-        let explicit = if kernel.bindings().iter().any(|b| b.array.is_some()) {
-            Some(overrides.layout.clone().ok_or_else(|| {
-                Error::Dispatch(format!(
+        // an explicit layout, made from what is bound (as does one whose
+        // bound textures the layout wgpu derives would not take).
+        let explicit = match overrides.layout.clone() {
+            Some(layout) => Some(layout),
+            None if kernel.bindings().iter().any(|b| b.array.is_some()) => {
+                return Err(Error::Dispatch(format!(
                     "`{}` binds arrays of resources, whose lengths the pipeline takes from what is bound: prepare it with every element bound",
                     kernel.entry()
-                ))
-            })?)
-        } else {
-            None
+                )));
+            }
+            None => None,
         };
         let constants: Vec<(String, f64)> = overrides
             .ids
@@ -1189,7 +1190,7 @@ impl Overrides {
                 o.values.push(crate::formats::code(f) | 1 << 31);
             }
         }
-        if kernel.bindings().iter().any(|b| b.array.is_some())
+        if needs_explicit_layout(kernel, binds)
             && kernel.bindings().iter().all(|i| {
                 binds
                     .iter()
@@ -1213,6 +1214,27 @@ impl Overrides {
         }
         o
     }
+}
+
+/// Whether the pipeline's layout must be made from what `binds` binds
+/// rather than derived from the module by wgpu: for binding arrays (their
+/// lengths), and for float textures of formats that cannot be filtered
+/// (`r32float` read through a nearest sampler), which the derived layout
+/// takes for filterable ones whenever the shader samples.
+fn needs_explicit_layout(kernel: &Kernel, binds: &[Slotted]) -> bool {
+    kernel.bindings().iter().any(|b| b.array.is_some())
+        || binds.iter().any(|b| {
+            let (Resource::Texture(t) | Resource::Sampled(t, _)) = b.resource else {
+                return false;
+            };
+            let format = t.desc().format;
+            !format.has_depth_aspect()
+                && format.sample_type(None, None)
+                    == Some(wgpu::TextureSampleType::Float { filterable: false })
+                && kernel
+                    .binding(b.group, b.binding)
+                    .is_some_and(|i| i.kind == BindingKind::SampledTexture)
+        })
 }
 
 /// `module` with the storage textures at (group, binding) of the given

@@ -858,9 +858,10 @@ fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
-/// A PNG file as texture data: 8-bit RGB(A) and gray+alpha become
+/// A PNG file as texture data (the `png` feature): 8-bit RGB(A) and gray+alpha become
 /// `rgba8unorm`, 8-bit gray `r8unorm`, 16-bit gray `r32float` (0..1).
 /// Returns (width, height, format, tightly packed texels).
+#[cfg(feature = "png")]
 pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, wgpu::TextureFormat, Vec<u8>)> {
     let bytes = crate::front::read_bounded(path, 1 << 30, "PNG file")?;
     let bad = |why: String| Error::Resource(format!("{}: {why}", path.display()));
@@ -910,7 +911,8 @@ pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, wgpu::TextureFormat
 }
 
 /// Writes 2D texel data of an 8-bit unorm format (`rgba8unorm`, `bgra8unorm`,
-/// `rg8unorm`, `r8unorm`) as a PNG file.
+/// `rg8unorm`, `r8unorm`) as a PNG file (the `png` feature).
+#[cfg(feature = "png")]
 pub fn write_png(
     path: &std::path::Path,
     width: u32,

@@ -13,7 +13,8 @@
 
 use serde::Serialize;
 
-use crate::{BindingOutput, Data, Error, Result, RunOutput};
+use crate::runtime::run::{BindingOutput, Data, RunOutput};
+use crate::{Error, Result};
 
 /// How a binding's elements are compared (each element by its bits, so
 /// NaNs compare equal to themselves and -0 differs from 0).
@@ -291,7 +292,7 @@ fn classes(rule: Comparison, bits: &[u64]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AdapterRef, BindingOutput};
+    use crate::runtime::run::{AdapterRef, BindingOutput};
 
     fn output(data: Data) -> RunOutput {
         RunOutput {

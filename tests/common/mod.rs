@@ -132,10 +132,40 @@ impl Rng {
     }
 }
 
+/// The `atomport` binary of the CLI package (cli/), built in this test's
+/// profile by cargo once per test process: a no-op when `cargo test` at the
+/// workspace root built it already, and never a stale binary when only the
+/// library's tests were asked for.
+pub fn atomport_exe() -> &'static std::path::Path {
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        // target/<profile>/deps/<test binary>
+        let deps = std::env::current_exe().unwrap();
+        let profile_dir = deps.parent().unwrap().parent().unwrap();
+        let target_dir = profile_dir.parent().unwrap();
+        let mut build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        build
+            .args(["build", "--quiet", "-p", "atomport-cli", "--bin", "atomport"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|p| p == "release") {
+            build.arg("--release");
+        }
+        let o = build.output().expect("cargo runs");
+        assert!(
+            o.status.success(),
+            "building the atomport CLI: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        profile_dir.join(format!("atomport{}", std::env::consts::EXE_SUFFIX))
+    })
+}
+
 /// The real `atomport` binary with `args`, in the crate's folder, for a
 /// test that sets its own streams or environment.
 pub fn atomport_command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_atomport"));
+    let mut c = Command::new(atomport_exe());
     c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
     c
 }

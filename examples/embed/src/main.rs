@@ -1,16 +1,21 @@
 //! `embed`: a wgpu program that uses atomport the way a renderer would. It
 //! opens its own device, loads kernels that `build.rs` translated from GLSL
-//! at build time (no glslang at run time), records them into its own
+//! at build time with their binding maps (`atomport::include_kernel!`: no
+//! glslang and no SPIR-V reader at run time), records them into its own
 //! command encoder — a compaction pass whose atomics write the workgroup
-//! count of an indirect histogram pass — submits once, and checks the
-//! result against the CPU.
+//! count of an indirect histogram pass — submits once, then runs a
+//! per-tile maximum (a combined sampler, a push constant, `imageSize` and
+//! `imageAtomicMax`), and checks every result against the CPU.
 //!
 //! `cargo run --release -p embed -- [--backend vulkan|gl]` (a member of
 //! atomport's workspace; `cargo run --release` in examples/embed does the same).
 
 use std::time::Duration;
 
-use atomport::{Bind, Buffer, Context, Kernel, SourceOptions, Uniforms, Workgroups, wgpu};
+use atomport::{
+    Bind, Buffer, Context, Image, ImageDesc, ImageDim, ImageFormat, Kernel, Sampler, SamplerDesc,
+    Texture, TextureDesc, TextureDim, Uniforms, Workgroups, wgpu,
+};
 
 fn main() {
     // SAFETY: first thing in main, before any other thread exists.
@@ -55,15 +60,9 @@ fn run(backends: wgpu::Backends) -> Result<(), Box<dyn std::error::Error>> {
         queue.clone(),
         Duration::from_secs(30),
     )?;
-    // Kernels translated at build time.
-    let compact = Kernel::from_wgsl(
-        include_str!(concat!(env!("OUT_DIR"), "/compact.wgsl")),
-        &SourceOptions::named("compact.wgsl"),
-    )?;
-    let histogram = Kernel::from_wgsl(
-        include_str!(concat!(env!("OUT_DIR"), "/histogram.wgsl")),
-        &SourceOptions::named("histogram.wgsl"),
-    )?;
+    // Kernels translated at build time, binding maps included.
+    let compact = atomport::include_kernel!("compact")?;
+    let histogram = atomport::include_kernel!("histogram")?;
     // Data: a pseudo-random stream.
     let n = 10_000u32;
     let mut x = 12345u32;
@@ -146,6 +145,62 @@ fn run(backends: wgpu::Backends) -> Result<(), Box<dyn std::error::Error>> {
         "{count} values kept, {} indirect workgroups, 16 bins equal to the CPU's",
         groups[0]
     );
+    tile_maxima(&ctx, &atomport::include_kernel!("tile_max")?)?;
     println!("check: passed");
+    Ok(())
+}
+
+/// A 37×29 height field's maxima over 8×8 tiles into a 4×3 image: the
+/// rightmost column of tiles lies outside the image and is counted as
+/// clipped. Checked against the CPU.
+fn tile_maxima(ctx: &Context, kernel: &Kernel) -> Result<(), Box<dyn std::error::Error>> {
+    let (w, h, tile, scale) = (37u32, 29u32, 8u32, 1000.0f32);
+    let (tiles_x, tiles_y) = (4u32, 3u32);
+    let heights: Vec<f32> = (0..w * h)
+        .map(|i| ((i * 7919) % 1009) as f32 / 1009.0)
+        .collect();
+    let desc = TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::R32Float, &[w, h], 1)?;
+    let texture = Texture::from_data(ctx, desc, bytemuck::cast_slice(&heights))?;
+    let nearest = Sampler::new(ctx, SamplerDesc::default())?;
+    let image = Image::zeroed(
+        ctx,
+        ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[tiles_x, tiles_y], 1)?,
+    )?;
+    let stats = Buffer::zeroed(ctx, 8)?;
+    let mut params = Uniforms::push(kernel)?;
+    params.set("tileSize", tile)?.set("scale", scale)?;
+    let params = params.to_buffer(ctx)?;
+    ctx.dispatch(
+        kernel,
+        [w.div_ceil(8), h.div_ceil(8), 1],
+        &[
+            Bind::named("heights", (&texture, &nearest)),
+            Bind::named("tileMax", &image),
+            Bind::named("stats", &stats),
+            Bind::named("params", &params),
+        ],
+    )?;
+    let mut want = vec![0u32; (tiles_x * tiles_y) as usize];
+    let (mut samples, mut clipped) = (0u32, 0u32);
+    for (i, v) in heights.iter().enumerate() {
+        let (x, y) = (i as u32 % w / tile, i as u32 / w / tile);
+        if x >= tiles_x || y >= tiles_y {
+            clipped += 1;
+            continue;
+        }
+        samples += 1;
+        let q = (v.clamp(0.0, 1.0) * scale) as u32;
+        let t = &mut want[(y * tiles_x + x) as usize];
+        *t = (*t).max(q);
+    }
+    let got = image.read::<u32>(ctx)?;
+    let counted = stats.read::<u32>(ctx)?;
+    if got != want || counted != [samples, clipped] {
+        return Err(format!(
+            "tile maxima {got:?} against the CPU's {want:?}; counted {counted:?} against [{samples}, {clipped}]"
+        )
+        .into());
+    }
+    println!("{tiles_x}x{tiles_y} tile maxima of a {w}x{h} height field equal to the CPU's");
     Ok(())
 }

@@ -1,10 +1,12 @@
 //! `atomport run` and `atomport diff`: one job on one adapter, printed;
 //! the same job on several (backends, or the original natively), compared.
 
+use atomport::wgpu;
 use std::io::Write;
 
 use atomport::validate::diff::{BindingDiff, Rule};
-use atomport::{BackendChoice, Context, ContextOptions, Error, RunOutput};
+use atomport::runtime::run::RunOutput;
+use atomport::{BackendChoice, Context, ContextOptions, Error};
 
 use super::args::{AdapterArgs, DiffArgs, JobArgs, ShaderArgs, Side};
 use super::job;
@@ -203,7 +205,7 @@ fn open(
         Ok(have) => Context::new(&o.with_features(have & native)),
         Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
             adapter: "(no Vulkan adapter)".into(),
-            feature: atomport::NATIVE_FEATURE.into(),
+            feature: atomport::runtime::native::NATIVE_FEATURE.into(),
         }),
         Err(e) => Err(e),
     }

@@ -1,11 +1,12 @@
 //! A job: the resources the command line's specs describe, made for a
 //! kernel's bindings and run with the library ([`atomport::Context::run`]).
 
+use atomport::wgpu;
 use atomport::runtime::texture::format_name;
+use atomport::runtime::run::{AddressableOutput, RunOutput};
 use atomport::{
-    AddressableOutput, Arena, Bind, BindingInfo, BindingKind, Buffer, Context, ElementType, Error,
-    Image, ImageDesc, Kernel, Region, Resource, Result, RunOutput, Sampler, Target, Texture,
-    Uniforms,
+    Arena, Bind, BindingInfo, BindingKind, Buffer, Context, ElementType, Error, Image, ImageDesc,
+    Kernel, Region, Resource, Result, Sampler, Target, Texture, Uniforms,
 };
 
 use super::spec::{
@@ -365,7 +366,7 @@ fn array_elements(kernel: &Kernel, name: &str) -> Result<Vec<String>> {
         .flat_map(|b| [b.name.as_deref(), b.combined.as_deref()])
         .flatten()
         .filter_map(|n| {
-            let (base, k) = atomport::split_element(n)?;
+            let (base, k) = atomport::Kernel::split_element(n)?;
             (base == name).then(|| (k, n.to_string()))
         })
         .collect();
@@ -489,7 +490,7 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
 fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slot, Made)>> {
     // `NAME[k]`: element k of a binding array of samplers (or of the
     // samplers a combined sampler array was split into).
-    let (base, element) = match atomport::split_element(&a.name) {
+    let (base, element) = match atomport::Kernel::split_element(&a.name) {
         Some((base, k)) if kernel.binding_named(&a.name).is_err() => (base, Some(k)),
         _ => (a.name.as_str(), None),
     };
@@ -951,7 +952,7 @@ pub fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> Result<
                 b.kind.replace('_', " ")
             ))
         })?;
-    let atomport::Data::F32(values) = &b.data else {
+    let atomport::runtime::run::Data::F32(values) = &b.data else {
         return Err(Error::Spec(format!(
             "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
         )));
@@ -974,7 +975,7 @@ pub fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> Result<
 #[cfg(test)]
 mod tests {
     use super::iota_value;
-    use wgpu::TextureFormat as F;
+    use atomport::wgpu::TextureFormat as F;
 
     #[test]
     fn iota_wraps_in_the_channel_range() {

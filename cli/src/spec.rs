@@ -2,6 +2,7 @@
 //! `--image`, `--texture`, `--sampler`, `--uniform` and `--counter`, parsed
 //! into what [`super::job`] makes for a kernel.
 
+use atomport::wgpu;
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -318,7 +319,7 @@ impl BufferInit {
                 elements(*ty, &mut bits.into_iter())
             }
             BufferInit::File(path) => {
-                let bytes = atomport::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
+                let bytes = atomport::files::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
                 if bytes.is_empty() {
                     return Err(Error::Spec(format!(
                         "{}: the file is empty",

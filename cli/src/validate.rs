@@ -1,5 +1,6 @@
 //! `atomport validate`: the conformance matrix on the adapters chosen.
 
+use atomport::wgpu;
 use std::time::Duration;
 
 use atomport::validate::conformance::{self, Case, Outcome, RunOptions, Scale};

@@ -1,6 +1,7 @@
-//! `atomport`, the command-line interface: arguments in [`args`], textual
-//! resource specs in [`spec`], the resources a job makes in [`job`], and
-//! one module per command. Everything it does is a library call.
+//! `atomport`, the command-line interface, thin over the library: arguments
+//! in [`args`], textual resource specs in [`spec`], the resources a job
+//! makes in [`job`], and one module per command. Everything it does is a
+//! library call; what it adds is parsing, printing and PNG files.
 
 /// Appends a formatted line to a command's output text.
 macro_rules! outln {
@@ -48,7 +49,7 @@ fn emit(text: &str) -> atomport::Result<()> {
     }
 }
 
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     // SAFETY: first thing in main, before any other thread exists.
     unsafe { atomport::quiet_headless_probing() };
     // naga logs every SPIR-V capability it does not know (which the passes
