@@ -314,7 +314,9 @@ struct WrittenTextureInfo {
 }
 
 impl<'de> Deserialize<'de> for TextureInfo {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<TextureInfo, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<TextureInfo, D::Error> {
         let w = WrittenTextureInfo::deserialize(d)?;
         // The names atomport writes, as the `&'static str`s it compares.
         let known = |s: &str, names: &'static [&'static str]| {

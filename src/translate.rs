@@ -53,7 +53,10 @@ macro_rules! include_kernel {
             ".bindings.json"
         )))
         .and_then(|t| {
-            $crate::Kernel::from_translation(&t, &$crate::SourceOptions::named(concat!($name, ".wgsl")))
+            $crate::Kernel::from_translation(
+                &t,
+                &$crate::SourceOptions::named(concat!($name, ".wgsl")),
+            )
         })
     };
 }
@@ -69,7 +72,7 @@ impl Translation {
     /// `atomport translate --translation` printed), refusing what is not one.
     pub fn from_json(json: &str) -> Result<Translation> {
         let mut t: Translation = serde_json::from_str(json)
-            .map_err(|e| Error::Input(format!("not an atomport translation: {e}")))?;
+            .map_err(|e| Error::shader(format!("not an atomport translation: {e}")))?;
         // What the JSON leaves out because its other fields say it.
         for b in &mut t.bindings {
             b.element_type = crate::kernel::element_type_of(b);
@@ -282,11 +285,11 @@ impl Kernel {
                 )));
             }
         }
-        if let Some(missing) = kernel
-            .bindings()
-            .iter()
-            .find(|w| !bindings.iter().any(|b| (b.group, b.binding) == (w.group, w.binding)))
-        {
+        if let Some(missing) = kernel.bindings().iter().find(|w| {
+            !bindings
+                .iter()
+                .any(|b| (b.group, b.binding) == (w.group, w.binding))
+        }) {
             return Err(Error::Input(format!(
                 "{name}: the WGSL uses binding {}.{} ({}), which the binding map lacks",
                 missing.group,

@@ -976,3 +976,65 @@ fn texture_and_image_formats_take_glsl_and_wgpu_names_alike() {
     ]);
     common::assert_fails(&o, 2, "or GLSL's name");
 }
+
+/// `translate --translation` writes the WGSL and its binding map in one
+/// JSON file; `run FILE.json` loads it back without glslang and runs it
+/// with the same flags, by the same names (the image, the combined
+/// sampler, the push constants), to the same output as the GLSL.
+#[test]
+fn a_translation_written_by_translate_runs_as_its_glsl() {
+    let shader = "examples/embed/shaders/tile_max.comp";
+    let dir = std::env::temp_dir().join(format!("atomport-translation-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("tile_max.json");
+    let o = common::atomport(&[
+        "translate",
+        shader,
+        "--translation",
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let flags = [
+        "--groups",
+        "3,2",
+        "--texture",
+        "heights=19x13:r8unorm:iota",
+        "--sampler",
+        "heights=nearest",
+        "--image",
+        "tileMax=5x3",
+        "--buffer",
+        "stats=u32:2",
+        "--push",
+        "tileSize=4",
+        "--push",
+        "scale=1000",
+        "--json",
+    ];
+    for b in common::backend_names() {
+        let run = |path: &str| {
+            let mut args = vec!["run", path, "--backend", b];
+            args.extend(flags);
+            let mut v = common::run_json(&args);
+            v.as_object_mut().unwrap().remove("shader");
+            v
+        };
+        let from_glsl = run(shader);
+        let from_json = run(json.to_str().unwrap());
+        assert_eq!(from_glsl, from_json, "{b}");
+        // Every texel of the 19×13 height field is inside a tile of the 5×3 image
+        // but those of the last row (y = 12): 19 texels clipped.
+        let text = from_json.to_string();
+        assert!(text.contains("[228,19]"), "{b}: {text}");
+    }
+    // Both flags at once is a usage error; a file that is not a
+    // translation is refused by name.
+    let both = common::atomport(&["translate", shader, "--translation", "--bindings"]);
+    assert_eq!(both.status.code(), Some(2));
+    let bad = dir.join("not.json");
+    std::fs::write(&bad, "{\"kernel\": true}").unwrap();
+    let o = common::atomport(&["run", bad.to_str().unwrap(), "--groups", "1"]);
+    common::assert_fails_in_one_line(&o, 1, "not.json: not an atomport translation");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -126,15 +126,26 @@ fn corpus_translates_to_golden_wgsl() {
 fn loads_back_whole(kernel: &Kernel, opts: &SourceOptions) -> Result<(), String> {
     let written = Translation::of_kernel(kernel);
     let read = Translation::from_json(&written.to_json()).map_err(|e| e.to_string())?;
-    if read != (Translation { sources: Vec::new(), ..written }) {
+    if read
+        != (Translation {
+            sources: Vec::new(),
+            ..written
+        })
+    {
         return Err("the translation's JSON does not read back equal".into());
     }
     let loaded = Kernel::from_translation(&read, opts).map_err(|e| e.to_string())?;
     for (what, same) in [
         ("wgsl", loaded.wgsl() == kernel.wgsl()),
         ("entry", loaded.entry() == kernel.entry()),
-        ("workgroup size", loaded.workgroup_size() == kernel.workgroup_size()),
-        ("features", loaded.required_features() == kernel.required_features()),
+        (
+            "workgroup size",
+            loaded.workgroup_size() == kernel.workgroup_size(),
+        ),
+        (
+            "features",
+            loaded.required_features() == kernel.required_features(),
+        ),
         ("warnings", loaded.warnings() == kernel.warnings()),
         ("dialect", loaded.dialect() == kernel.dialect()),
         ("overrides", loaded.overrides() == kernel.overrides()),

@@ -7,8 +7,8 @@
 mod common;
 
 use atomport::ChannelKind;
-use atomport::runtime::texture::{decode_texels, encode_texel};
 use atomport::runtime::run::Data;
+use atomport::runtime::texture::{decode_texels, encode_texel};
 use atomport::{Bind, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions};
 
 /// The GLSL prefix of the image type and the vector type for a kind.

@@ -35,8 +35,7 @@ fn built(name: &str) -> Kernel {
 /// Runs the tile-maximum kernel over a height field on `ctx`: the image's
 /// texels and the two counters.
 fn tile_max(ctx: &Context, k: &Kernel, heights: &[f32], size: [u32; 2]) -> (Vec<u32>, Vec<u32>) {
-    let desc =
-        TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::R32Float, &size, 1).unwrap();
+    let desc = TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::R32Float, &size, 1).unwrap();
     let texture = Texture::from_data(ctx, desc, bytemuck::cast_slice(heights)).unwrap();
     let nearest = Sampler::new(ctx, SamplerDesc::default()).unwrap();
     let image = Image::zeroed(
@@ -46,7 +45,11 @@ fn tile_max(ctx: &Context, k: &Kernel, heights: &[f32], size: [u32; 2]) -> (Vec<
     .unwrap();
     let stats = Buffer::zeroed(ctx, 8).unwrap();
     let mut params = Uniforms::push(k).unwrap();
-    params.set("tileSize", 4u32).unwrap().set("scale", 4096.0f32).unwrap();
+    params
+        .set("tileSize", 4u32)
+        .unwrap()
+        .set("scale", 4096.0f32)
+        .unwrap();
     let params = params.to_buffer(ctx).unwrap();
     ctx.dispatch(
         k,
@@ -65,7 +68,8 @@ fn tile_max(ctx: &Context, k: &Kernel, heights: &[f32], size: [u32; 2]) -> (Vec<
 #[test]
 fn a_kernel_translated_at_build_time_runs_as_the_run_time_translation() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let run_time = Kernel::from_path(&root.join(TILE_MAX), None, &SourceOptions::default()).unwrap();
+    let run_time =
+        Kernel::from_path(&root.join(TILE_MAX), None, &SourceOptions::default()).unwrap();
     let loaded = built("tile_max");
     // The same map: the image in its texel buffer with its size overrides,
     // the combined sampler's two halves, the push block by its members.
@@ -95,7 +99,12 @@ fn a_kernel_translated_at_build_time_runs_as_the_run_time_translation() {
         let a = tile_max(&ctx, &run_time, &heights, size);
         let b = tile_max(&ctx, &loaded, &heights, size);
         assert_eq!(a, b, "{}: loaded against run-time", ctx.backend_name());
-        assert_eq!(a, (want.clone(), vec![samples, clipped]), "{}", ctx.backend_name());
+        assert_eq!(
+            a,
+            (want.clone(), vec![samples, clipped]),
+            "{}",
+            ctx.backend_name()
+        );
     }
 }
 
@@ -114,7 +123,10 @@ fn a_translation_that_does_not_fit_its_wgsl_is_refused_by_binding() {
     b.binding = 40;
     extra.bindings.push(b);
     let m = refused(&extra);
-    assert!(m.contains("binding 0.40") && m.contains("does not use"), "{m}");
+    assert!(
+        m.contains("binding 0.40") && m.contains("does not use"),
+        "{m}"
+    );
     // A binding the map lacks.
     let mut fewer = t.clone();
     let gone = fewer.bindings.pop().unwrap();
@@ -132,14 +144,19 @@ fn a_translation_that_does_not_fit_its_wgsl_is_refused_by_binding() {
         .unwrap();
     sampler.kind = atomport::BindingKind::Uniform;
     let m = refused(&kind);
-    assert!(m.contains("in the binding map but a sampler in the WGSL"), "{m}");
+    assert!(
+        m.contains("in the binding map but a sampler in the WGSL"),
+        "{m}"
+    );
     // Another workgroup size.
     let mut size = t.clone();
     size.workgroup_size = [64, 1, 1];
     assert!(refused(&size).contains("workgroup size"));
     // Not JSON of a translation at all.
     match Translation::from_json("{\"wgsl\": 3}") {
-        Err(Error::Input(m)) => assert!(m.starts_with("not an atomport translation"), "{m}"),
+        Err(Error::Shader(m)) => {
+            assert!(m.message.starts_with("not an atomport translation"), "{m}")
+        }
         other => panic!("{other:?}"),
     }
 }

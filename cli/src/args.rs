@@ -93,7 +93,8 @@ pub(super) struct JobArgs {
 /// Which shader and how to read it, shared by `run`, `diff` and `translate`.
 #[derive(clap::Args)]
 pub(super) struct ShaderArgs {
-    /// The kernel: GLSL (.comp, .glsl, …), SPIR-V (.spv) or WGSL (.wgsl)
+    /// The kernel: GLSL (.comp, .glsl, …), SPIR-V (.spv), WGSL (.wgsl) or a translation
+    /// `translate --translation` wrote (.json)
     #[arg(value_name = "SHADER")]
     pub(super) path: PathBuf,
     /// Shader language, overriding the extension: glsl, spirv or wgsl
@@ -163,12 +164,21 @@ impl ShaderArgs {
         o
     }
 
+    /// Whether the shader is a translation's JSON (`translate
+    /// --translation`), by its `.json` extension unless `--lang` is given.
+    fn is_translation(&self) -> bool {
+        self.lang.is_none() && self.path.extension().is_some_and(|e| e == "json")
+    }
+
+    /// Whether the shader is WGSL (by `--lang` or its extension), or a
+    /// translation: either way there is no original to run natively.
+    pub(super) fn is_wgsl(&self) -> bool {
+        self.is_translation()
+            || self.lang.unwrap_or_else(|| Lang::from_path(&self.path)) == Lang::Wgsl
+    }
+
     /// Loads the kernel, printing its warnings to stderr once per process
     /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
-    /// Whether the shader is WGSL (by `--lang` or its extension).
-    pub(super) fn is_wgsl(&self) -> bool {
-        self.lang.unwrap_or_else(|| Lang::from_path(&self.path)) == Lang::Wgsl
-    }
 
     pub(super) fn load(
         &self,
@@ -179,8 +189,18 @@ impl ShaderArgs {
         let mut opts = self.options();
         opts.native_float_atomics = native_float_atomics;
         opts.timeout = Some(timeout);
-        let kernel = Kernel::from_path(&self.path, self.lang, &opts)?;
         let name = self.path.display().to_string();
+        let kernel = if self.is_translation() {
+            let limit = atomport::files::MAX_SOURCE_BYTES;
+            let text = atomport::files::read_text(&self.path, limit, "translation")?;
+            let t = atomport::Translation::from_json(&text).map_err(|e| match e {
+                Error::Shader(m) => Error::shader(format!("{name}: {}", m.message)),
+                e => e,
+            })?;
+            Kernel::from_translation(&t, &opts)?
+        } else {
+            Kernel::from_path(&self.path, self.lang, &opts)?
+        };
         for w in kernel.warnings() {
             let text = match w.line {
                 Some(line) => format!("{name}:{line}: warning: {}", w.message),
@@ -275,6 +295,11 @@ pub(super) enum Command {
         /// Print the binding map as JSON instead of the WGSL
         #[arg(long)]
         bindings: bool,
+        /// Print the whole translation as JSON instead: the WGSL, its entry point and
+        /// workgroup size, the binding map and the warnings, which `atomport run FILE.json`
+        /// and the library's Translation::from_json read back as the same kernel
+        #[arg(long, conflicts_with = "bindings")]
+        translation: bool,
         /// Map float atomics onto atomic<f32> (needs SHADER_FLOAT32_ATOMIC) instead of
         /// portable compare-exchange loops
         #[arg(long)]

@@ -1,9 +1,9 @@
 //! A job: the resources the command line's specs describe, made for a
 //! kernel's bindings and run with the library ([`atomport::Context::run`]).
 
-use atomport::wgpu;
-use atomport::runtime::texture::format_name;
 use atomport::runtime::run::{AddressableOutput, RunOutput};
+use atomport::runtime::texture::format_name;
+use atomport::wgpu;
 use atomport::{
     Arena, Bind, BindingInfo, BindingKind, Buffer, Context, ElementType, Error, Image, ImageDesc,
     Kernel, Region, Resource, Result, Sampler, Target, Texture, Uniforms,

@@ -4,8 +4,8 @@
 use atomport::wgpu;
 use std::io::Write;
 
-use atomport::validate::diff::{BindingDiff, Rule};
 use atomport::runtime::run::RunOutput;
+use atomport::validate::diff::{BindingDiff, Rule};
 use atomport::{BackendChoice, Context, ContextOptions, Error};
 
 use super::args::{AdapterArgs, DiffArgs, JobArgs, ShaderArgs, Side};

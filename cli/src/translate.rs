@@ -1,4 +1,5 @@
-//! `atomport translate`: WGSL, or the binding map as JSON.
+//! `atomport translate`: WGSL, the binding map as JSON, or the whole
+//! translation as JSON.
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,21 +9,41 @@ use atomport::Error;
 use super::args::ShaderArgs;
 use super::emit;
 
+/// What `translate` prints.
+pub enum Output {
+    /// The WGSL.
+    Wgsl,
+    /// The binding map (`--bindings`).
+    Bindings,
+    /// The translation, WGSL and map in one (`--translation`).
+    Translation,
+}
+
+impl Output {
+    /// The output the flags ask for (clap keeps them apart).
+    pub fn of(bindings: bool, translation: bool) -> Output {
+        match (bindings, translation) {
+            (true, _) => Output::Bindings,
+            (_, true) => Output::Translation,
+            _ => Output::Wgsl,
+        }
+    }
+}
+
 pub fn translate(
     shader: &ShaderArgs,
     out: Option<&Path>,
-    bindings: bool,
+    what: Output,
     native_float_atomics: bool,
     timeout: Duration,
 ) -> atomport::Result<()> {
     let kernel = shader.load(native_float_atomics, timeout)?;
-    let text = if bindings {
-        let mut t =
-            serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize");
-        t.push('\n');
-        t
-    } else {
-        kernel.wgsl().to_string()
+    let text = match what {
+        Output::Bindings => {
+            serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize") + "\n"
+        }
+        Output::Translation => atomport::Translation::of_kernel(&kernel).to_json() + "\n",
+        Output::Wgsl => kernel.wgsl().to_string(),
     };
     match out {
         Some(path) => std::fs::write(path, text).map_err(|source| Error::Io {

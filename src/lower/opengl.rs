@@ -21,8 +21,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
-use serde::{Deserialize, Serialize};
 use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize};
 
 use super::model::{Model, decorate, id};
 use crate::Result;

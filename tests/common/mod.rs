@@ -145,7 +145,14 @@ pub fn atomport_exe() -> &'static std::path::Path {
         let target_dir = profile_dir.parent().unwrap();
         let mut build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         build
-            .args(["build", "--quiet", "-p", "atomport-cli", "--bin", "atomport"])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "atomport-cli",
+                "--bin",
+                "atomport",
+            ])
             .arg("--target-dir")
             .arg(target_dir)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
