@@ -159,6 +159,17 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A translation ([`crate::Kernel::from_translation`]) whose binding map
+    /// does not fit its WGSL: a binding it has that the WGSL's entry point
+    /// does not use, one the entry point uses that it lacks, another kind of
+    /// resource, or another workgroup size.
+    #[error("{file}: {problem}")]
+    TranslationMismatch {
+        /// The translation's name (from [`crate::SourceOptions`]).
+        file: String,
+        /// What does not fit, naming the binding.
+        problem: String,
+    },
     /// A construct atomport cannot map, named with its location.
     #[error("{0}")]
     Unsupported(String),

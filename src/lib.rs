@@ -1,13 +1,8 @@
 //! atomport runs GLSL compute shaders that use atomics on any wgpu backend
-//! (Vulkan, Metal, DX12, GL, browser WebGPU) with the semantics the GLSL
-//! reference pages promise.
-//!
-//! The pipeline flows one way: a shader (WGSL today; GLSL and SPIR-V through
-//! the front end) becomes a [`Kernel`] — validated WGSL, an entry point, its
-//! workgroup size and a [`BindingInfo`] map — and the runtime dispatches it
-//! on a [`Context`] with [`Buffer`]s bound to its bindings, checking every
-//! binding and limit before anything is submitted, and never waiting longer
-//! than the context's timeout.
+//! (Vulkan, Metal, DX12, GL) with the semantics the GLSL reference pages
+//! promise: it translates GLSL or SPIR-V to WGSL plus a binding map, checks
+//! every binding and limit before anything is submitted, and dispatches on
+//! its own device or on yours, never waiting longer than a timeout.
 //!
 //! ```no_run
 //! use atomport::{Bind, Buffer, Context, ContextOptions, Kernel, SourceOptions};
@@ -23,8 +18,75 @@
 //! assert_eq!(counter.read::<u32>(&ctx)?, vec![1024]);
 //! # Ok::<(), atomport::Error>(())
 //! ```
+//!
+//! # What to call
+//!
+//! **Translating** (always built):
+//! - [`Kernel`]: a shader made runnable — [`Kernel::from_glsl`],
+//!   [`Kernel::from_spirv`], [`Kernel::from_wgsl`], [`Kernel::from_path`],
+//!   or [`Kernel::from_translation`] for one translated ahead of time. Its
+//!   WGSL, entry point, workgroup size, [`Kernel::required_features`] (to
+//!   open a device with) and binding map.
+//! - [`SourceOptions`] says how to read a shader: its name in messages, the
+//!   entry point, `-D` defines and include folders, the GLSL [`Dialect`],
+//!   the Vulkan version ([`TargetEnv`]), specialization values
+//!   ([`Specialization`], [`SpecKey`]) and the translation's timeout.
+//! - The binding map, the contract with the host: [`BindingInfo`] per
+//!   binding ([`BindingKind`], [`Member`], [`TextureInfo`], [`TextureDim`],
+//!   [`ImageShape`], [`ArrayLength`], [`Counter`], [`OpenGlOrigin`],
+//!   [`OpenGlKind`]), and [`BindingMap`] as `atomport translate --bindings`
+//!   prints it.
+//! - [`Warning`]: a guarantee the shader asks for that WGSL gives only in
+//!   part (acquire/release, `coherent`), said once per kernel.
+//! - Ahead of time: [`Translation`] (WGSL and binding map, to and from
+//!   JSON), [`translate`] and [`translate_file`], [`build::translate_dir`]
+//!   in a build script, [`include_kernel!`] to load its output, and
+//!   [`compile_glsl`] / [`spirv_words`] for the SPIR-V itself.
+//!
+//! **Running** (feature `runtime`; `native` adds wgpu's native backends):
+//! - [`Context`]: an adapter and device, atomport's own
+//!   ([`Context::new`] with [`ContextOptions`], [`BackendChoice`]; what is
+//!   there: [`adapters`], [`AdapterSummary`]) or yours
+//!   ([`Context::from_wgpu`]).
+//! - Resources: [`Buffer`], [`Image`] ([`ImageDesc`], [`ImageDim`],
+//!   [`ImageFormat`], [`TexelAddress`]: a GLSL storage image, atomics
+//!   included), [`Texture`] ([`TextureDesc`]), [`Sampler`] ([`SamplerDesc`]),
+//!   [`Uniforms`] ([`UniformValue`]: uniform and push-constant blocks set by
+//!   member name), and [`Arena`] ([`Region`]: buffers reached by address).
+//! - Dispatch: [`Bind`] a [`Resource`] by GLSL name or by set and binding,
+//!   then [`Context::dispatch`], [`Context::dispatch_indirect`],
+//!   [`Context::encode_into`] your encoder ([`Workgroups`]), or a [`Batch`]
+//!   of dispatches and copies ([`Target`]) submitted once.
+//! - [`runtime::run`]: a run read back in its shapes, as `atomport run`
+//!   prints it; [`validate`]: the CPU reference model, the conformance
+//!   matrix and the comparison of runs.
+//!
+//! **Host data**: [`ElementType`] and [`ScalarType`] name what a buffer
+//! holds; [`f32_to_half`] and [`half_to_f32`] convert `float16_t` values;
+//! [`ChannelKind`] says what an image format's texels hold.
+//!
+//! **Errors**: one [`Error`] ([`Result`]), a shader's with its file, line
+//! and column ([`ShaderError`]); [`FEATURES`] names the optional wgpu
+//! features a kernel may need.
+//!
+//! # Features
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `glsl` (default) | GLSL input through glslang (C++) |
+//! | `native` (default) | the runtime on wgpu's Vulkan, GL, Metal and DX12 backends |
+//! | `runtime` | the runtime without choosing a backend |
+//! | `png` | `runtime::texture::read_png` and `write_png`: textures from and to PNG files |
+//!
+//! Without default features atomport is the translator alone, for a build
+//! script: no wgpu backend, no C++ unless `glsl` is asked for.
 
 #![warn(missing_docs)]
+
+// README.md's Rust examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
 
 // The translator names wgpu's feature, limit and format types through
 // wgpu-types, so that it builds without wgpu's backends (in a build script).
@@ -62,18 +124,25 @@ pub use lower::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::arena::{Arena, Region};
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::buffer::Buffer;
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::context::{AdapterSummary, BackendChoice, Context, ContextOptions, adapters};
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::dispatch::{Batch, Bind, Resource, Target, Workgroups};
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::image::{Image, ImageDesc};
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::texture::{Sampler, SamplerDesc, Texture, TextureDesc};
 #[cfg(feature = "runtime")]
+#[doc(inline)]
 pub use runtime::uniforms::{UniformValue, Uniforms};
 pub use scalar::{ElementType, ScalarType, f32_to_half, half_to_f32};
 pub use translate::{Translation, build, compile_glsl, spirv_words, translate, translate_file};
@@ -94,6 +163,7 @@ pub use wgpu_types;
 /// # Safety
 /// It sets environment variables: call it first thing in `main`, before any
 /// other thread exists.
+#[cfg(feature = "runtime")]
 pub unsafe fn quiet_headless_probing() {
     let unset = |k| std::env::var_os(k).is_none();
     if unset("EGL_PLATFORM") && unset("WAYLAND_DISPLAY") && unset("DISPLAY") {

@@ -256,9 +256,13 @@ impl Kernel {
         }
         let mut kernel = Kernel::from_wgsl(&t.wgsl, &opts)?;
         let name = opts.display_name();
+        let mismatch = |problem: String| Error::TranslationMismatch {
+            file: name.to_string(),
+            problem,
+        };
         if kernel.workgroup_size() != t.workgroup_size {
-            return Err(Error::Input(format!(
-                "{name}: the translation says workgroup size {:?}, its WGSL declares {:?}",
+            return Err(mismatch(format!(
+                "the translation says workgroup size {:?}, its WGSL declares {:?}",
                 t.workgroup_size,
                 kernel.workgroup_size()
             )));
@@ -267,16 +271,16 @@ impl Kernel {
         bindings.sort_by_key(|b| (b.group, b.binding));
         for b in &bindings {
             let Some(wgsl) = kernel.binding(b.group, b.binding) else {
-                return Err(Error::Input(format!(
-                    "{name}: the binding map has binding {}.{} ({}), which the WGSL's entry point does not use",
+                return Err(mismatch(format!(
+                    "the binding map has binding {}.{} ({}), which the WGSL's entry point does not use",
                     b.group,
                     b.binding,
                     b.display_name()
                 )));
             };
             if !same_resource(wgsl.kind, b.kind) {
-                return Err(Error::Input(format!(
-                    "{name}: binding {}.{} ({}) is a {} in the binding map but a {} in the WGSL",
+                return Err(mismatch(format!(
+                    "binding {}.{} ({}) is a {} in the binding map but a {} in the WGSL",
                     b.group,
                     b.binding,
                     b.display_name(),
@@ -290,8 +294,8 @@ impl Kernel {
                 .iter()
                 .any(|b| (b.group, b.binding) == (w.group, w.binding))
         }) {
-            return Err(Error::Input(format!(
-                "{name}: the WGSL uses binding {}.{} ({}), which the binding map lacks",
+            return Err(mismatch(format!(
+                "the WGSL uses binding {}.{} ({}), which the binding map lacks",
                 missing.group,
                 missing.binding,
                 missing.display_name()

@@ -269,6 +269,18 @@ fn double_atomics_are_64_bit_compare_exchange_loops() {
     let bytes: Vec<u8> = samples.iter().flat_map(|s| s.to_le_bytes()).collect();
     let stats = vec![0u8; 8 * (8 + 128)];
     let sum: f64 = samples.iter().sum();
+    let native = common::native_compiles_apart(
+        "double_stats",
+        DOUBLE_STATS,
+        &[
+            "--groups",
+            "2",
+            "--buffer",
+            "Samples=u64:128",
+            "--buffer",
+            "Stats=u64:136",
+        ],
+    );
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS | needed) {
         if !ctx.device().features().contains(needed) {
             let buf = Buffer::zeroed(&ctx, 8 * 136).unwrap();
@@ -284,11 +296,12 @@ fn double_atomics_are_64_bit_compare_exchange_loops() {
             }
             continue;
         }
-        for (backend, out) in common::translated_and_native(
+        for (backend, out) in common::translated_and_native_where(
             &ctx,
             &k,
             [2, 1, 1],
             &[("Samples", bytes.clone()), ("Stats", stats.clone())],
+            native,
         ) {
             let got: Vec<f64> = out[1]
                 .chunks_exact(8)

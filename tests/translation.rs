@@ -114,7 +114,10 @@ fn a_translation_that_does_not_fit_its_wgsl_is_refused_by_binding() {
     let t = atomport::translate_file(&root.join(TILE_MAX), &SourceOptions::default()).unwrap();
     let opts = SourceOptions::named("tile_max.wgsl");
     let refused = |t: &Translation| match Kernel::from_translation(t, &opts) {
-        Err(Error::Input(m)) => m,
+        Err(Error::TranslationMismatch { file, problem }) => {
+            assert_eq!(file, "tile_max.wgsl");
+            problem
+        }
         other => panic!("not refused: {other:?}"),
     };
     // A binding the WGSL does not declare.

@@ -269,9 +269,22 @@ pub fn translated_and_native(
     groups: [u32; 3],
     inputs: &[(&str, Vec<u8>)],
 ) -> Vec<(String, Vec<Vec<u8>>)> {
+    translated_and_native_where(ctx, k, groups, inputs, true)
+}
+
+/// [`translated_and_native`], with the native run only where `native` (a
+/// driver known to abort compiling the original is spared it).
+pub fn translated_and_native_where(
+    ctx: &Context,
+    k: &Kernel,
+    groups: [u32; 3],
+    inputs: &[(&str, Vec<u8>)],
+    native: bool,
+) -> Vec<(String, Vec<Vec<u8>>)> {
     let mut out = Vec::new();
+    let wanted = native;
     for native in [false, true] {
-        if native && !ctx.has_native() {
+        if native && (!wanted || !ctx.has_native()) {
             continue;
         }
         let buffers: Vec<atomport::Buffer> = inputs
@@ -293,4 +306,28 @@ pub fn translated_and_native(
         out.push((backend, read));
     }
     out
+}
+
+/// Whether the Vulkan driver compiles the original SPIR-V of `source` (GLSL)
+/// without aborting the process, tried in a child (`atomport diff --backends
+/// native,vulkan` with `args`): lavapipe's LLVM 15 aborts on some 64-bit
+/// float shaders on CPUs without AVX-512 ("LLVM ERROR: Cannot select"), which
+/// no error handling can catch. Prints the finding when it does.
+pub fn native_compiles_apart(tag: &str, source: &str, args: &[&str]) -> bool {
+    let file = temp_file(tag, &format!("{tag}.comp"), source);
+    let mut all = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+    all.extend(args);
+    let o = atomport(&all);
+    let err = stderr(&o);
+    if o.status.code().is_none() && err.contains("LLVM ERROR") {
+        let first = err
+            .lines()
+            .find(|l| l.contains("LLVM ERROR"))
+            .unwrap_or_default();
+        println!(
+            "driver finding: the Vulkan driver aborts compiling the original of {tag} ({first}); its native run is left out"
+        );
+        return false;
+    }
+    true
 }
