@@ -46,9 +46,17 @@ pub enum Error {
     /// A shader failed to parse or validate, with where (see [`ShaderError`]).
     #[error("{0}")]
     Shader(ShaderError),
-    /// The kernel has no compute entry point of the requested name (or several and none chosen).
-    #[error("{0}")]
-    EntryPoint(String),
+    /// The kernel has no compute entry point of the requested name, none at
+    /// all, or several and none was chosen ([`crate::SourceOptions::entry`]).
+    #[error("{}", entry_point_message(file, requested.as_deref(), available))]
+    EntryPoint {
+        /// The shader's name.
+        file: String,
+        /// The entry point asked for, if one was.
+        requested: Option<String>,
+        /// The compute entry points the shader has.
+        available: Vec<String>,
+    },
     /// A binding the kernel uses was not given.
     #[error("binding {group}.{binding} (`{name}`) is used by the kernel but was not given")]
     MissingBinding {
@@ -125,9 +133,15 @@ pub enum Error {
     /// An earlier dispatch timed out and the device is still running it.
     #[error("the device is still running a dispatch that timed out; open a new context or wait")]
     Busy,
-    /// wgpu reported an error (validation, out of memory, device lost, map failure).
-    #[error("wgpu: {0}")]
-    Wgpu(String),
+    /// wgpu reported an error, of the kind [`WgpuErrorKind`] says.
+    #[error("wgpu: {message}")]
+    Wgpu {
+        /// Validation, out of memory, internal (a driver's compiler), the
+        /// device's wait, or mapping a buffer.
+        kind: WgpuErrorKind,
+        /// wgpu's message, condensed to what names the problem.
+        message: String,
+    },
     /// A command-line SPEC (`--buffer`, `--image`, …) is malformed.
     #[error("{0}")]
     Spec(String),
@@ -180,6 +194,39 @@ pub enum Error {
     /// A bug in atomport or one of its dependencies (e.g. a naga panic), with the construct named.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// What kind of error wgpu reported ([`Error::Wgpu`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WgpuErrorKind {
+    /// A call wgpu refused: a pipeline, bind group or submission that breaks
+    /// its rules or the device's.
+    Validation,
+    /// The device ran out of memory.
+    OutOfMemory,
+    /// The driver failed inside (GL's shader compiler rejecting a module).
+    Internal,
+    /// Waiting for the device failed: it was lost, or the wait gave up.
+    Wait,
+    /// A buffer could not be mapped for reading back.
+    Map,
+}
+
+fn entry_point_message(file: &str, requested: Option<&str>, available: &[String]) -> String {
+    let names = available.join(", ");
+    match requested {
+        Some(want) => format!(
+            "{file}: no compute entry point named `{want}` (found: {})",
+            if names.is_empty() { "none" } else { &names }
+        ),
+        None if available.is_empty() => {
+            format!("{file}: no compute entry point (`@compute fn …`)")
+        }
+        None => format!(
+            "{file}: several compute entry points ({names}); name the one to use (SourceOptions::entry)"
+        ),
+    }
 }
 
 fn timeout_hint(what: &str) -> &'static str {

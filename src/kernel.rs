@@ -1157,28 +1157,16 @@ fn choose_entry(module: &naga::Module, opts: &SourceOptions) -> Result<usize> {
         .filter(|(_, ep)| ep.stage == naga::ShaderStage::Compute)
         .map(|(i, ep)| (i, ep.name.as_str()))
         .collect();
-    let names = computes.iter().map(|c| c.1).collect::<Vec<_>>().join(", ");
-    let name = opts.display_name();
-    match &opts.entry {
-        Some(want) => computes
-            .iter()
-            .find(|c| c.1 == want)
-            .map(|c| c.0)
-            .ok_or_else(|| {
-                Error::EntryPoint(format!(
-                    "{name}: no compute entry point named `{want}` (found: {})",
-                    if names.is_empty() { "none" } else { &names }
-                ))
-            }),
-        None => match computes.as_slice() {
-            [(i, _)] => Ok(*i),
-            [] => Err(Error::EntryPoint(format!(
-                "{name}: no compute entry point (`@compute fn …`)"
-            ))),
-            _ => Err(Error::EntryPoint(format!(
-                "{name}: several compute entry points ({names}); name the one to use (SourceOptions::entry)"
-            ))),
-        },
+    let found = computes
+        .iter()
+        .find(|c| opts.entry.as_deref().is_none_or(|e| c.1 == e));
+    match found {
+        Some(&(i, _)) if opts.entry.is_some() || computes.len() == 1 => Ok(i),
+        _ => Err(Error::EntryPoint {
+            file: opts.display_name().to_string(),
+            requested: opts.entry.clone(),
+            available: computes.iter().map(|c| c.1.to_string()).collect(),
+        }),
     }
 }
 

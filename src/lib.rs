@@ -66,7 +66,7 @@
 //! [`ChannelKind`] says what an image format's texels hold.
 //!
 //! **Errors**: one [`Error`] ([`Result`]), a shader's with its file, line
-//! and column ([`ShaderError`]); [`FEATURES`] names the optional wgpu
+//! and column ([`ShaderError`]), wgpu's with its kind ([`WgpuErrorKind`]); [`FEATURES`] names the optional wgpu
 //! features a kernel may need.
 //!
 //! # Features
@@ -104,7 +104,7 @@ mod translate;
 #[cfg(feature = "runtime")]
 pub mod validate;
 
-pub use error::{Error, FEATURES, Result, ShaderError};
+pub use error::{Error, FEATURES, Result, ShaderError, WgpuErrorKind};
 
 /// Reading the files a user names as atomport reads shaders: bounded in
 /// size, and refusing what is not a regular file before reading anything

@@ -179,7 +179,6 @@ impl ShaderArgs {
 
     /// Loads the kernel, printing its warnings to stderr once per process
     /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
-
     pub(super) fn load(
         &self,
         native_float_atomics: bool,

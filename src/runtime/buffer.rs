@@ -303,21 +303,28 @@ pub(crate) fn submit_and_read(
     let mut mapped = 0;
     for (i, r) in rx.try_iter() {
         mapped += 1;
-        r.map_err(|e| Error::Wgpu(format!("mapping a buffer for readback failed: {e}")))?;
+        r.map_err(|e| map_error(format!("mapping a buffer for readback failed: {e}")))?;
         let (s, len) = &stagings[i];
         let view = s
             .slice(..)
             .get_mapped_range()
-            .map_err(|e| Error::Wgpu(format!("reading a mapped buffer failed: {e}")))?;
+            .map_err(|e| map_error(format!("reading a mapped buffer failed: {e}")))?;
         out[i] = view[..*len].to_vec();
         drop(view);
         s.unmap();
     }
     if mapped != stagings.len() {
-        return Err(Error::Wgpu(format!(
+        return Err(map_error(format!(
             "only {mapped} of {} readback buffers were mapped",
             stagings.len()
         )));
     }
     Ok(out)
+}
+
+fn map_error(message: String) -> Error {
+    Error::Wgpu {
+        kind: crate::error::WgpuErrorKind::Map,
+        message,
+    }
 }

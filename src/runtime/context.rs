@@ -338,7 +338,10 @@ impl Gpu {
                 timeout: None,
             })
             .map(|_| ())
-            .map_err(|e| Error::Wgpu(e.to_string()))
+            .map_err(|e| Error::Wgpu {
+                kind: crate::error::WgpuErrorKind::Wait,
+                message: e.to_string(),
+            })
     }
 
     /// Submits `cmd` and waits for it to finish.
@@ -756,8 +759,16 @@ pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<
     let i = pollster::block_on(internal.pop());
     let v = pollster::block_on(validation.pop());
     let o = pollster::block_on(oom.pop());
-    match i.or(v).or(o) {
-        Some(e) => Err(Error::Wgpu(one_line(&e.to_string()))),
+    use crate::error::WgpuErrorKind as K;
+    let kinded = i
+        .map(|e| (K::Internal, e))
+        .or(v.map(|e| (K::Validation, e)))
+        .or(o.map(|e| (K::OutOfMemory, e)));
+    match kinded {
+        Some((kind, e)) => Err(Error::Wgpu {
+            kind,
+            message: one_line(&e.to_string()),
+        }),
         None => Ok(out),
     }
 }

@@ -123,9 +123,12 @@ impl Context {
         // without a validation error: say what that likely means.
         self.on_gpu(move |gpu| gpu.submit_and_wait(cmd))
             .map_err(|e| match e {
-                Error::Wgpu(m) => Error::Wgpu(format!(
-                    "the driver did not run the original SPIR-V ({m}); the module may be invalid (spirv-val names what is wrong)"
-                )),
+                Error::Wgpu { kind, message } => Error::Wgpu {
+                    kind,
+                    message: format!(
+                        "the driver did not run the original SPIR-V ({message}); the module may be invalid (spirv-val names what is wrong)"
+                    ),
+                },
                 e => e,
             })?;
         for (i, t, _) in &textures {

@@ -36,3 +36,5 @@ void main() {
     imageAtomicMax(tileMax, tile, q);
     atomicAdd(stats.samples, 1u);
 }
+// run: --groups 3,2 --texture heights=19x13:r8unorm:iota --sampler heights=nearest
+// run: --image tileMax=5x3 --buffer stats=u32:2 --push tileSize=4 --push scale=1000
