@@ -433,6 +433,7 @@ pub(crate) fn with_excerpt(file: &str, message: &str, source: &str, marks: &[Mar
 
 /// The column (1-based) of `word` as a whole identifier in `line`, or of
 /// `word` anywhere in it.
+#[cfg(feature = "glsl")]
 pub(crate) fn column_of(line: &str, word: &str) -> Option<u32> {
     if word.is_empty() {
         return None;

@@ -1016,13 +1016,19 @@ fn a_translation_written_by_translate_runs_as_its_glsl() {
         let run = |path: &str| {
             let mut args = vec!["run", path, "--backend", b];
             args.extend(flags);
-            let mut v = common::run_json(&args);
-            v.as_object_mut().unwrap().remove("shader");
-            v
+            run_tile_max(args)
         };
         let from_glsl = run(shader);
         let from_json = run(json.to_str().unwrap());
         assert_eq!(from_glsl, from_json, "{b}");
+        // Without --sampler, the combined sampler's sampler is nearest, clamping.
+        let mut args = vec!["run", shader, "--backend", b];
+        args.extend(
+            flags
+                .iter()
+                .filter(|f| !f.starts_with("--sampler") && !f.starts_with("heights=nearest")),
+        );
+        assert_eq!(run_tile_max(args), from_glsl, "{b}: the default sampler");
         // Every texel of the 19×13 height field is inside a tile of the 5×3 image
         // but those of the last row (y = 12): 19 texels clipped.
         let text = from_json.to_string();
@@ -1037,4 +1043,11 @@ fn a_translation_written_by_translate_runs_as_its_glsl() {
     let o = common::atomport(&["run", bad.to_str().unwrap(), "--groups", "1"]);
     common::assert_fails_in_one_line(&o, 1, "not.json: not an atomport translation");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `run … --json` without the shader's name (it names the file run).
+fn run_tile_max(args: Vec<&str>) -> serde_json::Value {
+    let mut v = common::run_json(&args);
+    v.as_object_mut().unwrap().remove("shader");
+    v
 }

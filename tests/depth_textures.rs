@@ -444,3 +444,22 @@ void main() {
         }
     }
 }
+
+/// A shadow sampler's comparison has no default: left out, the error names
+/// the flag that gives it (not the WGSL name of the sampler half).
+#[test]
+fn a_shadow_sampler_left_out_names_the_flag() {
+    let o = common::atomport(&[
+        "run",
+        "tests/glsl/tex_sampler2dshadow_pcf.comp",
+        "--groups",
+        "1",
+        "--texture",
+        "shadowMap=4x2:depth32float:iota",
+        "--buffer",
+        "Points=f32:64",
+        "--buffer",
+        "Lit=f32:16",
+    ]);
+    common::assert_fails_in_one_line(&o, 2, "--sampler shadowMap=nearest,compare=lequal");
+}

@@ -73,7 +73,9 @@ pub(super) struct JobArgs {
     #[arg(long = "texture", value_name = "B=SPEC", value_parser = parse_texture)]
     pub(super) textures: Vec<TextureArg>,
     /// A sampler for binding NAME (a sampler, or the sampler of a combined sampler by its name):
-    /// linear|nearest[,clamp|repeat|mirror][,compare=less|lequal|greater|gequal|equal|notequal|always|never]
+    /// linear|nearest[,clamp|repeat|mirror][,compare=less|lequal|greater|gequal|equal|notequal|always|never].
+    /// A combined sampler whose texture is given and whose sampler is not samples with
+    /// nearest,clamp (a shadow sampler needs its compare= given)
     #[arg(long = "sampler", value_name = "NAME=SPEC", value_parser = parse_sampler)]
     pub(super) samplers: Vec<SamplerArg>,
     /// After the dispatch, write the 2D texture or storage texture NAME (8-bit unorm) as PNG

@@ -311,6 +311,10 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
             made.push(s);
         }
     }
+    for slot in default_samplers(kernel, &made)? {
+        let desc = atomport::SamplerDesc::default();
+        made.push((slot, Made::Sampler(Sampler::new(ctx, desc)?)));
+    }
     let given = |info: &BindingInfo| {
         made.iter()
             .any(|(s, _)| s.group == info.group && s.binding == info.binding)
@@ -538,6 +542,49 @@ fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slo
         element: element.unwrap_or(0),
     };
     Ok(Some((slot, Made::Sampler(Sampler::new(ctx, a.desc)?))))
+}
+
+/// The sampler halves of combined samplers (`sampler2D tex`) whose texture
+/// was given and whose sampler was not: they get a nearest, clamping
+/// sampler (`--sampler tex=nearest`), as `--help` says. A shadow sampler's
+/// comparison has no default: the error names the flag that gives it.
+fn default_samplers(kernel: &Kernel, made: &[(Slot, Made)]) -> Result<Vec<Slot>> {
+    let given = |group, binding, element| {
+        made.iter()
+            .any(|(s, _)| (s.group, s.binding, s.element) == (group, binding, element))
+    };
+    let mut out = Vec::new();
+    for sampler in kernel.bindings() {
+        let Some(name) = sampler.combined.as_deref() else {
+            continue;
+        };
+        if sampler.kind != BindingKind::Sampler {
+            continue;
+        }
+        let texture = kernel.bindings().iter().find(|t| {
+            t.kind == BindingKind::SampledTexture
+                && t.group == sampler.group
+                && t.combined.as_deref() == Some(name)
+        });
+        let Some(texture) = texture else { continue };
+        for (slot, _) in made {
+            if (slot.group, slot.binding) == (texture.group, texture.binding)
+                && !given(sampler.group, sampler.binding, slot.element)
+            {
+                if sampler.comparison == Some(true) {
+                    return Err(Error::Spec(format!(
+                        "`{name}` is a shadow sampler, whose comparison has no default: give it with --sampler {name}=nearest,compare=lequal (or another compare=)"
+                    )));
+                }
+                out.push(Slot {
+                    group: sampler.group,
+                    binding: sampler.binding,
+                    element: slot.element,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {

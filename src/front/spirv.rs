@@ -93,6 +93,7 @@ pub fn to_naga(words: &[u32], name: &str) -> Result<naga::Module> {
 /// (descriptor set, binding): legal in OpenGL GLSL, where buffers, image
 /// units and the other kinds number their bindings separately. Scans the
 /// words without building a module; malformed words just end the scan.
+#[cfg(feature = "glsl")]
 pub fn bindings_shared(words: &[u32]) -> bool {
     const OP_DECORATE: u32 = 71;
     const BINDING: u32 = 33;

@@ -117,9 +117,11 @@ pub struct Warning {
     pub line: Option<u32>,
     /// GLSL words that find the construct's line in the source.
     #[serde(skip)]
+    #[cfg_attr(not(feature = "glsl"), allow(dead_code))]
     pub(crate) words: Vec<&'static str>,
     /// Which use of the words (0: the first) the warning is about.
     #[serde(skip)]
+    #[cfg_attr(not(feature = "glsl"), allow(dead_code))]
     pub(crate) occurrence: usize,
 }
 
@@ -149,6 +151,7 @@ impl Warning {
     /// Finds the line of the warning's whole-word use of one of its words
     /// in `source` (GLSL), outside `//` comments: the `occurrence`th, or
     /// the first when the source has fewer.
+    #[cfg(feature = "glsl")]
     pub(crate) fn locate(&mut self, source: &str) {
         if self.line.is_some() {
             return;
@@ -168,11 +171,13 @@ impl Warning {
 
 /// Whether `text` holds `word` as a whole GLSL identifier (not inside a
 /// longer one).
+#[cfg(feature = "glsl")]
 pub(crate) fn has_word(text: &str, word: &str) -> bool {
     word_uses(text, word) > 0
 }
 
 /// How many times `text` holds `word` as a whole GLSL identifier.
+#[cfg(feature = "glsl")]
 fn word_uses(text: &str, word: &str) -> usize {
     let b = text.as_bytes();
     let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');

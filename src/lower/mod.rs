@@ -12,7 +12,9 @@
 //!    warnings for what is lost, reader gaps mended and unused globals
 //!    dropped ([`compat`]); push constants made a buffer ([`push`]);
 //!    instructions naga reads wrong (`-x` on a uint,
-//!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); buffer blocks sharing a binding given bindings of
+//!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); built-ins it
+//!    cannot read or WGSL lacks (`isnan`, `umulExtended`, `uaddCarry`, …)
+//!    spelled in plain instructions ([`builtins`]); buffer blocks sharing a binding given bindings of
 //!    their own ([`alias`]); subgroup operations naga lacks rewritten
 //!    ([`subgroup`]); OpenGL's binding namespaces made WGSL bindings
 //!    ([`opengl`], OpenGL-dialect GLSL only); what WGSL cannot express
@@ -37,6 +39,7 @@
 
 pub mod alias;
 pub mod arrays;
+pub mod builtins;
 pub mod compat;
 pub mod compswap;
 pub mod copies;
@@ -263,6 +266,7 @@ fn spirv_passes(
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
         misread::rewrite_misread_instructions(&mut m)?;
+        builtins::lower_builtins(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
         compat::non_finite_constants(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
