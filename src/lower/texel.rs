@@ -182,7 +182,9 @@ impl ImageDim {
     }
 }
 
-/// One texel's place: column, row, layer (slice, array layer, face) and sample.
+/// One texel's place: column, row, layer (slice, array layer, face) and
+/// sample. [`crate::Image::index`] turns it into the texel's position in
+/// texel order, to find a texel among those an image reads back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TexelAddress {
     /// Column.
@@ -256,7 +258,8 @@ mod tests {
     }
 }
 
-/// What a format's channels hold.
+/// What a format's channels hold ([`ImageFormat::layout`]): how the
+/// host writes and reads an image's texels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChannelKind {
     /// IEEE floats (16 or 32 bits).

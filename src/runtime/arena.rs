@@ -9,7 +9,8 @@
 
 use crate::{Bind, Buffer, Context, Error, Result};
 
-/// One addressable buffer in an [`Arena`].
+/// One addressable buffer in an [`Arena`]: its name and where it lies, so
+/// that the host writes its address where the shader reads a reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Region {
     /// Its name.

@@ -172,7 +172,8 @@ impl ContextOptions {
     }
 }
 
-/// What `atomport info` shows of one adapter.
+/// What `atomport info` shows of one adapter ([`adapters`]): to choose one
+/// by name, backend or features before opening a [`Context`] on it.
 #[derive(Clone, Debug, Serialize)]
 pub struct AdapterSummary {
     /// Adapter name.

@@ -93,7 +93,8 @@ impl<'a> From<&'a Image> for Resource<'a> {
     }
 }
 
-/// Which kernel binding a resource is for.
+/// Which kernel binding a resource is for ([`Bind`]): by set and binding as
+/// the shader declares them, or by GLSL name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target<'a> {
     /// WGSL's (group, binding).
