@@ -306,15 +306,7 @@ fn make(ctx: &Context, kernel: &Kernel, res: &Resources) -> Result<Vec<(Slot, Ma
         })?;
         made.push((slot, Made::Texture(sampled_texture(ctx, info, a)?)));
     }
-    for a in &res.samplers {
-        if let Some(s) = sampler(ctx, kernel, a)? {
-            made.push(s);
-        }
-    }
-    for slot in default_samplers(kernel, &made)? {
-        let desc = atomport::SamplerDesc::default();
-        made.push((slot, Made::Sampler(Sampler::new(ctx, desc)?)));
-    }
+    samplers(ctx, kernel, &res.samplers, &mut made)?;
     let given = |info: &BindingInfo| {
         made.iter()
             .any(|(s, _)| s.group == info.group && s.binding == info.binding)
@@ -542,6 +534,26 @@ fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slo
         element: element.unwrap_or(0),
     };
     Ok(Some((slot, Made::Sampler(Sampler::new(ctx, a.desc)?))))
+}
+
+/// The `--sampler`s, then the default samplers of combined samplers given
+/// a texture alone ([`default_samplers`]).
+fn samplers(
+    ctx: &Context,
+    kernel: &Kernel,
+    given: &[SamplerArg],
+    made: &mut Vec<(Slot, Made)>,
+) -> Result<()> {
+    for a in given {
+        if let Some(s) = sampler(ctx, kernel, a)? {
+            made.push(s);
+        }
+    }
+    for slot in default_samplers(kernel, made)? {
+        let desc = atomport::SamplerDesc::default();
+        made.push((slot, Made::Sampler(Sampler::new(ctx, desc)?)));
+    }
+    Ok(())
 }
 
 /// The sampler halves of combined samplers (`sampler2D tex`) whose texture
