@@ -410,6 +410,17 @@ fn malformed_spirv_names_its_problem() {
         1,
         "malformed SPIR-V: OpTypeArray uses %17 before it is declared",
     );
+    // A count from the input is bounded before any pass allocates for it
+    // (one part per component was a 43 GB allocation, an abort).
+    let o = atomport(&[
+        "translate",
+        "tests/fuzz/vector_of_2_billion_components.spv",
+    ]);
+    assert_fails_in_one_line(
+        &o,
+        1,
+        "malformed SPIR-V: OpTypeVector %9 has 2728567458 components; a compute shader's vectors have 2 to 4",
+    );
     let o = atomport(&[
         "translate",
         "tests/fuzz/access_chain_through_empty_struct.spv",

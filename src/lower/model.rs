@@ -522,6 +522,68 @@ impl Model {
                 )));
             }
         }
+        self.check_shapes(name)
+    }
+
+    /// Refuses type shapes SPIR-V forbids and strides past any real layout,
+    /// before a pass allocates one part per component, column or padding
+    /// word: those counts are literals from the input.
+    fn check_shapes(&self, name: &str) -> Result<()> {
+        /// Wider than any std140/std430/scalar stride a real block has.
+        const MAX_STRIDE: u32 = 1 << 16;
+        let bad = |what: String| Err(Error::shader(format!("{name}: malformed SPIR-V: {what}")));
+        for inst in &self.module.types_global_values {
+            let count = match inst.operands.get(1) {
+                Some(Operand::LiteralBit32(n)) => Some(*n),
+                _ => None,
+            };
+            match inst.class.opcode {
+                Op::TypeVector if !count.is_some_and(|n| (2..=4).contains(&n)) => {
+                    return bad(format!(
+                        "OpTypeVector %{} has {} components; a compute shader's vectors have 2 to 4",
+                        inst.result_id.unwrap_or_default(),
+                        count.unwrap_or(0)
+                    ));
+                }
+                Op::TypeMatrix if !count.is_some_and(|n| (2..=4).contains(&n)) => {
+                    return bad(format!(
+                        "OpTypeMatrix %{} has {} columns; matrices have 2 to 4",
+                        inst.result_id.unwrap_or_default(),
+                        count.unwrap_or(0)
+                    ));
+                }
+                _ => {}
+            }
+        }
+        for inst in &self.module.annotations {
+            let stride = match (inst.class.opcode, inst.operands.as_slice()) {
+                (
+                    Op::Decorate,
+                    [
+                        _,
+                        Operand::Decoration(Decoration::ArrayStride | Decoration::MatrixStride),
+                        Operand::LiteralBit32(s),
+                    ],
+                ) => Some(*s),
+                (
+                    Op::MemberDecorate,
+                    [
+                        _,
+                        _,
+                        Operand::Decoration(Decoration::MatrixStride),
+                        Operand::LiteralBit32(s),
+                    ],
+                ) => Some(*s),
+                _ => None,
+            };
+            if let Some(s) = stride.filter(|&s| s > MAX_STRIDE) {
+                return bad(format!(
+                    "a stride of {s} bytes (Op{:?} on %{}), over the {MAX_STRIDE} atomport lays out",
+                    inst.class.opcode,
+                    inst.operands.first().and_then(id).unwrap_or_default()
+                ));
+            }
+        }
         Ok(())
     }
 
