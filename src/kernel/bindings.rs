@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ScalarType;
-use crate::lower::opengl::{OpenGlKind, OpenGlOrigin};
+use crate::lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
 
 /// The shape of a texture as a shader declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -358,9 +358,9 @@ impl MemberShape {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImageShape {
     /// The GLSL image type's shape.
-    pub dim: crate::lower::texel::ImageDim,
+    pub dim: crate::lower::memory::texel::ImageDim,
     /// The texel format.
-    pub format: crate::lower::texel::ImageFormat,
+    pub format: crate::lower::memory::texel::ImageFormat,
     /// The pipeline-overridable constants (WGSL `@id`s) that receive the
     /// bound image's width, height, layers and samples at dispatch (set them
     /// yourself when running the WGSL outside atomport).

@@ -7,7 +7,7 @@ use naga::{AddressSpace, ImageClass, ScalarKind, StorageAccess, TypeInner};
 use serde::Serialize;
 
 use crate::front::{self, Dialect, SourceOptions};
-use crate::lower::opengl::{OpenGlKind, OpenGlOrigin};
+use crate::lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
 use crate::{Error, Result, ScalarType, guard};
 
 mod bindings;
@@ -89,19 +89,19 @@ struct Original {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Provenance {
     /// Buffers made words, with the members they declared.
-    pub words: Vec<crate::lower::words::WordBlock>,
+    pub words: Vec<crate::lower::memory::words::WordBlock>,
     /// The GLSL dialect, for GLSL input.
     pub dialect: Option<Dialect>,
     /// Images held in texel buffers.
-    pub images: Vec<crate::lower::image::ImageBinding>,
+    pub images: Vec<crate::lower::spirv::image::ImageBinding>,
     /// OpenGL kinds and numbers.
-    pub opengl: Vec<crate::lower::opengl::OpenGlBinding>,
+    pub opengl: Vec<crate::lower::spirv::opengl::OpenGlBinding>,
     /// Loose uniforms' initializers: (name, text).
     pub initializers: Vec<(String, String)>,
     /// Combined image samplers split into a texture and a sampler.
-    pub samplers: Vec<crate::lower::sampler::SplitSampler>,
+    pub samplers: Vec<crate::lower::spirv::sampler::SplitSampler>,
     /// Array textures whose layer count is an override.
-    pub layer_counts: Vec<crate::lower::sampler::LayerCount>,
+    pub layer_counts: Vec<crate::lower::spirv::sampler::LayerCount>,
     /// Files `#include`d, as found.
     pub includes: Vec<std::path::PathBuf>,
     /// Guarantees the shader asks for that WGSL does not give in full.
@@ -109,9 +109,9 @@ pub(crate) struct Provenance {
     /// Buffer blocks that alias another block's binding.
     pub aliases: Vec<crate::lower::Alias>,
     /// Push-constant blocks made buffers.
-    pub push: Vec<crate::lower::push::PushBlock>,
+    pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
-    pub formatless: Vec<crate::lower::image::FormatlessImage>,
+    pub formatless: Vec<crate::lower::spirv::image::FormatlessImage>,
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
     /// found without a binding.
     pub original: Option<(Vec<u32>, Vec<String>)>,
@@ -611,7 +611,7 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
             };
             let found = source.lines().enumerate().find_map(|(n, l)| {
                 let code = l.split("//").next().unwrap_or_default();
-                crate::lower::compat::has_word(code, ident).then(|| {
+                crate::lower::spirv::compat::has_word(code, ident).then(|| {
                     (
                         n as u32 + 1,
                         crate::error::column_of(code, ident).unwrap_or(0),
@@ -866,7 +866,7 @@ fn members(
     let mut out = Vec::new();
     for (i, m) in members.iter().enumerate() {
         let Some(name) = m.name.clone() else { continue };
-        if crate::lower::layout::is_padding(&name) {
+        if crate::lower::ir::layout::is_padding(&name) {
             continue;
         }
         let end = members.get(i + 1).map_or(*span, |n| n.offset);
@@ -898,7 +898,7 @@ fn members(
 
 /// The members a buffer made words declared, as the binding map shows them.
 fn declared(
-    members: &[crate::lower::words::DeclaredMember],
+    members: &[crate::lower::memory::words::DeclaredMember],
     initializers: &[(String, String)],
 ) -> Vec<Member> {
     members
@@ -924,16 +924,16 @@ fn declared(
         .collect()
 }
 
-/// The element a padded-array wrapper struct holds (see [`crate::lower::std140`]).
+/// The element a padded-array wrapper struct holds (see [`crate::lower::memory::std140`]).
 fn unwrap_padded<'m>(module: &'m naga::Module, inner: &'m TypeInner) -> &'m TypeInner {
     match inner {
         TypeInner::Struct { members, .. }
             if members.first().and_then(|m| m.name.as_deref())
-                == Some(crate::lower::std140::WRAPPED_VALUE)
+                == Some(crate::lower::memory::std140::WRAPPED_VALUE)
                 && members[1..].iter().all(|m| {
                     m.name
                         .as_deref()
-                        .is_some_and(crate::lower::layout::is_padding)
+                        .is_some_and(crate::lower::ir::layout::is_padding)
                 }) =>
         {
             &module.types[members[0].ty].inner

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::lower::texel::{HEADER_WORDS, ImageDim, ImageFormat, TexelAddress};
+use crate::lower::memory::texel::{HEADER_WORDS, ImageDim, ImageFormat, TexelAddress};
 use crate::runtime::buffer::cast_vec;
 use crate::{Buffer, Context, Error, Result, Texture, TextureDim};
 

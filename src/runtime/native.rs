@@ -12,7 +12,7 @@
 //! storage textures of cube, multisample, buffer or 1D-array shape, so
 //! kernels with such images have no native run.
 
-use crate::lower::texel::ImageDim;
+use crate::lower::memory::texel::ImageDim;
 use crate::runtime::dispatch::{
     Resource, Slotted, array_parts, layout_entries, per_binding, resolve,
 };

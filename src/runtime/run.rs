@@ -58,7 +58,7 @@ impl Data {
         match format.layout() {
             (_, 64, kind) => {
                 let words: Vec<u64> = cast_vec(&bytes[..bytes.len() / 8 * 8]).unwrap_or_default();
-                if kind == crate::lower::texel::ChannelKind::Sint {
+                if kind == crate::lower::memory::texel::ChannelKind::Sint {
                     Data::I64(words.into_iter().map(|w| w as i64).collect())
                 } else {
                     Data::U64(words)

@@ -3,7 +3,7 @@
 //! which atomport gathers into one block.
 
 use crate::kernel::{BindingInfo, Member};
-use crate::lower::opengl::OpenGlKind;
+use crate::lower::spirv::opengl::OpenGlKind;
 use crate::{Buffer, Context, Error, Kernel, Result, ScalarType};
 
 /// The scalar kind of a value given from Rust.

@@ -53,7 +53,7 @@ use images::*;
 use litmus::*;
 use shaders::*;
 
-use crate::lower::texel::{ImageDim, ImageFormat, TexelAddress};
+use crate::lower::memory::texel::{ImageDim, ImageFormat, TexelAddress};
 use crate::validate::reference::{AtomicOp, explained_by_serial_order};
 use crate::{
     Bind, Buffer, Context, Dialect, Image, ImageDesc, Kernel, Result, ScalarType, SourceOptions,
@@ -213,7 +213,7 @@ pub(super) fn with_uniforms<'a>(
     uniforms: &'a Option<Buffer>,
 ) -> Vec<Bind<'a>> {
     if let Some(u) = uniforms {
-        binds.push(Bind::named(crate::lower::opengl::DEFAULT_UNIFORM_BLOCK, u));
+        binds.push(Bind::named(crate::lower::spirv::opengl::DEFAULT_UNIFORM_BLOCK, u));
     }
     binds
 }

@@ -6,7 +6,7 @@
 //! nothing, and exist only for 1D/2D/2D-array/3D. So the image variable
 //! becomes, at its own (set, binding), a buffer
 //! `{ uint width, height, layers, samples; T texels[]; }` laid out as in
-//! [`super::texel`], and every access computes the texel's index:
+//! [`crate::lower::memory::texel`], and every access computes the texel's index:
 //!
 //! - an image atomic (`OpImageTexelPointer` + `OpAtomic*`) runs the same
 //!   atomic on `texels[inb ? index : scratch]` and returns `inb ? old : 0`;
@@ -32,8 +32,8 @@ use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, ImageFormat as SpvFormat, Op, StorageClass, Word};
 use serde::Serialize;
 
-use super::model::{Emit, Model, id, with_ids};
-use super::texel::{ChannelKind, ImageDim, ImageFormat};
+use crate::lower::model::{Emit, Model, id, with_ids};
+use crate::lower::memory::texel::{ChannelKind, ImageDim, ImageFormat};
 use crate::{Error, Result};
 
 /// An image the pass turned into a texel buffer, for the binding map.

@@ -34,7 +34,7 @@ use std::collections::HashMap;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, GroupOperation, Op, StorageClass, Word};
 
-use super::model::{Emit, Model, id, with_ids};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// GLSL.std.450's FindILsb, FindUMsb and UClamp.

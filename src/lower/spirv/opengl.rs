@@ -24,7 +24,7 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
-use super::model::{Model, decorate, id};
+use crate::lower::model::{Model, decorate, id};
 use crate::Result;
 
 /// glslang's name for the block of loose uniforms.

@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
 
-use super::model::{Model, id};
+use crate::lower::model::{Model, id};
 use crate::{Error, Result};
 
 /// The name of a wrapper's first member, the array element proper.
@@ -66,7 +66,7 @@ pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
                 (WRAPPED_VALUE.to_string(), 0)
             } else {
                 (
-                    format!("{}{}", super::layout::PADDING, k - 1),
+                    format!("{}{}", crate::lower::ir::layout::PADDING, k - 1),
                     size + 4 * (k - 1),
                 )
             };

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use rspirv::dr::Instruction;
 use rspirv::spirv::{Op, Word};
 
-use super::model::{Emit, Model, id, with_ids};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::Result;
 
 /// The types the rewrites compute in, per component count: `u32`s and bools.

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, Word};
 
-use super::model::{Emit, Model, id, is_atomic, with_ids};
+use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// The ids a `LocalSizeId` execution mode named, resolved to values by the
@@ -25,7 +25,7 @@ const LOCAL_SIZE_HINT_ID: u32 = 39;
 
 /// Rewrites `OpExecutionModeId` (which rspirv's reader places nowhere) on the
 /// words: `LocalSizeId %x %y %z` becomes `LocalSize 1 1 1` and the three ids
-/// are returned for [`super::spec`] to write their values in; a
+/// are returned for [`crate::lower::spirv::spec`] to write their values in; a
 /// `LocalSizeHintId` (a hint, with no meaning for WGSL) is dropped. Any other
 /// mode given by id is refused by name.
 pub fn execution_mode_ids(words: &[u32]) -> Result<(Vec<u32>, LocalSizeIds)> {

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::Model;
+use crate::lower::model::Model;
 use crate::{Error, Result};
 
 /// A buffer block declared at the binding of another one, moved to a

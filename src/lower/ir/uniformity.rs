@@ -32,8 +32,8 @@ use naga::{
     StorageAccess,
 };
 
-use super::compat::Warning;
-use super::visit_blocks;
+use crate::lower::spirv::compat::Warning;
+use crate::lower::ir::visit_blocks;
 
 /// What one function's callers say about it.
 #[derive(Clone)]

@@ -17,7 +17,7 @@
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::{Model, id};
+use crate::lower::model::{Model, id};
 use crate::Result;
 
 /// A push-constant block made a buffer.
@@ -45,7 +45,7 @@ pub fn push_constants_to_buffers(m: &mut Model) -> Result<Vec<PushBlock>> {
             StorageClass::StorageBuffer
         };
         let ptr = m.pointer_to(class, block);
-        let set = super::arrays::set_for_uniforms(m, 0);
+        let set = crate::lower::spirv::arrays::set_for_uniforms(m, 0);
         let binding = free.take(set)?;
         retype(m, var, ptr, class);
         m.decorate(var, Decoration::DescriptorSet, &[set]);

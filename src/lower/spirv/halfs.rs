@@ -11,7 +11,7 @@
 //! multiplication, division and square roots that is the half-precision
 //! result itself: `f32` has more than twice a half's 11 significant bits
 //! plus two, so rounding twice gives what rounding once would. Halfs in
-//! memory are the word-addressed pass's ([`crate::lower::words`]): 16 bits
+//! memory are the word-addressed pass's ([`crate::lower::memory::words`]): 16 bits
 //! each, unpacked on load and packed on store. A half's bits
 //! (`float16BitsToUint16`, `packFloat2x16` and their inverses) are the same
 //! packing of its `f32`, exact for every half.
@@ -19,7 +19,7 @@
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Op, Word};
 
-use super::model::{Emit, Model, id, with_ids};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// GLSL.std.450's PackHalf2x16.
@@ -281,7 +281,7 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
                 let to32 = inst
                     .result_type
                     .and_then(|t| e.m.global(t))
-                    .is_some_and(|t| !super::model::is_64_bit(t));
+                    .is_some_and(|t| !crate::lower::model::is_64_bit(t));
                 if !to32 {
                     return Ok(false);
                 }
@@ -316,7 +316,7 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
                     .m
                     .result_type(src)
                     .and_then(|t| e.m.global(t))
-                    .is_some_and(super::model::is_64_bit);
+                    .is_some_and(crate::lower::model::is_64_bit);
                 if op == Op::FConvert && !wide_source {
                     x = with_ids(Op::CopyObject, Some(ty), Some(tmp), &[src]);
                 }

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::{Model, Site, id, is_atomic};
+use crate::lower::model::{Model, Site, id, is_atomic};
 use crate::{Error, Result};
 
 /// Rewrites the module; returns how many vector sites were retyped.

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::{Model, id};
+use crate::lower::model::{Model, id};
 use crate::{Error, Result};
 
 /// The most elements an array is split into (each takes a binding).

@@ -4,7 +4,7 @@
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::model::{Model, id};
+use crate::lower::model::{Model, id};
 use crate::{Error, Result};
 
 /// Refuses a matrix with two rows laid out with a 16-byte column stride
@@ -77,12 +77,12 @@ pub fn integer_sampling(m: &Model) -> Result<()> {
 }
 
 /// Refuses whole-aggregate copies of memory that atomics also use which
-/// [`crate::lower::copies`] left (an `OpCopyMemory`): naga gives the
+/// [`crate::lower::memory::copies`] left (an `OpCopyMemory`): naga gives the
 /// atomically used parts atomic types, and a plain copy of a struct or
 /// array holding them cannot be expressed in WGSL.
 pub fn aggregate_copies_of_atomics(m: &Model) -> Result<()> {
     // Every aggregate type on the access path of an atomic.
-    let (containers, _) = super::copies::atomic_paths(m);
+    let (containers, _) = crate::lower::memory::copies::atomic_paths(m);
     for inst in m.instructions() {
         let ptrs: Vec<Word> = match inst.class.opcode {
             Op::Load | Op::Store => inst.operands.first().and_then(id).into_iter().collect(),

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use rspirv::spirv::{Op, StorageClass, Word};
 
-use super::model::{Emit, Model, id, is_atomic, with_ids};
+use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// The most elements of an array copied element by element.

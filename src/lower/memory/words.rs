@@ -11,7 +11,7 @@
 //! matrix strides; shared memory, which declares none, is laid out
 //! scalar-aligned). A load assembles the value from its words: a narrow
 //! integer is the bits at its offset (the narrow-integer pass,
-//! [`crate::lower::narrow`], which runs after, extends them), a 32-bit one
+//! [`crate::lower::spirv::narrow`], which runs after, extends them), a 32-bit one
 //! the word, a vector, matrix, struct or array its parts. A store below a
 //! word's size clears and sets its bits with `atomicAnd` and `atomicOr` on
 //! the containing word, so that a neighbour's store to the same word is
@@ -24,9 +24,9 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use super::float::HalfAtomic;
-use super::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
-use super::model::{Emit, Model, id, is_atomic, with_ids};
+use crate::lower::spirv::float::HalfAtomic;
+use crate::lower::spirv::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
+use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// A buffer made words, with the members it declared, for the binding map
@@ -1365,7 +1365,7 @@ pub const ARENA_BASE: u64 = 1 << 32;
 /// 64-bit atomic's address is a multiple of 8, as GLSL aligns them). The
 /// runtime binds the arena's buffer to every view (as to any alias).
 /// Returns the views, and the half atomics for the float pass.
-pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAtomic>)> {
+pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec<HalfAtomic>)> {
     let refs: HashSet<Word> = m
         .module()
         .types_global_values
@@ -1390,7 +1390,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAt
     let mut free = m.free_bindings();
     let mut view = |m: &mut Model, name: &str, element: Word| -> Result<(Word, u32)> {
         let arr = m.array_of(element, None);
-        let bytes = if m.global(element).is_some_and(super::model::is_64_bit) {
+        let bytes = if m.global(element).is_some_and(crate::lower::model::is_64_bit) {
             8
         } else {
             4
@@ -1418,7 +1418,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAt
     };
     let (arena, arena_binding) = view(m, ARENA, uint)?;
     let (atomic_arena, atomic_binding) = view(m, &format!("{ARENA}_atomic"), uint)?;
-    let mut aliases = vec![super::Alias {
+    let mut aliases = vec![crate::lower::Alias {
         group: 0,
         binding: atomic_binding,
         of: arena_binding,
@@ -1465,7 +1465,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAt
             _ => "float",
         };
         let (var, binding) = view(m, &format!("{ARENA}_{suffix}"), ty)?;
-        aliases.push(super::Alias {
+        aliases.push(crate::lower::Alias {
             group: 0,
             binding,
             of: arena_binding,
@@ -1645,7 +1645,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<super::Alias>, Vec<HalfAt
             Op::ConvertPtrToU | Op::ConvertUToPtr => {
                 let ty = inst.result_type.unwrap_or(0);
                 let src = first;
-                let to_wide = e.m.global(ty).is_some_and(super::model::is_64_bit) || refs.contains(&ty);
+                let to_wide = e.m.global(ty).is_some_and(crate::lower::model::is_64_bit) || refs.contains(&ty);
                 if to_wide {
                     e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[src]));
                 } else {

@@ -15,7 +15,7 @@ use naga::{Expression, Handle, ScalarKind, StructMember, Type, TypeInner};
 use crate::{Error, Result};
 
 /// The name of every padding member is this prefix and a number.
-pub(super) const PADDING: &str = "_pad";
+pub(crate) const PADDING: &str = "_pad";
 
 /// Whether a member is one the pass added.
 pub(crate) fn is_padding(name: &str) -> bool {

@@ -8,7 +8,7 @@
 //! integer of its width holding the same bits (`int` for a `float`, `int64_t`
 //! for a `double`): plain and atomic loads and stores bitcast, and
 //! `atomicExchange` exchanges the bit pattern. A `float16_t` lives in a
-//! word of word-addressed memory ([`crate::lower::words`]), beside another
+//! word of word-addressed memory ([`crate::lower::memory::words`]), beside another
 //! half or narrow value: each of its atomics is one loop (below) of
 //! compare-exchanges on that word that changes only the half's 16 bits,
 //! computed in `f32` and packed with `pack2x16float` (to nearest, so an add
@@ -47,7 +47,7 @@ use std::collections::HashMap;
 use rspirv::dr::{Block, Instruction, Operand};
 use rspirv::spirv::{Capability, LoopControl, Op, SelectionControl, StorageClass, Word};
 
-use super::model::{Model, Site, id, is_atomic, with_ids};
+use crate::lower::model::{Model, Site, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// What the pass did: memory sites retyped, and the compare-exchanges (by
@@ -547,7 +547,7 @@ fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<
             }
         };
         let pair = cfg.op(Op::CompositeConstruct, h.vec2, &[new_value, h.float_zero]);
-        let packed = cfg.ext(h.glsl, uint, super::halfs::PACK_HALF_2X16, pair);
+        let packed = cfg.ext(h.glsl, uint, crate::lower::spirv::halfs::PACK_HALF_2X16, pair);
         let placed = cfg.op(Op::ShiftLeftLogical, uint, &[packed, shift]);
         let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
         let new = cfg.op(Op::BitwiseOr, uint, &[kept, placed]);
@@ -582,7 +582,7 @@ fn atomic_load(cfg: &mut Cfg, ty: Word, rmw: &Rmw) -> Word {
 
 /// The half in the low 16 bits of `bits`, as an `f32`.
 fn unpack_half(cfg: &mut Cfg, h: &HalfIds, bits: Word) -> Word {
-    let pair = cfg.ext(h.glsl, h.vec2, super::halfs::UNPACK_HALF_2X16, bits);
+    let pair = cfg.ext(h.glsl, h.vec2, crate::lower::spirv::halfs::UNPACK_HALF_2X16, bits);
     let r = cfg.fresh();
     cfg.push(Instruction::new(
         Op::CompositeExtract,

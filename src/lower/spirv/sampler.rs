@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use rspirv::dr::{Block, Function, Instruction, Operand};
 use rspirv::spirv::{Decoration, FunctionControl, ImageOperands, Op, StorageClass, Word};
 
-use super::model::{Model, id, with_ids};
+use crate::lower::model::{Model, id, with_ids};
 use crate::{Error, Result};
 
 /// A combined sampler the pass split, for the binding map.
@@ -433,7 +433,7 @@ struct Outlined {
 }
 
 /// The name of the functions [`outline_binding_array_accesses`] makes; the
-/// IR pass [`crate::lower::binding_array_accesses`] finds them by it.
+/// IR pass [`crate::lower::ir::binding_array_accesses`] finds them by it.
 pub const ARRAY_ACCESS_FUNCTION: &str = "atomport_binding_array_access";
 
 /// Texel fetches, storage-image reads and writes on an element of a binding

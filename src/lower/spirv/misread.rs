@@ -18,7 +18,7 @@
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, Word};
 
-use super::model::{Emit, Model, id, with_ids};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::Result;
 
 /// `ConstOffset` and `Offset` among the image operands.

@@ -17,7 +17,7 @@
 //! lanes. Then the narrow types themselves become 32-bit ones.
 //!
 //! Memory holding narrow values is the word-addressed pass's
-//! ([`crate::lower::words`]), which runs first and reads and writes them
+//! ([`crate::lower::memory::words`]), which runs first and reads and writes them
 //! through bitcasts between the narrow type and `uint` that this pass
 //! reads as "the low bits".
 
@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Op, Word};
 
-use super::model::{Emit, Model, id, with_ids};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// A narrow integer type (scalar or vector) and the 32-bit types of its shape.
@@ -266,7 +266,7 @@ pub fn lower_narrow_integers(m: &mut Model) -> Result<usize> {
                     Some(f) if signed => sext(e, &f, src),
                     Some(f) => zext(e, &f, src),
                     None => {
-                        let wide = e.m.global(e.m.result_type(src).unwrap_or(0)).is_some_and(super::model::is_64_bit);
+                        let wide = e.m.global(e.m.result_type(src).unwrap_or(0)).is_some_and(crate::lower::model::is_64_bit);
                         let shape = result.map_or(ty, |t| if signed { t.i32_ty } else { t.u32_ty });
                         if wide {
                             e.op(op, shape, &[src])
@@ -281,7 +281,7 @@ pub fn lower_narrow_integers(m: &mut Model) -> Result<usize> {
                         canonical(e, &t, ty, r, x);
                     }
                     None => {
-                        let wide = e.m.global(ty).is_some_and(super::model::is_64_bit);
+                        let wide = e.m.global(ty).is_some_and(crate::lower::model::is_64_bit);
                         e.push(with_ids(if wide { op } else { Op::Bitcast }, Some(ty), Some(r), &[x]));
                     }
                 }

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
 
-use super::compat::LocalSizeIds;
-use super::model::{Model, id};
+use crate::lower::spirv::compat::LocalSizeIds;
+use crate::lower::model::{Model, id};
 use crate::front::{SpecKey, Specialization};
 use crate::scalar::parse_int;
 use crate::{Error, Result};
@@ -249,7 +249,7 @@ fn specialized(m: &Model, target: Word, label: &str, value: &str) -> Result<Opti
 }
 
 fn literal(bits: u64, width: u32) -> Vec<Operand> {
-    vec![super::model::literal(bits, width > 32)]
+    vec![crate::lower::model::literal(bits, width > 32)]
 }
 
 /// Folds the module's specialization constants if naga could not read them;

@@ -1,0 +1,262 @@
+//! IR passes, on naga's module after its SPIR-V reader: barriers where
+//! WGSL's uniformity analysis allows them ([`uniformity`]), strong
+//! compare-exchanges ([`compswap`]), WGSL's natural layout made equal to
+//! the shader's offsets ([`layout`]).
+
+pub mod compswap;
+pub mod layout;
+pub mod uniformity;
+
+/// In each function [`crate::lower::spirv::sampler::outline_binding_array_accesses`] made, the
+/// texel access reads (or writes) the element the function selects by its
+/// index argument, not the element passed in: see there why.
+pub(crate) fn binding_array_accesses(module: &mut naga::Module) {
+    use naga::{Expression as E, Statement as S};
+    let globals = &module.global_variables;
+    let types = &module.types;
+    let mut outlined = Vec::new();
+    for (handle, f) in module.functions.iter_mut() {
+        if f.name.as_deref() != Some(crate::lower::spirv::sampler::ARRAY_ACCESS_FUNCTION) || f.arguments.len() < 2 {
+            continue;
+        }
+        let selected = f.expressions.iter().find_map(|(h, e)| match *e {
+            E::Access { base, index }
+                if matches!(f.expressions[index], E::FunctionArgument(0))
+                    && matches!(f.expressions[base], E::GlobalVariable(g)
+                        if matches!(types[globals[g].ty].inner, naga::TypeInner::BindingArray { .. })) =>
+            {
+                Some(h)
+            }
+            _ => None,
+        });
+        let Some(selected) = selected else { continue };
+        let passed: Vec<naga::Handle<E>> = f
+            .expressions
+            .iter()
+            .filter(|(_, e)| matches!(e, E::FunctionArgument(1)))
+            .map(|(h, _)| h)
+            .collect();
+        for (_, e) in f.expressions.iter_mut() {
+            if let E::ImageLoad { image, .. } = e
+                && passed.contains(image)
+            {
+                *image = selected;
+            }
+        }
+        visit_blocks(&mut f.body, &mut |block| {
+            for st in block.iter_mut() {
+                if let S::ImageStore { image, .. } = st
+                    && passed.contains(image)
+                {
+                    *image = selected;
+                }
+            }
+        });
+        // The element passed in is read no more: the parameter goes (a
+        // storage texture passed on counts as read, which a write-only one
+        // may not be). Its expression, unused, stands for the index.
+        f.arguments.remove(1);
+        for (_, e) in f.expressions.iter_mut() {
+            if let E::FunctionArgument(k) = e
+                && *k >= 1
+            {
+                *k = if *k == 1 { 0 } else { *k - 1 };
+            }
+        }
+        outlined.push(handle);
+    }
+    if outlined.is_empty() {
+        return;
+    }
+    let bodies = module.functions.iter_mut().map(|(_, f)| &mut f.body).chain(
+        module
+            .entry_points
+            .iter_mut()
+            .map(|ep| &mut ep.function.body),
+    );
+    for body in bodies {
+        visit_blocks(body, &mut |block| {
+            for st in block.iter_mut() {
+                if let S::Call {
+                    function,
+                    arguments,
+                    ..
+                } = st
+                    && outlined.contains(function)
+                    && arguments.len() > 1
+                {
+                    arguments.remove(1);
+                }
+            }
+        });
+    }
+}
+
+/// naga's SPIR-V reader gives a storage image its access (`readonly`,
+/// `writeonly`) only when it is not in an array: a binding array of storage
+/// images gets the access its uses need, loads and stores.
+pub(crate) fn storage_array_access(module: &mut naga::Module) {
+    use naga::{Expression as E, Statement as S, StorageAccess as A};
+    let arrays: Vec<naga::Handle<naga::GlobalVariable>> = module
+        .global_variables
+        .iter()
+        .filter(|(_, v)| {
+            matches!(module.types[v.ty].inner, naga::TypeInner::BindingArray { base, .. }
+            if matches!(module.types[base].inner, naga::TypeInner::Image {
+                class: naga::ImageClass::Storage { .. }, ..
+            }))
+        })
+        .map(|(h, _)| h)
+        .collect();
+    for var in arrays {
+        let mut access = A::empty();
+        let functions = module
+            .functions
+            .iter()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter().map(|ep| &ep.function));
+        for f in functions {
+            let of_var = |image: naga::Handle<E>| match f.expressions[image] {
+                E::Access { base, .. } | E::AccessIndex { base, .. } => {
+                    matches!(f.expressions[base], E::GlobalVariable(g) if g == var)
+                }
+                _ => false,
+            };
+            for (_, e) in f.expressions.iter() {
+                if let E::ImageLoad { image, .. } = *e
+                    && of_var(image)
+                {
+                    access |= A::LOAD;
+                }
+            }
+            let mut body = f.body.clone();
+            visit_blocks(&mut body, &mut |block| {
+                for st in block.iter() {
+                    if let S::ImageStore { image, .. } = *st
+                        && of_var(image)
+                    {
+                        access |= A::STORE;
+                    }
+                }
+            });
+        }
+        let ty = module.global_variables[var].ty;
+        let naga::TypeInner::BindingArray { base, size } = module.types[ty].inner else {
+            continue;
+        };
+        let naga::TypeInner::Image {
+            dim,
+            arrayed,
+            class:
+                naga::ImageClass::Storage {
+                    format,
+                    access: old,
+                },
+        } = module.types[base].inner
+        else {
+            continue;
+        };
+        if access.is_empty() || access == old {
+            continue;
+        }
+        let image = module.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: naga::ImageClass::Storage { format, access },
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        let array = module.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::BindingArray { base: image, size },
+            },
+            naga::Span::UNDEFINED,
+        );
+        module.global_variables[var].ty = array;
+        // The functions binding_array_accesses made take the element too.
+        for (_, f) in module.functions.iter_mut() {
+            for a in &mut f.arguments {
+                if a.ty == base {
+                    a.ty = image;
+                }
+            }
+        }
+    }
+}
+
+/// WGSL has no write-only storage buffers: a GLSL `writeonly buffer` becomes
+/// `read_write` (reading it is still never done by the shader).
+pub(crate) fn writeonly_storage_readable(module: &mut naga::Module) {
+    for (_, var) in module.global_variables.iter_mut() {
+        if let naga::AddressSpace::Storage { access } = &mut var.space
+            && !access.contains(naga::StorageAccess::LOAD)
+        {
+            *access |= naga::StorageAccess::LOAD;
+        }
+    }
+}
+
+/// GLSL's `memoryBarrier()` orders image memory too, which naga reads as a
+/// `textureBarrier()`; in a module without storage textures that barrier
+/// orders nothing, and it is not available on every backend, so drop it.
+pub(crate) fn barriers_without_textures(module: &mut naga::Module) {
+    let has_storage_textures = module.global_variables.iter().any(|(_, v)| {
+        matches!(
+            module.types[v.ty].inner,
+            naga::TypeInner::Image {
+                class: naga::ImageClass::Storage { .. },
+                ..
+            }
+        )
+    });
+    if has_storage_textures {
+        return;
+    }
+    let mut strip = |block: &mut naga::Block| {
+        for (st, _) in block.span_iter_mut() {
+            if let naga::Statement::ControlBarrier(flags) | naga::Statement::MemoryBarrier(flags) =
+                st
+            {
+                flags.remove(naga::Barrier::TEXTURE);
+            }
+        }
+    };
+    for (_, f) in module.functions.iter_mut() {
+        visit_blocks(&mut f.body, &mut strip);
+    }
+    for ep in module.entry_points.iter_mut() {
+        visit_blocks(&mut ep.function.body, &mut strip);
+    }
+}
+
+/// Calls `f` on `block` and every block nested in it (inner blocks first,
+/// so that `f` may edit a block after its nested ones were seen).
+pub(crate) fn visit_blocks(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Block)) {
+    for (st, _) in block.span_iter_mut() {
+        match st {
+            naga::Statement::Block(b) => visit_blocks(b, f),
+            naga::Statement::If { accept, reject, .. } => {
+                visit_blocks(accept, f);
+                visit_blocks(reject, f);
+            }
+            naga::Statement::Switch { cases, .. } => {
+                for c in cases {
+                    visit_blocks(&mut c.body, f);
+                }
+            }
+            naga::Statement::Loop {
+                body, continuing, ..
+            } => {
+                visit_blocks(body, f);
+                visit_blocks(continuing, f);
+            }
+            _ => {}
+        }
+    }
+    f(block);
+}

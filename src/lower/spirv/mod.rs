@@ -1,0 +1,21 @@
+//! SPIR-V passes: rewrites of the module, on the one [`model`](crate::lower::model)
+//! of it, before naga's reader sees it — what naga cannot read, what core
+//! WGSL cannot express, and the caller's choices (specialization values,
+//! OpenGL bindings). [`crate::lower`] runs them in its fixed order.
+
+pub mod alias;
+pub mod arrays;
+pub mod builtins;
+pub mod compat;
+pub mod float;
+pub mod halfs;
+pub mod image;
+pub mod misread;
+pub mod narrow;
+pub mod opengl;
+pub mod push;
+pub mod refuse;
+pub mod sampler;
+pub mod spec;
+pub mod subgroup;
+pub mod vector;
