@@ -118,9 +118,9 @@ pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
     TextureDim, TextureInfo,
 };
+pub use lower::memory::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 pub use lower::spirv::compat::Warning;
 pub use lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
-pub use lower::memory::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 /// The naga whose module [`Kernel::module`] gives.
 pub use naga;
 #[cfg(feature = "runtime")]

@@ -510,7 +510,9 @@ fn mutants_never_panic_hang_or_pass_as_internal_errors() {
         let corpus = &corpus;
         let handles: Vec<_> = (0..total)
             .step_by(chunk)
-            .map(|from| s.spawn(move || run_children(seed, from..(from + chunk).min(total), corpus)))
+            .map(|from| {
+                s.spawn(move || run_children(seed, from..(from + chunk).min(total), corpus))
+            })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });

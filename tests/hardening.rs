@@ -412,10 +412,7 @@ fn malformed_spirv_names_its_problem() {
     );
     // A count from the input is bounded before any pass allocates for it
     // (one part per component was a 43 GB allocation, an abort).
-    let o = atomport(&[
-        "translate",
-        "tests/fuzz/vector_of_2_billion_components.spv",
-    ]);
+    let o = atomport(&["translate", "tests/fuzz/vector_of_2_billion_components.spv"]);
     assert_fails_in_one_line(
         &o,
         1,

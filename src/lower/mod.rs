@@ -44,8 +44,8 @@ pub(crate) mod model;
 pub mod spirv;
 
 use ir::{
-    barriers_without_textures, binding_array_accesses, compswap, layout, storage_array_access,
-    uniformity, writeonly_storage_readable,
+    barriers_without_textures, binding_array_accesses, compswap, layout, literals,
+    storage_array_access, uniformity, writeonly_storage_readable,
 };
 use memory::{copies, std140, words};
 use spirv::{
@@ -376,6 +376,7 @@ fn ir_passes(
         }
     })
     .map_err(unsupported)?;
+    literals::fold_literal_conversions(module);
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
     guard("naga's compaction", || {
         naga::compact::compact(module, naga::compact::KeepUnused::No);
@@ -399,5 +400,35 @@ fn ir_passes(
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })
     })?;
+    warnings.extend(reads_back(&wgsl, name)?);
     Ok((info, wgsl))
+}
+
+/// The WGSL text atomport prints parses and validates back: a host that
+/// ships the text (a build script, `translate`) never ships invalid WGSL.
+/// Text that does not is atomport's bug, and said as one. Text nested past
+/// naga's parser's recursion limit is valid WGSL all the same: a warning
+/// says so (atomport's runtime compiles the module, never the text).
+fn reads_back(wgsl: &str, name: &str) -> Result<Option<compat::Warning>> {
+    let module = match front::wgsl::parse(wgsl, name) {
+        Ok(m) => m,
+        Err(e) if e.to_string().contains("recursion limit") => {
+            return Ok(Some(compat::Warning::new(
+                "the WGSL nests deeper than naga's WGSL parser reads (its recursion limit): \
+                 atomport's runtime compiles it, but a host that compiles the text may refuse it",
+                &[],
+            )));
+        }
+        Err(e) => {
+            return Err(Error::Internal(format!(
+                "the WGSL written for {name} does not parse back: {e}"
+            )));
+        }
+    };
+    front::validate(&module, Some(wgsl), name).map_err(|e| {
+        Error::Internal(format!(
+            "the WGSL written for {name} does not validate back: {e}"
+        ))
+    })?;
+    Ok(None)
 }

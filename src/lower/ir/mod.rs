@@ -1,10 +1,12 @@
 //! IR passes, on naga's module after its SPIR-V reader: barriers where
 //! WGSL's uniformity analysis allows them ([`uniformity`]), strong
 //! compare-exchanges ([`compswap`]), WGSL's natural layout made equal to
-//! the shader's offsets ([`layout`]).
+//! the shader's offsets ([`layout`]), conversions of literals folded so the
+//! text reads back ([`literals`]).
 
 pub mod compswap;
 pub mod layout;
+pub mod literals;
 pub mod uniformity;
 
 /// In each function [`crate::lower::spirv::sampler::outline_binding_array_accesses`] made, the
@@ -16,7 +18,9 @@ pub(crate) fn binding_array_accesses(module: &mut naga::Module) {
     let types = &module.types;
     let mut outlined = Vec::new();
     for (handle, f) in module.functions.iter_mut() {
-        if f.name.as_deref() != Some(crate::lower::spirv::sampler::ARRAY_ACCESS_FUNCTION) || f.arguments.len() < 2 {
+        if f.name.as_deref() != Some(crate::lower::spirv::sampler::ARRAY_ACCESS_FUNCTION)
+            || f.arguments.len() < 2
+        {
             continue;
         }
         let selected = f.expressions.iter().find_map(|(h, e)| match *e {

@@ -32,8 +32,8 @@ use naga::{
     StorageAccess,
 };
 
-use crate::lower::spirv::compat::Warning;
 use crate::lower::ir::visit_blocks;
+use crate::lower::spirv::compat::Warning;
 
 /// What one function's callers say about it.
 #[derive(Clone)]

@@ -24,9 +24,9 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
+use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::lower::spirv::float::HalfAtomic;
 use crate::lower::spirv::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
-use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
 
 /// A buffer made words, with the members it declared, for the binding map
@@ -1390,7 +1390,10 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
     let mut free = m.free_bindings();
     let mut view = |m: &mut Model, name: &str, element: Word| -> Result<(Word, u32)> {
         let arr = m.array_of(element, None);
-        let bytes = if m.global(element).is_some_and(crate::lower::model::is_64_bit) {
+        let bytes = if m
+            .global(element)
+            .is_some_and(crate::lower::model::is_64_bit)
+        {
             8
         } else {
             4

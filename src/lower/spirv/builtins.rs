@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use rspirv::dr::Instruction;
 use rspirv::spirv::{Op, Word};
 
-use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::Result;
+use crate::lower::model::{Emit, Model, id, with_ids};
 
 /// The types the rewrites compute in, per component count: `u32`s and bools.
 struct Types {

@@ -547,7 +547,12 @@ fn half_loop(cfg: &mut Cfg, h: &HalfIds, rmw: &Rmw, shift: Word, weak: &mut Vec<
             }
         };
         let pair = cfg.op(Op::CompositeConstruct, h.vec2, &[new_value, h.float_zero]);
-        let packed = cfg.ext(h.glsl, uint, crate::lower::spirv::halfs::PACK_HALF_2X16, pair);
+        let packed = cfg.ext(
+            h.glsl,
+            uint,
+            crate::lower::spirv::halfs::PACK_HALF_2X16,
+            pair,
+        );
         let placed = cfg.op(Op::ShiftLeftLogical, uint, &[packed, shift]);
         let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
         let new = cfg.op(Op::BitwiseOr, uint, &[kept, placed]);
@@ -582,7 +587,12 @@ fn atomic_load(cfg: &mut Cfg, ty: Word, rmw: &Rmw) -> Word {
 
 /// The half in the low 16 bits of `bits`, as an `f32`.
 fn unpack_half(cfg: &mut Cfg, h: &HalfIds, bits: Word) -> Word {
-    let pair = cfg.ext(h.glsl, h.vec2, crate::lower::spirv::halfs::UNPACK_HALF_2X16, bits);
+    let pair = cfg.ext(
+        h.glsl,
+        h.vec2,
+        crate::lower::spirv::halfs::UNPACK_HALF_2X16,
+        bits,
+    );
     let r = cfg.fresh();
     cfg.push(Instruction::new(
         Op::CompositeExtract,

@@ -32,8 +32,8 @@ use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, ImageFormat as SpvFormat, Op, StorageClass, Word};
 use serde::Serialize;
 
-use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::lower::memory::texel::{ChannelKind, ImageDim, ImageFormat};
+use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
 
 /// An image the pass turned into a texel buffer, for the binding map.

@@ -18,8 +18,8 @@
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, Word};
 
-use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::Result;
+use crate::lower::model::{Emit, Model, id, with_ids};
 
 /// `ConstOffset` and `Offset` among the image operands.
 const OFFSET_BITS: u32 = 0x8 | 0x10;

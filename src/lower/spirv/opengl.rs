@@ -24,8 +24,8 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
-use crate::lower::model::{Model, decorate, id};
 use crate::Result;
+use crate::lower::model::{Model, decorate, id};
 
 /// glslang's name for the block of loose uniforms.
 pub const DEFAULT_UNIFORM_BLOCK: &str = "gl_DefaultUniformBlock";

@@ -17,8 +17,8 @@
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
-use crate::lower::model::{Model, id};
 use crate::Result;
+use crate::lower::model::{Model, id};
 
 /// A push-constant block made a buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,9 +20,9 @@ use std::collections::HashMap;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
 
-use crate::lower::spirv::compat::LocalSizeIds;
-use crate::lower::model::{Model, id};
 use crate::front::{SpecKey, Specialization};
+use crate::lower::model::{Model, id};
+use crate::lower::spirv::compat::LocalSizeIds;
 use crate::scalar::parse_int;
 use crate::{Error, Result};
 

@@ -213,7 +213,10 @@ pub(super) fn with_uniforms<'a>(
     uniforms: &'a Option<Buffer>,
 ) -> Vec<Bind<'a>> {
     if let Some(u) = uniforms {
-        binds.push(Bind::named(crate::lower::spirv::opengl::DEFAULT_UNIFORM_BLOCK, u));
+        binds.push(Bind::named(
+            crate::lower::spirv::opengl::DEFAULT_UNIFORM_BLOCK,
+            u,
+        ));
     }
     binds
 }
