@@ -362,6 +362,7 @@ fn ir_passes(
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     writeonly_storage_readable(module);
+    ir::access::storage_image_access(module);
     binding_array_accesses(module);
     storage_array_access(module);
     barriers_without_textures(module);

@@ -1,9 +1,11 @@
 //! IR passes, on naga's module after its SPIR-V reader: barriers where
 //! WGSL's uniformity analysis allows them ([`uniformity`]), strong
 //! compare-exchanges ([`compswap`]), WGSL's natural layout made equal to
-//! the shader's offsets ([`layout`]), conversions of literals folded so the
+//! the shader's offsets ([`layout`]), each storage image given the access
+//! its uses need ([`access`]), conversions of literals folded so the
 //! text reads back ([`literals`]).
 
+pub mod access;
 pub mod compswap;
 pub mod layout;
 pub mod literals;
