@@ -95,3 +95,61 @@ fn storage_images_only_stored_to_are_write_only() {
         ],
     );
 }
+
+/// An OpenGL 4.2 particle step that has compute shaders through
+/// GL_ARB_compute_shader (and buffers through its storage-buffer
+/// extension), with a loose uniform and a counter of particles that left.
+const ARB_PARTICLES: &str = "#version 420
+#extension GL_ARB_compute_shader : require
+#extension GL_ARB_shader_storage_buffer_object : require
+layout(local_size_x = 32) in;
+struct Particle { vec4 pos; vec4 vel; };
+layout(std430, binding = 0) buffer Particles { Particle particles[]; };
+layout(std430, binding = 1) buffer Stats { uint escaped; uint alive; };
+uniform float dt;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    Particle p = particles[i];
+    p.vel.y -= 2.0 * dt;
+    p.pos += p.vel * dt;
+    if (p.pos.y < 0.0) {
+        atomicAdd(escaped, 1u);
+        p.pos.y = 0.0;
+    } else {
+        atomicAdd(alive, 1u);
+    }
+    particles[i] = p;
+}
+";
+
+#[test]
+fn glsl_420_with_arb_compute_shader_translates_and_runs() {
+    agrees_natively(
+        "arb_particles",
+        ARB_PARTICLES,
+        &[
+            "--groups",
+            "2",
+            "--buffer",
+            "Particles=f32:512:iota",
+            "--buffer",
+            "Stats=u32:2",
+            "--uniform",
+            "dt=0.25",
+        ],
+    );
+    // Without the extension, 4.20 has no compute shaders: named, with its line.
+    let o = atomport(&[
+        "translate",
+        &temp_file(
+            "long_tail",
+            "no_arb.comp",
+            &ARB_PARTICLES.replace("#extension GL_ARB_compute_shader : require\n", ""),
+        ),
+    ]);
+    common::assert_fails_in_one_line(
+        &o,
+        1,
+        "no_arb.comp:1: error: compute shaders need #version 430 or later (310 es for ES, 420 with GL_ARB_compute_shader); this is version 420",
+    );
+}

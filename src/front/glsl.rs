@@ -198,6 +198,18 @@ fn names_a_set(source: &str) -> bool {
     })
 }
 
+/// Whether `source` has `#extension NAME : enable` (or `require`).
+fn enables(source: &str, extension: &str) -> bool {
+    source.lines().any(|l| {
+        let mut w = l
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .filter(|w| !w.is_empty());
+        w.next() == Some("#extension")
+            && w.next() == Some(extension)
+            && matches!(w.next(), Some("enable" | "require"))
+    })
+}
+
 /// Refuses versions without compute shaders, naming the line.
 fn check_version(source: &str, name: &str) -> Result<()> {
     // The first line of code, and its 1-based number (comments and blank
@@ -229,9 +241,11 @@ fn check_version(source: &str, name: &str) -> Result<()> {
         )));
     };
     let es = words.next() == Some("es");
-    if (es && version < 310) || (!es && version < 430) {
+    // OpenGL 4.2 has compute shaders through GL_ARB_compute_shader.
+    let by_extension = !es && version >= 420 && enables(source, "GL_ARB_compute_shader");
+    if (es && version < 310) || (!es && version < 430 && !by_extension) {
         return Err(Error::shader(format!(
-            "{name}:{n}: error: compute shaders need #version 430 or later (310 es for ES); this is version {version}{}",
+            "{name}:{n}: error: compute shaders need #version 430 or later (310 es for ES, 420 with GL_ARB_compute_shader); this is version {version}{}",
             if es { " es" } else { "" }
         )));
     }
