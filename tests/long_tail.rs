@@ -153,3 +153,50 @@ fn glsl_420_with_arb_compute_shader_translates_and_runs() {
         "no_arb.comp:1: error: compute shaders need #version 430 or later (310 es for ES, 420 with GL_ARB_compute_shader); this is version 420",
     );
 }
+
+/// A compaction pass with debug prints left in, as shaders under
+/// development have them: the prints are dropped with a warning naming
+/// their line, and the results are the original's.
+const PRINTS: &str = "#version 450
+#extension GL_EXT_debug_printf : enable
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) readonly buffer In { int values[]; };
+layout(std430, set = 0, binding = 1) buffer Out { uint count; int kept[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    int v = values[i];
+    if (v % 3 == 0) {
+        uint slot = atomicAdd(count, 1u);
+        kept[slot] = v;
+        debugPrintfEXT(\"kept %d in slot %u\", v, slot);
+    }
+    if (i == 0u) {
+        debugPrintfEXT(\"first pass done\");
+    }
+}
+";
+
+#[test]
+fn debug_prints_are_dropped_with_a_warning() {
+    let file = temp_file("long_tail", "prints.comp", PRINTS);
+    let o = atomport(&["translate", &file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("{file}:12: warning: 2 debugPrintfEXT calls dropped: WGSL has no printf, and the shader's results do not depend on its prints")
+    );
+    agrees_natively(
+        "prints",
+        PRINTS,
+        &[
+            "--groups",
+            "2",
+            "--buffer",
+            "In=i32:128:iota",
+            "--buffer",
+            "Out=u32:129",
+            "--compare",
+            "Out=multiset",
+        ],
+    );
+}

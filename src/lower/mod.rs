@@ -49,8 +49,8 @@ use ir::{
 };
 use memory::{copies, std140, words};
 use spirv::{
-    alias, arrays, builtins, compat, float, halfs, image, misread, narrow, opengl, push, refuse,
-    sampler, spec, subgroup, vector,
+    alias, arrays, builtins, compat, float, halfs, image, misread, narrow, opengl, printf, push,
+    refuse, sampler, spec, subgroup, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -235,6 +235,7 @@ fn spirv_passes(
             warnings: compat::relax_memory_model(&mut m)?,
             ..SpirvOutcome::default()
         };
+        found.warnings.extend(printf::drop_debug_printf(&mut m));
         compat::copy_logical(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.

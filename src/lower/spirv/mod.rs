@@ -13,6 +13,7 @@ pub mod image;
 pub mod misread;
 pub mod narrow;
 pub mod opengl;
+pub mod printf;
 pub mod push;
 pub mod refuse;
 pub mod sampler;
