@@ -183,7 +183,9 @@ fn debug_prints_are_dropped_with_a_warning() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stderr(&o).trim(),
-        format!("{file}:12: warning: 2 debugPrintfEXT calls dropped: WGSL has no printf, and the shader's results do not depend on its prints")
+        format!(
+            "{file}:12: warning: 2 debugPrintfEXT calls dropped: WGSL has no printf, and the shader's results do not depend on its prints"
+        )
     );
     agrees_natively(
         "prints",
@@ -198,5 +200,36 @@ fn debug_prints_are_dropped_with_a_warning() {
             "--compare",
             "Out=multiset",
         ],
+    );
+}
+
+/// A shadow pass with ray queries, which atomport does not map: refused by
+/// name, at the line that enables them, with exit status 1.
+#[test]
+fn ray_queries_are_refused_by_name_with_their_line() {
+    let file = temp_file(
+        "long_tail",
+        "shadow_rays.comp",
+        "#version 460
+#extension GL_EXT_ray_query : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform accelerationStructureEXT tlas;
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D shadow;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    rayQueryEXT rq;
+    rayQueryInitializeEXT(rq, tlas, gl_RayFlagsTerminateOnFirstHitEXT, 0xFF,
+                          vec3(p, 1.0), 0.01, vec3(0.0, 1.0, 0.0), 100.0);
+    while (rayQueryProceedEXT(rq)) {}
+    bool hit = rayQueryGetIntersectionTypeEXT(rq, true) != gl_RayQueryCommittedIntersectionNoneEXT;
+    imageStore(shadow, p, vec4(hit ? 0.0 : 1.0));
+}
+",
+    );
+    let o = atomport(&["translate", &file]);
+    common::assert_fails(
+        &o,
+        1,
+        &format!("{file}:2:12: ray queries (`GL_EXT_ray_query`) are not translated"),
     );
 }

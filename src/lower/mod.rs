@@ -236,6 +236,7 @@ fn spirv_passes(
             ..SpirvOutcome::default()
         };
         found.warnings.extend(printf::drop_debug_printf(&mut m));
+        refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.

@@ -2,10 +2,30 @@
 //! named and what to write instead.
 
 use rspirv::dr::Operand;
-use rspirv::spirv::{Decoration, Op, StorageClass, Word};
+use rspirv::spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 use crate::lower::model::{Model, id};
 use crate::{Error, Result};
+
+/// Refuses ray queries (GL_EXT_ray_query), which atomport does not map:
+/// naga's SPIR-V reader has none, and its WGSL form is an experimental
+/// wgpu extension no browser has.
+pub fn ray_queries(m: &Model) -> Result<()> {
+    let has = m.module().capabilities.iter().any(|c| {
+        matches!(
+            c.operands.first(),
+            Some(Operand::Capability(
+                Capability::RayQueryKHR | Capability::RayQueryProvisionalKHR
+            ))
+        )
+    });
+    if has {
+        return Err(Error::Unsupported(
+            "ray queries (`GL_EXT_ray_query`) are not translated: atomport maps no ray tracing (naga's SPIR-V reader has none, and WGSL's form is an experimental wgpu extension)".into(),
+        ));
+    }
+    Ok(())
+}
 
 /// Refuses a matrix with two rows laid out with a 16-byte column stride
 /// (std140's `mat2`, `mat3x2`, `mat4x2`, a loose `uniform mat2` among
