@@ -233,3 +233,81 @@ void main() {
         &format!("{file}:2:12: ray queries (`GL_EXT_ray_query`) are not translated"),
     );
 }
+
+/// A post-processing library's exposure pass, numbering its bindings from
+/// 2000 to stay clear of its host's: WebGPU allows numbers below 1000, so
+/// those past it take numbers the shader declares for nothing, and the host
+/// binds by the shader's own numbers (or by name) all the same.
+const HIGH_BINDINGS: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 3, std140) uniform Params { float exposure; uint width; };
+layout(set = 0, binding = 2000) uniform sampler2D inputTex;
+layout(set = 0, binding = 2001, rgba8) uniform writeonly image2D outputImg;
+layout(set = 0, binding = 2002, std430) buffer Luma { uint histogram[16]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.x % width, gl_GlobalInvocationID.x / width);
+    vec4 c = texelFetch(inputTex, p, 0) * exposure;
+    imageStore(outputImg, p, c);
+    uint bin = uint(clamp(dot(c.rgb, vec3(0.25, 0.5, 0.25)), 0.0, 1.0) * 15.0);
+    atomicAdd(histogram[bin], 1u);
+}
+";
+
+#[test]
+fn binding_numbers_past_webgpus_limit_are_packed_and_bound_by_the_shaders_own() {
+    let k = atomport::Kernel::from_glsl(
+        HIGH_BINDINGS,
+        &atomport::SourceOptions::named("exposure.comp"),
+    )
+    .unwrap();
+    let mut numbers: Vec<(u32, Option<u32>)> = k
+        .bindings()
+        .iter()
+        .map(|b| (b.binding, b.declared))
+        .collect();
+    numbers.sort();
+    // 3 stays; 2000..2002 take 0, 1 and 2 (texelFetch needs no sampler).
+    assert_eq!(
+        numbers,
+        [(0, Some(2000)), (1, Some(2001)), (2, Some(2002)), (3, None)],
+        "{:#?}",
+        k.bindings()
+    );
+    assert!(k.bindings().iter().all(|b| b.binding < 1000));
+    // Either number names the binding.
+    assert_eq!(k.wgsl_binding(0, 2002), 2);
+    assert_eq!(
+        k.binding_declared(0, 2002).unwrap().name.as_deref(),
+        Some("Luma")
+    );
+    assert_eq!(
+        k.binding_declared(0, 2).unwrap().name.as_deref(),
+        Some("Luma")
+    );
+    // The map round-trips through JSON with the declared numbers.
+    let back = atomport::Kernel::from_translation(
+        &atomport::Translation::of_kernel(&k),
+        &atomport::SourceOptions::named("exposure.json"),
+    )
+    .unwrap();
+    assert_eq!(back.bindings(), k.bindings());
+    // Bound by the shader's numbers, natively and translated alike.
+    agrees_natively(
+        "high_bindings",
+        HIGH_BINDINGS,
+        &[
+            "--groups",
+            "1",
+            "--texture",
+            "0.2000=8x8:rgba8unorm:iota",
+            "--image",
+            "0.2001=8x8:rgba8unorm",
+            "--buffer",
+            "0.2002=u32:16",
+            "--uniform",
+            "exposure=1.5",
+            "--uniform",
+            "width=8",
+        ],
+    );
+}

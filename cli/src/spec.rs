@@ -62,7 +62,9 @@ impl BindingRef {
     /// listing its names; an unknown slot is `None` (the dispatch refuses it).
     pub fn resolve<'k>(&self, kernel: &'k Kernel) -> Result<(Slot, Option<&'k BindingInfo>)> {
         match self {
-            BindingRef::Slot(slot) => Ok((*slot, kernel.binding(slot.group, slot.binding))),
+            BindingRef::Slot(slot) => {
+                Ok((*slot, kernel.binding_declared(slot.group, slot.binding)))
+            }
             BindingRef::Name(name) => {
                 let (info, element) = kernel.element_named(name)?;
                 Ok((

@@ -190,6 +190,12 @@ pub struct BindingInfo {
     /// in WGSL, and the runtime binds to it the buffer given for that one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alias_of: Option<u32>,
+    /// For a binding the shader numbers at or past WebGPU's limit of 1000
+    /// per group: the number the shader declared. `binding` is the one WGSL
+    /// gives it instead, a number the shader declares for nothing; the host
+    /// binds it by either, or by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<u32>,
     /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU
     /// has no push constants; the block is this buffer, set by member name
     /// ([`crate::Uniforms::push`]).

@@ -108,6 +108,8 @@ pub(crate) struct Provenance {
     pub warnings: Vec<crate::Warning>,
     /// Buffer blocks that alias another block's binding.
     pub aliases: Vec<crate::lower::Alias>,
+    /// Bindings WGSL numbers apart from the shader.
+    pub renumbered: Vec<crate::lower::spirv::dense::Renumbered>,
     /// Push-constant blocks made buffers.
     pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -173,6 +175,7 @@ impl Kernel {
                 includes: compiled.includes,
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                renumbered: lowered.renumbered,
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
@@ -204,6 +207,7 @@ impl Kernel {
                 includes: Vec::new(),
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
+                renumbered: lowered.renumbered,
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
@@ -281,6 +285,11 @@ impl Kernel {
                 .iter()
                 .find(|a| a.group == b.group && a.binding == b.binding)
                 .map(|a| a.of);
+            b.declared = provenance
+                .renumbered
+                .iter()
+                .find(|r| r.group == b.group && r.binding == b.binding)
+                .map(|r| r.declared);
             b.layers_override = provenance
                 .layer_counts
                 .iter()
@@ -583,6 +592,23 @@ impl Kernel {
             .find(|b| b.group == group && b.binding == binding)
     }
 
+    /// The WGSL binding of the shader's own `binding` in `group`: the same
+    /// number, but for a binding WGSL numbers apart
+    /// ([`BindingInfo::declared`]; the number it has instead is one the
+    /// shader declares for nothing, so either names it).
+    pub fn wgsl_binding(&self, group: u32, binding: u32) -> u32 {
+        self.bindings
+            .iter()
+            .find(|b| b.group == group && b.declared == Some(binding))
+            .map_or(binding, |b| b.binding)
+    }
+
+    /// The binding the host names by the shader's own `group` and `binding`
+    /// (see [`Kernel::wgsl_binding`]).
+    pub fn binding_declared(&self, group: u32, binding: u32) -> Option<&BindingInfo> {
+        self.binding(group, self.wgsl_binding(group, binding))
+    }
+
     /// The optional wgpu features the kernel needs from the device.
     pub fn required_features(&self) -> wgt::Features {
         self.features
@@ -811,6 +837,7 @@ fn reflect(
         comparison,
         combined: None,
         alias_of: None,
+        declared: None,
         array,
     }
 }

@@ -49,8 +49,8 @@ use ir::{
 };
 use memory::{copies, std140, words};
 use spirv::{
-    alias, arrays, builtins, compat, float, halfs, image, misread, narrow, opengl, printf, push,
-    refuse, sampler, spec, subgroup, vector,
+    alias, arrays, builtins, compat, dense, float, halfs, image, misread, narrow, opengl, printf,
+    push, refuse, sampler, spec, subgroup, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -144,6 +144,8 @@ pub struct Lowered {
     pub warnings: Vec<compat::Warning>,
     /// Buffer blocks moved off a binding another block shares.
     pub aliases: Vec<Alias>,
+    /// Bindings WGSL numbers apart from the shader (past WebGPU's limit).
+    pub renumbered: Vec<dense::Renumbered>,
     /// Push-constant blocks made buffers.
     pub push: Vec<push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -161,6 +163,7 @@ struct SpirvOutcome {
     layer_counts: Vec<sampler::LayerCount>,
     warnings: Vec<compat::Warning>,
     aliases: Vec<Alias>,
+    renumbered: Vec<dense::Renumbered>,
     push: Vec<push::PushBlock>,
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
@@ -196,6 +199,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         layer_counts: found.layer_counts,
         warnings,
         aliases: found.aliases,
+        renumbered: found.renumbered,
         push: found.push,
         formatless: found.formatless,
         words: found.words,
@@ -249,6 +253,7 @@ fn spirv_passes(
         }
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
+        found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
         found.push = push::push_constants_to_buffers(&mut m)?;
         let (views, mut half_atomics) = words::buffer_references(&mut m)?;
         found.aliases.extend(views);
@@ -342,6 +347,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
         }
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
+        dense::dense_bindings(&mut m, &mut []);
         sampler::split_combined_samplers(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).

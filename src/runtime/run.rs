@@ -292,12 +292,16 @@ impl Context {
         bytes: Vec<u8>,
     ) -> Result<Vec<BindingOutput>> {
         let found = match b.target {
-            Target::Slot { group, binding } => kernel.binding(group, binding).map(|i| (i, 0)),
+            Target::Slot { group, binding } => {
+                kernel.binding_declared(group, binding).map(|i| (i, 0))
+            }
             Target::Element {
                 group,
                 binding,
                 element,
-            } => kernel.binding(group, binding).map(|i| (i, element)),
+            } => kernel
+                .binding_declared(group, binding)
+                .map(|i| (i, element)),
             Target::Name(name) => match b.resource {
                 Resource::Sampled(..) => {
                     crate::runtime::dispatch::combined_halves(kernel, name).map(|h| (h.0, h.2))

@@ -7,6 +7,7 @@ pub mod alias;
 pub mod arrays;
 pub mod builtins;
 pub mod compat;
+pub mod dense;
 pub mod float;
 pub mod halfs;
 pub mod image;
