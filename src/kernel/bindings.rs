@@ -196,6 +196,11 @@ pub struct BindingInfo {
     /// binds it by either, or by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub declared: Option<u32>,
+    /// For a buffer the shader declared `coherent`: `true`. Core WGSL has
+    /// no `@coherent`; atomport's runtime compiles the buffer so where the
+    /// device has MEMORY_DECORATION_COHERENT.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub coherent: bool,
     /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU
     /// has no push constants; the block is this buffer, set by member name
     /// ([`crate::Uniforms::push`]).

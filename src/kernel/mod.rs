@@ -110,6 +110,8 @@ pub(crate) struct Provenance {
     pub aliases: Vec<crate::lower::Alias>,
     /// Bindings WGSL numbers apart from the shader.
     pub renumbered: Vec<crate::lower::spirv::dense::Renumbered>,
+    /// Buffers the shader declared `coherent`.
+    pub coherent: Vec<(u32, u32)>,
     /// Push-constant blocks made buffers.
     pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -176,6 +178,7 @@ impl Kernel {
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
                 renumbered: lowered.renumbered,
+                coherent: lowered.coherent,
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
@@ -208,6 +211,7 @@ impl Kernel {
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
                 renumbered: lowered.renumbered,
+                coherent: lowered.coherent,
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
@@ -290,6 +294,7 @@ impl Kernel {
                 .iter()
                 .find(|r| r.group == b.group && r.binding == b.binding)
                 .map(|r| r.declared);
+            b.coherent = provenance.coherent.contains(&(b.group, b.binding));
             b.layers_override = provenance
                 .layer_counts
                 .iter()
@@ -838,6 +843,7 @@ fn reflect(
         combined: None,
         alias_of: None,
         declared: None,
+        coherent: false,
         array,
     }
 }

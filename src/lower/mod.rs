@@ -146,6 +146,8 @@ pub struct Lowered {
     pub aliases: Vec<Alias>,
     /// Bindings WGSL numbers apart from the shader (past WebGPU's limit).
     pub renumbered: Vec<dense::Renumbered>,
+    /// The (group, binding) of every buffer the shader declared `coherent`.
+    pub coherent: Vec<(u32, u32)>,
     /// Push-constant blocks made buffers.
     pub push: Vec<push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -164,6 +166,7 @@ struct SpirvOutcome {
     warnings: Vec<compat::Warning>,
     aliases: Vec<Alias>,
     renumbered: Vec<dense::Renumbered>,
+    coherent: Vec<(u32, u32)>,
     push: Vec<push::PushBlock>,
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
@@ -200,6 +203,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         warnings,
         aliases: found.aliases,
         renumbered: found.renumbered,
+        coherent: found.coherent,
         push: found.push,
         formatless: found.formatless,
         words: found.words,
@@ -235,8 +239,9 @@ fn spirv_passes(
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     guard("atomport's SPIR-V passes", || {
+        let (warnings, coherent) = compat::relax_memory_model(&mut m)?;
         let mut found = SpirvOutcome {
-            warnings: compat::relax_memory_model(&mut m)?,
+            warnings,
             ..SpirvOutcome::default()
         };
         found.warnings.extend(printf::drop_debug_printf(&mut m));
@@ -303,6 +308,15 @@ fn spirv_passes(
                 m.module().disassemble()
             );
         }
+        // The coherent variables' final bindings.
+        found.coherent = coherent
+            .iter()
+            .filter_map(|&v| {
+                let binding = m.decoration(v, rspirv::spirv::Decoration::Binding)?;
+                let set = m.decoration(v, rspirv::spirv::Decoration::DescriptorSet);
+                Some((set.unwrap_or(0), binding))
+            })
+            .collect();
         let words = m.assemble()?;
         found.weak_compare_exchanges = compswap::Ordinals::of(&words, &floats.weak);
         Ok((words, found))

@@ -96,7 +96,9 @@ pub struct ContextOptions {
     pub backend: BackendChoice,
     /// Case-insensitive substring the adapter name must contain.
     pub adapter: Option<String>,
-    /// Optional features to request (only these; see [`crate::Kernel::required_features`]).
+    /// Optional features to request (see [`crate::Kernel::required_features`]);
+    /// MEMORY_DECORATION_COHERENT is requested too where the adapter has
+    /// it, for buffers a shader declares `coherent`.
     pub features: wgpu::Features,
     /// Longest wait for any GPU work (dispatch, readback) before [`Error::Timeout`].
     pub timeout: Duration,
@@ -408,9 +410,12 @@ impl Context {
                 feature: crate::error::describe_features(missing),
             });
         }
+        // `@coherent` for buffers a shader declares coherent, where the
+        // adapter has it: it changes nothing for any other kernel.
+        let coherent = adapter.features() & wgpu::Features::MEMORY_DECORATION_COHERENT;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("atomport"),
-            required_features: opts.features,
+            required_features: opts.features | coherent,
             required_limits: adapter.limits(),
             ..Default::default()
         }))

@@ -1018,6 +1018,31 @@ impl Context {
         } else {
             Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
         };
+        let coherent: Vec<naga::ResourceBinding> = kernel
+            .bindings()
+            .iter()
+            .filter(|b| b.coherent)
+            .map(|b| naga::ResourceBinding {
+                group: b.group,
+                binding: b.binding,
+            })
+            .collect();
+        let module = if coherent.is_empty()
+            || !self
+                .device()
+                .features()
+                .contains(wgpu::Features::MEMORY_DECORATION_COHERENT)
+        {
+            module
+        } else {
+            let mut m = (*module).clone();
+            for (_, g) in m.global_variables.iter_mut() {
+                if g.binding.as_ref().is_some_and(|b| coherent.contains(b)) {
+                    g.memory_decorations |= naga::MemoryDecorations::COHERENT;
+                }
+            }
+            Arc::new(m)
+        };
         let entry = kernel.entry().to_string();
         let groups = kernel
             .bindings()

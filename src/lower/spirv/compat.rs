@@ -224,8 +224,10 @@ const STRIPPED_IMAGE_OPERANDS: u32 = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x
 /// would make them `@coherent`, which needs a device capability no adapter
 /// here has, and WGSL gives no such guarantee anyway). Returns a warning for
 /// each kind of guarantee WGSL does not give: acquire/release atomics,
-/// `coherent` and `volatile` memory.
-pub fn relax_memory_model(m: &mut Model) -> Result<Vec<Warning>> {
+/// `coherent` and `volatile` memory, and the variables the shader declared
+/// `coherent` (or whose block's members it did): the runtime decorates them
+/// `@coherent` where the device has MEMORY_DECORATION_COHERENT.
+pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
     m.drop_capabilities(
         &[
             Capability::VulkanMemoryModel,
@@ -246,6 +248,28 @@ pub fn relax_memory_model(m: &mut Model) -> Result<Vec<Warning>> {
         .filter(|(_, _, t)| counter_types.contains(t))
         .map(|(v, _, _)| v)
         .collect();
+    let mut coherent_vars: Vec<Word> = Vec::new();
+    for a in &m.module().annotations {
+        let (target, decoration) = match a.class.opcode {
+            Op::Decorate => (a.operands.first().and_then(id), a.operands.get(1)),
+            Op::MemberDecorate => (a.operands.first().and_then(id), a.operands.get(2)),
+            _ => continue,
+        };
+        let Some(target) = target else { continue };
+        if decoration != Some(&Operand::Decoration(Decoration::Coherent))
+            || counter_types.contains(&target)
+            || counter_vars.contains(&target)
+        {
+            continue;
+        }
+        coherent_vars.extend(
+            m.variables()
+                .filter(|&(v, _, t)| v == target || t == target)
+                .map(|(v, _, _)| v),
+        );
+    }
+    coherent_vars.sort_unstable();
+    coherent_vars.dedup();
     let module = m.module_mut();
     if let Some(mm) = module.memory_model.as_mut()
         && let Some(Operand::MemoryModel(model)) = mm.operands.get_mut(1)
@@ -283,7 +307,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<Vec<Warning>> {
     }
     if coherent {
         warnings.push(Warning::new(
-            "`coherent` memory: WGSL makes plain loads and stores of other invocations visible only across a barrier within a workgroup; between workgroups only atomics are reliable",
+            "`coherent` memory: core WGSL makes plain loads and stores of other invocations visible only across a barrier within a workgroup, and between workgroups only atomics are reliable; atomport's runtime compiles it @coherent where the device has MEMORY_DECORATION_COHERENT",
             &["coherent"],
         ));
     }
@@ -293,7 +317,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<Vec<Warning>> {
             &["volatile"],
         ));
     }
-    Ok(warnings)
+    Ok((warnings, coherent_vars))
 }
 
 /// Drops the memory-model operands of loads, stores, copies and image
