@@ -49,8 +49,8 @@ use ir::{
 };
 use memory::{copies, std140, words};
 use spirv::{
-    alias, arrays, builtins, compat, dense, float, halfs, image, misread, narrow, opengl, printf,
-    push, refuse, sampler, spec, subgroup, vector,
+    alias, arrays, builtins, clustered, compat, dense, float, halfs, image, misread, narrow,
+    opengl, printf, push, refuse, sampler, spec, subgroup, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -272,6 +272,7 @@ fn spirv_passes(
         builtins::lower_builtins(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
         compat::non_finite_constants(&mut m)?;
+        clustered::lower_clustered_reductions(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
         subgroup::lower_subgroup_masks(&mut m)?;
         found.formatless = image::formatless_storage_images(&mut m)?;

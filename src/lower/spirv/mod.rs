@@ -6,6 +6,7 @@
 pub mod alias;
 pub mod arrays;
 pub mod builtins;
+pub mod clustered;
 pub mod compat;
 pub mod dense;
 pub mod float;
