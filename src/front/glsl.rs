@@ -179,7 +179,7 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
                 return vulkan;
             }
             match vulkan {
-                Ok(c) if !crate::front::spirv::bindings_shared(&c.words) => Ok(c),
+                Ok(c) if !bindings_shared(&c.words) => Ok(c),
                 // OpenGL's rules are a superset: its diagnostics are the real ones.
                 _ => compile_as(source, opts, Dialect::OpenGl),
             }
@@ -800,5 +800,64 @@ fn diagnostics(
         format!("{name}: glslang failed without a message")
     } else {
         lines.join("\n")
+    }
+}
+
+/// Whether two variables of a SPIR-V module are decorated with the same
+/// (descriptor set, binding): legal in OpenGL GLSL, where buffers, image
+/// units and the other kinds number their bindings separately. Scans the
+/// words without building a module; malformed words just end the scan.
+fn bindings_shared(words: &[u32]) -> bool {
+    const OP_DECORATE: u32 = 71;
+    const BINDING: u32 = 33;
+    const DESCRIPTOR_SET: u32 = 34;
+    let mut slots: std::collections::HashMap<u32, (u32, Option<u32>)> = Default::default();
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            break;
+        }
+        if words[at] & 0xffff == OP_DECORATE && count == 4 {
+            let (target, decoration, value) = (words[at + 1], words[at + 2], words[at + 3]);
+            let slot = slots.entry(target).or_insert((0, None));
+            match decoration {
+                DESCRIPTOR_SET => slot.0 = value,
+                BINDING => slot.1 = Some(value),
+                _ => {}
+            }
+        }
+        at += count;
+    }
+    let mut seen = std::collections::HashSet::new();
+    slots
+        .values()
+        .filter_map(|&(set, binding)| binding.map(|b| (set, b)))
+        .any(|slot| !seen.insert(slot))
+}
+
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panic_inside_naga_is_reported_not_raised() {
+        // A construct naga 30 panics on before atomport's passes: the vector
+        // component atomic, fed to naga's SPIR-V reader directly.
+        let src = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Counters { uint hits; uvec2 pair; } c;
+void main() { atomicAdd(c.hits, 1u); atomicMax(c.pair.y, gl_LocalInvocationIndex); }
+";
+        let words = super::compile(src, &crate::SourceOptions::named("c.comp"))
+            .unwrap()
+            .words;
+        let e = crate::front::spirv::to_naga(&words, "c.spv").unwrap_err();
+        // naga's gap, not malformed input and not atomport's bug: said so.
+        assert!(matches!(e, crate::Error::Unsupported(_)), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("c.spv: naga's SPIR-V reader failed on the module"),
+            "{e}"
+        );
     }
 }

@@ -1457,7 +1457,7 @@ fn layout_entry(
         (BindingKind::Image, Resource::Image(img)) => wgpu::BindingType::StorageTexture {
             access: wgpu::StorageTextureAccess::ReadWrite,
             format: img.desc().format.texture_format(),
-            view_dimension: crate::runtime::native::storage_view(
+            view_dimension: crate::runtime::image::storage_view(
                 img.desc().dim,
                 img.desc().samples,
             )

@@ -517,3 +517,19 @@ fn word_of(bytes: &[u8], i: usize) -> u32 {
     w[..chunk.len()].copy_from_slice(chunk);
     u32::from_le_bytes(w)
 }
+
+/// The storage texture view an image of `dim` is bound as (a native run's,
+/// and the layout of its binding), if WebGPU has one.
+pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureViewDimension> {
+    if samples != 1 {
+        return None;
+    }
+    Some(match dim {
+        ImageDim::D1 => wgpu::TextureViewDimension::D1,
+        ImageDim::D2 | ImageDim::Rect => wgpu::TextureViewDimension::D2,
+        ImageDim::D2Array => wgpu::TextureViewDimension::D2Array,
+        ImageDim::D3 => wgpu::TextureViewDimension::D3,
+        _ => return None,
+    })
+}
+

@@ -12,7 +12,6 @@
 //! storage textures of cube, multisample, buffer or 1D-array shape, so
 //! kernels with such images have no native run.
 
-use crate::lower::memory::texel::ImageDim;
 use crate::runtime::dispatch::{
     Resource, Slotted, array_parts, layout_entries, per_binding, resolve,
 };
@@ -81,7 +80,7 @@ impl Context {
         let mut textures: Vec<(usize, Vec<wgpu::Texture>, wgpu::TextureView)> = Vec::new();
         for (i, s) in slots.iter().enumerate() {
             if let Resource::Image(img) = s.resource {
-                let view_dimension = storage_view(img.desc().dim, img.desc().samples)
+                let view_dimension = crate::runtime::image::storage_view(img.desc().dim, img.desc().samples)
                     .ok_or_else(|| no_native_image(kernel, s))?;
                 let t = img.to_textures(self)?;
                 let view = t[0].create_view(&wgpu::TextureViewDescriptor {
@@ -444,20 +443,6 @@ fn sampler_bindings(words: &[u32]) -> Vec<(u32, u32)> {
         .iter()
         .filter_map(|v| slot.get(v).copied())
         .collect()
-}
-
-/// The storage texture view a native run binds an image as, if WebGPU has one.
-pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureViewDimension> {
-    if samples != 1 {
-        return None;
-    }
-    Some(match dim {
-        ImageDim::D1 => wgpu::TextureViewDimension::D1,
-        ImageDim::D2 | ImageDim::Rect => wgpu::TextureViewDimension::D2,
-        ImageDim::D2Array => wgpu::TextureViewDimension::D2Array,
-        ImageDim::D3 => wgpu::TextureViewDimension::D3,
-        _ => return None,
-    })
 }
 
 fn no_native_image(kernel: &Kernel, s: &Slotted) -> Error {
