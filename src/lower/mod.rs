@@ -47,7 +47,7 @@ use ir::{
     barriers_without_textures, binding_array_accesses, compswap, layout, literals,
     storage_array_access, uniformity, writeonly_storage_readable,
 };
-use memory::{copies, std140, words};
+use memory::{copies, references, std140, words};
 use spirv::{
     alias, arrays, builtins, clustered, compat, dense, float, halfs, image, misread, narrow,
     opengl, printf, push, refuse, sampler, spec, subgroup, vector,
@@ -260,7 +260,7 @@ fn spirv_passes(
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
         found.push = push::push_constants_to_buffers(&mut m)?;
-        let (views, mut half_atomics) = words::buffer_references(&mut m)?;
+        let (views, mut half_atomics) = references::buffer_references(&mut m)?;
         found.aliases.extend(views);
         let (word_blocks, word_halves) = words::word_addressed_memory(&mut m)?;
         found.words = word_blocks;

@@ -31,9 +31,9 @@ pub struct Arena {
 
 impl Arena {
     /// The binding name of the arena in every kernel with buffer references.
-    pub const BINDING: &'static str = crate::lower::memory::words::ARENA;
+    pub const BINDING: &'static str = crate::lower::memory::references::ARENA;
     /// The address of the arena's first byte (0 is never a buffer's).
-    pub const BASE: u64 = crate::lower::memory::words::ARENA_BASE;
+    pub const BASE: u64 = crate::lower::memory::references::ARENA_BASE;
     /// Every buffer starts at a multiple of this (the largest
     /// `buffer_reference_align` the field uses).
     pub const ALIGN: u64 = 16;

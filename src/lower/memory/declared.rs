@@ -1,0 +1,159 @@
+//! The members of a buffer made words as the shader declared them (GLSL
+//! names and types, offsets, strides), for the binding map: the host
+//! writes them where the shader declared them.
+
+use rspirv::dr::Operand;
+use rspirv::spirv::{Decoration, Op, Word};
+
+use crate::Result;
+use crate::lower::memory::words::Layout;
+use crate::lower::model::{Model, id};
+
+/// One member of a buffer made words, as the shader declared it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclaredMember {
+    /// The GLSL name.
+    pub name: String,
+    /// The GLSL type (`uint8_t`, `mat2`, `vec3[4]`).
+    pub ty: String,
+    /// Byte offset.
+    pub offset: u32,
+    /// Bytes it spans.
+    pub size: u32,
+    /// The 32-bit scalar of its components; `None` for narrow or 64-bit ones.
+    pub scalar: Option<crate::ScalarType>,
+    /// Components of a vector (rows of a matrix column); 1 for scalars.
+    pub rows: u32,
+    /// Matrix columns; 1 otherwise.
+    pub columns: u32,
+    /// Bytes between matrix columns.
+    pub column_stride: u32,
+    /// Array elements; 1 when not an array.
+    pub count: u32,
+    /// Bytes between array elements.
+    pub stride: u32,
+}
+
+/// A SPIR-V type spelled as GLSL, with its scalar, rows and columns.
+pub(super) fn glsl_name(m: &Model, ty: Word) -> (String, Option<crate::ScalarType>, u32, u32) {
+    let Some(t) = m.global(ty) else {
+        return ("?".into(), None, 1, 1);
+    };
+    let lit = |k: usize| match t.operands.get(k) {
+        Some(Operand::LiteralBit32(v)) => *v,
+        _ => 0,
+    };
+    let of = |k: usize| t.operands.get(k).and_then(id).unwrap_or(0);
+    match t.class.opcode {
+        Op::TypeInt => {
+            let (w, signed) = (lit(0), lit(1) == 1);
+            let name = match (w, signed) {
+                (32, false) => "uint".to_string(),
+                (32, true) => "int".to_string(),
+                (w, false) => format!("uint{w}_t"),
+                (w, true) => format!("int{w}_t"),
+            };
+            let scalar = match (w, signed) {
+                (32, false) => Some(crate::ScalarType::U32),
+                (32, true) => Some(crate::ScalarType::I32),
+                _ => None,
+            };
+            (name, scalar, 1, 1)
+        }
+        Op::TypeFloat => match lit(0) {
+            32 => ("float".into(), Some(crate::ScalarType::F32), 1, 1),
+            64 => ("double".into(), None, 1, 1),
+            w => (format!("float{w}_t"), None, 1, 1),
+        },
+        Op::TypeBool => ("bool".into(), None, 1, 1),
+        Op::TypeVector => {
+            let (c, scalar, _, _) = glsl_name(m, of(0));
+            let prefix = match c.as_str() {
+                "uint" => "u".to_string(),
+                "int" => "i".to_string(),
+                "float" => String::new(),
+                "bool" => "b".to_string(),
+                other => {
+                    // uint8_t -> u8, int16_t -> i16, float16_t -> f16
+                    let bits: String = other.chars().filter(|ch| ch.is_ascii_digit()).collect();
+                    let k = if other.starts_with("uint") {
+                        "u"
+                    } else if other.starts_with("int") {
+                        "i"
+                    } else {
+                        "f"
+                    };
+                    format!("{k}{bits}")
+                }
+            };
+            (format!("{prefix}vec{}", lit(1)), scalar, lit(1), 1)
+        }
+        Op::TypeMatrix => {
+            let (col, scalar, rows, _) = glsl_name(m, of(0));
+            let _ = col;
+            let cols = lit(1);
+            let name = if cols == rows {
+                format!("mat{cols}")
+            } else {
+                format!("mat{cols}x{rows}")
+            };
+            (name, scalar, rows, cols)
+        }
+        Op::TypeArray | Op::TypeRuntimeArray => {
+            let (e, _, _, _) = glsl_name(m, of(0));
+            let n = t
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|l| m.constant_u32(l));
+            (
+                format!("{e}[{}]", n.map_or(String::new(), |n| n.to_string())),
+                None,
+                1,
+                1,
+            )
+        }
+        _ => ("struct".into(), None, 1, 1),
+    }
+}
+
+/// The members of block type `ty` as declared.
+pub(super) fn declared_members(l: &Layout, ty: Word) -> Result<Vec<DeclaredMember>> {
+    let m = l.m;
+    let Some(t) = m.global(ty).filter(|t| t.class.opcode == Op::TypeStruct) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (k, c) in t.operands.iter().filter_map(id).enumerate() {
+        let k = k as u32;
+        let ms = m.member_decoration(ty, k, Decoration::MatrixStride);
+        let (name_ty, mut scalar, mut rows, mut columns) = glsl_name(m, c);
+        let (mut count, mut stride) = (1, 0);
+        if let Some(a) = m.global(c).filter(|a| a.class.opcode == Op::TypeArray) {
+            let e = a.operands.first().and_then(id).unwrap_or(0);
+            let (_, es, er, ec) = glsl_name(m, e);
+            (scalar, rows, columns) = (es, er, ec);
+            count = a
+                .operands
+                .get(1)
+                .and_then(id)
+                .and_then(|x| m.constant_u32(x))
+                .unwrap_or(1);
+            stride = l.array_stride(c)?;
+        }
+        out.push(DeclaredMember {
+            name: m.member_name(ty, k).unwrap_or_default().to_string(),
+            ty: name_ty,
+            offset: l.member_offset(ty, k)?,
+            size: l.span(c, ms)?,
+            scalar,
+            rows,
+            columns,
+            column_stride: ms.unwrap_or(rows * 4),
+            count,
+            stride,
+        });
+    }
+    Ok(out)
+}
+
