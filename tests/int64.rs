@@ -86,7 +86,7 @@ fn shifts_by_64_bit_literals_translate_read_back_and_run_exactly() {
         k.wgsl()
     );
 
-    let mut rng = Rng(0x5eed_64);
+    let mut rng = Rng(0x5eed_0064);
     let edges = [0, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff];
     let seeds: Vec<[u32; 2]> = (0..128)
         .map(|n| match n {

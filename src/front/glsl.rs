@@ -836,7 +836,6 @@ fn bindings_shared(words: &[u32]) -> bool {
         .any(|slot| !seen.insert(slot))
 }
 
-
 #[cfg(test)]
 mod tests {
     #[test]

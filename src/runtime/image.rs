@@ -532,4 +532,3 @@ pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureV
         _ => return None,
     })
 }
-

@@ -80,8 +80,9 @@ impl Context {
         let mut textures: Vec<(usize, Vec<wgpu::Texture>, wgpu::TextureView)> = Vec::new();
         for (i, s) in slots.iter().enumerate() {
             if let Resource::Image(img) = s.resource {
-                let view_dimension = crate::runtime::image::storage_view(img.desc().dim, img.desc().samples)
-                    .ok_or_else(|| no_native_image(kernel, s))?;
+                let view_dimension =
+                    crate::runtime::image::storage_view(img.desc().dim, img.desc().samples)
+                        .ok_or_else(|| no_native_image(kernel, s))?;
                 let t = img.to_textures(self)?;
                 let view = t[0].create_view(&wgpu::TextureViewDescriptor {
                     dimension: Some(view_dimension),

@@ -156,4 +156,3 @@ pub(super) fn declared_members(l: &Layout, ty: Word) -> Result<Vec<DeclaredMembe
     }
     Ok(out)
 }
-

@@ -845,7 +845,14 @@ pub(super) fn value(e: &mut Emit, c: &Consts, o: Off) -> Word {
 }
 
 /// A pointer to the word holding byte `off` (to its `uvec4` in a uniform block).
-pub(super) fn word_pointer(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off, writing: bool) -> Word {
+pub(super) fn word_pointer(
+    e: &mut Emit,
+    c: &Consts,
+    var: Word,
+    t: Target,
+    off: Off,
+    writing: bool,
+) -> Word {
     let shift = if t.block { 4 } else { 2 };
     let index = match off {
         Off::Const(k) => e.constant(c.uint, u64::from(k >> shift)),
