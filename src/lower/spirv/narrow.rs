@@ -327,6 +327,13 @@ pub fn lower_narrow_integers(m: &mut Model) -> Result<usize> {
         }
         Ok(true)
     })?;
+    widen_types(m, &types);
+    Ok(n)
+}
+
+/// Makes the narrow types 32-bit ones and drops the capabilities they
+/// needed.
+fn widen_types(m: &mut Model, types: &HashMap<Word, Narrow>) {
     // The narrow types become 32-bit ones (their constants' literals are
     // already sign- or zero-extended words).
     let narrow_scalars: Vec<Word> = types.values().map(|t| t.scalar).collect();
@@ -350,7 +357,6 @@ pub fn lower_narrow_integers(m: &mut Model) -> Result<usize> {
         ],
         &["SPV_KHR_8bit_storage", "SPV_KHR_16bit_storage"],
     );
-    Ok(n)
 }
 
 /// A bitcast to or from a narrow type: between narrow types of one shape

@@ -697,6 +697,31 @@ impl Context {
         Some(pipeline.clone())
     }
 
+    /// `module` with the buffers the shader declared `coherent` decorated
+    /// so, where the device has MEMORY_DECORATION_COHERENT.
+    fn with_coherent(&self, kernel: &Kernel, module: Arc<naga::Module>) -> Arc<naga::Module> {
+        let coherent: Vec<naga::ResourceBinding> = kernel
+            .bindings()
+            .iter()
+            .filter(|b| b.coherent)
+            .map(|b| naga::ResourceBinding {
+                group: b.group,
+                binding: b.binding,
+            })
+            .collect();
+        let has = wgpu::Features::MEMORY_DECORATION_COHERENT;
+        if coherent.is_empty() || !self.device().features().contains(has) {
+            return module;
+        }
+        let mut m = (*module).clone();
+        for (_, g) in m.global_variables.iter_mut() {
+            if g.binding.as_ref().is_some_and(|b| coherent.contains(b)) {
+                g.memory_decorations |= naga::MemoryDecorations::COHERENT;
+            }
+        }
+        Arc::new(m)
+    }
+
     /// Compiles `kernel`'s pipeline with `overrides` and caches it, this
     /// kernel's least recently used ones going past the bound.
     fn compile_pipeline(&self, kernel: &Kernel, overrides: Overrides) -> Result<Arc<Pipeline>> {
@@ -707,31 +732,7 @@ impl Context {
         } else {
             Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
         };
-        let coherent: Vec<naga::ResourceBinding> = kernel
-            .bindings()
-            .iter()
-            .filter(|b| b.coherent)
-            .map(|b| naga::ResourceBinding {
-                group: b.group,
-                binding: b.binding,
-            })
-            .collect();
-        let module = if coherent.is_empty()
-            || !self
-                .device()
-                .features()
-                .contains(wgpu::Features::MEMORY_DECORATION_COHERENT)
-        {
-            module
-        } else {
-            let mut m = (*module).clone();
-            for (_, g) in m.global_variables.iter_mut() {
-                if g.binding.as_ref().is_some_and(|b| coherent.contains(b)) {
-                    g.memory_decorations |= naga::MemoryDecorations::COHERENT;
-                }
-            }
-            Arc::new(m)
-        };
+        let module = self.with_coherent(kernel, module);
         let entry = kernel.entry().to_string();
         let groups = kernel
             .bindings()
