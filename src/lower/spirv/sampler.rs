@@ -432,6 +432,100 @@ struct Outlined {
     args: Vec<Word>,
 }
 
+/// The function that reads (or writes) through `site`'s access chain into
+/// a binding array: `(function, its id, its result type)`.
+fn outline(m: &mut Model, site: &Outlined, void: Word) -> Result<(Function, Word, Word)> {
+    let ptr = m.result_type(site.chain).ok_or_else(|| {
+        Error::Internal("an access chain into a binding array without a type".into())
+    })?;
+    let image = m.pointee(site.chain).map(|p| p.1).ok_or_else(|| {
+        Error::Internal("an access chain into a binding array to no image".into())
+    })?;
+    let ret = site.inst.result_type.unwrap_or(void);
+    let (array, index) = m
+        .def(site.chain)
+        .and_then(|c| {
+            Some((
+                c.operands.first().and_then(id)?,
+                c.operands.get(1).and_then(id)?,
+            ))
+        })
+        .ok_or_else(|| {
+            Error::Internal("an access chain into a binding array without an index".into())
+        })?;
+    let index_ty = m.result_type(index).ok_or_else(|| {
+        Error::Internal("the index of an access chain into a binding array has no type".into())
+    })?;
+    let types: Vec<Word> = site
+        .args
+        .iter()
+        .map(|&a| {
+            m.result_type(a).ok_or_else(|| {
+                Error::Internal(format!("the image access argument %{a} has no type"))
+            })
+        })
+        .collect::<Result<_>>()?;
+    let mut ty_operands = vec![
+        Operand::IdRef(ret),
+        Operand::IdRef(index_ty),
+        Operand::IdRef(ptr),
+    ];
+    ty_operands.extend(types.iter().map(|&t| Operand::IdRef(t)));
+    let fty = m.add_global(Op::TypeFunction, None, ty_operands);
+    let f = m.fresh();
+    m.set_name(f, ARRAY_ACCESS_FUNCTION);
+    let i = m.fresh();
+    let p = m.fresh();
+    let selected = m.fresh();
+    let params: Vec<(Word, Word)> = types.iter().map(|&t| (t, m.fresh())).collect();
+    let loaded = m.fresh();
+    let mut body = site.inst.clone();
+    body.operands[0] = Operand::IdRef(loaded);
+    for o in &mut body.operands[1..] {
+        if let Some(k) = id(o).and_then(|a| site.args.iter().position(|&x| x == a)) {
+            *o = Operand::IdRef(params[k].1);
+        }
+    }
+    let result = body.result_id.map(|_| m.fresh());
+    body.result_id = result;
+    let mut instructions = vec![
+        with_ids(Op::AccessChain, Some(ptr), Some(selected), &[array, i]),
+        with_ids(Op::Load, Some(image), Some(loaded), &[p]),
+        body,
+    ];
+    instructions.push(match result {
+        Some(r) => with_ids(Op::ReturnValue, None, None, &[r]),
+        None => Instruction::new(Op::Return, None, None, vec![]),
+    });
+    let mut parameters = vec![
+        Instruction::new(Op::FunctionParameter, Some(index_ty), Some(i), vec![]),
+        Instruction::new(Op::FunctionParameter, Some(ptr), Some(p), vec![]),
+    ];
+    parameters.extend(
+        params
+            .iter()
+            .map(|&(t, r)| Instruction::new(Op::FunctionParameter, Some(t), Some(r), vec![])),
+    );
+    let function = Function {
+        def: Some(Instruction::new(
+            Op::Function,
+            Some(ret),
+            Some(f),
+            vec![
+                Operand::FunctionControl(FunctionControl::NONE),
+                Operand::IdRef(fty),
+            ],
+        )),
+        end: Some(Instruction::new(Op::FunctionEnd, None, None, vec![])),
+        parameters,
+        blocks: vec![Block {
+            label: Some(Instruction::new(Op::Label, None, Some(m.fresh()), vec![])),
+            instructions,
+        }],
+    };
+    Ok((function, f, ret))
+}
+
 /// The name of the functions [`outline_binding_array_accesses`] makes; the
 /// IR pass [`crate::lower::ir::binding_array_accesses`] finds them by it.
 pub const ARRAY_ACCESS_FUNCTION: &str = "atomport_binding_array_access";
@@ -526,94 +620,8 @@ pub fn outline_binding_array_accesses(m: &mut Model) -> Result<usize> {
         if calls.contains_key(&key) {
             continue;
         }
-        let ptr = m.result_type(site.chain).ok_or_else(|| {
-            Error::Internal("an access chain into a binding array without a type".into())
-        })?;
-        let image = m.pointee(site.chain).map(|p| p.1).ok_or_else(|| {
-            Error::Internal("an access chain into a binding array to no image".into())
-        })?;
-        let ret = site.inst.result_type.unwrap_or(void);
-        let (array, index) = m
-            .def(site.chain)
-            .and_then(|c| {
-                Some((
-                    c.operands.first().and_then(id)?,
-                    c.operands.get(1).and_then(id)?,
-                ))
-            })
-            .ok_or_else(|| {
-                Error::Internal("an access chain into a binding array without an index".into())
-            })?;
-        let index_ty = m.result_type(index).ok_or_else(|| {
-            Error::Internal("the index of an access chain into a binding array has no type".into())
-        })?;
-        let types: Vec<Word> = site
-            .args
-            .iter()
-            .map(|&a| {
-                m.result_type(a).ok_or_else(|| {
-                    Error::Internal(format!("the image access argument %{a} has no type"))
-                })
-            })
-            .collect::<Result<_>>()?;
-        let mut ty_operands = vec![
-            Operand::IdRef(ret),
-            Operand::IdRef(index_ty),
-            Operand::IdRef(ptr),
-        ];
-        ty_operands.extend(types.iter().map(|&t| Operand::IdRef(t)));
-        let fty = m.add_global(Op::TypeFunction, None, ty_operands);
-        let f = m.fresh();
-        m.set_name(f, ARRAY_ACCESS_FUNCTION);
-        let i = m.fresh();
-        let p = m.fresh();
-        let selected = m.fresh();
-        let params: Vec<(Word, Word)> = types.iter().map(|&t| (t, m.fresh())).collect();
-        let loaded = m.fresh();
-        let mut body = site.inst.clone();
-        body.operands[0] = Operand::IdRef(loaded);
-        for o in &mut body.operands[1..] {
-            if let Some(k) = id(o).and_then(|a| site.args.iter().position(|&x| x == a)) {
-                *o = Operand::IdRef(params[k].1);
-            }
-        }
-        let result = body.result_id.map(|_| m.fresh());
-        body.result_id = result;
-        let mut instructions = vec![
-            with_ids(Op::AccessChain, Some(ptr), Some(selected), &[array, i]),
-            with_ids(Op::Load, Some(image), Some(loaded), &[p]),
-            body,
-        ];
-        instructions.push(match result {
-            Some(r) => with_ids(Op::ReturnValue, None, None, &[r]),
-            None => Instruction::new(Op::Return, None, None, vec![]),
-        });
-        let mut parameters = vec![
-            Instruction::new(Op::FunctionParameter, Some(index_ty), Some(i), vec![]),
-            Instruction::new(Op::FunctionParameter, Some(ptr), Some(p), vec![]),
-        ];
-        parameters.extend(
-            params
-                .iter()
-                .map(|&(t, r)| Instruction::new(Op::FunctionParameter, Some(t), Some(r), vec![])),
-        );
-        functions.push(Function {
-            def: Some(Instruction::new(
-                Op::Function,
-                Some(ret),
-                Some(f),
-                vec![
-                    Operand::FunctionControl(FunctionControl::NONE),
-                    Operand::IdRef(fty),
-                ],
-            )),
-            end: Some(Instruction::new(Op::FunctionEnd, None, None, vec![])),
-            parameters,
-            blocks: vec![Block {
-                label: Some(Instruction::new(Op::Label, None, Some(m.fresh()), vec![])),
-                instructions,
-            }],
-        });
+        let (function, f, ret) = outline(m, site, void)?;
+        functions.push(function);
         calls.insert(key, (f, ret));
     }
     let mut chains: HashMap<String, (Word, Word, Vec<Word>)> = HashMap::new();
