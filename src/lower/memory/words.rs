@@ -367,6 +367,92 @@ pub(super) fn root(m: &Model, mut p: Word) -> Word {
     p
 }
 
+/// Retypes `var` (of `class`, holding `pointee`) as words: an array of
+/// `uint` (a runtime-sized one in a storage buffer, `uvec4`s in a uniform
+/// block) at its own binding, with the block's decorations and name.
+fn retype_as_words(
+    m: &mut Model,
+    narrow: &HashMap<Word, u32>,
+    (var, class, pointee): (Word, StorageClass, Word),
+    atomic: bool,
+) -> Result<Target> {
+    let uint = m.uint();
+    let uvec4 = m.vector_type(uint, 4);
+    let layout = Layout { m, narrow };
+    let block = uniform_block(m, class, pointee);
+    let (new_ty, word_ptr) = match class {
+        StorageClass::StorageBuffer | StorageClass::Uniform if !block => {
+            let arr = m.array_of(uint, None);
+            let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
+            (st, m.pointer_to(class, uint))
+        }
+        StorageClass::Uniform => {
+            let span = layout.span(pointee, None)?;
+            let n = m.uint_constant(span.div_ceil(16).max(1));
+            let arr = m.add_global(
+                Op::TypeArray,
+                None,
+                vec![Operand::IdRef(uvec4), Operand::IdRef(n)],
+            );
+            m.decorate(arr, Decoration::ArrayStride, &[16]);
+            let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
+            (st, m.pointer_to(class, uvec4))
+        }
+        _ => {
+            let size = layout.natural(pointee)?.0;
+            let n = m.uint_constant(size.div_ceil(4).max(1));
+            let arr = m.add_global(
+                Op::TypeArray,
+                None,
+                vec![Operand::IdRef(uint), Operand::IdRef(n)],
+            );
+            (arr, m.pointer_to(class, uint))
+        }
+    };
+    if class != StorageClass::Workgroup {
+        let arr = m
+            .global(new_ty)
+            .and_then(|t| t.operands.first().and_then(id))
+            .unwrap_or(0);
+        if !block {
+            m.decorate(arr, Decoration::ArrayStride, &[4]);
+        }
+        // A storage block of SPIR-V 1.0 is a Uniform BufferBlock.
+        m.decorate(
+            new_ty,
+            if m.has_decoration(pointee, Decoration::BufferBlock) {
+                Decoration::BufferBlock
+            } else {
+                Decoration::Block
+            },
+            &[],
+        );
+        m.member_decorate(new_ty, 0, Decoration::Offset, &[0]);
+        let readonly = m.global(pointee).is_some_and(|t| {
+            (0..t.operands.len() as u32).all(|k| {
+                m.member_decoration(pointee, k, Decoration::NonWritable)
+                    .is_some()
+            })
+        });
+        if readonly {
+            m.member_decorate(new_ty, 0, Decoration::NonWritable, &[]);
+        }
+        let name = m.name(pointee).unwrap_or("Words").to_string();
+        m.set_name(new_ty, name);
+        m.set_member_name(new_ty, 0, "words");
+    }
+    let ptr = m.pointer_to(class, new_ty);
+    m.set_result_type(var, ptr);
+    Ok(Target {
+        class,
+        block,
+        atomic,
+        word_ptr,
+        guard: None,
+        atomic_view: None,
+    })
+}
+
 /// Makes every storage buffer, uniform block and shared variable holding
 /// 8- or 16-bit integers, and every buffer laid out where WGSL cannot
 /// place its members, an array of words; returns the buffers, with the
@@ -420,88 +506,10 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
         }
     }
     let uint = m.uint();
-    let uvec4 = m.vector_type(uint, 4);
     let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
     for &(var, class, pointee) in &vars {
-        let layout = Layout { m, narrow: &narrow };
-        let block = uniform_block(m, class, pointee);
-        let (new_ty, word_ptr) = match class {
-            StorageClass::StorageBuffer | StorageClass::Uniform if !block => {
-                let arr = m.array_of(uint, None);
-                let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
-                (st, m.pointer_to(class, uint))
-            }
-            StorageClass::Uniform => {
-                let span = layout.span(pointee, None)?;
-                let n = m.uint_constant(span.div_ceil(16).max(1));
-                let arr = m.add_global(
-                    Op::TypeArray,
-                    None,
-                    vec![Operand::IdRef(uvec4), Operand::IdRef(n)],
-                );
-                m.decorate(arr, Decoration::ArrayStride, &[16]);
-                let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
-                (st, m.pointer_to(class, uvec4))
-            }
-            _ => {
-                let size = layout.natural(pointee)?.0;
-                let n = m.uint_constant(size.div_ceil(4).max(1));
-                let arr = m.add_global(
-                    Op::TypeArray,
-                    None,
-                    vec![Operand::IdRef(uint), Operand::IdRef(n)],
-                );
-                (arr, m.pointer_to(class, uint))
-            }
-        };
-        if class != StorageClass::Workgroup {
-            let arr = m
-                .global(new_ty)
-                .and_then(|t| t.operands.first().and_then(id))
-                .unwrap_or(0);
-            if !block {
-                m.decorate(arr, Decoration::ArrayStride, &[4]);
-            }
-            // A storage block of SPIR-V 1.0 is a Uniform BufferBlock.
-            m.decorate(
-                new_ty,
-                if m.has_decoration(pointee, Decoration::BufferBlock) {
-                    Decoration::BufferBlock
-                } else {
-                    Decoration::Block
-                },
-                &[],
-            );
-            m.member_decorate(new_ty, 0, Decoration::Offset, &[0]);
-            let readonly = m.global(pointee).is_some_and(|t| {
-                (0..t.operands.len() as u32).all(|k| {
-                    m.member_decoration(pointee, k, Decoration::NonWritable)
-                        .is_some()
-                })
-            });
-            if readonly {
-                m.member_decorate(new_ty, 0, Decoration::NonWritable, &[]);
-            }
-            let name = m.name(pointee).unwrap_or("Words").to_string();
-            m.set_name(new_ty, name);
-            m.set_member_name(new_ty, 0, "words");
-        }
-        let ptr = m.pointer_to(class, new_ty);
-        m.set_result_type(var, ptr);
-        targets.insert(
-            var,
-            (
-                Target {
-                    class,
-                    block,
-                    atomic: atomic.contains(&var),
-                    word_ptr,
-                    guard: None,
-                    atomic_view: None,
-                },
-                pointee,
-            ),
-        );
+        let target = retype_as_words(m, &narrow, (var, class, pointee), atomic.contains(&var))?;
+        targets.insert(var, (target, pointee));
     }
     let scope_device = m.uint_constant(1);
     let scope_workgroup = m.uint_constant(2);
