@@ -166,23 +166,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
         guard: None,
         atomic_view: Some(atomic_arena),
     };
-    let glsl = m.glsl_std_450();
-    let float = m.float_type(32);
-    let vec2 = m.vector_type(float, 2);
-    let consts = Consts {
-        uint,
-        ulong: Some(ulong),
-        glsl,
-        float,
-        vec2,
-        float_zero: m.constant(float, 0),
-        zero: m.uint_constant(0),
-        two: m.uint_constant(2),
-        three: m.uint_constant(3),
-        eight: m.uint_constant(8),
-        scope_device: m.uint_constant(1),
-        scope_workgroup: m.uint_constant(2),
-    };
+    let consts = Consts::new(m, Some(ulong));
     let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
     // Where a reference value (not a chain) is used as a pointer: its
     // offset and guard, computed at the use.

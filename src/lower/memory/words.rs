@@ -505,41 +505,17 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
             atomic.insert(var);
         }
     }
-    let uint = m.uint();
     let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
     for &(var, class, pointee) in &vars {
         let target = retype_as_words(m, &narrow, (var, class, pointee), atomic.contains(&var))?;
         targets.insert(var, (target, pointee));
     }
-    let scope_device = m.uint_constant(1);
-    let scope_workgroup = m.uint_constant(2);
-    let zero = m.uint_constant(0);
-    let two = m.uint_constant(2);
-    let three = m.uint_constant(3);
-    let eight = m.uint_constant(8);
     let mut ptrs: HashMap<Word, (Word, Off, Word, Option<u32>)> = targets
         .iter()
         .map(|(&v, &(_, pointee))| (v, (v, Off::Const(0), pointee, None)))
         .collect();
-    let glsl = m.glsl_std_450();
-    let float = m.float_type(32);
-    let vec2 = m.vector_type(float, 2);
-    let float_zero = m.constant(float, 0);
     let ulong = wide_values(m).then(|| m.int_type(64, false));
-    let consts = Consts {
-        uint,
-        ulong,
-        glsl,
-        float,
-        vec2,
-        float_zero,
-        zero,
-        two,
-        three,
-        eight,
-        scope_device,
-        scope_workgroup,
-    };
+    let consts = Consts::new(m, ulong);
     let mut halves: Vec<HalfAtomic> = Vec::new();
     m.rewrite(|e, inst| {
         // The model as it was before the walk, for layout questions.
@@ -578,62 +554,12 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
                 Ok(true)
             }
             op if is_atomic(op) && first.is_some_and(|p| ptrs.contains_key(&p)) => {
-                let (var, off, ty, mstride) = ptrs[&first.unwrap_or(0)];
-                let target = targets[&var].0;
-                let half = layout.scalar_bytes(ty) == 2 && e.m.op_of(ty) == Some(Op::TypeFloat);
-                match op {
-                    // Atomic loads and stores of a half are the pass's
-                    // loads and stores (atomic on atomic words).
-                    Op::AtomicLoad if half => {
-                        let v = load(e, &layout, &consts, var, target, off, ty, mstride, 0)?;
-                        e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[v]));
-                        return Ok(true);
-                    }
-                    Op::AtomicStore if half => {
-                        let value = inst.operands.get(3).and_then(id).unwrap_or(0);
-                        store(e, &layout, &consts, var, target, off, ty, mstride, value, 0)?;
-                        return Ok(true);
-                    }
-                    // The others, a loop on the word (the float pass's).
-                    Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT | Op::AtomicExchange if half => {
-                        let mut out = inst.clone();
-                        out.operands[0] = Operand::IdRef(word_pointer(e, &consts, var, target, off, true));
-                        let shift = bit_shift(e, &consts, off);
-                        e.push(out);
-                        halves.push(HalfAtomic { result: inst.result_id.unwrap_or(0), shift });
-                        return Ok(true);
-                    }
-                    _ => {}
-                }
-                if layout.scalar_bytes(ty) != 4 {
-                    return Err(Error::Unsupported(format!("an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers (`{}`)", memory_name(e.m, var))));
-                }
-                if matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
-                    return Err(Error::Unsupported(format!("a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers (`{}`): its words are unsigned", memory_name(e.m, var))));
-                }
-                let ptr = word_pointer(e, &consts, var, target, off, true);
-                atomic_on_word(e, consts.uint, inst, ptr);
-                Ok(true)
+                let place = ptrs[&first.unwrap_or(0)];
+                atomic_on_place(e, &layout, &consts, inst, place, targets[&place.0].0, &mut halves)
             }
             Op::ArrayLength if first.is_some_and(|p| targets.contains_key(&p)) => {
                 let var = first.unwrap_or(0);
-                let pointee = targets[&var].1;
-                let k = match inst.operands.get(1) {
-                    Some(Operand::LiteralBit32(k)) => *k,
-                    _ => 0,
-                };
-                let member = layout.m.global(pointee).and_then(|t| t.operands.get(k as usize)).and_then(id).unwrap_or(0);
-                let offset = layout.member_offset(pointee, k)?;
-                let stride = layout.array_stride(member)?;
-                let words = e.fresh();
-                e.push(Instruction::new(Op::ArrayLength, Some(consts.uint), Some(words), vec![Operand::IdRef(var), Operand::LiteralBit32(0)]));
-                let four = e.constant(consts.uint, 4);
-                let bytes = e.op(Op::IMul, consts.uint, &[words, four]);
-                let o = e.constant(consts.uint, u64::from(offset));
-                let rest = e.op(Op::ISub, consts.uint, &[bytes, o]);
-                let s = e.constant(consts.uint, u64::from(stride));
-                e.push(with_ids(Op::UDiv, inst.result_type, inst.result_id, &[rest, s]));
-                Ok(true)
+                array_length(e, &layout, &consts, inst, var, targets[&var].1)
             }
             _ => {
                 if let Some(p) = inst.operands.iter().filter_map(id).find(|p| ptrs.contains_key(p)) {
@@ -801,6 +727,111 @@ pub(super) fn atomic_on_word(e: &mut Emit, uint: Word, inst: &Instruction, ptr: 
     }
 }
 
+/// An atomic on a place in memory made words: on its word (a half's, a
+/// loop on the word, the float pass's).
+fn atomic_on_place(
+    e: &mut Emit,
+    layout: &Layout,
+    consts: &Consts,
+    inst: &Instruction,
+    (var, off, ty, mstride): (Word, Off, Word, Option<u32>),
+    target: Target,
+    halves: &mut Vec<HalfAtomic>,
+) -> Result<bool> {
+    let op = inst.class.opcode;
+    let half = layout.scalar_bytes(ty) == 2 && e.m.op_of(ty) == Some(Op::TypeFloat);
+    match op {
+        // Atomic loads and stores of a half are the pass's
+        // loads and stores (atomic on atomic words).
+        Op::AtomicLoad if half => {
+            let v = load(e, layout, consts, var, target, off, ty, mstride, 0)?;
+            e.push(with_ids(
+                Op::CopyObject,
+                inst.result_type,
+                inst.result_id,
+                &[v],
+            ));
+            return Ok(true);
+        }
+        Op::AtomicStore if half => {
+            let value = inst.operands.get(3).and_then(id).unwrap_or(0);
+            store(e, layout, consts, var, target, off, ty, mstride, value, 0)?;
+            return Ok(true);
+        }
+        // The others, a loop on the word (the float pass's).
+        Op::AtomicFAddEXT | Op::AtomicFMinEXT | Op::AtomicFMaxEXT | Op::AtomicExchange if half => {
+            let mut out = inst.clone();
+            out.operands[0] = Operand::IdRef(word_pointer(e, consts, var, target, off, true));
+            let shift = bit_shift(e, consts, off);
+            e.push(out);
+            halves.push(HalfAtomic {
+                result: inst.result_id.unwrap_or(0),
+                shift,
+            });
+            return Ok(true);
+        }
+        _ => {}
+    }
+    if layout.scalar_bytes(ty) != 4 {
+        return Err(Error::Unsupported(format!(
+            "an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers (`{}`)",
+            memory_name(e.m, var)
+        )));
+    }
+    if matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
+        return Err(Error::Unsupported(format!(
+            "a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers (`{}`): its words are unsigned",
+            memory_name(e.m, var)
+        )));
+    }
+    let ptr = word_pointer(e, consts, var, target, off, true);
+    atomic_on_word(e, consts.uint, inst, ptr);
+    Ok(true)
+}
+
+/// `arrayLength` of the runtime-sized member of `var` (holding `pointee`),
+/// made words: from the words' length, the member's offset and stride.
+fn array_length(
+    e: &mut Emit,
+    layout: &Layout,
+    consts: &Consts,
+    inst: &Instruction,
+    var: Word,
+    pointee: Word,
+) -> Result<bool> {
+    let k = match inst.operands.get(1) {
+        Some(Operand::LiteralBit32(k)) => *k,
+        _ => 0,
+    };
+    let member = layout
+        .m
+        .global(pointee)
+        .and_then(|t| t.operands.get(k as usize))
+        .and_then(id)
+        .unwrap_or(0);
+    let offset = layout.member_offset(pointee, k)?;
+    let stride = layout.array_stride(member)?;
+    let words = e.fresh();
+    e.push(Instruction::new(
+        Op::ArrayLength,
+        Some(consts.uint),
+        Some(words),
+        vec![Operand::IdRef(var), Operand::LiteralBit32(0)],
+    ));
+    let four = e.constant(consts.uint, 4);
+    let bytes = e.op(Op::IMul, consts.uint, &[words, four]);
+    let o = e.constant(consts.uint, u64::from(offset));
+    let rest = e.op(Op::ISub, consts.uint, &[bytes, o]);
+    let s = e.constant(consts.uint, u64::from(stride));
+    e.push(with_ids(
+        Op::UDiv,
+        inst.result_type,
+        inst.result_id,
+        &[rest, s],
+    ));
+    Ok(true)
+}
+
 /// Constants the walk uses.
 pub(super) struct Consts {
     pub(super) uint: Word,
@@ -818,6 +849,28 @@ pub(super) struct Consts {
     pub(super) eight: Word,
     pub(super) scope_device: Word,
     pub(super) scope_workgroup: Word,
+}
+
+impl Consts {
+    /// The constants, found or added; `ulong` where the module has 64-bit
+    /// values.
+    pub(super) fn new(m: &mut Model, ulong: Option<Word>) -> Consts {
+        let float = m.float_type(32);
+        Consts {
+            uint: m.uint(),
+            ulong,
+            glsl: m.glsl_std_450(),
+            float,
+            vec2: m.vector_type(float, 2),
+            float_zero: m.constant(float, 0),
+            zero: m.uint_constant(0),
+            two: m.uint_constant(2),
+            three: m.uint_constant(3),
+            eight: m.uint_constant(8),
+            scope_device: m.uint_constant(1),
+            scope_workgroup: m.uint_constant(2),
+        }
+    }
 }
 
 pub(super) fn add(e: &mut Emit, c: &Consts, a: Off, b: Off) -> Off {
