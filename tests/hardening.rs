@@ -88,6 +88,12 @@ fn output_closed_early_ends_quietly_and_a_full_disk_is_an_error() {
     ] {
         let (code, err) = closed_early(args);
         assert_eq!(code, Some(0), "{args:?}: {err}");
+        // The 15 000-term sum nests past naga's WGSL parser: said once, as
+        // a warning, and nothing else.
+        let err = err
+            .lines()
+            .filter(|l| !l.contains("warning: the WGSL nests deeper than naga's WGSL parser reads"))
+            .collect::<String>();
         assert!(err.is_empty(), "{args:?}: {err}");
     }
     if std::path::Path::new("/dev/full").exists() {
@@ -239,9 +245,11 @@ fn adapter_limits_are_named_in_one_line_before_submission() {
             "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 31, binding = 1) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
             "the bind group (set) of `B` is 31, over the adapter's limit max_bind_groups",
         ),
+        // GLSL's numbers past 1000 are moved below it (tests/long_tail.rs);
+        // WGSL's own are the host's, checked against the limit.
         (
-            "binding1024.comp",
-            "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 1024) buffer B { uint v[]; };\nvoid main() { v[0] = 1u; }\n",
+            "binding1024.wgsl",
+            "struct Words { v: array<u32> }\n@group(0) @binding(1024) var<storage, read_write> B: Words;\n@compute @workgroup_size(1) fn main() { B.v[0] = 1u; }\n",
             "the binding number of `B` is 1024, over the adapter's limit max_bindings_per_bind_group",
         ),
     ];
@@ -253,7 +261,7 @@ fn adapter_limits_are_named_in_one_line_before_submission() {
         .limits()
         .max_bindings_per_bind_group;
         for (name, src, needle) in cases {
-            if name == "binding1024.comp" && bindings_limit > 1024 {
+            if name == "binding1024.wgsl" && bindings_limit > 1024 {
                 println!(
                     "{b}: binding 1024 is within max_bindings_per_bind_group = {bindings_limit}"
                 );
