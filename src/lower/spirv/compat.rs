@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rspirv::dr::{Instruction, Operand};
-use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, Word};
+use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, StorageClass, Word};
 
 use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
 use crate::{Error, Result};
@@ -262,9 +262,15 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
         {
             continue;
         }
+        // Buffers only: WGSL's `@coherent` is for the storage address
+        // space (a coherent image keeps the warning alone).
         coherent_vars.extend(
             m.variables()
-                .filter(|&(v, _, t)| v == target || t == target)
+                .filter(|&(v, class, t)| {
+                    (v == target || t == target)
+                        && matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+                        && m.op_of(t) == Some(Op::TypeStruct)
+                })
                 .map(|(v, _, _)| v),
         );
     }

@@ -715,7 +715,9 @@ impl Context {
         }
         let mut m = (*module).clone();
         for (_, g) in m.global_variables.iter_mut() {
-            if g.binding.as_ref().is_some_and(|b| coherent.contains(b)) {
+            if matches!(g.space, naga::AddressSpace::Storage { .. })
+                && g.binding.as_ref().is_some_and(|b| coherent.contains(b))
+            {
                 g.memory_decorations |= naga::MemoryDecorations::COHERENT;
             }
         }
