@@ -121,6 +121,17 @@ pub(crate) struct Provenance {
     pub original: Option<(Vec<u32>, Vec<String>)>,
 }
 
+/// What the GLSL front end knows of a kernel beside its SPIR-V.
+#[cfg_attr(not(feature = "glsl"), allow(dead_code))]
+struct GlslOrigin {
+    /// The dialect the shader was read as.
+    dialect: Dialect,
+    /// Loose uniforms' initializers: (name, text).
+    initializers: Vec<(String, String)>,
+    /// Files `#include`d, as found.
+    includes: Vec<std::path::PathBuf>,
+}
+
 /// A kernel's binding map, as `atomport translate --bindings` prints it.
 #[derive(Clone, Debug, Serialize)]
 pub struct BindingMap<'k> {
@@ -163,27 +174,14 @@ impl Kernel {
         for w in &mut lowered.warnings {
             w.locate(source);
         }
-        Kernel::build(
-            lowered.module,
-            &lowered.info,
-            lowered.wgsl,
-            &Provenance {
-                dialect: Some(compiled.dialect),
-                images: lowered.images,
-                opengl: lowered.opengl,
+        Kernel::from_lowered(
+            lowered,
+            (compiled.words, compiled.unbound),
+            Some(GlslOrigin {
+                dialect: compiled.dialect,
                 initializers: compiled.uniform_initializers,
-                samplers: lowered.samplers,
-                layer_counts: lowered.layer_counts,
                 includes: compiled.includes,
-                warnings: lowered.warnings,
-                aliases: lowered.aliases,
-                renumbered: lowered.renumbered,
-                coherent: lowered.coherent,
-                push: lowered.push,
-                formatless: lowered.formatless,
-                words: lowered.words,
-                original: Some((compiled.words, compiled.unbound)),
-            },
+            }),
             &opts,
         )
     }
@@ -196,18 +194,35 @@ impl Kernel {
 
     fn spirv_now(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
         let lowered = crate::lower::lower_spirv(words, opts, &[])?;
+        Kernel::from_lowered(lowered, (words.to_vec(), Vec::new()), None, opts)
+    }
+
+    /// The kernel of a lowered module, read from `original` (the SPIR-V and
+    /// the declarations without a binding); `glsl` is what the GLSL front
+    /// end adds: the dialect, loose uniforms' initializers, the files
+    /// included.
+    fn from_lowered(
+        lowered: crate::lower::Lowered,
+        original: (Vec<u32>, Vec<String>),
+        glsl: Option<GlslOrigin>,
+        opts: &SourceOptions,
+    ) -> Result<Kernel> {
+        let (dialect, initializers, includes) = match glsl {
+            Some(g) => (Some(g.dialect), g.initializers, g.includes),
+            None => (None, Vec::new(), Vec::new()),
+        };
         Kernel::build(
             lowered.module,
             &lowered.info,
             lowered.wgsl,
             &Provenance {
-                dialect: None,
+                dialect,
                 images: lowered.images,
                 opengl: lowered.opengl,
-                initializers: Vec::new(),
+                initializers,
                 samplers: lowered.samplers,
                 layer_counts: lowered.layer_counts,
-                includes: Vec::new(),
+                includes,
                 warnings: lowered.warnings,
                 aliases: lowered.aliases,
                 renumbered: lowered.renumbered,
@@ -215,7 +230,7 @@ impl Kernel {
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
-                original: Some((words.to_vec(), Vec::new())),
+                original: Some(original),
             },
             opts,
         )
