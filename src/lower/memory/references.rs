@@ -8,7 +8,7 @@ use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
 use crate::lower::memory::words::*;
-use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
+use crate::lower::model::{Emit, FreeBindings, Model, id, is_atomic, with_ids};
 use crate::lower::spirv::float::HalfAtomic;
 use crate::{Error, Result};
 
@@ -66,97 +66,12 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
     let uint = m.uint();
     let ulong = m.int_type(64, false);
     let boolean = m.bool_type();
-    // The arena: `struct { uint words[]; }`, at a free binding of set 0,
-    // and a second view of the same buffer at the next, for atomics (and
-    // sub-word stores): plain loads and stores stay plain.
-    let mut free = m.free_bindings();
-    let mut view = |m: &mut Model, name: &str, element: Word| -> Result<(Word, u32)> {
-        let arr = m.array_of(element, None);
-        let bytes = if m
-            .global(element)
-            .is_some_and(crate::lower::model::is_64_bit)
-        {
-            8
-        } else {
-            4
-        };
-        m.decorate(arr, Decoration::ArrayStride, &[bytes]);
-        let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
-        m.decorate(st, Decoration::Block, &[]);
-        m.member_decorate(st, 0, Decoration::Offset, &[0]);
-        m.set_name(st, "AtomportArena");
-        m.set_member_name(st, 0, "words");
-        let ptr = m.pointer_to(StorageClass::StorageBuffer, st);
-        let var = m.add_global(
-            Op::Variable,
-            Some(ptr),
-            vec![Operand::StorageClass(StorageClass::StorageBuffer)],
-        );
-        let binding = free.take(0)?;
-        m.decorate(var, Decoration::DescriptorSet, &[0]);
-        m.decorate(var, Decoration::Binding, &[binding]);
-        m.set_name(var, name);
-        for ep in &mut m.module_mut().entry_points {
-            ep.operands.push(Operand::IdRef(var));
-        }
-        Ok((var, binding))
-    };
-    let (arena, arena_binding) = view(m, ARENA, uint)?;
-    let (atomic_arena, atomic_binding) = view(m, &format!("{ARENA}_atomic"), uint)?;
-    let mut aliases = vec![crate::lower::Alias {
-        group: 0,
-        binding: atomic_binding,
-        of: arena_binding,
-    }];
-    // The other views the atomics through references need, by element type.
-    let mut views: HashMap<Word, (Word, Word)> = HashMap::new();
-    views.insert(
-        uint,
-        (
-            atomic_arena,
-            m.pointer_to(StorageClass::StorageBuffer, uint),
-        ),
-    );
-    let wanted: Vec<ViewType> = m
-        .instructions()
-        .filter(|i| is_atomic(i.class.opcode))
-        .filter(|i| {
-            i.operands
-                .first()
-                .and_then(id)
-                .and_then(|p| m.result_type(p))
-                .is_some_and(|t| {
-                    m.global(t).is_some_and(|t| {
-                        t.operands.first()
-                            == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
-                    })
-                })
-        })
-        .filter_map(|i| atomic_view_type(m, i))
-        .collect();
-    for w in wanted {
-        let ty = match w {
-            ViewType::Int(width, signed) => m.int_type(width, signed),
-            ViewType::Float(width) => m.float_type(width),
-        };
-        if views.contains_key(&ty) {
-            continue;
-        }
-        let suffix = match w {
-            ViewType::Int(32, true) => "int",
-            ViewType::Int(64, false) => "ulong",
-            ViewType::Int(64, true) => "long",
-            ViewType::Float(64) => "double",
-            _ => "float",
-        };
-        let (var, binding) = view(m, &format!("{ARENA}_{suffix}"), ty)?;
-        aliases.push(crate::lower::Alias {
-            group: 0,
-            binding,
-            of: arena_binding,
-        });
-        views.insert(ty, (var, m.pointer_to(StorageClass::StorageBuffer, ty)));
-    }
+    let Views {
+        arena,
+        atomic_arena,
+        aliases,
+        views,
+    } = arena_views(m, uint)?;
     let mut halves: Vec<HalfAtomic> = Vec::new();
     let target = Target {
         class: StorageClass::StorageBuffer,
@@ -168,36 +83,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
     };
     let consts = Consts::new(m, Some(ulong));
     let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
-    // Where a reference value (not a chain) is used as a pointer: its
-    // offset and guard, computed at the use.
-    let root = |e: &mut Emit, p: Word| -> (Off, (Word, Word, Word)) {
-        // In 32-bit halves: the address's high word must be the base's
-        // (ARENA_BASE is 2^32) and its low word the offset, below the
-        // reserved words.
-        let c = &consts;
-        let s = e.constant(uint, 32);
-        let off = e.op(Op::UConvert, uint, &[p]);
-        let high = e.op(Op::ShiftRightLogical, ulong, &[p, s]);
-        let high = e.op(Op::UConvert, uint, &[high]);
-        let words = e.fresh();
-        e.push(Instruction::new(
-            Op::ArrayLength,
-            Some(uint),
-            Some(words),
-            vec![Operand::IdRef(arena), Operand::LiteralBit32(0)],
-        ));
-        // The read slot is the words at 16 bytes before the end, the
-        // write slot those at 8.
-        let four = e.constant(uint, 4);
-        let read = e.op(Op::ISub, uint, &[words, four]);
-        let write = e.op(Op::ISub, uint, &[words, c.two]);
-        let limit = e.op(Op::IMul, uint, &[read, four]);
-        let base_high = e.constant(uint, ARENA_BASE >> 32);
-        let in_base = e.op(Op::IEqual, boolean, &[high, base_high]);
-        let below = e.op(Op::ULessThan, boolean, &[off, limit]);
-        let valid = e.op(Op::LogicalAnd, boolean, &[in_base, below]);
-        (Off::Dyn(off), (valid, read, write))
-    };
+    let root = |e: &mut Emit, p: Word| reference_root(e, &consts, arena, boolean, p);
     m.rewrite(|e, inst| {
         let layout = Layout {
             m: e.m,
@@ -272,43 +158,8 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
                 let Some((off, ty, _, guard)) = resolve(e, &ptrs, first) else {
                     return Ok(false);
                 };
-                let Some(kind) = atomic_view_type(e.m, inst) else {
-                    return Err(Error::Unsupported(format!(
-                        "Op{op:?} through a buffer reference on a value of {} bytes: atomics take 32- and 64-bit integers and floats and halfs",
-                        layout.scalar_bytes(ty)
-                    )));
-                };
-                let element = match kind {
-                    ViewType::Int(w, signed) => e.m.int_type_id(w, signed),
-                    ViewType::Float(w) => e.m.float_of_width(w),
-                };
-                let Some(&(view_var, view_ptr)) = element.and_then(|t| views.get(&t)) else {
-                    return Ok(false);
-                };
-                let wide = matches!(kind, ViewType::Int(64, _) | ViewType::Float(64));
-                let t = Target { guard: Some(guard), word_ptr: view_ptr, ..target };
-                let ptr = if wide {
-                    element_pointer_64(e, &consts, view_var, t, off)
-                } else {
-                    word_pointer(e, &consts, view_var, t, off, true)
-                };
-                let half = layout.scalar_bytes(ty) == 2;
-                match kind {
-                    ViewType::Int(..) if !half => atomic_on_word(e, element.unwrap_or(uint), inst, ptr),
-                    // The float pass makes these loops: a half's on its
-                    // word, a float's and a double's on their bits.
-                    _ => {
-                        let mut out = inst.clone();
-                        out.operands[0] = Operand::IdRef(ptr);
-                        // The shift before the atomic: its loop uses it.
-                        if half {
-                            let shift = bit_shift(e, &consts, off);
-                            halves.push(HalfAtomic { result: inst.result_id.unwrap_or(0), shift });
-                        }
-                        e.push(out);
-                    }
-                }
-                Ok(true)
+                let t = Target { guard: Some(guard), ..target };
+                atomic_through_reference(e, &layout, &consts, inst, (off, ty), t, &views, &mut halves)
             }
             // References are addresses: converting one is a copy.
             Op::ConvertPtrToU | Op::ConvertUToPtr => {
@@ -323,29 +174,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
                 Ok(true)
             }
             Op::Bitcast if refs.contains(&inst.result_type.unwrap_or(0)) || is_ref(e, first) => {
-                // `uvec2` <-> reference (GL_EXT_buffer_reference_uvec2).
-                let c = &consts;
-                let uvec2 = if is_ref(e, first) { inst.result_type.unwrap_or(0) } else { e.m.result_type(first).unwrap_or(0) };
-                if e.m.global(uvec2).map(|t| t.class.opcode) != Some(Op::TypeVector) {
-                    e.push(with_ids(Op::CopyObject, inst.result_type, inst.result_id, &[first]));
-                    return Ok(true);
-                }
-                let s = e.constant(uint, 32);
-                if is_ref(e, first) {
-                    let lo = e.op(Op::UConvert, uint, &[first]);
-                    let hi = e.op(Op::ShiftRightLogical, ulong, &[first, s]);
-                    let hi = e.op(Op::UConvert, uint, &[hi]);
-                    e.push(with_ids(Op::CompositeConstruct, inst.result_type, inst.result_id, &[lo, hi]));
-                } else {
-                    let lo = e.extract(uint, first, 0);
-                    let hi = e.extract(uint, first, 1);
-                    let lo = e.op(Op::UConvert, ulong, &[lo]);
-                    let hi = e.op(Op::UConvert, ulong, &[hi]);
-                    let hi = e.op(Op::ShiftLeftLogical, ulong, &[hi, s]);
-                    e.push(with_ids(Op::BitwiseOr, inst.result_type, inst.result_id, &[lo, hi]));
-                }
-                let _ = c;
-                Ok(true)
+                reference_bitcast(e, inst, is_ref(e, first), uint, ulong)
             }
             _ => {
                 if let Some(p) = inst.operands.iter().filter_map(id).find(|p| ptrs.contains_key(p)) {
@@ -357,6 +186,285 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
             }
         }
     })?;
+    references_become_u64(m, &refs);
+    // The atomic views bind the buffer given for the arena.
+    Ok((aliases, halves))
+}
+
+/// Where a reference value `p` (not a chain) is used as a pointer: its
+/// offset into the arena and its guard (valid, read slot, write slot),
+/// computed at the use.
+fn reference_root(
+    e: &mut Emit,
+    c: &Consts,
+    arena: Word,
+    boolean: Word,
+    p: Word,
+) -> (Off, (Word, Word, Word)) {
+    let (uint, ulong) = (c.uint, c.ulong.unwrap_or(c.uint));
+    // In 32-bit halves: the address's high word must be the base's
+    // (ARENA_BASE is 2^32) and its low word the offset, below the
+    // reserved words.
+    let s = e.constant(uint, 32);
+    let off = e.op(Op::UConvert, uint, &[p]);
+    let high = e.op(Op::ShiftRightLogical, ulong, &[p, s]);
+    let high = e.op(Op::UConvert, uint, &[high]);
+    let words = e.fresh();
+    e.push(Instruction::new(
+        Op::ArrayLength,
+        Some(uint),
+        Some(words),
+        vec![Operand::IdRef(arena), Operand::LiteralBit32(0)],
+    ));
+    // The read slot is the words at 16 bytes before the end, the
+    // write slot those at 8.
+    let four = e.constant(uint, 4);
+    let read = e.op(Op::ISub, uint, &[words, four]);
+    let write = e.op(Op::ISub, uint, &[words, c.two]);
+    let limit = e.op(Op::IMul, uint, &[read, four]);
+    let base_high = e.constant(uint, ARENA_BASE >> 32);
+    let in_base = e.op(Op::IEqual, boolean, &[high, base_high]);
+    let below = e.op(Op::ULessThan, boolean, &[off, limit]);
+    let valid = e.op(Op::LogicalAnd, boolean, &[in_base, below]);
+    (Off::Dyn(off), (valid, read, write))
+}
+
+/// An atomic through a reference, at `off` on a value of type `ty`: on the
+/// arena's view of its type (a half's on its word, the float pass's loop).
+#[allow(clippy::too_many_arguments)]
+fn atomic_through_reference(
+    e: &mut Emit,
+    layout: &Layout,
+    consts: &Consts,
+    inst: &Instruction,
+    (off, ty): (Off, Word),
+    target: Target,
+    views: &HashMap<Word, (Word, Word)>,
+    halves: &mut Vec<HalfAtomic>,
+) -> Result<bool> {
+    let Some(kind) = atomic_view_type(e.m, inst) else {
+        return Err(Error::Unsupported(format!(
+            "Op{:?} through a buffer reference on a value of {} bytes: atomics take 32- and 64-bit integers and floats and halfs",
+            inst.class.opcode,
+            layout.scalar_bytes(ty)
+        )));
+    };
+    let element = match kind {
+        ViewType::Int(w, signed) => e.m.int_type_id(w, signed),
+        ViewType::Float(w) => e.m.float_of_width(w),
+    };
+    let Some(&(view_var, view_ptr)) = element.and_then(|t| views.get(&t)) else {
+        return Ok(false);
+    };
+    let wide = matches!(kind, ViewType::Int(64, _) | ViewType::Float(64));
+    let t = Target {
+        word_ptr: view_ptr,
+        ..target
+    };
+    let ptr = if wide {
+        element_pointer_64(e, consts, view_var, t, off)
+    } else {
+        word_pointer(e, consts, view_var, t, off, true)
+    };
+    let half = layout.scalar_bytes(ty) == 2;
+    match kind {
+        ViewType::Int(..) if !half => atomic_on_word(e, element.unwrap_or(consts.uint), inst, ptr),
+        // The float pass makes these loops: a half's on its
+        // word, a float's and a double's on their bits.
+        _ => {
+            let mut out = inst.clone();
+            out.operands[0] = Operand::IdRef(ptr);
+            // The shift before the atomic: its loop uses it.
+            if half {
+                let shift = bit_shift(e, consts, off);
+                halves.push(HalfAtomic {
+                    result: inst.result_id.unwrap_or(0),
+                    shift,
+                });
+            }
+            e.push(out);
+        }
+    }
+    Ok(true)
+}
+
+/// A bitcast between a reference and a `uvec2`
+/// (GL_EXT_buffer_reference_uvec2), or between references: `from_reference`
+/// says which way.
+fn reference_bitcast(
+    e: &mut Emit,
+    inst: &Instruction,
+    from_reference: bool,
+    uint: Word,
+    ulong: Word,
+) -> Result<bool> {
+    let first = inst.operands.first().and_then(id).unwrap_or(0);
+    // `uvec2` <-> reference (GL_EXT_buffer_reference_uvec2).
+    let uvec2 = if from_reference {
+        inst.result_type.unwrap_or(0)
+    } else {
+        e.m.result_type(first).unwrap_or(0)
+    };
+    if e.m.global(uvec2).map(|t| t.class.opcode) != Some(Op::TypeVector) {
+        e.push(with_ids(
+            Op::CopyObject,
+            inst.result_type,
+            inst.result_id,
+            &[first],
+        ));
+        return Ok(true);
+    }
+    let s = e.constant(uint, 32);
+    if from_reference {
+        let lo = e.op(Op::UConvert, uint, &[first]);
+        let hi = e.op(Op::ShiftRightLogical, ulong, &[first, s]);
+        let hi = e.op(Op::UConvert, uint, &[hi]);
+        e.push(with_ids(
+            Op::CompositeConstruct,
+            inst.result_type,
+            inst.result_id,
+            &[lo, hi],
+        ));
+    } else {
+        let lo = e.extract(uint, first, 0);
+        let hi = e.extract(uint, first, 1);
+        let lo = e.op(Op::UConvert, ulong, &[lo]);
+        let hi = e.op(Op::UConvert, ulong, &[hi]);
+        let hi = e.op(Op::ShiftLeftLogical, ulong, &[hi, s]);
+        e.push(with_ids(
+            Op::BitwiseOr,
+            inst.result_type,
+            inst.result_id,
+            &[lo, hi],
+        ));
+    }
+    Ok(true)
+}
+
+/// The arena and its views, and the aliases that bind them all to the
+/// arena's buffer.
+struct Views {
+    arena: Word,
+    atomic_arena: Word,
+    aliases: Vec<crate::lower::Alias>,
+    /// By element type: the view and the pointer type to its elements.
+    views: HashMap<Word, (Word, Word)>,
+}
+
+/// The arena: `struct { uint words[]; }`, at a free binding of set 0, and
+/// a second view of the same buffer at the next, for atomics (and sub-word
+/// stores), so that plain loads and stores stay plain; then one view per
+/// other type the atomics through references use.
+fn arena_views(m: &mut Model, uint: Word) -> Result<Views> {
+    let mut free = m.free_bindings();
+    let (arena, arena_binding) = arena_view(m, &mut free, ARENA, uint)?;
+    let (atomic_arena, atomic_binding) =
+        arena_view(m, &mut free, &format!("{ARENA}_atomic"), uint)?;
+    let mut aliases = vec![crate::lower::Alias {
+        group: 0,
+        binding: atomic_binding,
+        of: arena_binding,
+    }];
+    // The other views the atomics through references need, by element type.
+    let mut views: HashMap<Word, (Word, Word)> = HashMap::new();
+    views.insert(
+        uint,
+        (
+            atomic_arena,
+            m.pointer_to(StorageClass::StorageBuffer, uint),
+        ),
+    );
+    let wanted: Vec<ViewType> = m
+        .instructions()
+        .filter(|i| is_atomic(i.class.opcode))
+        .filter(|i| {
+            i.operands
+                .first()
+                .and_then(id)
+                .and_then(|p| m.result_type(p))
+                .is_some_and(|t| {
+                    m.global(t).is_some_and(|t| {
+                        t.operands.first()
+                            == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+                    })
+                })
+        })
+        .filter_map(|i| atomic_view_type(m, i))
+        .collect();
+    for w in wanted {
+        let ty = match w {
+            ViewType::Int(width, signed) => m.int_type(width, signed),
+            ViewType::Float(width) => m.float_type(width),
+        };
+        if views.contains_key(&ty) {
+            continue;
+        }
+        let suffix = match w {
+            ViewType::Int(32, true) => "int",
+            ViewType::Int(64, false) => "ulong",
+            ViewType::Int(64, true) => "long",
+            ViewType::Float(64) => "double",
+            _ => "float",
+        };
+        let (var, binding) = arena_view(m, &mut free, &format!("{ARENA}_{suffix}"), ty)?;
+        aliases.push(crate::lower::Alias {
+            group: 0,
+            binding,
+            of: arena_binding,
+        });
+        views.insert(ty, (var, m.pointer_to(StorageClass::StorageBuffer, ty)));
+    }
+    Ok(Views {
+        arena,
+        atomic_arena,
+        aliases,
+        views,
+    })
+}
+
+/// One view of the arena's buffer: a storage buffer of `element`s named
+/// `name`, at the next free binding of set 0.
+fn arena_view(
+    m: &mut Model,
+    free: &mut FreeBindings,
+    name: &str,
+    element: Word,
+) -> Result<(Word, u32)> {
+    let arr = m.array_of(element, None);
+    let bytes = if m
+        .global(element)
+        .is_some_and(crate::lower::model::is_64_bit)
+    {
+        8
+    } else {
+        4
+    };
+    m.decorate(arr, Decoration::ArrayStride, &[bytes]);
+    let st = m.add_global(Op::TypeStruct, None, vec![Operand::IdRef(arr)]);
+    m.decorate(st, Decoration::Block, &[]);
+    m.member_decorate(st, 0, Decoration::Offset, &[0]);
+    m.set_name(st, "AtomportArena");
+    m.set_member_name(st, 0, "words");
+    let ptr = m.pointer_to(StorageClass::StorageBuffer, st);
+    let var = m.add_global(
+        Op::Variable,
+        Some(ptr),
+        vec![Operand::StorageClass(StorageClass::StorageBuffer)],
+    );
+    let binding = free.take(0)?;
+    m.decorate(var, Decoration::DescriptorSet, &[0]);
+    m.decorate(var, Decoration::Binding, &[binding]);
+    m.set_name(var, name);
+    for ep in &mut m.module_mut().entry_points {
+        ep.operands.push(Operand::IdRef(var));
+    }
+    Ok((var, binding))
+}
+
+/// After the rewrite: the types behind references lose a layout WGSL
+/// cannot place, reference types become `uint64_t`, and the module has
+/// Logical addressing.
+fn references_become_u64(m: &mut Model, refs: &HashSet<Word>) {
     // The types behind references are values in registers now: those laid
     // out where WGSL cannot place them (scalar layout's `vec3` then `vec2`)
     // lose their layout, unless bound memory also holds them.
@@ -413,8 +521,6 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
             "SPV_EXT_physical_storage_buffer",
         ],
     );
-    // The atomic views bind the buffer given for the arena.
-    Ok((aliases, halves))
 }
 
 /// The element type of the arena view an atomic through a reference
