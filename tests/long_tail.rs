@@ -436,3 +436,384 @@ fn clustered_subgroup_reductions_equal_the_cpus() {
     }
     assert!(ran > 0, "no adapter with subgroups ran the kernel");
 }
+
+/// Stream compaction as OpenGL code wrote it before GL_KHR_shader_subgroup:
+/// GL_ARB_shader_ballot's 64-bit ballot, its rank among the lanes below
+/// (`gl_SubGroupLtMaskARB`), one `atomicAdd` per subgroup by its first lane,
+/// broadcast with `readFirstInvocationARB`; GL_ARB_shader_group_vote's votes
+/// beside it.
+const ARB_COMPACTION: &str = "#version 450
+#extension GL_ARB_shader_ballot : require
+#extension GL_ARB_shader_group_vote : require
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = 1) buffer Counter { uint count; };
+layout(std430, binding = 2) writeonly buffer Kept { uint kept[]; };
+layout(std430, binding = 3) writeonly buffer Lanes { uvec4 lanes[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint key = keys[i];
+    bool keep = (key & 3u) != 0u;
+    uint64_t votes = ballotARB(keep);
+    uvec2 all = unpackUint2x32(votes);
+    uvec2 below = unpackUint2x32(votes & gl_SubGroupLtMaskARB);
+    uint total = uint(bitCount(all.x) + bitCount(all.y));
+    uint rank = uint(bitCount(below.x) + bitCount(below.y));
+    uint base = 0u;
+    if (gl_SubGroupInvocationARB == 0u) {
+        base = atomicAdd(count, total);
+    }
+    base = readFirstInvocationARB(base);
+    if (keep) {
+        kept[base + rank] = key;
+    }
+    uint last = readInvocationARB(key, gl_SubGroupSizeARB - 1u);
+    uint flags = uint(anyInvocationARB(key > 900u))
+        | uint(allInvocationsARB(key < 1000u)) << 1
+        | uint(allInvocationsEqualARB(key >= 500u)) << 2;
+    lanes[i] = uvec4(total, rank, last, flags | gl_SubGroupSizeARB << 8);
+}
+";
+
+#[test]
+fn arb_ballot_and_votes_equal_the_cpu_translated_and_natively() {
+    let k = common::glsl(ARB_COMPACTION);
+    let n = 256usize;
+    let mut rng = common::Rng(0xba11);
+    let keys: Vec<u32> = (0..n as u32).map(|_| rng.below(1000)).collect();
+    let mut want_kept: Vec<u32> = keys.iter().copied().filter(|k| k & 3 != 0).collect();
+    want_kept.sort_unstable();
+    let mut ran = 0;
+    for ctx in common::contexts_with_available(
+        wgpu::Features::SUBGROUP
+            | wgpu::Features::SHADER_INT64
+            | wgpu::Features::PASSTHROUGH_SHADERS,
+    ) {
+        let f = ctx.device().features();
+        if !f.contains(wgpu::Features::SUBGROUP | wgpu::Features::SHADER_INT64) {
+            println!(
+                "{}: no subgroups or 64-bit integers, not run",
+                ctx.backend_name()
+            );
+            continue;
+        }
+        let inputs = [
+            ("Keys", bytemuck::cast_slice(&keys).to_vec()),
+            ("Counter", vec![0u8; 4]),
+            ("Kept", vec![0u8; n * 4]),
+            ("Lanes", vec![0u8; n * 16]),
+        ];
+        let mut runs = Vec::new();
+        for (backend, out) in common::translated_and_native(&ctx, &k, [4, 1, 1], &inputs) {
+            let count = u32::from_le_bytes(out[1][..4].try_into().unwrap()) as usize;
+            let mut kept: Vec<u32> = bytemuck::cast_slice(&out[2]).to_vec();
+            kept.truncate(count);
+            kept.sort_unstable();
+            assert_eq!(kept, want_kept, "{backend}: the kept keys, in any order");
+            let lanes: Vec<[u32; 4]> = bytemuck::cast_slice(&out[3]).to_vec();
+            let size = (lanes[0][3] >> 8) as usize;
+            assert!(
+                size.is_power_of_two() && size <= 64,
+                "{backend}: size {size}"
+            );
+            // Subgroups of consecutive invocations (a one-dimensional workgroup).
+            for (i, lane) in lanes.iter().enumerate() {
+                let group = &keys[i / size * size..][..size];
+                let kept = |k: &&u32| *k & 3 != 0;
+                let flags = u32::from(group.iter().any(|&k| k > 900))
+                    | u32::from(group.iter().all(|&k| k < 1000)) << 1
+                    | u32::from(group.iter().all(|&k| (k >= 500) == (group[0] >= 500))) << 2;
+                let want = [
+                    group.iter().filter(kept).count() as u32,
+                    group[..i % size].iter().filter(kept).count() as u32,
+                    group[size - 1],
+                    flags | (size as u32) << 8,
+                ];
+                assert_eq!(*lane, want, "{backend}: invocation {i}");
+            }
+            runs.push(backend);
+            ran += 1;
+        }
+        println!("{}: equal to the CPU: {runs:?}", ctx.backend_name());
+    }
+    assert!(
+        ran > 0,
+        "no adapter with subgroups and 64-bit integers ran the kernel"
+    );
+}
+
+/// A skinning kernel as OpenGL and Vulkan code feeds one: bone matrices
+/// in an `rgba32f` buffer texture (four texels a bone), weights in an
+/// `rgba8` one, bone indices in an `r32ui` one, sizes from `textureSize`.
+/// The same kernel with the data in storage buffers is the ground truth,
+/// natively and translated: WebGPU binds no texel buffer to run the
+/// original's textures natively.
+const SKINNING_TEXTURES: &str = "#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) uniform samplerBuffer bones;
+layout(set = 0, binding = 1) uniform samplerBuffer weights;
+layout(set = 0, binding = 2) uniform usamplerBuffer boneIds;
+layout(std430, set = 0, binding = 3) writeonly buffer Skinned { vec4 skinned[]; };
+mat4 bone(int b) {
+    return mat4(texelFetch(bones, 4 * b), texelFetch(bones, 4 * b + 1),
+                texelFetch(bones, 4 * b + 2), texelFetch(bones, 4 * b + 3));
+}
+void main() {
+    int v = int(gl_GlobalInvocationID.x);
+    if (v >= textureSize(weights)) {
+        return;
+    }
+    vec4 w = texelFetch(weights, v);
+    uvec4 ids = uvec4(texelFetch(boneIds, 4 * v).x, texelFetch(boneIds, 4 * v + 1).x,
+                      texelFetch(boneIds, 4 * v + 2).x, texelFetch(boneIds, 4 * v + 3).x);
+    vec4 p = vec4(float(v), 1.0, -2.0, 1.0);
+    vec4 s = vec4(0.0);
+    for (int k = 0; k < 4; ++k) {
+        s += w[k] * (bone(int(ids[k]) % (textureSize(bones) / 4)) * p);
+    }
+    skinned[v] = s;
+}
+";
+
+/// [`SKINNING_TEXTURES`] with its data in storage buffers, laid out as the
+/// buffer textures' texels are (the `rgba8` weights as packed words).
+const SKINNING_BUFFERS: &str = "#version 450
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) readonly buffer Bones { vec4 bones[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Weights { uint weights[]; };
+layout(std430, set = 0, binding = 2) readonly buffer BoneIds { uint boneIds[]; };
+layout(std430, set = 0, binding = 3) writeonly buffer Skinned { vec4 skinned[]; };
+mat4 bone(int b) {
+    return mat4(bones[4 * b], bones[4 * b + 1], bones[4 * b + 2], bones[4 * b + 3]);
+}
+void main() {
+    int v = int(gl_GlobalInvocationID.x);
+    if (v >= weights.length()) {
+        return;
+    }
+    vec4 w = unpackUnorm4x8(weights[v]);
+    uvec4 ids = uvec4(boneIds[4 * v], boneIds[4 * v + 1], boneIds[4 * v + 2], boneIds[4 * v + 3]);
+    vec4 p = vec4(float(v), 1.0, -2.0, 1.0);
+    vec4 s = vec4(0.0);
+    for (int k = 0; k < 4; ++k) {
+        s += w[k] * (bone(int(ids[k]) % (bones.length() / 4)) * p);
+    }
+    skinned[v] = s;
+}
+";
+
+#[test]
+fn buffer_textures_read_as_storage_buffers_of_their_texels() {
+    let k = common::glsl(SKINNING_TEXTURES);
+    let opts = atomport::SourceOptions {
+        buffer_texture_formats: vec![
+            ("weights".into(), atomport::ImageFormat::Rgba8Unorm),
+            ("boneIds".into(), atomport::ImageFormat::R32Uint),
+        ],
+        ..atomport::SourceOptions::named("skinning.comp")
+    };
+    let k_formats = atomport::Kernel::from_glsl(SKINNING_TEXTURES, &opts).unwrap();
+    // Without formats, every texture holds four 32-bit channels.
+    let shapes: Vec<String> = k
+        .bindings()
+        .iter()
+        .filter_map(|b| b.image.map(|i| format!("{:?} {}", i.dim, i.format.name())))
+        .collect();
+    assert_eq!(
+        shapes,
+        ["Buffer rgba32f", "Buffer rgba32f", "Buffer rgba32ui"]
+    );
+    let wgsl = k_formats.wgsl();
+    assert!(!wgsl.contains("texture"), "{wgsl}");
+    let vertices = 40u32;
+    let bones = 6u32;
+    let mut rng = common::Rng(0x5c1a);
+    // Small integers and eighths: every product and sum is exact.
+    let bone_data: Vec<f32> = (0..bones * 16)
+        .map(|_| rng.below(17) as f32 / 8.0 - 1.0)
+        .collect();
+    let weights: Vec<u32> = (0..vertices)
+        .map(|_| rng.next_u32() & 0x8080_8080)
+        .collect();
+    let ids: Vec<u32> = (0..vertices * 4).map(|_| rng.below(100)).collect();
+    let want = common::translated_and_native(
+        &common::contexts(wgpu::Features::empty())[0],
+        &common::glsl(SKINNING_BUFFERS),
+        [2, 1, 1],
+        &[
+            ("Bones", bytemuck::cast_slice(&bone_data).to_vec()),
+            ("Weights", bytemuck::cast_slice(&weights).to_vec()),
+            ("BoneIds", bytemuck::cast_slice(&ids).to_vec()),
+            ("Skinned", vec![0u8; vertices as usize * 16]),
+        ],
+    );
+    let want = &want[0].1[3];
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let image = |format, n: u32, bytes: &[u8]| {
+            let desc =
+                atomport::ImageDesc::new(atomport::ImageDim::Buffer, format, &[n], 1).unwrap();
+            atomport::Image::from_texels(&ctx, desc, bytes).unwrap()
+        };
+        let bones_img = image(
+            atomport::ImageFormat::Rgba32Float,
+            bones * 4,
+            bytemuck::cast_slice(&bone_data),
+        );
+        let weights_img = image(
+            atomport::ImageFormat::Rgba8Unorm,
+            vertices,
+            bytemuck::cast_slice(&weights),
+        );
+        let ids_img = image(
+            atomport::ImageFormat::R32Uint,
+            vertices * 4,
+            bytemuck::cast_slice(&ids),
+        );
+        let out = atomport::Buffer::zeroed(&ctx, u64::from(vertices) * 16).unwrap();
+        ctx.dispatch(
+            &k_formats,
+            [2, 1, 1],
+            &[
+                atomport::Bind::named("bones", &bones_img),
+                atomport::Bind::named("weights", &weights_img),
+                atomport::Bind::named("boneIds", &ids_img),
+                atomport::Bind::named("Skinned", &out),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            &out.read::<u8>(&ctx).unwrap(),
+            want,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}
+
+/// A light-list kernel that copies std140 arrays whole, as shading code
+/// does (`float w[8] = ubo.weights;`, a struct with an array inside loaded
+/// at once): std140 gives `float[N]` a stride of 16, which WGSL keeps only
+/// in wrapped elements.
+const STD140_COPIES: &str = "#version 450
+layout(local_size_x = 16) in;
+struct Light { vec4 color; float radius[4]; };
+layout(std140, set = 0, binding = 0) uniform Lights { float weights[8]; Light lights[2]; } ubo;
+layout(std430, set = 0, binding = 1) writeonly buffer Out { float result[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float w[8] = ubo.weights;
+    Light l = ubo.lights[i & 1u];
+    float r[4] = l.radius;
+    result[i] = w[i & 7u] * r[i & 3u] + l.color.x;
+}
+";
+
+#[test]
+fn std140_arrays_copied_whole_keep_their_values() {
+    let k = common::glsl(STD140_COPIES);
+    // The block's bytes as std140 lays them out: every float on 16 bytes.
+    let mut ubo: Vec<f32> = (0..8)
+        .flat_map(|i| [i as f32 + 1.0, 0.0, 0.0, 0.0])
+        .collect();
+    for light in 0..2 {
+        ubo.extend([10.0 * (light as f32 + 1.0), 0.0, 0.0, 0.0]);
+        for r in 0..4 {
+            ubo.extend([0.5 * (r as f32 + 1.0) + light as f32, 0.0, 0.0, 0.0]);
+        }
+    }
+    let want: Vec<f32> = (0..16usize)
+        .map(|i| {
+            let (light, w) = (i & 1, ubo[4 * (i & 7)]);
+            let base = 32 + 20 * light;
+            w * ubo[base + 4 + 4 * (i & 3)] + ubo[base]
+        })
+        .collect();
+    let mut runs = 0;
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        let inputs = [
+            ("Lights", bytemuck::cast_slice(&ubo).to_vec()),
+            ("Out", vec![0u8; 64]),
+        ];
+        for (backend, out) in common::translated_and_native(&ctx, &k, [1, 1, 1], &inputs) {
+            let got: Vec<f32> = bytemuck::cast_slice(&out[1]).to_vec();
+            assert_eq!(got, want, "{backend}");
+            runs += 1;
+        }
+    }
+    assert!(runs >= 2, "ran {runs} times");
+}
+
+/// Votes and broadcasts of booleans, as a culling kernel takes them
+/// (`subgroupBroadcastFirst(visible)`, `subgroupAnd`, a shuffle of a
+/// flag): WGSL's subgroup built-ins take numbers.
+const BOOLEAN_SUBGROUPS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_vote : require
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) readonly buffer Radii { float radii[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer Flags { uint flags[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    bool visible = radii[i] > 0.5;
+    bvec2 sides = bvec2(radii[i] > 0.25, radii[i] < 0.75);
+    bool first = subgroupBroadcastFirst(visible);
+    bool all = subgroupAnd(visible);
+    bool any = subgroupOr(visible);
+    bool odd = subgroupXor(visible);
+    bool next = subgroupShuffleXor(visible, 1u);
+    bvec2 s = subgroupBroadcastFirst(sides);
+    bool same = subgroupAllEqual(visible);
+    flags[i] = uint(first) | uint(all) << 1 | uint(any) << 2 | uint(odd) << 3
+        | uint(next) << 4 | uint(s.x) << 5 | uint(s.y) << 6 | uint(same) << 7
+        | gl_SubgroupSize << 8;
+}
+";
+
+#[test]
+fn subgroup_operations_on_booleans_equal_the_cpu() {
+    let k = common::glsl(BOOLEAN_SUBGROUPS);
+    let mut rng = common::Rng(0xb001);
+    let radii: Vec<f32> = (0..128).map(|_| rng.below(100) as f32 / 100.0).collect();
+    let mut ran = 0;
+    for ctx in common::contexts_with_available(
+        wgpu::Features::SUBGROUP | wgpu::Features::PASSTHROUGH_SHADERS,
+    ) {
+        if !ctx.device().features().contains(wgpu::Features::SUBGROUP) {
+            println!("{}: no subgroups, not run", ctx.backend_name());
+            continue;
+        }
+        let inputs = [
+            ("Radii", bytemuck::cast_slice(&radii).to_vec()),
+            ("Flags", vec![0u8; 128 * 4]),
+        ];
+        for (backend, out) in common::translated_and_native(&ctx, &k, [2, 1, 1], &inputs) {
+            let got: Vec<u32> = bytemuck::cast_slice(&out[1]).to_vec();
+            let size = (got[0] >> 8) as usize;
+            let want: Vec<u32> = (0..128)
+                .map(|i| {
+                    let g = &radii[i / size * size..][..size];
+                    let vis = |r: &f32| *r > 0.5;
+                    let bits = [
+                        vis(&g[0]),
+                        g.iter().all(vis),
+                        g.iter().any(vis),
+                        g.iter().filter(|r| vis(r)).count() % 2 == 1,
+                        vis(&radii[i ^ 1]),
+                        g[0] > 0.25,
+                        g[0] < 0.75,
+                        g.iter().all(|r| vis(r) == vis(&g[0])),
+                    ];
+                    let flags = bits.iter().enumerate().map(|(k, b)| u32::from(*b) << k);
+                    flags.sum::<u32>() | (size as u32) << 8
+                })
+                .collect();
+            assert_eq!(got, want, "{backend}");
+            ran += 1;
+        }
+    }
+    assert!(ran > 0, "no adapter with subgroups ran the kernel");
+}

@@ -129,6 +129,11 @@ pub(super) struct ShaderArgs {
     /// cannot store: for adapters that give a format no storage binding (DX12 through vkd3d)
     #[arg(long)]
     pub(super) texel_buffers: bool,
+    /// Texel format of a buffer texture (samplerBuffer, usamplerBuffer, …), the format of the
+    /// buffer view its host reads it through (repeatable): positions=rgba32f, indices=r32ui
+    /// [default: rgba32f, rgba32i or rgba32ui, by the texture's type]
+    #[arg(long = "buffer-format", value_name = "NAME=FORMAT", value_parser = parse_buffer_format)]
+    pub(super) buffer_formats: Vec<(String, atomport::ImageFormat)>,
     /// Fail (exit 1) when the shader asks for a guarantee WGSL does not give in full (the
     /// warnings printed to stderr: acquire/release atomics, coherent, volatile, barriers in
     /// non-uniform control flow)
@@ -163,6 +168,7 @@ impl ShaderArgs {
         o.specializations = self.specs.clone();
         o.target_env = self.target_env;
         o.images_as_texel_buffers = self.texel_buffers;
+        o.buffer_texture_formats = self.buffer_formats.clone();
         o
     }
 
@@ -393,6 +399,18 @@ fn parse_rule(s: &str) -> Result<atomport::validate::diff::Rule, String> {
 
 fn parse_spec(s: &str) -> Result<atomport::Specialization, String> {
     atomport::Specialization::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_buffer_format(s: &str) -> Result<(String, atomport::ImageFormat), String> {
+    let (name, format) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=FORMAT (e.g. positions=rgba32f)"))?;
+    let f = atomport::ImageFormat::parse(format)
+        .ok_or_else(|| format!("`{format}` is not an image format (r32f, rgba8, rgba32ui, …)"))?;
+    if name.is_empty() {
+        return Err(format!("`{s}` names no buffer texture"));
+    }
+    Ok((name.to_string(), f))
 }
 
 fn parse_target_env(s: &str) -> Result<atomport::TargetEnv, String> {

@@ -424,8 +424,16 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
         .as_deref()
         .filter(|f| atomport::ImageFormat::parse(f) != Some(shape.format))
     {
+        // A buffer texture's format is the translation's to choose.
+        let hint = match shape.dim {
+            atomport::ImageDim::Buffer => format!(
+                " (a samplerBuffer's format is chosen at translation: --buffer-format {}={f})",
+                info.display_name()
+            ),
+            _ => String::new(),
+        };
         return Err(Error::Spec(format!(
-            "--image {}: the shader declares `{}` as {}, not {f}",
+            "--image {}: the shader declares `{}` as {}, not {f}{hint}",
             a.slot,
             info.display_name(),
             shape.format.name()

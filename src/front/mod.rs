@@ -281,6 +281,13 @@ pub struct SourceOptions {
     /// `subgroupBroadcast` from a non-constant lane needs SPIR-V 1.5).
     /// SPIR-V input is read as it is, whatever this says.
     pub target_env: Option<TargetEnv>,
+    /// The texel format of each buffer texture (`samplerBuffer`,
+    /// `usamplerBuffer`, `isamplerBuffer`, `textureBuffer`), by GLSL name:
+    /// the format of the buffer view (Vulkan) or of `glTexBuffer` (OpenGL)
+    /// the host reads it through, which the shader does not say. A buffer
+    /// texture not named here holds `rgba32f`, `rgba32i` or `rgba32ui`
+    /// texels, as its type is float, int or uint.
+    pub buffer_texture_formats: Vec<(String, crate::ImageFormat)>,
 }
 
 /// The largest shader source (or included file) atomport reads.

@@ -15,12 +15,15 @@
 //!    instructions naga reads wrong (`-x` on a uint,
 //!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); built-ins it
 //!    cannot read or WGSL lacks (`isnan`, `umulExtended`, `uaddCarry`, …)
-//!    spelled in plain instructions ([`builtins`]); buffer blocks sharing a binding given bindings of
-//!    their own ([`alias`]); subgroup operations naga lacks rewritten
-//!    ([`subgroup`]); OpenGL's binding namespaces made WGSL bindings
-//!    ([`opengl`], OpenGL-dialect GLSL only); what WGSL cannot express
-//!    refused by name ([`refuse`]); combined image samplers split into a
-//!    texture and a sampler, implicit-LOD sampling made explicit
+//!    spelled in plain instructions ([`builtins`]); buffer blocks sharing a
+//!    binding given bindings of their own ([`alias`]); subgroup operations
+//!    naga lacks rewritten ([`subgroup`], OpenGL's ARB ones first in
+//!    [`arb_subgroup`], those on booleans last in [`subgroup_bool`]);
+//!    OpenGL's binding namespaces made WGSL bindings ([`opengl`],
+//!    OpenGL-dialect GLSL only); what WGSL cannot express refused by name
+//!    ([`refuse`]); buffer textures made read-only `imageBuffer`s of the
+//!    caller's format ([`buffer_textures`]); combined image samplers split
+//!    into a texture and a sampler, implicit-LOD sampling made explicit
 //!    ([`sampler`]); specialization constants folded when naga could not
 //!    read them ([`spec`]); images used atomically (or of a shape WGSL lacks)
 //!    become texel buffers ([`image`], addressing in [`texel`]); atomics on
@@ -49,8 +52,9 @@ use ir::{
 };
 use memory::{copies, references, std140, words};
 use spirv::{
-    alias, arrays, builtins, clustered, compat, dense, float, halfs, image, misread, narrow,
-    opengl, printf, push, refuse, sampler, spec, subgroup, vector,
+    alias, arb_subgroup, arrays, buffer_textures, builtins, clustered, compat, dense, float, halfs,
+    image, misread, narrow, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool,
+    vector,
 };
 
 pub use spirv::alias::Alias;
@@ -272,9 +276,12 @@ fn spirv_passes(
         builtins::lower_builtins(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
         compat::non_finite_constants(&mut m)?;
+        arb_subgroup::lower_arb_subgroup_operations(&mut m)?;
         clustered::lower_clustered_reductions(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
         subgroup::lower_subgroup_masks(&mut m)?;
+        subgroup_bool::lower_boolean_subgroup_operations(&mut m)?;
+        buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;
         found.formatless = image::formatless_storage_images(&mut m)?;
         refuse::two_row_matrices_with_wide_columns(&m)?;
         found.samplers = sampler::split_combined_samplers(&mut m)?;

@@ -10,13 +10,13 @@
 //! element selects its `value` too (one more index, 0), so loads and stores
 //! keep their types.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
 
-use crate::lower::model::{Model, id};
-use crate::{Error, Result};
+use crate::Result;
+use crate::lower::model::{Model, id, with_ids};
 
 /// The name of a wrapper's first member, the array element proper.
 pub(crate) const WRAPPED_VALUE: &str = "value";
@@ -49,12 +49,12 @@ pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
     if arrays.is_empty() {
         return Ok(0);
     }
-    refuse_whole_copies(m, &arrays)?;
     let mut sorted: Vec<_> = arrays.iter().map(|(a, v)| (*a, *v)).collect();
     sorted.sort_unstable();
     // Padding members and the index that selects a wrapper's value.
     let uint = m.uint();
     let zero = m.constant(uint, 0);
+    let mut wrappers = HashMap::new();
     for &(array, (element, size, stride)) in &sorted {
         let pads = (stride - size) / 4;
         let mut members = vec![Operand::IdRef(element)];
@@ -74,6 +74,7 @@ pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
             m.member_decorate(wrapper, k, Decoration::Offset, &[offset]);
         }
         m.set_operand(array, 0, wrapper);
+        wrappers.insert(array, (wrapper, pads));
     }
     // Every access chain that selects an element of a padded array selects
     // its value too.
@@ -115,7 +116,81 @@ pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
         e.push(chain);
         Ok(true)
     })?;
+    whole_values(m, &wrappers, zero)?;
     Ok(sorted.len())
+}
+
+/// Whole values that hold a padded array (`float w[8] = ubo.weights;`, a
+/// struct of one loaded at once, glslang's element-wise copies of them)
+/// hold the wrappers now: an extract or insert through a padded array
+/// selects the wrapper's value too, and a padded array built from its
+/// elements wraps each one (its padding zero). `wrappers`: padded array
+/// -> (wrapper struct, padding words).
+fn whole_values(m: &mut Model, wrappers: &HashMap<Word, (Word, u32)>, zero: Word) -> Result<()> {
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        if op == Op::CompositeConstruct {
+            let Some(&(wrapper, pads)) = inst.result_type.and_then(|t| wrappers.get(&t)) else {
+                return Ok(false);
+            };
+            let mut elements = Vec::new();
+            for c in inst.operands.iter().filter_map(id) {
+                let mut parts = vec![c];
+                parts.extend((0..pads).map(|_| zero));
+                elements.push(e.op(Op::CompositeConstruct, wrapper, &parts));
+            }
+            e.push(with_ids(op, inst.result_type, inst.result_id, &elements));
+            return Ok(true);
+        }
+        // The composite and where its indices start.
+        let (composite, first) = match op {
+            Op::CompositeExtract => (inst.operands.first().and_then(id), 1),
+            Op::CompositeInsert => (inst.operands.get(1).and_then(id), 2),
+            _ => return Ok(false),
+        };
+        let Some(mut ty) = composite.and_then(|c| e.m.result_type(c)) else {
+            return Ok(false);
+        };
+        let mut out = inst.operands[..first].to_vec();
+        for o in &inst.operands[first..] {
+            out.push(o.clone());
+            let Operand::LiteralBit32(k) = o else {
+                return Ok(false);
+            };
+            if wrappers.contains_key(&ty) {
+                out.push(Operand::LiteralBit32(0));
+            }
+            // Past a padded array's index: its wrapper's value.
+            let next = component_type(e.m, ty, *k).and_then(|t| match wrappers.contains_key(&ty) {
+                true => component_type(e.m, t, 0),
+                false => Some(t),
+            });
+            match next {
+                Some(next) => ty = next,
+                None => return Ok(false),
+            }
+        }
+        if out.len() == inst.operands.len() {
+            return Ok(false);
+        }
+        let mut new = inst.clone();
+        new.operands = out;
+        e.push(new);
+        Ok(true)
+    })?;
+    Ok(())
+}
+
+/// The type of component `k` of a value of type `ty`.
+fn component_type(m: &Model, ty: Word, k: u32) -> Option<Word> {
+    let t = m.global(ty)?;
+    match t.class.opcode {
+        Op::TypeStruct => t.operands.get(k as usize).and_then(id),
+        Op::TypeArray | Op::TypeRuntimeArray | Op::TypeVector | Op::TypeMatrix => {
+            t.operands.first().and_then(id)
+        }
+        _ => None,
+    }
 }
 
 /// Bytes of a 32-bit scalar or a vector of them.
@@ -128,44 +203,4 @@ fn scalar_or_vector_size(m: &Model, ty: Word) -> Option<u32> {
         }
         _ => None,
     }
-}
-
-/// A load, store or copy of a value that holds a padded array would see the
-/// wrapper structs: refused, naming what to do instead.
-fn refuse_whole_copies(m: &Model, arrays: &HashMap<Word, (Word, u32, u32)>) -> Result<()> {
-    // Every type that holds a padded array.
-    let mut holders: HashSet<Word> = arrays.keys().copied().collect();
-    loop {
-        let before = holders.len();
-        for i in &m.module().types_global_values {
-            if let (Op::TypeStruct | Op::TypeArray | Op::TypeRuntimeArray, Some(r)) =
-                (i.class.opcode, i.result_id)
-                && i.operands
-                    .iter()
-                    .filter_map(id)
-                    .any(|o| holders.contains(&o))
-            {
-                holders.insert(r);
-            }
-        }
-        if holders.len() == before {
-            break;
-        }
-    }
-    let pointee = |p: Word| m.pointee(p).map(|x| x.1);
-    for i in m.instructions() {
-        let copied = match i.class.opcode {
-            Op::Load => i.result_type,
-            Op::Store | Op::CopyMemory | Op::CopyMemorySized => {
-                i.operands.first().and_then(id).and_then(pointee)
-            }
-            _ => None,
-        };
-        if copied.is_some_and(|t| holders.contains(&t)) {
-            return Err(Error::Unsupported(
-                "a whole array whose stride is wider than its element (std140 `float[N]`, `vec2[N]`) is copied at once; WGSL cannot lay it out so: read or write it element by element".into(),
-            ));
-        }
-    }
-    Ok(())
 }

@@ -303,6 +303,11 @@ macro_rules! image_formats {
                 }
             }
 
+            /// SPIR-V's name of the format.
+            pub fn spirv(self) -> rspirv::spirv::ImageFormat {
+                match self { $(ImageFormat::$v => rspirv::spirv::ImageFormat::$spv,)* }
+            }
+
             /// The wgpu texture format with the same texels (`r64i`
             /// texels have the bits of `R64Uint`'s).
             pub fn texture_format(self) -> wgt::TextureFormat {

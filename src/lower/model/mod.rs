@@ -1074,6 +1074,23 @@ impl Model {
         });
     }
 
+    /// Declares `capability` unless the module has it.
+    pub(crate) fn add_capability(&mut self, capability: rspirv::spirv::Capability) {
+        let module = &mut self.module;
+        let has = module
+            .capabilities
+            .iter()
+            .any(|c| c.operands.first() == Some(&Operand::Capability(capability)));
+        if !has {
+            module.capabilities.push(Instruction::new(
+                Op::Capability,
+                None,
+                None,
+                vec![Operand::Capability(capability)],
+            ));
+        }
+    }
+
     // ---- Walking function bodies ---------------------------------------
 
     /// Rewrites function bodies instruction by instruction: `f` gets an

@@ -4,7 +4,9 @@
 //! OpenGL bindings). [`crate::lower`] runs them in its fixed order.
 
 pub mod alias;
+pub mod arb_subgroup;
 pub mod arrays;
+pub mod buffer_textures;
 pub mod builtins;
 pub mod clustered;
 pub mod compat;
@@ -21,4 +23,5 @@ pub mod refuse;
 pub mod sampler;
 pub mod spec;
 pub mod subgroup;
+pub mod subgroup_bool;
 pub mod vector;
