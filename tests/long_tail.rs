@@ -817,3 +817,200 @@ fn subgroup_operations_on_booleans_equal_the_cpu() {
     }
     assert!(ran > 0, "no adapter with subgroups ran the kernel");
 }
+
+/// Bucketing keys into an array of buffer blocks selected per invocation
+/// (`buckets[nonuniformEXT(b)]`), with an atomic slot counter in each and
+/// `.length()` of the element: WGSL has no binding array of buffers wgpu
+/// binds, so each use is a switch over the four elements.
+const BUCKETS: &str = "#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer Bucket { uint count; uint items[]; } buckets[4];
+layout(std430, set = 0, binding = 1) readonly buffer Keys { uint keys[]; };
+void main() {
+    uint key = keys[gl_GlobalInvocationID.x];
+    uint b = key % 4u;
+    uint slot = atomicAdd(buckets[nonuniformEXT(b)].count, 1u);
+    if (slot < uint(buckets[nonuniformEXT(b)].items.length())) {
+        buckets[nonuniformEXT(b)].items[slot] = key;
+    }
+}
+";
+
+#[test]
+fn buffer_block_arrays_indexed_per_invocation_lose_no_key() {
+    let k = common::glsl(BUCKETS);
+    assert!(k.wgsl().contains("switch"), "{}", k.wgsl());
+    let n = 256usize;
+    let mut rng = common::Rng(0xb0c7);
+    let keys: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    // Room for every key in each bucket but the last, which overflows.
+    let room = [n, n, n, 8];
+    let mut runs = 0;
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        let mut inputs = vec![("Keys", bytemuck::cast_slice(&keys).to_vec())];
+        let names = ["buckets[0]", "buckets[1]", "buckets[2]", "buckets[3]"];
+        for (name, room) in names.iter().zip(room) {
+            inputs.push((name, vec![0u8; 4 + 4 * room]));
+        }
+        for (backend, out) in common::translated_and_native(&ctx, &k, [4, 1, 1], &inputs) {
+            for b in 0..4 {
+                let words: Vec<u32> = bytemuck::cast_slice(&out[1 + b]).to_vec();
+                let mut want: Vec<u32> =
+                    keys.iter().copied().filter(|k| k % 4 == b as u32).collect();
+                assert_eq!(
+                    words[0] as usize,
+                    want.len(),
+                    "{backend}: bucket {b}'s count"
+                );
+                let mut got = words[1..].to_vec();
+                got.truncate(want.len().min(room[b]));
+                got.sort_unstable();
+                want.sort_unstable();
+                if want.len() <= room[b] {
+                    assert_eq!(got, want, "{backend}: bucket {b}'s keys, in any order");
+                } else {
+                    assert!(
+                        got.iter().all(|k| want.binary_search(k).is_ok()),
+                        "{backend}"
+                    );
+                }
+            }
+            runs += 1;
+        }
+    }
+    assert!(runs >= 2, "ran {runs} times");
+}
+
+/// Cascaded shadow maps chosen by a push constant (`texture(cascades[pc.cascade],
+/// …)` on a `sampler2DShadow` array): naga's reader cannot give a binding
+/// array a comparison (it panicked), so the element is switched over.
+const SHADOW_CASCADES: &str = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow cascades[3];
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D visibility;
+layout(push_constant) uniform Push { int cascade; float bias; } pc;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec2 uv = (vec2(p) + 0.5) / 16.0;
+    float lit = texture(cascades[pc.cascade], vec3(uv, uv.x * 0.5 + pc.bias));
+    imageStore(visibility, p, vec4(lit));
+}
+";
+
+#[test]
+fn shadow_samplers_chosen_at_run_time_compare_as_natively() {
+    let mut args = vec![
+        "--groups",
+        "2,2",
+        "--image",
+        "visibility=16x16:r32f",
+        "--push",
+        "bias=0.25",
+    ];
+    let specs: Vec<String> = (0..3)
+        .flat_map(|k| {
+            [
+                "--texture".to_string(),
+                format!(
+                    "cascades[{k}]=16x16:depth32float:fill={}",
+                    0.2 + 0.2 * k as f32
+                ),
+                "--sampler".to_string(),
+                format!("cascades[{k}]=nearest,clamp,compare=less"),
+            ]
+        })
+        .collect();
+    args.extend(specs.iter().map(String::as_str));
+    let file = temp_file("long_tail", "cascades.comp", SHADOW_CASCADES);
+    for cascade in [0, 1, 2] {
+        let push = format!("cascade={cascade}");
+        let mut all = args.clone();
+        all.extend(["--push", push.as_str()]);
+        agrees_natively("cascades", SHADOW_CASCADES, &all);
+        // And against the CPU: lit where the reference is less than the
+        // cascade's depth (compare=less), by column.
+        let mut run = vec!["run", file.as_str(), "--json"];
+        run.extend(&all);
+        let out = common::run_json(&run);
+        let vis = out["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == "visibility")
+            .unwrap()["data"]
+            .clone();
+        let depth = 0.2 + 0.2 * cascade as f32;
+        let want: Vec<f64> = (0..256)
+            .map(|i| {
+                let reference = ((i % 16) as f32 + 0.5) / 16.0 * 0.5 + 0.25;
+                f64::from(u8::from(reference < depth))
+            })
+            .collect();
+        assert_eq!(vis, serde_json::json!(want), "cascade {cascade}");
+    }
+}
+
+/// A mip-chain pass as engines bind one: every level in one array sized by
+/// a specialization constant, the level chosen by a push constant. naga
+/// reads an array sized so as having no size; the length is the
+/// constant's value at translation, and the level is switched over.
+const MIP_CHAIN: &str = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(constant_id = 0) const int MIPS = 4;
+layout(set = 0, binding = 0, r32f) uniform readonly image2D srcMip;
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D dstMips[MIPS];
+layout(push_constant) uniform Push { int level; } pc;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    if (any(greaterThanEqual(p, imageSize(dstMips[pc.level])))) {
+        return;
+    }
+    vec4 q = vec4(imageLoad(srcMip, 2 * p).x, imageLoad(srcMip, 2 * p + ivec2(1, 0)).x,
+                  imageLoad(srcMip, 2 * p + ivec2(0, 1)).x, imageLoad(srcMip, 2 * p + ivec2(1)).x);
+    imageStore(dstMips[pc.level], p, vec4(max(max(q.x, q.y), max(q.z, q.w))));
+}
+";
+
+#[test]
+fn image_arrays_sized_by_a_specialization_constant_run_as_natively() {
+    let k = atomport::Kernel::from_glsl(
+        MIP_CHAIN,
+        &atomport::SourceOptions {
+            specializations: vec![atomport::Specialization::parse("MIPS=3").unwrap()],
+            ..atomport::SourceOptions::named("mips.comp")
+        },
+    )
+    .unwrap();
+    let levels: Vec<&str> = k
+        .bindings()
+        .iter()
+        .filter_map(|b| b.name.as_deref())
+        .collect();
+    assert!(
+        levels.contains(&"dstMips[2]") && !levels.contains(&"dstMips[3]"),
+        "{levels:?}"
+    );
+    for level in ["level=0", "level=1", "level=3"] {
+        agrees_natively(
+            "mips",
+            MIP_CHAIN,
+            &[
+                "--groups",
+                "1,1",
+                "--image",
+                "srcMip=16x16:r32f:fill=0.5",
+                "--image",
+                "dstMips[0]=8x8:r32f",
+                "--image",
+                "dstMips[1]=4x4:r32f",
+                "--image",
+                "dstMips[2]=2x2:r32f",
+                "--image",
+                "dstMips[3]=1x1:r32f",
+                "--push",
+                level,
+            ],
+        );
+    }
+}

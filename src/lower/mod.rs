@@ -52,9 +52,9 @@ use ir::{
 };
 use memory::{copies, references, std140, words};
 use spirv::{
-    alias, arb_subgroup, arrays, buffer_textures, builtins, clustered, compat, dense, float, halfs,
-    image, misread, narrow, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool,
-    vector,
+    alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
+    float, halfs, image, misread, narrow, opengl, printf, push, refuse, sampler, spec, subgroup,
+    subgroup_bool, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -260,6 +260,7 @@ fn spirv_passes(
             compat::remove_unused_globals(&mut m);
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
+        array_switch::switch_dynamic_indices(&mut m)?;
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
@@ -367,6 +368,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             compat::remove_unused_globals(&mut m);
             alias::alias_shared_bindings(&mut m)?;
         }
+        array_switch::switch_dynamic_indices(&mut m)?;
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         dense::dense_bindings(&mut m, &mut []);

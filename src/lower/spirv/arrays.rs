@@ -15,8 +15,9 @@
 //! `binding_array`, which wgpu binds where the adapter has
 //! TEXTURE_BINDING_ARRAY (STORAGE_RESOURCE_BINDING_ARRAY for images, and
 //! the non-uniform indexing features when the index varies within a
-//! workgroup). Other arrays so indexed are refused naming what they would
-//! need.
+//! workgroup). Other arrays so indexed of a few elements have been made
+//! switches over constant indices ([`super::array_switch`]); longer ones
+//! are refused naming what they would need.
 
 use std::collections::HashMap;
 
@@ -238,7 +239,8 @@ fn indexed_at_run_time(
                 "is indexed by a value known only at run time"
             };
             return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers and storage images (of a declared format, without image atomics) as wgpu binding arrays, and splits other resource arrays into elements, which needs a size and constant indices"
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers and storage images (of a declared format, without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
+                super::array_switch::MAX_SWITCHED
             )));
         }
     }

@@ -5,6 +5,7 @@
 
 pub mod alias;
 pub mod arb_subgroup;
+pub mod array_switch;
 pub mod arrays;
 pub mod buffer_textures;
 pub mod builtins;
