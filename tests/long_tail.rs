@@ -1014,3 +1014,156 @@ fn image_arrays_sized_by_a_specialization_constant_run_as_natively() {
         );
     }
 }
+
+/// A label map read with `texture()` on an integer texture, as a
+/// segmentation or tile-lookup pass does: WGSL samples float textures
+/// only, so it is the texel fetch a nearest sampler makes, wrapped by the
+/// bound sampler's address mode (an override the runtime sets).
+const LABELS: &str = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform usampler2D labels;
+layout(std430, set = 0, binding = 1) writeonly buffer Out { uint o[]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec2 uv = (vec2(p) - 5.5) / 6.0;
+    o[p.y * 16 + p.x] = texture(labels, uv).x;
+}
+";
+
+#[test]
+fn integer_textures_sample_as_a_nearest_sampler_picks_their_texels() {
+    use atomport::{Bind, Buffer, Sampler, SamplerDesc, Texture, TextureDesc, TextureDim};
+    let k = common::glsl(LABELS);
+    let labels: Vec<u32> = (0..64).map(|i| i * 3 + 1).collect();
+    // The texel a nearest sampler picks along one axis of 8, by mode.
+    let pick = |i: i32, mode: wgpu::AddressMode| -> usize {
+        (match mode {
+            wgpu::AddressMode::Repeat => i.rem_euclid(8),
+            wgpu::AddressMode::MirrorRepeat => {
+                let t = i.rem_euclid(16) - 8;
+                7 - if t >= 0 { t } else { -1 - t }
+            }
+            _ => i.clamp(0, 7),
+        }) as usize
+    };
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let desc =
+            TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::R32Uint, &[8, 8], 1).unwrap();
+        let tex = Texture::from_data(&ctx, desc, bytemuck::cast_slice(&labels)).unwrap();
+        let modes = [
+            wgpu::AddressMode::ClampToEdge,
+            wgpu::AddressMode::Repeat,
+            wgpu::AddressMode::MirrorRepeat,
+        ];
+        for mode in modes {
+            let sampler = Sampler::new(
+                &ctx,
+                SamplerDesc {
+                    address: mode,
+                    ..SamplerDesc::default()
+                },
+            )
+            .unwrap();
+            let out = Buffer::zeroed(&ctx, 256 * 4).unwrap();
+            ctx.dispatch(
+                &k,
+                [2, 2, 1],
+                &[
+                    Bind::named("labels", (&tex, &sampler)),
+                    Bind::named("Out", &out),
+                ],
+            )
+            .unwrap();
+            let want: Vec<u32> = (0..256)
+                .map(|n| {
+                    let axis = |p: i32| ((p as f32 - 5.5) / 6.0 * 8.0).floor() as i32;
+                    let (x, y) = (pick(axis(n % 16), mode), pick(axis(n / 16), mode));
+                    labels[y * 8 + x]
+                })
+                .collect();
+            assert_eq!(
+                out.read::<u32>(&ctx).unwrap(),
+                want,
+                "{} {mode:?}",
+                ctx.backend_name()
+            );
+        }
+        // A linear sampler, and a sampler of the caller's that says nothing
+        // of itself, are refused before submission, naming the sampler.
+        let linear = Sampler::new(
+            &ctx,
+            SamplerDesc {
+                filter: wgpu::FilterMode::Linear,
+                ..SamplerDesc::default()
+            },
+        )
+        .unwrap();
+        let raw = ctx
+            .device()
+            .create_sampler(&wgpu::SamplerDescriptor::default());
+        let unknown = Sampler::from_wgpu(raw, false);
+        let out = Buffer::zeroed(&ctx, 256 * 4).unwrap();
+        for (sampler, needle) in [
+            (&linear, "filters linearly"),
+            (&unknown, "from_wgpu_described"),
+        ] {
+            let e = ctx
+                .dispatch(
+                    &k,
+                    [2, 2, 1],
+                    &[
+                        Bind::named("labels", (&tex, sampler)),
+                        Bind::named("Out", &out),
+                    ],
+                )
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("`labels`") && e.contains(needle), "{e}");
+        }
+    }
+}
+
+/// A depth-range kernel with float specialization constants as renderers
+/// write them: a far plane at infinity (`1e39` rounds to it) and a scale
+/// whose product overflows. WGSL forbids an override expression that is
+/// not finite when the pipeline is created ("Pipeline constant error:
+/// Float literal is infinite"); the original computes it when it runs.
+const INFINITE_FAR: &str = "#version 450
+layout(local_size_x = 4) in;
+layout(constant_id = 0) const float FAR = 1e39;
+layout(constant_id = 1) const float BIG = 3.0e38;
+layout(std430, binding = 0) readonly buffer In { float v[]; };
+layout(std430, binding = 1) writeonly buffer Out { float o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    o[i] = i == 3u ? BIG * 4.0 : min(v[i], FAR);
+}
+";
+
+#[test]
+fn infinite_specialization_constants_compute_as_natively() {
+    let file = temp_file("long_tail", "far.comp", INFINITE_FAR);
+    for extra in [&[][..], &["--spec", "FAR=5", "--spec", "BIG=2"][..]] {
+        let mut args = vec![
+            "--groups",
+            "1",
+            "--buffer",
+            "In=f32:[1,9,1e30,0]",
+            "--buffer",
+            "Out=f32:4",
+        ];
+        args.extend(extra);
+        agrees_natively("far", INFINITE_FAR, &args);
+        let mut run = vec!["run", file.as_str(), "--json"];
+        run.extend(&args);
+        let out = common::run_json(&run);
+        let o = out["bindings"].as_array().unwrap()[1]["data"].clone();
+        // JSON has no infinity: `run --json` writes null for one.
+        let want = if extra.is_empty() {
+            serde_json::json!([1.0, 9.0, 1e30, null])
+        } else {
+            serde_json::json!([1.0, 5.0, 5.0, 8.0])
+        };
+        assert_eq!(o, want, "{extra:?}");
+    }
+}

@@ -177,6 +177,13 @@ pub struct BindingInfo {
     /// WGSL outside atomport).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layers_override: Option<u32>,
+    /// For a sampler an integer texture is sampled through (`texture()` on
+    /// an `isampler2D`, done as the texel fetch a nearest sampler makes):
+    /// the override id (WGSL `@id`) that receives the bound sampler's
+    /// address mode, 0 clamp to edge, 1 repeat, 2 mirrored repeat, 3 clamp
+    /// to border (set it yourself when running the WGSL outside atomport).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address_override: Option<u32>,
     /// For samplers: whether it compares (a shadow sampler).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<bool>,

@@ -116,6 +116,8 @@ pub(crate) struct Provenance {
     pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
     pub formatless: Vec<crate::lower::spirv::image::FormatlessImage>,
+    /// Samplers integer textures are sampled through.
+    pub address_modes: Vec<crate::lower::spirv::integer_sampling::AddressModes>,
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
     /// found without a binding.
     pub original: Option<(Vec<u32>, Vec<String>)>,
@@ -230,6 +232,7 @@ impl Kernel {
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
+                address_modes: lowered.address_modes,
                 original: Some(original),
             },
             opts,
@@ -315,6 +318,11 @@ impl Kernel {
                 .iter()
                 .find(|l| l.group == b.group && l.binding == b.binding)
                 .map(|l| l.override_id);
+            b.address_override = provenance
+                .address_modes
+                .iter()
+                .find(|a| a.group == b.group && a.binding == b.binding)
+                .map(|a| a.override_id);
             for s in &provenance.samplers {
                 if s.group != b.group {
                     continue;
@@ -462,6 +470,7 @@ impl Kernel {
                     .iter()
                     .flat_map(|i| i.size_overrides)
                     .chain(b.layers_override)
+                    .chain(b.address_override)
             })
             .collect();
         ids.sort_unstable();
@@ -854,6 +863,7 @@ fn reflect(
         members: Vec::new(),
         texture,
         layers_override: None,
+        address_override: None,
         comparison,
         combined: None,
         alias_of: None,

@@ -21,7 +21,8 @@
 //!    [`arb_subgroup`], those on booleans last in [`subgroup_bool`]);
 //!    OpenGL's binding namespaces made WGSL bindings ([`opengl`],
 //!    OpenGL-dialect GLSL only); what WGSL cannot express refused by name
-//!    ([`refuse`]); buffer textures made read-only `imageBuffer`s of the
+//!    ([`refuse`]; integer textures sampled become texel fetches first,
+//!    [`integer_sampling`]); buffer textures made read-only `imageBuffer`s of the
 //!    caller's format ([`buffer_textures`]); combined image samplers split
 //!    into a texture and a sampler, implicit-LOD sampling made explicit
 //!    ([`sampler`]); specialization constants folded when naga could not
@@ -53,8 +54,8 @@ use ir::{
 use memory::{copies, references, std140, words};
 use spirv::{
     alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
-    float, halfs, image, misread, narrow, opengl, printf, push, refuse, sampler, spec, subgroup,
-    subgroup_bool, vector,
+    float, halfs, image, integer_sampling, misread, narrow, opengl, printf, push, refuse, sampler,
+    spec, subgroup, subgroup_bool, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -158,6 +159,9 @@ pub struct Lowered {
     pub formatless: Vec<image::FormatlessImage>,
     /// Buffers made words, with the members they declared.
     pub words: Vec<words::WordBlock>,
+    /// Samplers integer textures are sampled through: their address-mode
+    /// overrides.
+    pub address_modes: Vec<integer_sampling::AddressModes>,
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -174,6 +178,7 @@ struct SpirvOutcome {
     push: Vec<push::PushBlock>,
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
+    address_modes: Vec<integer_sampling::AddressModes>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
@@ -211,6 +216,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         push: found.push,
         formatless: found.formatless,
         words: found.words,
+        address_modes: found.address_modes,
     })
 }
 
@@ -287,11 +293,16 @@ fn spirv_passes(
         refuse::two_row_matrices_with_wide_columns(&m)?;
         found.samplers = sampler::split_combined_samplers(&mut m)?;
         sampler::declare_coordinate_types(&mut m);
+        found.address_modes = integer_sampling::integer_sampling_as_fetches(&mut m)?;
         refuse::integer_sampling(&m)?;
         sampler::explicit_lod_sampling(&mut m)?;
         sampler::outline_binding_array_accesses(&mut m)?;
         compat::match_atomic_operand_types(&mut m)?;
         report.folded_spec_constants = spec::fold_specialization_constants(&mut m, local_size)?;
+        // Folding can make infinities (`BIG * 4.0`); so can arithmetic on
+        // an override when the pipeline is created.
+        compat::non_finite_constants(&mut m)?;
+        spec::float_overrides_at_run_time(&mut m)?;
         found.images = image::images_to_texel_buffers(
             &mut m,
             opts.images_as_texel_buffers,

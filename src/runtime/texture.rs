@@ -590,6 +590,10 @@ pub struct Sampler {
     comparison: bool,
     /// Whether it may filter (a linear filter), for the layout it binds to.
     filtering: bool,
+    /// Its address mode and whether it filters linearly, where known (made
+    /// by atomport, or described by the caller), for integer textures
+    /// sampled through it.
+    described: Option<(wgpu::AddressMode, bool)>,
 }
 
 impl Sampler {
@@ -609,22 +613,40 @@ impl Sampler {
                 ..Default::default()
             })
         })?;
-        let mut s = Sampler::from_wgpu(raw, desc.compare.is_some());
-        s.filtering = desc.filter == wgpu::FilterMode::Linear
+        Ok(Sampler::from_wgpu_described(raw, &desc))
+    }
+
+    /// Wraps the caller's sampler, made as `desc` says (its address mode
+    /// for every axis, its filters and compare function), so that integer
+    /// textures can be sampled through it and its layout is exact.
+    pub fn from_wgpu_described(raw: wgpu::Sampler, desc: &SamplerDesc) -> Sampler {
+        let linear = desc.filter == wgpu::FilterMode::Linear
             || desc.mipmap_filter == wgpu::MipmapFilterMode::Linear;
-        Ok(s)
+        let mut s = Sampler::from_wgpu(raw, desc.compare.is_some());
+        s.filtering = linear;
+        s.described = Some((desc.address, linear));
+        s
     }
 
     /// Wraps the caller's sampler; `comparison` says whether it was made
     /// with a compare function (wgpu does not tell). It counts as one that
-    /// may filter.
+    /// may filter, of unknown address mode (integer textures are not
+    /// sampled through it: see [`Sampler::from_wgpu_described`]).
     pub fn from_wgpu(raw: wgpu::Sampler, comparison: bool) -> Sampler {
         Sampler {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             raw,
             comparison,
             filtering: true,
+            described: None,
         }
+    }
+
+    /// Its address mode (the same on every axis) and whether it filters
+    /// linearly, when atomport made it or the caller described it
+    /// ([`Sampler::from_wgpu_described`]).
+    pub fn described(&self) -> Option<(wgpu::AddressMode, bool)> {
+        self.described
     }
 
     /// Whether it may filter: made with a linear filter (or by the caller).

@@ -908,10 +908,41 @@ impl SpecOpSplit {
 /// `1.0 / 0.0` and other non-finite float constants: glslang folds them to
 /// infinite or NaN literals, which WGSL forbids. Each function that uses one
 /// gets it as a bitcast of its bits instead, made at the function's start.
+/// A specialization constant whose value is not finite (`const float FAR =
+/// 1e39;`, or given so) cannot be a WGSL override either: it becomes a
+/// constant of its value (the caller's, applied before). Runs again after
+/// the specialization constants are folded, which can make more.
 pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
     let Some(float) = m.float32() else {
         return Ok(0);
     };
+    let infinite_specs: Vec<Word> = m
+        .module()
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::SpecConstant && i.result_type == Some(float))
+        .filter(|i| {
+            matches!(i.operands.first(), Some(Operand::LiteralBit32(b)) if !f32::from_bits(*b).is_finite())
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    for c in infinite_specs {
+        if let Some(spec) = m.global(c) {
+            let constant = Instruction::new(
+                Op::Constant,
+                spec.result_type,
+                spec.result_id,
+                spec.operands.clone(),
+            );
+            m.replace_global(c, constant);
+        }
+        let module = m.module_mut();
+        module.annotations.retain(|a| {
+            !(a.operands.first() == Some(&Operand::IdRef(c))
+                && a.operands.get(1)
+                    == Some(&Operand::Decoration(rspirv::spirv::Decoration::SpecId)))
+        });
+    }
     let odd: Vec<(Word, u32)> = m
         .module()
         .types_global_values
@@ -962,6 +993,30 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
             }
         }
     });
+    // The literals themselves go where nothing global holds them: naga
+    // would read each into a constant, and refuse it.
+    let held: std::collections::HashSet<Word> = m
+        .module()
+        .types_global_values
+        .iter()
+        .flat_map(|i| i.operands.iter().filter_map(id))
+        .collect();
+    let gone: Vec<Word> = odd
+        .iter()
+        .map(|o| o.0)
+        .filter(|r| !held.contains(r))
+        .collect();
+    let module = m.module_mut();
+    let dead = |i: &Instruction| i.result_id.is_some_and(|r| gone.contains(&r));
+    module.types_global_values.retain(|i| !dead(i));
+    let names_dead = |i: &Instruction| {
+        i.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|r| gone.contains(&r))
+    };
+    module.debug_names.retain(|i| !names_dead(i));
+    module.annotations.retain(|i| !names_dead(i));
     Ok(odd.len())
 }
 

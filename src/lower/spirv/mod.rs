@@ -15,6 +15,7 @@ pub mod dense;
 pub mod float;
 pub mod halfs;
 pub mod image;
+pub mod integer_sampling;
 pub mod misread;
 pub mod narrow;
 pub mod opengl;

@@ -65,8 +65,8 @@ pub fn two_row_matrices_with_wide_columns(m: &Model) -> Result<()> {
     Ok(())
 }
 
-/// Refuses sampling an integer texture with a sampler, which WGSL has no
-/// form for (`textureLod` on an `isampler2D`); `texelFetch` reads one.
+/// Refuses sampling an integer texture with a sampler in the forms
+/// [`super::integer_sampling`] leaves (WGSL has none); `texelFetch` reads one.
 pub fn integer_sampling(m: &Model) -> Result<()> {
     for i in m.instructions() {
         // Gathers of integer textures are WGSL's too: only sampling is refused.
@@ -89,7 +89,7 @@ pub fn integer_sampling(m: &Model) -> Result<()> {
                 .and_then(|var| m.name(var))
                 .unwrap_or("?");
             return Err(Error::Unsupported(format!(
-                "the integer texture `{texture}` is sampled (texture/textureLod on an isampler or usampler): WGSL samples float textures only; read its texels with texelFetch"
+                "the integer texture `{texture}` is sampled in a form atomport does not map (WGSL samples float textures only; texture() and textureLod() of 2D integer textures and arrays of them, with offsets, become the texel fetch of a nearest sampler; projective, comparison and gradient sampling and other shapes do not): read its texels with texelFetch"
             )));
         }
     }

@@ -706,3 +706,84 @@ fn scalar_op(
         _ => mask(v, rw),
     }))
 }
+
+/// Float arithmetic on a specialization constant that stays a WGSL
+/// override (`BIG * 4.0`, `FAR / scale`) reads the constant from a private
+/// variable it initializes: naga and wgpu evaluate an expression of
+/// overrides and constants when the pipeline is created, where WGSL makes
+/// a result that is not finite an error ("Pipeline constant error: Float
+/// literal is infinite"), while the original computes it when it runs and
+/// gets the infinity. The variable keeps the override settable; the
+/// arithmetic happens at run time, as in the original. Returns how many
+/// uses.
+pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
+    let floats: Vec<(Word, Word)> = m
+        .module()
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::SpecConstant)
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .filter(|&(_, ty)| m.op_of(ty) == Some(Op::TypeFloat))
+        .collect();
+    let arithmetic = |op: Op| {
+        matches!(
+            op,
+            Op::FAdd
+                | Op::FSub
+                | Op::FMul
+                | Op::FDiv
+                | Op::FRem
+                | Op::FMod
+                | Op::FNegate
+                | Op::VectorTimesScalar
+                | Op::ExtInst
+        )
+    };
+    let used = m.instructions().any(|i| {
+        arithmetic(i.class.opcode)
+            && i.operands
+                .iter()
+                .filter_map(id)
+                .any(|w| floats.iter().any(|f| f.0 == w))
+    });
+    if !used {
+        return Ok(0);
+    }
+    // One private variable per constant, initialized by it.
+    let mut vars: HashMap<Word, (Word, Word)> = HashMap::new();
+    for &(c, ty) in &floats {
+        let ptr = m.pointer_to(rspirv::spirv::StorageClass::Private, ty);
+        let var = m.add_global(
+            Op::Variable,
+            Some(ptr),
+            vec![
+                Operand::StorageClass(rspirv::spirv::StorageClass::Private),
+                Operand::IdRef(c),
+            ],
+        );
+        if let Some(name) = m.name(c).map(|n| format!("{n}_at_run_time")) {
+            m.set_name(var, name);
+        }
+        vars.insert(c, (var, ty));
+    }
+    let n = m.rewrite(|e, inst| {
+        if !arithmetic(inst.class.opcode) {
+            return Ok(false);
+        }
+        let mut new = inst.clone();
+        let mut changed = false;
+        for o in &mut new.operands {
+            if let Operand::IdRef(w) = o
+                && let Some(&(var, ty)) = vars.get(w)
+            {
+                *w = e.op(Op::Load, ty, &[var]);
+                changed = true;
+            }
+        }
+        if changed {
+            e.push(new);
+        }
+        Ok(changed)
+    })?;
+    Ok(n)
+}

@@ -294,7 +294,7 @@ impl Context {
                 if info.kind == BindingKind::Sampler
                     && info.comparison == Some(s.is_comparison()) =>
             {
-                return Ok(());
+                return integer_texture_sampler(info, s);
             }
             _ => return Err(wrong_kind()),
         }
@@ -423,5 +423,25 @@ fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
             )
         }
         _ => false,
+    }
+}
+
+/// A sampler an integer texture is sampled through must be a nearest one of
+/// known address mode: the shader fetches the texel it picks (Vulkan
+/// forbids filtering integer textures linearly too).
+fn integer_texture_sampler(info: &crate::BindingInfo, s: &crate::Sampler) -> Result<()> {
+    if info.address_override.is_none() {
+        return Ok(());
+    }
+    // The combined sampler's GLSL name, as the host knows it.
+    let name = info.combined.clone().unwrap_or_else(|| info.display_name());
+    match s.described() {
+        Some((_, false)) => Ok(()),
+        Some((_, true)) => Err(Error::Dispatch(format!(
+            "sampler `{name}` filters linearly, and an integer texture is sampled through it: integer textures are read through nearest samplers only (Vulkan forbids filtering them too)"
+        ))),
+        None => Err(Error::Dispatch(format!(
+            "sampler `{name}`, through which an integer texture is sampled, is the caller's own of unknown address mode and filter: wrap it with Sampler::from_wgpu_described"
+        ))),
     }
 }

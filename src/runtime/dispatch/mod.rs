@@ -899,6 +899,19 @@ impl Overrides {
                 }
                 _ => {}
             }
+            // A sampler integer textures are sampled through: its address
+            // mode (checked known and nearest before submission).
+            if let (Some(id), Some(Resource::Sampler(s) | Resource::Sampled(_, s))) =
+                (info.address_override, resource)
+            {
+                o.ids.push(id);
+                o.values.push(match s.described() {
+                    Some((wgpu::AddressMode::Repeat, _)) => 1,
+                    Some((wgpu::AddressMode::MirrorRepeat, _)) => 2,
+                    Some((wgpu::AddressMode::ClampToBorder, _)) => 3,
+                    _ => 0,
+                });
+            }
             if let (Some(t), Some(Resource::Texture(bound))) = (&info.texture, resource)
                 && t.format_from_host
             {
