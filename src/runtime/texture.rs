@@ -729,6 +729,82 @@ fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
     })
 }
 
+/// The packed formats the host fills and reads per channel: each
+/// channel's bits (red first, from the word's low bits) and their kind
+/// (the floats are unsigned, with 5-bit exponents).
+fn packed(format: wgpu::TextureFormat) -> Option<(&'static [u32], Channel)> {
+    use wgpu::TextureFormat as F;
+    match format {
+        F::Rgb10a2Unorm => Some((&[10, 10, 10, 2], Channel::Unorm)),
+        F::Rgb10a2Uint => Some((&[10, 10, 10, 2], Channel::Uint)),
+        F::Rg11b10Ufloat => Some((&[11, 11, 10], Channel::Float)),
+        _ => None,
+    }
+}
+
+/// One texel of a packed format: unorm rounded to nearest, unsigned
+/// integers checked against their width, unsigned small floats as the
+/// half of the value rounded to their mantissa (ties to even), negative
+/// values 0, NaN a NaN.
+fn encode_packed(format: wgpu::TextureFormat, values: [f64; 4]) -> Option<Result<Vec<u8>>> {
+    let (widths, kind) = packed(format)?;
+    let mut word = 0u32;
+    let mut offset = 0;
+    for (&w, &x) in widths.iter().zip(&values) {
+        let max = (1u32 << w) - 1;
+        let bits = match kind {
+            Channel::Unorm => (x.clamp(0.0, 1.0) * f64::from(max)).round() as u32,
+            Channel::Uint if x >= 0.0 && x <= f64::from(max) && x.fract() == 0.0 => x as u32,
+            Channel::Uint => {
+                return Some(Err(Error::Resource(format!(
+                    "{x} is not a value of a {w}-bit unsigned channel ({})",
+                    format_name(format)
+                ))));
+            }
+            _ => {
+                let half = u32::from(f32_to_f16(x as f32));
+                let s = 15 - w;
+                let (q, rest) = (half >> s, half & ((1 << s) - 1));
+                // Up past halfway, or at halfway when that makes it even.
+                let rounded = q + u32::from(rest + (q & 1) > 1 << (s - 1));
+                let magnitude = half & 0x7fff;
+                if magnitude > 0x7c00 {
+                    (0x1f << (w - 5)) | 1
+                } else if half & 0x8000 != 0 {
+                    0
+                } else if magnitude == 0x7c00 {
+                    0x1f << (w - 5)
+                } else {
+                    rounded
+                }
+            }
+        };
+        word |= bits << offset;
+        offset += w;
+    }
+    Some(Ok(word.to_le_bytes().to_vec()))
+}
+
+/// The channels of texels of a packed format, as the shader reads them.
+fn decode_packed(format: wgpu::TextureFormat, bytes: &[u8]) -> Option<Vec<f64>> {
+    let (widths, kind) = packed(format)?;
+    let mut out = Vec::new();
+    for texel in bytes.chunks_exact(4) {
+        let word = u32::from_le_bytes([texel[0], texel[1], texel[2], texel[3]]);
+        let mut offset = 0;
+        for &w in widths {
+            let c = (word >> offset) & ((1 << w) - 1);
+            offset += w;
+            out.push(match kind {
+                Channel::Unorm => f64::from(c) / f64::from((1u32 << w) - 1),
+                Channel::Uint => f64::from(c),
+                _ => f64::from(f16_to_f32((c << (15 - w)) as u16)),
+            });
+        }
+    }
+    Some(out)
+}
+
 /// Bits per channel of a format atomport fills channel by channel.
 pub fn channel_bits(format: wgpu::TextureFormat) -> Option<u32> {
     layout(format).map(|l| l.2)
@@ -736,20 +812,27 @@ pub fn channel_bits(format: wgpu::TextureFormat) -> Option<u32> {
 
 /// Channels of a format the host reads and writes per channel.
 pub fn channels(format: wgpu::TextureFormat) -> Option<usize> {
-    layout(format).map(|l| l.0)
+    match packed(format) {
+        Some((widths, _)) => Some(widths.len()),
+        None => layout(format).map(|l| l.0),
+    }
+}
+
+/// The kind of a format's channels, packed formats' included.
+fn channel_kind(format: wgpu::TextureFormat) -> Option<Channel> {
+    packed(format)
+        .map(|p| p.1)
+        .or_else(|| layout(format).map(|l| l.1))
 }
 
 /// Whether the format's channels are normalized (unorm or snorm).
 pub fn normalized(format: wgpu::TextureFormat) -> bool {
-    matches!(
-        layout(format),
-        Some((_, Channel::Unorm | Channel::Snorm, _, _))
-    )
+    matches!(channel_kind(format), Some(Channel::Unorm | Channel::Snorm))
 }
 
 /// Whether the format's channels read back as integers (and which sign).
 pub fn integer_channels(format: wgpu::TextureFormat) -> Option<bool> {
-    match layout(format)?.1 {
+    match channel_kind(format)? {
         Channel::Uint => Some(false),
         Channel::Sint => Some(true),
         _ => None,
@@ -760,6 +843,9 @@ pub fn integer_channels(format: wgpu::TextureFormat) -> Option<bool> {
 /// normalized formats take 0..1 or -1..1, integer formats whole numbers);
 /// channels past the format's are ignored.
 pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec<u8>> {
+    if let Some(texel) = encode_packed(format, values) {
+        return texel;
+    }
     let (n, kind, bits, bgra) = layout(format).ok_or_else(|| {
         Error::Resource(format!(
             "{}: atomport does not fill this format channel by channel",
@@ -807,6 +893,9 @@ pub fn encode_texel(format: wgpu::TextureFormat, values: [f64; 4]) -> Result<Vec
 
 /// Every channel of every texel of `bytes` as the shader reads it.
 pub fn decode_texels(format: wgpu::TextureFormat, bytes: &[u8]) -> Option<Vec<f64>> {
+    if packed(format).is_some() {
+        return decode_packed(format, bytes);
+    }
     let (n, kind, bits, bgra) = layout(format)?;
     let size = bits as usize / 8;
     let mut out = Vec::with_capacity(bytes.len() / size);

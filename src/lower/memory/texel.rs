@@ -278,9 +278,10 @@ pub enum ChannelKind {
 /// format, wgpu format, channels, bits per channel, channel kind.
 macro_rules! image_formats {
     ($($(#[$doc:meta])* $v:ident $glsl:literal $spv:ident $wgpu:ident $n:literal $bits:literal $kind:ident;)*) => {
-        /// The texel formats of GLSL storage images atomport maps (every
-        /// one GLSL has but the packed `rgb10_a2`, `rgb10_a2ui` and
-        /// `r11f_g11f_b10f`).
+        /// The texel formats of GLSL storage images: every one GLSL has.
+        /// For the packed `rgb10_a2`, `rgb10_a2ui` and `r11f_g11f_b10f`,
+        /// `layout` gives the channel count and kind, and
+        /// [`ImageFormat::packed`] each channel's bits.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum ImageFormat {
             $($(#[$doc])* #[serde(rename = $glsl)] $v,)*
@@ -396,6 +397,14 @@ image_formats! {
     R8Unorm "r8" R8 R8Unorm 1 8 Unorm;
     /// `r8_snorm`.
     R8Snorm "r8_snorm" R8Snorm R8Snorm 1 8 Snorm;
+    /// `rgb10_a2`: unorm red, green and blue of 10 bits and alpha of 2,
+    /// packed in one word (red in the low bits).
+    Rgb10A2Unorm "rgb10_a2" Rgb10A2 Rgb10a2Unorm 4 8 Unorm;
+    /// `rgb10_a2ui`: the same layout, unsigned integers.
+    Rgb10A2Uint "rgb10_a2ui" Rgb10a2ui Rgb10a2Uint 4 8 Uint;
+    /// `r11f_g11f_b10f`: unsigned floats of 11, 11 and 10 bits (5-bit
+    /// exponents, no sign) packed in one word.
+    Rg11B10Float "r11f_g11f_b10f" R11fG11fB10f Rg11b10Ufloat 3 8 Float;
     /// `r8ui`.
     R8Uint "r8ui" R8ui R8Uint 1 8 Uint;
     /// `r8i`.
@@ -417,8 +426,22 @@ impl ImageFormat {
 
     /// Bytes of one texel.
     pub fn texel_bytes(self) -> u32 {
+        if self.packed().is_some() {
+            return 4;
+        }
         let (n, bits, _) = self.layout();
         n * bits / 8
+    }
+
+    /// For the packed formats (`rgb10_a2`, `rgb10_a2ui`,
+    /// `r11f_g11f_b10f`), each channel's bits, red first from the word's
+    /// low bits; `None` for formats of equal channels.
+    pub fn packed(self) -> Option<&'static [u32]> {
+        match self {
+            ImageFormat::Rgb10A2Unorm | ImageFormat::Rgb10A2Uint => Some(&[10, 10, 10, 2]),
+            ImageFormat::Rg11B10Float => Some(&[11, 11, 10]),
+            _ => None,
+        }
     }
 
     /// Whether a texel is narrower than a word (`r8`, `rg8`, `r16`…):

@@ -331,7 +331,7 @@ fn choose(m: &Model, all: bool) -> Result<Vec<Chosen>> {
                 let why = if atomic {
                     "image atomics need r32ui, r32i, r32f, r64ui or r64i"
                 } else {
-                    "atomport maps every GLSL image format but the packed rgb10_a2, rgb10_a2ui and r11f_g11f_b10f"
+                    "atomport maps every GLSL image format"
                 };
                 return Err(Error::Unsupported(format!(
                     "image `{name}` ({}) has format {format:?}: {why}",
@@ -692,6 +692,9 @@ fn glsl_op(e: &mut Emit, common: &Common, ty: Word, n: u32, args: &[Word]) -> Wo
 /// The channels of a packed texel from its words (the texel in the low
 /// bits of the first), in the image's sampled type.
 fn decode(e: &mut Emit, common: &Common, img: &Lowered, words: &[Word]) -> Vec<Word> {
+    if let Some(widths) = img.format.packed() {
+        return decode_packed(e, common, img, words[0], widths);
+    }
     let (n, bits, kind) = img.format.layout();
     let per_word = 32 / bits;
     let mut out = Vec::new();
@@ -733,6 +736,9 @@ fn decode(e: &mut Emit, common: &Common, img: &Lowered, words: &[Word]) -> Vec<W
 /// The words of a packed texel from its channels (in the image's sampled
 /// type); a sub-word texel in the low bits of one word, the rest zero.
 fn encode(e: &mut Emit, common: &Common, img: &Lowered, channels: &[Word]) -> Vec<Word> {
+    if let Some(widths) = img.format.packed() {
+        return vec![encode_packed(e, common, img, channels, widths)];
+    }
     let (n, bits, kind) = img.format.layout();
     let per_word = (32 / bits).min(n);
     let mut words = Vec::new();
@@ -932,4 +938,124 @@ fn emit_index(
     let total = em.op(Op::IMul, u, &[total, w]);
     let index = em.op(Op::Select, u, &[inb, lin, total]);
     (index, inb)
+}
+
+/// GLSL.std.450's PackHalf2x16, UnpackHalf2x16, RoundEven and FClamp.
+const PACK_HALF: u32 = 58;
+const UNPACK_HALF: u32 = 62;
+const ROUND_EVEN: u32 = 2;
+const F_CLAMP: u32 = 43;
+
+/// The channels of a texel of a packed format (`rgb10_a2`, `rgb10_a2ui`,
+/// `r11f_g11f_b10f`) from its word, as Vulkan converts them: unorm `c / (2^b
+/// - 1)`, unsigned integers as they are, unsigned small floats through the
+/// half they are the top bits of (same exponent, shorter mantissa, no sign).
+fn decode_packed(
+    e: &mut Emit,
+    common: &Common,
+    img: &Lowered,
+    word: Word,
+    widths: &[u32],
+) -> Vec<Word> {
+    let (_, _, kind) = img.format.layout();
+    let mut offset = 0;
+    let mut out = Vec::new();
+    for &w in widths {
+        let at = e.constant(common.uint, offset.into());
+        let count = e.constant(common.uint, w.into());
+        offset += w;
+        let c = e.op(Op::BitFieldUExtract, common.uint, &[word, at, count]);
+        out.push(match kind {
+            ChannelKind::Unorm => {
+                let f = e.op(Op::ConvertUToF, common.float, &[c]);
+                let max = e.constant(common.float, (((1u32 << w) - 1) as f32).to_bits().into());
+                e.op(Op::FDiv, common.float, &[f, max])
+            }
+            ChannelKind::Float => {
+                // The half whose top bits these are: mantissa shifted up.
+                let shift = e.constant(common.uint, (15 - w).into());
+                let half = e.op(Op::ShiftLeftLogical, common.uint, &[c, shift]);
+                let v = glsl_op(e, common, common.vec2, UNPACK_HALF, &[half]);
+                e.extract(common.float, v, 0)
+            }
+            _ => c,
+        });
+    }
+    out
+}
+
+/// The word of a texel of a packed format from its channels: unorm
+/// `roundEven(clamp(x, 0, 1) × (2^b - 1))`; unsigned integers to their low
+/// bits; unsigned small floats as the half of the value rounded to their
+/// mantissa (to nearest, ties to even), negative values (and -0) as 0, NaN
+/// kept a NaN.
+fn encode_packed(
+    e: &mut Emit,
+    common: &Common,
+    img: &Lowered,
+    channels: &[Word],
+    widths: &[u32],
+) -> Word {
+    let (_, _, kind) = img.format.layout();
+    let mut word = common.zero;
+    let mut offset = 0;
+    for (&w, &c) in widths.iter().zip(channels) {
+        let bits = match kind {
+            ChannelKind::Unorm => {
+                let zero = e.constant(common.float, 0);
+                let one = e.constant(common.float, 1f32.to_bits().into());
+                let max = e.constant(common.float, (((1u32 << w) - 1) as f32).to_bits().into());
+                let x = glsl_op(e, common, common.float, F_CLAMP, &[c, zero, one]);
+                let x = e.op(Op::FMul, common.float, &[x, max]);
+                let x = glsl_op(e, common, common.float, ROUND_EVEN, &[x]);
+                e.op(Op::ConvertFToU, common.uint, &[x])
+            }
+            ChannelKind::Float => small_float(e, common, c, w),
+            _ => c,
+        };
+        let at = e.constant(common.uint, offset.into());
+        let count = e.constant(common.uint, w.into());
+        offset += w;
+        word = e.op(Op::BitFieldInsert, common.uint, &[word, bits, at, count]);
+    }
+    word
+}
+
+/// The unsigned float of `w` bits (5 of exponent) nearest to `x`.
+fn small_float(e: &mut Emit, common: &Common, x: Word, w: u32) -> Word {
+    let u = common.uint;
+    let zero_f = e.constant(common.float, 0);
+    let v = e.op(Op::CompositeConstruct, common.vec2, &[x, zero_f]);
+    let half = glsl_op(e, common, u, PACK_HALF, &[v]);
+    // Drop 15 - w mantissa bits, to nearest, ties to even.
+    let s = 15 - w;
+    let shift = e.constant(u, s.into());
+    let low_mask = e.constant(u, ((1u32 << s) - 1).into());
+    let halfway = e.constant(u, (1u32 << (s - 1)).into());
+    let one = e.constant(u, 1);
+    let q = e.op(Op::ShiftRightLogical, u, &[half, shift]);
+    let rest = e.op(Op::BitwiseAnd, u, &[half, low_mask]);
+    // Up past halfway, or at halfway when that makes it even.
+    let odd = e.op(Op::BitwiseAnd, u, &[q, one]);
+    let rest_odd = e.op(Op::IAdd, u, &[rest, odd]);
+    let up = e.op(Op::UGreaterThan, common.boolean, &[rest_odd, halfway]);
+    let q_up = e.op(Op::IAdd, u, &[q, one]);
+    let rounded = e.op(Op::Select, u, &[up, q_up, q]);
+    // Infinity and NaN: the exponent all ones, a NaN keeping a mantissa bit.
+    let inf_half = e.constant(u, 0x7c00);
+    let abs_mask = e.constant(u, 0x7fff);
+    let magnitude = e.op(Op::BitwiseAnd, u, &[half, abs_mask]);
+    let is_nan = e.op(Op::UGreaterThan, common.boolean, &[magnitude, inf_half]);
+    let nan = e.constant(u, ((0x1fu32 << (w - 5)) | 1).into());
+    let is_inf = e.op(Op::IEqual, common.boolean, &[magnitude, inf_half]);
+    let inf = e.constant(u, (0x1fu32 << (w - 5)).into());
+    let special = e.op(Op::Select, u, &[is_inf, inf, rounded]);
+    let special = e.op(Op::Select, u, &[is_nan, nan, special]);
+    // Negative values (the half's sign) are 0; a negative NaN stays NaN.
+    let sign = e.constant(u, 0x8000);
+    let signed = e.op(Op::BitwiseAnd, u, &[half, sign]);
+    let negative = e.op(Op::INotEqual, common.boolean, &[signed, common.zero]);
+    let not_nan = e.op(Op::LogicalNot, common.boolean, &[is_nan]);
+    let clear = e.op(Op::LogicalAnd, common.boolean, &[negative, not_nan]);
+    e.op(Op::Select, u, &[clear, common.zero, special])
 }
