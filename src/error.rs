@@ -305,7 +305,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The optional wgpu features kernels may need: the feature, wgpu's name
 /// for it and what in a shader needs it. Errors name a missing feature by
 /// it; `atomport info` lists those an adapter has.
-pub const FEATURES: [(wgt::Features, &str, &str); 12] = [
+pub const FEATURES: [(wgt::Features, &str, &str); 13] = [
     (
         wgt::Features::SHADER_INT64,
         "SHADER_INT64",
@@ -342,12 +342,17 @@ pub const FEATURES: [(wgt::Features, &str, &str); 12] = [
     (
         wgt::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
         "SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING",
-        "texture array indices that differ within a workgroup",
+        "texture and buffer array indices that differ within a workgroup",
     ),
     (
         wgt::Features::STORAGE_RESOURCE_BINDING_ARRAY,
         "STORAGE_RESOURCE_BINDING_ARRAY",
-        "arrays of storage textures",
+        "arrays of storage textures and of storage buffers",
+    ),
+    (
+        wgt::Features::BUFFER_BINDING_ARRAY,
+        "BUFFER_BINDING_ARRAY",
+        "arrays of buffer blocks indexed at run time",
     ),
     (
         wgt::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,

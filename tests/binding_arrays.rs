@@ -583,3 +583,92 @@ fn storage_image_arrays_are_read_and_written_per_invocation() {
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
+
+/// Keys spread over an unsized array of buffer blocks, one bucket per
+/// invocation's key (`buckets[nonuniformEXT(b)]`), as a GPU hash grid or a
+/// bucketed sort writes them: a binding array of storage buffers.
+const UNSIZED_BUCKETS: &str = "#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 64) in;
+layout(std430, set = 0, binding = 0) buffer Bucket { uint count; uint items[]; } buckets[];
+layout(std430, set = 0, binding = 1) readonly buffer Keys { uint keys[]; };
+layout(push_constant) uniform P { uint n; } pc;
+void main() {
+    uint key = keys[gl_GlobalInvocationID.x];
+    uint b = key % pc.n;
+    uint slot = atomicAdd(buckets[nonuniformEXT(b)].count, 1u);
+    if (slot < uint(buckets[nonuniformEXT(b)].items.length())) {
+        buckets[nonuniformEXT(b)].items[slot] = key;
+    }
+}
+";
+
+#[test]
+fn unsized_buffer_block_arrays_are_binding_arrays_of_buffers() {
+    let k = common::glsl(UNSIZED_BUCKETS);
+    assert!(k.wgsl().contains("binding_array<Bucket>"), "{}", k.wgsl());
+    let features = k.required_features();
+    assert!(
+        features.contains(wgpu::Features::BUFFER_BINDING_ARRAY),
+        "{features:?}"
+    );
+    let file = common::temp_file("binding-arrays", "buckets.comp", UNSIZED_BUCKETS);
+    let mut args = vec![
+        "--groups",
+        "2",
+        "--buffer",
+        "Keys=u32:128:iota",
+        "--push",
+        "n=3",
+    ];
+    let specs: Vec<String> = (0..3).map(|b| format!("buckets[{b}]=u32:129")).collect();
+    for s in &specs {
+        args.extend(["--buffer", s.as_str()]);
+    }
+    // Without binding arrays: exit 1, the feature named.
+    for b in common::backend_names() {
+        let mut all = vec!["run", file.as_str(), "--backend", b];
+        all.extend(&args);
+        let o = common::atomport(&all);
+        if !o.status.success() {
+            common::assert_fails_in_one_line(&o, 1, "BUFFER_BINDING_ARRAY");
+        }
+    }
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
+    run.extend(&args);
+    let o = on_lavapipe_25(&icd, &run);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for b in 0..3u64 {
+        let name = format!("buckets[{b}]");
+        let words: Vec<u64> = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("no {name}: {v}"))["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        let mut want: Vec<u64> = (0..128).filter(|k| k % 3 == b).collect();
+        let mut got = words[1..=want.len()].to_vec();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(words[0] as usize, want.len(), "{name}'s count");
+        assert_eq!(got, want, "{name}'s keys, in any order");
+    }
+    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+    diff.extend(&args);
+    let o = on_lavapipe_25(&icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+}

@@ -1207,6 +1207,17 @@ fn required_features(module: &naga::Module) -> wgt::Features {
         if arrays.iter().any(storage) {
             f |= F::STORAGE_RESOURCE_BINDING_ARRAY;
         }
+        // Arrays of storage buffers.
+        if arrays.iter().any(|t| matches!(t, TypeInner::Struct { .. })) {
+            // naga's SPIR-V writer marks every index into one non-uniform,
+            // which Vulkan takes only with the non-uniform feature enabled.
+            f |= F::BUFFER_BINDING_ARRAY
+                | F::STORAGE_RESOURCE_BINDING_ARRAY
+                | F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING;
+            if arrays.iter().all(|t| matches!(t, TypeInner::Struct { .. })) {
+                f.remove(F::TEXTURE_BINDING_ARRAY);
+            }
+        }
         for (cap, feature) in [
             (
                 naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
@@ -1215,6 +1226,10 @@ fn required_features(module: &naga::Module) -> wgt::Features {
             (
                 naga::valid::Capabilities::STORAGE_TEXTURE_BINDING_ARRAY_NON_UNIFORM_INDEXING,
                 F::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
+            ),
+            (
+                naga::valid::Capabilities::STORAGE_BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
+                F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
             ),
         ] {
             if !holds_without(cap) {

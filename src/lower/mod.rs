@@ -406,6 +406,7 @@ fn ir_passes(
     };
     writeonly_storage_readable(module);
     ir::access::storage_image_access(module);
+    ir::buffer_binding_arrays(module);
     binding_array_accesses(module);
     storage_array_access(module);
     barriers_without_textures(module);

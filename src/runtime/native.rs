@@ -13,7 +13,7 @@
 //! kernels with such images have no native run.
 
 use crate::runtime::dispatch::{
-    Resource, Slotted, array_parts, layout_entries, per_binding, resolve,
+    Resource, Slotted, array_parts, array_resource, layout_entries, per_binding, resolve,
 };
 use crate::runtime::run::RunOutput;
 use crate::{Bind, BindingInfo, Context, Error, Kernel, Result, Workgroups};
@@ -313,13 +313,10 @@ impl Context {
                         })
                         .collect();
                     let mut entries: Vec<wgpu::BindGroupEntry> = Vec::new();
-                    for ((binding, array, elements), (views, smps)) in per.iter().zip(&parts) {
+                    for ((binding, array, elements), parts) in per.iter().zip(&parts) {
                         let s = elements[0];
                         let resource = match s.resource {
-                            _ if *array && views.is_empty() => {
-                                wgpu::BindingResource::SamplerArray(smps)
-                            }
-                            _ if *array => wgpu::BindingResource::TextureViewArray(views),
+                            _ if *array => array_resource(parts),
                             Resource::Image(_) => {
                                 let i = slots
                                     .iter()

@@ -195,6 +195,37 @@ pub(crate) fn storage_array_access(module: &mut naga::Module) {
     }
 }
 
+/// An array of buffer blocks that stays one binding (`buffer B { … }
+/// bufs[];`, indexed at run time): naga's SPIR-V reader makes binding
+/// arrays only of images and samplers, and reads this one as an array of
+/// structs, which WGSL cannot hold in a storage buffer. It is a binding
+/// array of storage buffers, which wgpu binds where the adapter has
+/// BUFFER_BINDING_ARRAY and STORAGE_RESOURCE_BINDING_ARRAY.
+pub(crate) fn buffer_binding_arrays(module: &mut naga::Module) {
+    let handles: Vec<_> = module.global_variables.iter().map(|(h, _)| h).collect();
+    for h in handles {
+        let var = &module.global_variables[h];
+        if var.binding.is_none() || !matches!(var.space, naga::AddressSpace::Storage { .. }) {
+            continue;
+        }
+        let naga::TypeInner::Array { base, size, .. } = module.types[var.ty].inner else {
+            continue;
+        };
+        if !matches!(module.types[base].inner, naga::TypeInner::Struct { .. }) {
+            continue;
+        }
+        let name = module.types[var.ty].name.clone();
+        let ty = module.types.insert(
+            naga::Type {
+                name,
+                inner: naga::TypeInner::BindingArray { base, size },
+            },
+            naga::Span::UNDEFINED,
+        );
+        module.global_variables[h].ty = ty;
+    }
+}
+
 /// WGSL has no write-only storage buffers: a GLSL `writeonly buffer` becomes
 /// `read_write` (reading it is still never done by the shader).
 pub(crate) fn writeonly_storage_readable(module: &mut naga::Module) {

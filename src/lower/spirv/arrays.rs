@@ -160,7 +160,9 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
 /// per element, so only split arrays hold them).
 fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
     match what {
-        "texture" | "sampler" => true,
+        // Arrays of buffer blocks of a few elements were switches over
+        // them (array_switch): the rest are binding arrays of buffers.
+        "texture" | "sampler" | "buffer block" => true,
         "image" => {
             let formatless = m
                 .pointee(var)
@@ -239,7 +241,7 @@ fn indexed_at_run_time(
                 "is indexed by a value known only at run time"
             };
             return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers and storage images (of a declared format, without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers, buffer blocks and storage images (of a declared format, without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
                 super::array_switch::MAX_SWITCHED
             )));
         }
@@ -300,14 +302,24 @@ fn rewrite_chains(m: &mut Model, elements: &HashMap<Word, Vec<Word>>) -> Result<
 fn sets_with_binding_arrays(m: &Model) -> std::collections::HashSet<u32> {
     m.variables()
         .filter(|&(_, class, pointee)| {
-            class == StorageClass::UniformConstant
-                && m.global(pointee).is_some_and(|t| {
-                    matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray)
-                        && matches!(
-                            t.operands.first().and_then(id).and_then(|e| m.op_of(e)),
-                            Some(Op::TypeImage | Op::TypeSampler | Op::TypeSampledImage)
-                        )
-                })
+            m.global(pointee).is_some_and(|t| {
+                let element = t.operands.first().and_then(id);
+                let resource = match class {
+                    StorageClass::UniformConstant => matches!(
+                        element.and_then(|e| m.op_of(e)),
+                        Some(Op::TypeImage | Op::TypeSampler | Op::TypeSampledImage)
+                    ),
+                    // An array of buffer blocks left whole (storage buffers).
+                    StorageClass::StorageBuffer | StorageClass::Uniform => {
+                        element.is_some_and(|e| {
+                            m.has_decoration(e, Decoration::Block)
+                                || m.has_decoration(e, Decoration::BufferBlock)
+                        }) && !m.has_decoration(pointee, Decoration::Block)
+                    }
+                    _ => false,
+                };
+                matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) && resource
+            })
         })
         .map(|(v, _, _)| m.slot(v).0)
         .collect()
@@ -330,7 +342,7 @@ pub(crate) fn set_for_uniforms(m: &Model, wanted: u32) -> u32 {
 /// wgpu binds no uniform buffer in a bind group that holds a binding array
 /// (its Vulkan backend makes such groups update-after-bind, which uniform
 /// buffers may not be): a uniform block declared in the set of an array of
-/// textures or samplers moves, keeping its binding number, to the first set
+/// textures, samplers or buffer blocks moves, keeping its binding number, to the first set
 /// after every one in use. The binding map shows where it went; binding by
 /// name is unchanged. Runs for the translation and the native module alike.
 pub fn uniforms_apart_from_binding_arrays(m: &mut Model) {

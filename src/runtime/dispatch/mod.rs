@@ -651,22 +651,17 @@ impl Context {
                     let entries: Vec<wgpu::BindGroupEntry> = per
                         .iter()
                         .zip(&parts)
-                        .map(|((binding, array, elements), (views, samplers))| {
-                            wgpu::BindGroupEntry {
-                                binding: *binding,
-                                resource: match elements[0].resource {
-                                    _ if *array && views.is_empty() => {
-                                        wgpu::BindingResource::SamplerArray(samplers)
-                                    }
-                                    _ if *array => wgpu::BindingResource::TextureViewArray(views),
-                                    Resource::Texture(t) | Resource::Sampled(t, _) => {
-                                        wgpu::BindingResource::TextureView(t.view())
-                                    }
-                                    Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
-                                    Resource::Buffer(buf) => buf.raw().as_entire_binding(),
-                                    Resource::Image(img) => img.buffer().raw().as_entire_binding(),
-                                },
-                            }
+                        .map(|((binding, array, elements), parts)| wgpu::BindGroupEntry {
+                            binding: *binding,
+                            resource: match elements[0].resource {
+                                _ if *array => array_resource(parts),
+                                Resource::Texture(t) | Resource::Sampled(t, _) => {
+                                    wgpu::BindingResource::TextureView(t.view())
+                                }
+                                Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
+                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
+                                Resource::Image(img) => img.buffer().raw().as_entire_binding(),
+                            },
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {
@@ -1171,20 +1166,39 @@ pub(crate) fn per_binding<'s, 'a>(
     out
 }
 
-/// The texture views and samplers bound to a binding array's elements.
-pub(crate) fn array_parts<'a>(
-    elements: &[&Slotted<'a>],
-) -> (Vec<&'a wgpu::TextureView>, Vec<&'a wgpu::Sampler>) {
-    let mut views = Vec::new();
-    let mut samplers = Vec::new();
+/// The texture views, samplers and buffers bound to a binding array's
+/// elements.
+pub(crate) type ArrayParts<'a> = (
+    Vec<&'a wgpu::TextureView>,
+    Vec<&'a wgpu::Sampler>,
+    Vec<wgpu::BufferBinding<'a>>,
+);
+
+/// A binding array's resource, from its [`array_parts`].
+pub(crate) fn array_resource<'a>(parts: &'a ArrayParts<'a>) -> wgpu::BindingResource<'a> {
+    let (views, samplers, buffers) = parts;
+    if !buffers.is_empty() {
+        wgpu::BindingResource::BufferArray(buffers)
+    } else if views.is_empty() {
+        wgpu::BindingResource::SamplerArray(samplers)
+    } else {
+        wgpu::BindingResource::TextureViewArray(views)
+    }
+}
+
+/// The texture views, samplers and buffers bound to a binding array's
+/// elements.
+pub(crate) fn array_parts<'a>(elements: &[&Slotted<'a>]) -> ArrayParts<'a> {
+    let mut parts: ArrayParts = Default::default();
     for e in elements {
         match e.resource {
-            Resource::Texture(t) | Resource::Sampled(t, _) => views.push(t.view()),
-            Resource::Sampler(s) => samplers.push(s.raw()),
+            Resource::Texture(t) | Resource::Sampled(t, _) => parts.0.push(t.view()),
+            Resource::Sampler(s) => parts.1.push(s.raw()),
+            Resource::Buffer(b) => parts.2.push(b.raw().as_entire_buffer_binding()),
             _ => {}
         }
     }
-    (views, samplers)
+    parts
 }
 
 /// The bind group layout entries of every group `0..groups`, from what is
