@@ -947,9 +947,10 @@ const ROUND_EVEN: u32 = 2;
 const F_CLAMP: u32 = 43;
 
 /// The channels of a texel of a packed format (`rgb10_a2`, `rgb10_a2ui`,
-/// `r11f_g11f_b10f`) from its word, as Vulkan converts them: unorm `c / (2^b
-/// - 1)`, unsigned integers as they are, unsigned small floats through the
-/// half they are the top bits of (same exponent, shorter mantissa, no sign).
+/// `r11f_g11f_b10f`) from its word, as Vulkan converts them: unorm
+/// `c / (2^b - 1)`, unsigned integers as they are, unsigned small floats
+/// through the half they are the top bits of (same exponent, shorter
+/// mantissa, no sign).
 fn decode_packed(
     e: &mut Emit,
     common: &Common,
