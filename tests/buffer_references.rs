@@ -737,3 +737,68 @@ fn scalar_vertices_reached_through_a_table_of_references() {
         );
     }
 }
+
+/// References reached only through a struct in the push constants, and the
+/// `uvec2` form (GL_EXT_buffer_reference_uvec2), both ways: a batch of
+/// streams as a renderer's culling pass passes them.
+const THROUGH_STRUCTS: &str = "#version 460
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+layout(local_size_x = 32) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Floats { float v[]; };
+struct Batch { Floats src; Floats dst; uint count; };
+layout(push_constant) uniform Push { Batch batch; uvec2 extra; } pc;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= pc.batch.count) {
+        return;
+    }
+    Floats e = Floats(pc.extra);
+    pc.batch.dst.v[i] = pc.batch.src.v[i] * 2.0 + e.v[i];
+    uvec2 back = uvec2(pc.batch.dst);
+    Floats(back).v[i] += 1.0;
+}
+";
+
+#[test]
+fn references_through_push_constant_structs_and_uvec2_equal_the_cpu() {
+    let k = common::glsl(THROUGH_STRUCTS);
+    let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let src: Vec<f32> = (0..32).map(|i| i as f32 * 0.5).collect();
+    let extra: Vec<f32> = (0..32).map(|i| 100.0 - i as f32).collect();
+    let count = 20usize;
+    for ctx in contexts(&k) {
+        let arena = Arena::new(
+            &ctx,
+            &[
+                ("src", &floats(&src)),
+                ("dst", &vec![0u8; 128]),
+                ("extra", &floats(&extra)),
+            ],
+        )
+        .unwrap();
+        let address = |n: &str| arena.address(n).unwrap();
+        // Batch { src, dst, count } is 24 bytes (8-aligned); extra follows.
+        let mut push = push_bytes(&[address("src"), address("dst")], &[count as u32, 0]);
+        push.extend(address("extra").to_le_bytes());
+        let push = Buffer::from_bytes(&ctx, &push).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::named("pc", &push), arena.bind()])
+            .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        let got: Vec<f32> = arena
+            .read(&ctx, "dst")
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let want: Vec<f32> = (0..32)
+            .map(|i| {
+                if i < count {
+                    src[i] * 2.0 + extra[i] + 1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        assert_eq!(got, want, "{}", ctx.backend_name());
+    }
+}

@@ -117,6 +117,22 @@ impl Gen {
                 let (v, e) = (self.pick(&VARS), self.expr(2));
                 self.line(indent, &format!("{v} = {e};"));
             }
+            2 if self.rng.below(3) == 0 => {
+                // The atomics other passes rewrite into loops and arrays:
+                // float sums (exact: small integers), a vector component,
+                // strong compare-swaps that claim a word.
+                let (k, e) = (self.expr(1), self.expr(2));
+                let text = match self.rng.below(4) {
+                    0 => format!("atomicAdd(fsum[({k}) % 4u], float(({e}) & 7u));"),
+                    1 => format!("atomicAdd(shared_f[({k}) % 4u], float(({e}) & 7u));"),
+                    2 => format!(
+                        "atomicAdd(lanes.{}, ({e}) & 255u);",
+                        self.pick(&["x", "y", "z", "w"])
+                    ),
+                    _ => format!("atomicCompSwap(claims[({k}) % 4u], 0u, 1u);"),
+                };
+                self.line(indent, &text);
+            }
             2 => {
                 // Each operation on slots of its own: different operations
                 // on one word would make the result depend on their order.
@@ -206,11 +222,13 @@ impl Gen {
         };
         g.out.push_str(
             "#version 450
+#extension GL_EXT_shader_atomic_float : require
 layout(local_size_x = 32) in;
 layout(std430, set = 0, binding = 0) readonly buffer In { uint data[64]; };
-layout(std430, set = 0, binding = 1) buffer Acc { uint acc[32]; };
+layout(std430, set = 0, binding = 1) buffer Acc { uint acc[32]; float fsum[4]; uvec4 lanes; uint claims[4]; };
 layout(std430, set = 0, binding = 2) writeonly buffer Out { uint result[]; };
 shared uint shared_acc[16];
+shared float shared_f[4];
 uint mix3(uint x, uint y) { return (x * 3u) ^ (y >> 1); }
 ",
         );
@@ -227,6 +245,10 @@ uint mix3(uint x, uint y) { return (x * 3u) ^ (y >> 1); }
             1,
             "if (gl_LocalInvocationIndex < 16u) { shared_acc[gl_LocalInvocationIndex] = 0u; }",
         );
+        g.line(
+            1,
+            "if (gl_LocalInvocationIndex < 4u) { shared_f[gl_LocalInvocationIndex] = 0.0; }",
+        );
         g.line(1, "barrier();");
         g.budget = 40;
         g.block(1, 3);
@@ -239,6 +261,7 @@ uint mix3(uint x, uint y) { return (x * 3u) ^ (y >> 1); }
         // Into words of their own: adding into words other atomics change
         // would make the result depend on their order.
         g.line(1, "if (gl_LocalInvocationIndex < 16u) { atomicAdd(acc[16u + gl_LocalInvocationIndex], shared_acc[gl_LocalInvocationIndex]); }");
+        g.line(1, "if (gl_LocalInvocationIndex < 4u) { atomicAdd(acc[16u + gl_LocalInvocationIndex], uint(shared_f[gl_LocalInvocationIndex])); }");
         g.line(0, "}");
         g.out
     }
@@ -268,7 +291,7 @@ fn generated_shapes_translate_and_agree_with_their_native_runs() {
         for ctx in &contexts {
             let inputs = [
                 ("In", bytemuck::cast_slice(&data).to_vec()),
-                ("Acc", vec![0u8; 128]),
+                ("Acc", vec![0u8; 176]),
                 ("Out", vec![0u8; 64 * 4]),
             ];
             runs.extend(common::translated_and_native(

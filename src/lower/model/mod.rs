@@ -1018,8 +1018,8 @@ impl Model {
     /// more (e.g. `OpTypePointer Image` once no texel pointer is left), with
     /// their names and decorations.
     pub(crate) fn remove_unused_types(&mut self, kinds: &[Op]) {
-        let module = self.module_mut();
         loop {
+            let module = self.module_mut();
             let mut used = HashSet::new();
             let all = module
                 .types_global_values
@@ -1048,15 +1048,25 @@ impl Model {
             if removed.is_empty() {
                 break;
             }
-            let gone = |i: &Instruction| {
-                i.operands
-                    .first()
-                    .and_then(id)
-                    .is_some_and(|t| removed.contains(&t))
-            };
-            module.annotations.retain(|a| !gone(a));
-            module.debug_names.retain(|a| !gone(a));
+            let removed: Vec<Word> = removed.into_iter().collect();
+            self.remove_definitions(&removed);
         }
+    }
+
+    /// Removes the globals `ids` define, with their names and decorations.
+    pub(crate) fn remove_definitions(&mut self, ids: &[Word]) {
+        let module = self.module_mut();
+        module
+            .types_global_values
+            .retain(|i| i.result_id.is_none_or(|r| !ids.contains(&r)));
+        let about = |i: &Instruction| {
+            i.operands
+                .first()
+                .and_then(id)
+                .is_some_and(|t| ids.contains(&t))
+        };
+        module.annotations.retain(|a| !about(a));
+        module.debug_names.retain(|a| !about(a));
     }
 
     /// Drops every capability and extension that `drop` matches.

@@ -197,15 +197,7 @@ fn bindable(m: &Model, var: Word, element: Word, compares: bool) -> bool {
     let storage = lit(5) == 2;
     let formatless =
         image.operands.get(6) == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown));
-    let atomic = m.instructions().any(|i| {
-        i.class.opcode == Op::ImageTexelPointer
-            && i.operands
-                .first()
-                .and_then(id)
-                .and_then(|c| m.def(c))
-                .and_then(|c| c.operands.first().and_then(id))
-                == Some(var)
-    });
+    let atomic = super::arrays::elements_used_atomically(m, var);
     !(depth && compares) && !(storage && (formatless || atomic))
 }
 

@@ -154,6 +154,19 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
     Ok(split)
 }
 
+/// Whether an image atomic uses an element of the image array `var`.
+pub(crate) fn elements_used_atomically(m: &Model, var: Word) -> bool {
+    m.instructions().any(|i| {
+        i.class.opcode == Op::ImageTexelPointer
+            && i.operands
+                .first()
+                .and_then(id)
+                .and_then(|c| m.def(c))
+                .and_then(|c| c.operands.first().and_then(id))
+                == Some(var)
+    })
+}
+
 /// Whether the array `var` of `what`, indexed at run time, stays whole as a
 /// wgpu binding array: of textures and samplers, and of storage images of a
 /// declared format that no image atomic uses (those are texel buffers, one
@@ -173,16 +186,7 @@ fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
                     img.operands.get(6)
                         == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
                 });
-            let atomic = m.instructions().any(|i| {
-                i.class.opcode == Op::ImageTexelPointer
-                    && i.operands
-                        .first()
-                        .and_then(id)
-                        .and_then(|c| m.def(c))
-                        .and_then(|c| c.operands.first().and_then(id))
-                        == Some(var)
-            });
-            !formatless && !atomic
+            !formatless && !elements_used_atomically(m, var)
         }
         _ => false,
     }

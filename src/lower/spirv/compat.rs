@@ -1006,17 +1006,7 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
         .map(|o| o.0)
         .filter(|r| !held.contains(r))
         .collect();
-    let module = m.module_mut();
-    let dead = |i: &Instruction| i.result_id.is_some_and(|r| gone.contains(&r));
-    module.types_global_values.retain(|i| !dead(i));
-    let names_dead = |i: &Instruction| {
-        i.operands
-            .first()
-            .and_then(id)
-            .is_some_and(|r| gone.contains(&r))
-    };
-    module.debug_names.retain(|i| !names_dead(i));
-    module.annotations.retain(|i| !names_dead(i));
+    m.remove_definitions(&gone);
     Ok(odd.len())
 }
 

@@ -308,14 +308,7 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
         Some(Operand::LiteralBit32(k)) => *k,
         _ => 4,
     };
-    let mask = match width {
-        2..=4 => e.op(
-            Op::CompositeConstruct,
-            ids.bvec[width as usize],
-            &vec![outside; width as usize],
-        ),
-        _ => outside,
-    };
+    let mask = per_component(e, ids, outside, width);
     let zero = e.null(ty);
     let texel = e.op(Op::Select, ty, &[mask, zero, read]);
     // The sampler stays bound, as it is to the original: a gather through
@@ -325,14 +318,7 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
     let gathered = e.op(Op::ImageGather, ty, &[si, coord, component]);
     let never = e.constant(ids.uint, 4);
     let never = e.op(Op::IEqual, ids.boolean, &[code, never]);
-    let never = match width {
-        2..=4 => e.op(
-            Op::CompositeConstruct,
-            ids.bvec[width as usize],
-            &vec![never; width as usize],
-        ),
-        _ => never,
-    };
+    let never = per_component(e, ids, never, width);
     e.push(with_ids(
         Op::Select,
         Some(ty),
@@ -340,6 +326,18 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
         &[never, gathered, texel],
     ));
     Ok(())
+}
+
+/// The condition `b` for each of `width` components (a `select`'s mask).
+fn per_component(e: &mut Emit, ids: &Ids, b: Word, width: u32) -> Word {
+    match width {
+        2..=4 => e.op(
+            Op::CompositeConstruct,
+            ids.bvec[width as usize],
+            &vec![b; width as usize],
+        ),
+        _ => b,
+    }
 }
 
 /// Texel `i` of an axis of `s` texels wrapped by address mode `mode`
