@@ -414,17 +414,26 @@ fn the_cli_binds_elements_and_whole_arrays_and_refuses_run_time_indices() {
         ]);
         common::assert_fails(&o, 2, "bins[2]");
     }
-    let dynamic = common::temp_file(
-        "arrays",
-        "dynamic.comp",
-        "#version 450
+    // Atomic image arrays indexed at run time are a switch over up to 16
+    // elements; longer ones are refused, naming the array.
+    let dynamic = |n: u32| {
+        common::temp_file(
+            "arrays",
+            &format!("dynamic{n}.comp"),
+            &format!(
+                "#version 450
 layout(local_size_x = 4) in;
-layout(set = 0, binding = 0, r32ui) uniform uimage2D bins[3];
-layout(set = 0, binding = 1) buffer Sel { uint which; };
-void main() { imageAtomicAdd(bins[which], ivec2(gl_LocalInvocationID.x, 0), 1u); }
-",
-    );
-    let o = common::atomport(&["translate", &dynamic]);
+layout(set = 0, binding = 0, r32ui) uniform uimage2D bins[{n}];
+layout(set = 0, binding = 1) buffer Sel {{ uint which; }};
+void main() {{ imageAtomicAdd(bins[which], ivec2(gl_LocalInvocationID.x, 0), 1u); }}
+"
+            ),
+        )
+    };
+    let o = common::atomport(&["translate", &dynamic(3)]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("switch"));
+    let o = common::atomport(&["translate", &dynamic(24)]);
     common::assert_fails(
         &o,
         1,
@@ -440,16 +449,16 @@ fn arrays_that_cannot_be_split_are_refused_naming_them() {
         "#version 450
 #extension GL_EXT_nonuniform_qualifier : require
 layout(local_size_x = 4) in;
-layout(set = 0, binding = 0) buffer Chunk { uint words[]; } chunks[];
+layout(set = 0, binding = 0, r32ui) uniform uimage2D counters[];
 layout(set = 0, binding = 1) buffer O { uint o[]; };
 void main() {
     uint i = gl_LocalInvocationID.x;
-    o[i] = chunks[nonuniformEXT(i)].words[0];
+    o[i] = imageAtomicAdd(counters[nonuniformEXT(i)], ivec2(0), 1u);
 }
 ",
     );
     let o = common::atomport(&["translate", &bindless]);
-    common::assert_fails(&o, 1, "the buffer block array `chunks` has no size");
+    common::assert_fails(&o, 1, "the image array `counters` has no size");
     let whole = common::temp_file(
         "arrays",
         "whole.comp",
