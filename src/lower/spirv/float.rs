@@ -357,6 +357,18 @@ fn in_loops(
     var_ptr: Word,
     mut emit: impl FnMut(&mut Cfg, &Instruction, &mut Vec<Word>),
 ) -> Result<Vec<Word>> {
+    // Pointer, scope, semantics and value, and a result: malformed SPIR-V
+    // may have fewer, which the rewrites would index past.
+    if let Some(i) = m
+        .instructions()
+        .find(|i| chosen(m, i) && (i.operands.len() < 4 || i.result_id.is_none()))
+    {
+        return Err(Error::shader(format!(
+            "malformed SPIR-V: an Op{:?} where a float atomic was found, with {} operands (an atomic has 4 and a result)",
+            i.class.opcode,
+            i.operands.len()
+        )));
+    }
     let mut weak = Vec::new();
     // Where each split block's last instructions went, for the phis of its
     // successors (not the loops' own, which name the block as it now is).
@@ -387,7 +399,15 @@ fn in_loops(
             }
         }
         moved.insert(label, cfg.label);
-        own_phis.extend(cfg.phis());
+        // The loops' phis, not the block's own (which may name a block
+        // split before this one, and must be repointed like any other).
+        let original: Vec<Word> = block
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Phi)
+            .filter_map(|i| i.result_id)
+            .collect();
+        own_phis.extend(cfg.phis().into_iter().filter(|p| !original.contains(p)));
         variables.extend(cfg.variables.iter().map(|&v| (fi, v)));
         Ok(Some(cfg.finish(block.label.clone())))
     })?;
