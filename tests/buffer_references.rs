@@ -772,7 +772,7 @@ fn references_through_push_constant_structs_and_uvec2_equal_the_cpu() {
             &ctx,
             &[
                 ("src", &floats(&src)),
-                ("dst", &vec![0u8; 128]),
+                ("dst", &[0u8; 128]),
                 ("extra", &floats(&extra)),
             ],
         )
