@@ -35,12 +35,6 @@ use crate::lower::model::{Model, id, with_ids};
 /// The most elements an array indexed at run time is switched over.
 pub const MAX_SWITCHED: u32 = 16;
 
-/// An array to switch over.
-struct Switched {
-    /// Its elements.
-    len: u32,
-}
-
 /// Rewrites every use of an element of the arrays that need it (see the
 /// module docs); returns how many uses.
 pub fn switch_dynamic_indices(m: &mut Model) -> Result<usize> {
@@ -50,7 +44,7 @@ pub fn switch_dynamic_indices(m: &mut Model) -> Result<usize> {
         return Ok(0);
     }
     // The index constants, of both signednesses, made before the walk.
-    let most = chosen.values().map(|s| s.len).max().unwrap_or(0);
+    let most = chosen.values().copied().max().unwrap_or(0);
     let mut constants: HashMap<(Word, u32), Word> = HashMap::new();
     for signed in [false, true] {
         let ty = m.int_type(32, signed);
@@ -119,7 +113,7 @@ fn fold_specialized_lengths(m: &mut Model) -> HashSet<Word> {
 /// The arrays to switch over: of at most [`MAX_SWITCHED`] elements,
 /// indexed at run time, and not bindable as a binding array (see the
 /// module docs).
-fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, Switched> {
+fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
     let compares = m.instructions().any(|i| {
         matches!(
             i.class.opcode,
@@ -167,7 +161,7 @@ fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, Switched> {
         let element = t.operands.first().and_then(id).unwrap_or(0);
         let needs = folded.contains(&var) || !bindable(m, var, element, compares);
         if needs {
-            chosen.insert(var, Switched { len });
+            chosen.insert(var, len);
         }
     }
     chosen
@@ -227,15 +221,21 @@ fn on_the_way(m: &Model, inst: &Instruction) -> bool {
     }
 }
 
+/// The most instructions between an array and a use of its element
+/// (chains, loads, `OpSampledImage`): real code has a handful; malformed
+/// SPIR-V can name a chain its own base, which must not recurse forever.
+const MAX_CHAIN: usize = 64;
+
 /// What reaches an element of a switched array from `w`: the array, the
 /// index, and the instructions from the array to `w`, in order.
 fn chain_to(
     m: &Model,
     w: Word,
-    chosen: &HashMap<Word, Switched>,
+    chosen: &HashMap<Word, u32>,
+    depth: usize,
 ) -> Option<(Word, Word, Vec<Instruction>)> {
     let def = m.def(w)?;
-    if !on_the_way(m, def) {
+    if depth >= MAX_CHAIN || !on_the_way(m, def) {
         return None;
     }
     let base = def.operands.first().and_then(id)?;
@@ -249,7 +249,7 @@ fn chain_to(
         .operands
         .iter()
         .filter_map(id)
-        .find_map(|o| chain_to(m, o, chosen))?;
+        .find_map(|o| chain_to(m, o, chosen, depth + 1))?;
     deps.push(def.clone());
     Some((var, index, deps))
 }
@@ -260,7 +260,7 @@ fn chain_to(
 fn split_block(
     m: &Model,
     block: &Block,
-    chosen: &HashMap<Word, Switched>,
+    chosen: &HashMap<Word, u32>,
     constants: &HashMap<(Word, u32), Word>,
 ) -> Result<Option<(Vec<Block>, usize)>> {
     let header = block
@@ -278,7 +278,7 @@ fn split_block(
             inst.operands
                 .iter()
                 .filter_map(id)
-                .find_map(|o| chain_to(m, o, chosen))
+                .find_map(|o| chain_to(m, o, chosen, 0))
         };
         let Some((var, index, deps)) = found else {
             current.push(inst.clone());
@@ -288,7 +288,7 @@ fn split_block(
             return Ok(None);
         }
         uses += 1;
-        let len = chosen[&var].len;
+        let len = chosen[&var];
         let index_ty = m.result_type(index).unwrap_or(0);
         let tail = m.fresh();
         let cases: Vec<Word> = (0..len).map(|_| m.fresh()).collect();
