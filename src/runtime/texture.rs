@@ -733,13 +733,16 @@ fn layout(format: wgpu::TextureFormat) -> Option<(usize, Channel, u32, bool)> {
 /// channel's bits (red first, from the word's low bits) and their kind
 /// (the floats are unsigned, with 5-bit exponents).
 fn packed(format: wgpu::TextureFormat) -> Option<(&'static [u32], Channel)> {
-    use wgpu::TextureFormat as F;
-    match format {
-        F::Rgb10a2Unorm => Some((&[10, 10, 10, 2], Channel::Unorm)),
-        F::Rgb10a2Uint => Some((&[10, 10, 10, 2], Channel::Uint)),
-        F::Rg11b10Ufloat => Some((&[11, 11, 10], Channel::Float)),
-        _ => None,
-    }
+    // One table: the image format's (`ImageFormat::packed`).
+    let f = crate::ImageFormat::ALL
+        .iter()
+        .find(|f| f.texture_format() == format)?;
+    let kind = match f.layout().2 {
+        crate::ChannelKind::Unorm => Channel::Unorm,
+        crate::ChannelKind::Uint => Channel::Uint,
+        _ => Channel::Float,
+    };
+    Some((f.packed()?, kind))
 }
 
 /// One texel of a packed format: unorm rounded to nearest, unsigned

@@ -161,10 +161,13 @@ fn whole_values(m: &mut Model, wrappers: &HashMap<Word, (Word, u32)>, zero: Word
                 out.push(Operand::LiteralBit32(0));
             }
             // Past a padded array's index: its wrapper's value.
-            let next = component_type(e.m, ty, *k).and_then(|t| match wrappers.contains_key(&ty) {
-                true => component_type(e.m, t, 0),
-                false => Some(t),
-            });
+            let next =
+                e.m.component(ty, *k)
+                    .ok()
+                    .and_then(|t| match wrappers.contains_key(&ty) {
+                        true => e.m.component(t, 0).ok(),
+                        false => Some(t),
+                    });
             match next {
                 Some(next) => ty = next,
                 None => return Ok(false),
@@ -179,18 +182,6 @@ fn whole_values(m: &mut Model, wrappers: &HashMap<Word, (Word, u32)>, zero: Word
         Ok(true)
     })?;
     Ok(())
-}
-
-/// The type of component `k` of a value of type `ty`.
-fn component_type(m: &Model, ty: Word, k: u32) -> Option<Word> {
-    let t = m.global(ty)?;
-    match t.class.opcode {
-        Op::TypeStruct => t.operands.get(k as usize).and_then(id),
-        Op::TypeArray | Op::TypeRuntimeArray | Op::TypeVector | Op::TypeMatrix => {
-            t.operands.first().and_then(id)
-        }
-        _ => None,
-    }
 }
 
 /// Bytes of a 32-bit scalar or a vector of them.

@@ -1072,7 +1072,7 @@ pub(super) fn load(
             let w = load_word(e, c, var, t, off);
             let s = bit_shift(e, c, off);
             let bits = e.op(Op::ShiftRightLogical, c.uint, &[w, s]);
-            let v = e.ext_inst(c.glsl, c.vec2, UNPACK_HALF_2X16, bits);
+            let v = e.ext_inst(c.glsl, c.vec2, UNPACK_HALF_2X16, &[bits]);
             let x = e.extract(c.float, v, 0);
             Ok(e.op(Op::FConvert, ty, &[x]))
         }
@@ -1139,7 +1139,7 @@ pub(super) fn store(
             let bits = if d.class.opcode == Op::TypeFloat {
                 let x = e.op(Op::FConvert, c.float, &[value]);
                 let v = e.op(Op::CompositeConstruct, c.vec2, &[x, c.float_zero]);
-                e.ext_inst(c.glsl, c.uint, PACK_HALF_2X16, v)
+                e.ext_inst(c.glsl, c.uint, PACK_HALF_2X16, &[v])
             } else {
                 // The low bits, zero-extended (the narrow pass's reading of this bitcast).
                 e.op(Op::Bitcast, c.uint, &[value])

@@ -34,20 +34,14 @@ impl Emit<'_> {
         r
     }
 
-    /// Emits extended instruction `which` of the import `set` on one
-    /// argument; returns its result.
-    pub(crate) fn ext_inst(&mut self, set: Word, ty: Word, which: u32, arg: Word) -> Word {
+    /// Emits extended instruction `which` of the import `set` on `args`;
+    /// returns its result.
+    pub(crate) fn ext_inst(&mut self, set: Word, ty: Word, which: u32, args: &[Word]) -> Word {
         let r = self.fresh();
-        self.out.push(Instruction::new(
-            Op::ExtInst,
-            Some(ty),
-            Some(r),
-            vec![
-                Operand::IdRef(set),
-                Operand::LiteralExtInstInteger(which),
-                Operand::IdRef(arg),
-            ],
-        ));
+        let mut operands = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(which)];
+        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
+        self.out
+            .push(Instruction::new(Op::ExtInst, Some(ty), Some(r), operands));
         r
     }
 

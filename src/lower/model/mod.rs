@@ -480,6 +480,17 @@ impl Model {
         }
     }
 
+    /// How many components a scalar or vector type has.
+    pub(crate) fn components(&self, ty: Word) -> u32 {
+        match self.global(ty) {
+            Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
+                Some(Operand::LiteralBit32(n)) => *n,
+                _ => 1,
+            },
+            _ => 1,
+        }
+    }
+
     /// (width, signed) of an integer type.
     pub(crate) fn int_type_of(&self, ty: Word) -> Option<(u32, bool)> {
         match self
@@ -497,14 +508,25 @@ impl Model {
     /// member (the index must be a constant), an array's, vector's or
     /// matrix's element. Malformed chains are errors naming what is wrong.
     pub(crate) fn step(&self, ty: Word, index: Word) -> Result<Word> {
+        let k = match self.op_of(ty) {
+            Some(Op::TypeStruct) => self.constant_u32(index).ok_or_else(|| {
+                Error::shader("malformed SPIR-V: a struct index that is not a constant")
+            })?,
+            _ => 0,
+        };
+        self.component(ty, k)
+    }
+
+    /// The type of component `k` of a composite of type `ty` (what an
+    /// `OpCompositeExtract` index selects): a struct's member, an array's,
+    /// vector's or matrix's element.
+    pub(crate) fn component(&self, ty: Word, k: u32) -> Result<Word> {
         let t = self.global(ty).ok_or_else(|| {
             Error::shader("malformed SPIR-V: access chain through an unknown type")
         })?;
         match t.class.opcode {
             Op::TypeStruct => {
-                let k = self.constant_u32(index).ok_or_else(|| {
-                    Error::shader("malformed SPIR-V: a struct index that is not a constant")
-                })? as usize;
+                let k = k as usize;
                 t.operands.get(k).and_then(id).ok_or_else(|| {
                     Error::shader(format!(
                         "malformed SPIR-V: member {k} of a struct with {} members",

@@ -83,11 +83,8 @@ fn fold_specialized_lengths(m: &mut Model) -> HashSet<Word> {
     let mut arrays = Vec::new();
     for (var, class, pointee) in m.variables() {
         let Some(t) = m.global(pointee) else { continue };
-        let resource = matches!(
-            class,
-            StorageClass::UniformConstant | StorageClass::StorageBuffer | StorageClass::Uniform
-        );
-        if t.class.opcode != Op::TypeArray || !resource {
+        let element = t.operands.first().and_then(id).unwrap_or(0);
+        if t.class.opcode != Op::TypeArray || resource_kind(m, class, element).is_none() {
             continue;
         }
         let Some(len) = t.operands.get(1).and_then(id) else {
@@ -137,11 +134,7 @@ fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
         .collect();
     let mut chosen = HashMap::new();
     for (var, class, pointee) in m.variables() {
-        let resource = matches!(
-            class,
-            StorageClass::UniformConstant | StorageClass::StorageBuffer | StorageClass::Uniform
-        );
-        if !resource || !dynamic.contains(&var) {
+        if !dynamic.contains(&var) {
             continue;
         }
         let Some(t) = m
@@ -159,7 +152,7 @@ fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
             continue;
         };
         let element = t.operands.first().and_then(id).unwrap_or(0);
-        let needs = folded.contains(&var) || !bindable(m, var, element, compares);
+        let needs = folded.contains(&var) || !bindable(m, var, class, element, compares);
         if needs {
             chosen.insert(var, len);
         }
@@ -167,38 +160,42 @@ fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
     chosen
 }
 
-/// Whether an array of `element`s can be a wgpu binding array: textures,
-/// samplers and storage images of a declared format without image atomics,
-/// never compared through (naga cannot type that).
-fn bindable(m: &Model, var: Word, element: Word, compares: bool) -> bool {
-    let Some(t) = m.global(element) else {
-        return false;
+/// What an array of `element`s in `class` holds (`arrays`' names:
+/// "texture", "image", "sampler", "buffer block"), a combined sampler
+/// counting as the texture it splits into; `None` for what is no resource.
+fn resource_kind(m: &Model, class: StorageClass, element: Word) -> Option<&'static str> {
+    let image = match m.global(element) {
+        Some(t) if t.class.opcode == Op::TypeSampledImage => t.operands.first().and_then(id)?,
+        _ => element,
     };
-    let image = match t.class.opcode {
-        Op::TypeSampledImage => t.operands.first().and_then(id).and_then(|i| m.global(i)),
-        Op::TypeImage => Some(t),
-        Op::TypeSampler => return !compares,
-        // A buffer block (switched), or not a resource (left alone).
-        Op::TypeStruct => return !is_block(m, element),
-        _ => return true,
-    };
-    let Some(image) = image else { return false };
-    let lit = |k: usize| match image.operands.get(k) {
-        Some(Operand::LiteralBit32(v)) => *v,
-        _ => 0,
-    };
-    let depth = lit(2) == 1;
-    let storage = lit(5) == 2;
-    let formatless =
-        image.operands.get(6) == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown));
-    let atomic = super::arrays::elements_used_atomically(m, var);
-    !(depth && compares) && !(storage && (formatless || atomic))
+    super::arrays::kind(m, class, image)
 }
 
-/// Whether `ty` is a buffer block.
-fn is_block(m: &Model, ty: Word) -> bool {
-    m.has_decoration(ty, rspirv::spirv::Decoration::Block)
-        || m.has_decoration(ty, rspirv::spirv::Decoration::BufferBlock)
+/// Whether an array of `element`s can be a wgpu binding array: as
+/// [`super::arrays`] binds them (textures, samplers, storage images of a
+/// declared format without image atomics), never compared through (naga
+/// cannot type that), and not of buffer blocks, which are switched over
+/// when they are this short. What is no resource is left alone.
+fn bindable(m: &Model, var: Word, class: StorageClass, element: Word, compares: bool) -> bool {
+    let depth = |t: &Instruction| t.operands.get(2) == Some(&Operand::LiteralBit32(1));
+    let shadow = match m.global(element) {
+        Some(t) if t.class.opcode == Op::TypeSampledImage => t
+            .operands
+            .first()
+            .and_then(id)
+            .and_then(|i| m.global(i))
+            .is_some_and(depth),
+        Some(t) if t.class.opcode == Op::TypeImage => depth(t),
+        _ => false,
+    };
+    match resource_kind(m, class, element) {
+        None => true,
+        Some("buffer block") => false,
+        Some(what) => {
+            let compared = compares && (what == "sampler" || shadow);
+            super::arrays::binds_whole(m, var, what) && !compared
+        }
+    }
 }
 
 /// Whether `inst` makes a handle or a pointer on the way to an element

@@ -42,7 +42,7 @@ pub struct SplitArray {
 }
 
 /// What a resource array holds, for messages.
-fn kind(m: &Model, class: StorageClass, element: Word) -> Option<&'static str> {
+pub(crate) fn kind(m: &Model, class: StorageClass, element: Word) -> Option<&'static str> {
     let t = m.global(element)?;
     match (class, t.class.opcode) {
         (StorageClass::UniformConstant, Op::TypeImage) => {
@@ -171,7 +171,7 @@ pub(crate) fn elements_used_atomically(m: &Model, var: Word) -> bool {
 /// wgpu binding array: of textures and samplers, and of storage images of a
 /// declared format that no image atomic uses (those are texel buffers, one
 /// per element, so only split arrays hold them).
-fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
+pub(crate) fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
     match what {
         // Arrays of buffer blocks of a few elements were switches over
         // them (array_switch): the rest are binding arrays of buffers.
@@ -307,21 +307,11 @@ fn sets_with_binding_arrays(m: &Model) -> std::collections::HashSet<u32> {
     m.variables()
         .filter(|&(_, class, pointee)| {
             m.global(pointee).is_some_and(|t| {
-                let element = t.operands.first().and_then(id);
-                let resource = match class {
-                    StorageClass::UniformConstant => matches!(
-                        element.and_then(|e| m.op_of(e)),
-                        Some(Op::TypeImage | Op::TypeSampler | Op::TypeSampledImage)
-                    ),
-                    // An array of buffer blocks left whole (storage buffers).
-                    StorageClass::StorageBuffer | StorageClass::Uniform => {
-                        element.is_some_and(|e| {
-                            m.has_decoration(e, Decoration::Block)
-                                || m.has_decoration(e, Decoration::BufferBlock)
-                        }) && !m.has_decoration(pointee, Decoration::Block)
-                    }
-                    _ => false,
-                };
+                let element = t.operands.first().and_then(id).unwrap_or(0);
+                // Arrays of textures, samplers, storage images and buffer
+                // blocks left whole; combined samplers (not split yet).
+                let resource = kind(m, class, element).is_some()
+                    || m.op_of(element) == Some(Op::TypeSampledImage);
                 matches!(t.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) && resource
             })
         })

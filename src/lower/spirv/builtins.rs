@@ -35,7 +35,7 @@ pub fn lower_builtins(m: &mut Model) -> Result<usize> {
         .filter(|i| handled(m, i))
         .filter_map(|i| i.operands.first().and_then(id))
         .filter_map(|x| m.result_type(x))
-        .map(|t| components(m, t))
+        .map(|t| m.components(t))
         .collect();
     if counts.is_empty() {
         return Ok(0);
@@ -84,17 +84,6 @@ fn handled(m: &Model, inst: &Instruction) -> bool {
     }
 }
 
-/// How many components a scalar or vector type has.
-fn components(m: &Model, ty: Word) -> u32 {
-    match m.global(ty) {
-        Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
-            Some(rspirv::dr::Operand::LiteralBit32(n)) => *n,
-            _ => 1,
-        },
-        _ => 1,
-    }
-}
-
 /// `v` in every component of a `u32` scalar or vector type of `n` components.
 fn splat(e: &mut Emit, types: &Types, n: u32, v: u32) -> Word {
     let u = e.m.uint_id();
@@ -111,12 +100,7 @@ fn splat(e: &mut Emit, types: &Types, n: u32, v: u32) -> Word {
 fn operands(e: &Emit, inst: &Instruction) -> Option<(Word, Word, Vec<Word>, u32)> {
     let args: Vec<Word> = inst.operands.iter().filter_map(id).collect();
     let ty = e.m.result_type(*args.first()?)?;
-    Some((
-        inst.result_type?,
-        inst.result_id?,
-        args,
-        components(e.m, ty),
-    ))
+    Some((inst.result_type?, inst.result_id?, args, e.m.components(ty)))
 }
 
 /// `isnan(x)`: `(bits(x) & 0x7fffffff) > 0x7f800000`; `isinf(x)`: `==`.

@@ -51,8 +51,8 @@ fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
     let one = |e: &mut Emit, c: Word| -> Word {
         let v = e.op(Op::CompositeConstruct, ids.vec2, &[c, ids.zero]);
         let uint = e.m.uint_id();
-        let p = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, v);
-        let u = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, p);
+        let p = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, &[v]);
+        let u = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, &[p]);
         e.extract(ids.f32_ty, u, 0)
     };
     let parts: Vec<Word> = if t.n == 1 {
@@ -127,7 +127,7 @@ fn half_bits(
                     .into_iter()
                     .map(|bits| {
                         let word = e.op(Op::UConvert, uint, &[bits]);
-                        let pair = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, word);
+                        let pair = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, &[word]);
                         e.extract(ids.f32_ty, pair, 0)
                     })
                     .collect();
@@ -164,7 +164,7 @@ fn half_bits(
                     .into_iter()
                     .map(|x| {
                         let pair = e.op(Op::CompositeConstruct, ids.vec2, &[x, ids.zero]);
-                        let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, pair);
+                        let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, &[pair]);
                         let convert = if signed { Op::SConvert } else { Op::UConvert };
                         e.op(convert, c, &[word])
                     })
@@ -174,7 +174,7 @@ fn half_bits(
             }
             // An f16vec2 to a word.
             Some((1, c)) if h.n == 2 && width(e, c) == Some(32) => {
-                let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, src);
+                let word = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, &[src]);
                 let op = if c == uint {
                     Op::CopyObject
                 } else {

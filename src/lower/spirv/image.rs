@@ -679,14 +679,7 @@ fn packing(bits: u32, kind: ChannelKind) -> Option<(u32, u32)> {
 
 /// A GLSL.std.450 instruction.
 fn glsl_op(e: &mut Emit, common: &Common, ty: Word, n: u32, args: &[Word]) -> Word {
-    let r = e.fresh();
-    let mut operands = vec![
-        Operand::IdRef(common.glsl),
-        Operand::LiteralExtInstInteger(n),
-    ];
-    operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
-    e.push(Instruction::new(Op::ExtInst, Some(ty), Some(r), operands));
-    r
+    e.ext_inst(common.glsl, ty, n, args)
 }
 
 /// The channels of a packed texel from its words (the texel in the low

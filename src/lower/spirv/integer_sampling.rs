@@ -245,9 +245,9 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
     let last = e.op(Op::ISub, int, &[levels, i1]);
     let last_f = e.op(Op::ConvertSToF, float, &[last]);
     let half = e.op(Op::FAdd, float, &[lod, f_half]);
-    let up = ext(e, ids.glsl, float, CEIL, &[half]);
+    let up = e.ext_inst(ids.glsl, float, CEIL, &[half]);
     let level_f = e.op(Op::FSub, float, &[up, f1]);
-    let level_f = ext(e, ids.glsl, float, F_CLAMP, &[level_f, f0, last_f]);
+    let level_f = e.ext_inst(ids.glsl, float, F_CLAMP, &[level_f, f0, last_f]);
     let level = e.op(Op::ConvertFToS, int, &[level_f]);
     let n = axes + u32::from(arrayed);
     let size_ty = if n == 1 { int } else { ids.ivec[n as usize] };
@@ -256,6 +256,16 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
         if of == 1 { v } else { e.extract(ty, v, k) }
     };
     let code = ids.modes[&var];
+    // The address mode, tested once for every axis.
+    let is = |e: &mut Emit, k: u32| {
+        let k = e.constant(ids.uint, k.into());
+        e.op(Op::IEqual, ids.boolean, &[code, k])
+    };
+    let modes = Modes {
+        repeat: is(e, 1),
+        mirror: is(e, 2),
+        border: is(e, 3),
+    };
     let mut texel = Vec::new();
     let mut outside: Option<Word> = None;
     for a in 0..axes {
@@ -263,13 +273,13 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
         let s = component(e, int, size, a, n);
         let s_f = e.op(Op::ConvertSToF, float, &[s]);
         let scaled = e.op(Op::FMul, float, &[u, s_f]);
-        let floor = ext(e, ids.glsl, float, FLOOR, &[scaled]);
+        let floor = e.ext_inst(ids.glsl, float, FLOOR, &[scaled]);
         let mut i = e.op(Op::ConvertFToS, int, &[floor]);
         if let Some(o) = offset {
             let o = component(e, int, o, a, axes);
             i = e.op(Op::IAdd, int, &[i, o]);
         }
-        let (wrapped, out) = wrap(e, ids, i, s, code);
+        let (wrapped, out) = wrap(e, ids, i, s, &modes);
         texel.push(wrapped);
         outside = Some(match outside {
             Some(o) => e.op(Op::LogicalOr, ids.boolean, &[o, out]),
@@ -278,11 +288,11 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
     }
     if arrayed {
         let w = component(e, float, coord, axes, n);
-        let nearest = ext(e, ids.glsl, float, ROUND_EVEN, &[w]);
+        let nearest = e.ext_inst(ids.glsl, float, ROUND_EVEN, &[w]);
         let l = e.op(Op::ConvertFToS, int, &[nearest]);
         let layers = component(e, int, size, axes, n);
         let top = e.op(Op::ISub, int, &[layers, i1]);
-        texel.push(ext(e, ids.glsl, int, S_CLAMP, &[l, i0, top]));
+        texel.push(e.ext_inst(ids.glsl, int, S_CLAMP, &[l, i0, top]));
     }
     let at = if n == 1 {
         texel[0]
@@ -304,10 +314,7 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
     ));
     // Clamp to border reads zero outside: a select per component.
     let outside = outside.unwrap_or(0);
-    let width = match e.m.global(ty).and_then(|t| t.operands.get(1)) {
-        Some(Operand::LiteralBit32(k)) => *k,
-        _ => 4,
-    };
+    let width = e.m.components(ty);
     let mask = per_component(e, ids, outside, width);
     let zero = e.null(ty);
     let texel = e.op(Op::Select, ty, &[mask, zero, read]);
@@ -340,17 +347,23 @@ fn per_component(e: &mut Emit, ids: &Ids, b: Word, width: u32) -> Word {
     }
 }
 
-/// Texel `i` of an axis of `s` texels wrapped by address mode `mode`
-/// (0 clamp to edge, 1 repeat, 2 mirrored repeat, 3 clamp to border):
+/// Which address mode the bound sampler has (clamp to edge when none).
+struct Modes {
+    repeat: Word,
+    mirror: Word,
+    border: Word,
+}
+
+/// Texel `i` of an axis of `s` texels wrapped by the address mode:
 /// the texel to read, and whether it reads the border.
-fn wrap(e: &mut Emit, ids: &Ids, i: Word, s: Word, mode: Word) -> (Word, Word) {
+fn wrap(e: &mut Emit, ids: &Ids, i: Word, s: Word, modes: &Modes) -> (Word, Word) {
     let int = ids.int;
     let boolean = ids.boolean;
     let zero = e.constant(int, 0);
     let one = e.constant(int, 1);
     let minus_one = e.constant(int, u32::MAX.into());
     let last = e.op(Op::ISub, int, &[s, one]);
-    let clamped = ext(e, ids.glsl, int, S_CLAMP, &[i, zero, last]);
+    let clamped = e.ext_inst(ids.glsl, int, S_CLAMP, &[i, zero, last]);
     // Repeat: i mod s, in [0, s).
     let positive_mod = |e: &mut Emit, x: Word, n: Word| {
         let r = e.op(Op::SRem, int, &[x, n]);
@@ -367,24 +380,10 @@ fn wrap(e: &mut Emit, ids: &Ids, i: Word, s: Word, mode: Word) -> (Word, Word) {
     let flipped = e.op(Op::ISub, int, &[minus_one, x]);
     let mirror = e.op(Op::Select, int, &[non_negative, x, flipped]);
     let mirrored = e.op(Op::ISub, int, &[last, mirror]);
-    let is = |e: &mut Emit, k: u32| {
-        let k = e.constant(ids.uint, k.into());
-        e.op(Op::IEqual, boolean, &[mode, k])
-    };
-    let (repeat, mirror_mode, border) = (is(e, 1), is(e, 2), is(e, 3));
-    let pick = e.op(Op::Select, int, &[mirror_mode, mirrored, clamped]);
-    let texel = e.op(Op::Select, int, &[repeat, repeated, pick]);
+    let pick = e.op(Op::Select, int, &[modes.mirror, mirrored, clamped]);
+    let texel = e.op(Op::Select, int, &[modes.repeat, repeated, pick]);
     let inside = e.op(Op::IEqual, boolean, &[i, clamped]);
     let outside = e.op(Op::LogicalNot, boolean, &[inside]);
-    let reads_border = e.op(Op::LogicalAnd, boolean, &[border, outside]);
+    let reads_border = e.op(Op::LogicalAnd, boolean, &[modes.border, outside]);
     (texel, reads_border)
-}
-
-/// Emits GLSL.std.450 instruction `which` on `args`; returns its result.
-fn ext(e: &mut Emit, glsl: Word, ty: Word, which: u32, args: &[Word]) -> Word {
-    let r = e.fresh();
-    let mut operands = vec![Operand::IdRef(glsl), Operand::LiteralExtInstInteger(which)];
-    operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
-    e.push(Instruction::new(Op::ExtInst, Some(ty), Some(r), operands));
-    r
 }

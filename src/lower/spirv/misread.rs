@@ -32,7 +32,7 @@ pub fn rewrite_misread_instructions(m: &mut Model) -> Result<usize> {
         if inst.class.opcode == Op::SMod
             && let Some(ty) = inst.result_type
         {
-            bools.push(components(m, ty));
+            bools.push(m.components(ty));
         }
     }
     let mut bool_of = std::collections::HashMap::new();
@@ -51,7 +51,7 @@ pub fn rewrite_misread_instructions(m: &mut Model) -> Result<usize> {
         .filter(|&t| m.int_type_of(m.scalar_of(t)).is_some_and(|(w, _)| w == 64))
         .collect();
     for t in wide {
-        let n = components(m, t);
+        let n = m.components(t);
         let u = m.uint();
         narrow.insert(t, if n == 1 { u } else { m.vector_type(u, n) });
     }
@@ -89,17 +89,6 @@ fn narrow_shift_amount(
     shift.operands[1] = Operand::IdRef(amount);
     e.push(shift);
     true
-}
-
-/// How many components a scalar or vector type has.
-fn components(m: &Model, ty: Word) -> u32 {
-    match m.global(ty) {
-        Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
-            Some(Operand::LiteralBit32(n)) => *n,
-            _ => 1,
-        },
-        _ => 1,
-    }
 }
 
 /// `-x` on an unsigned integer: `0 - x`.
@@ -140,7 +129,7 @@ fn signed_modulo(
     };
     let signed = e.m.int_type_of(e.m.scalar_of(ty)).is_some_and(|(_, s)| s);
     let same = e.m.result_type(a) == Some(ty) && e.m.result_type(b) == Some(ty);
-    let Some(&bool_ty) = bool_of.get(&components(e.m, ty)) else {
+    let Some(&bool_ty) = bool_of.get(&e.m.components(ty)) else {
         return false;
     };
     if !signed || !same {
@@ -183,10 +172,10 @@ fn image_fetch_offset(e: &mut Emit, inst: &Instruction) -> Result<bool> {
     else {
         return Ok(false);
     };
-    let n = components(e.m, coord_ty);
+    let n = e.m.components(coord_ty);
     let scalar = e.m.scalar_of(coord_ty);
     let offset_ty = e.m.result_type(offset).unwrap_or(coord_ty);
-    let m = components(e.m, offset_ty);
+    let m = e.m.components(offset_ty);
     // The offset's components in the coordinate's scalar type, zeros after.
     let offset_scalar = e.m.scalar_of(offset_ty);
     if m == n && offset_ty == coord_ty {

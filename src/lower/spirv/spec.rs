@@ -739,19 +739,23 @@ pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
                 | Op::ExtInst
         )
     };
-    let used = m.instructions().any(|i| {
-        arithmetic(i.class.opcode)
-            && i.operands
-                .iter()
-                .filter_map(id)
-                .any(|w| floats.iter().any(|f| f.0 == w))
-    });
-    if !used {
+    // The constants arithmetic uses, each once.
+    let mut used: Vec<(Word, Word)> = Vec::new();
+    for i in m.instructions().filter(|i| arithmetic(i.class.opcode)) {
+        for w in i.operands.iter().filter_map(id) {
+            if let Some(&f) = floats.iter().find(|f| f.0 == w)
+                && !used.contains(&f)
+            {
+                used.push(f);
+            }
+        }
+    }
+    if used.is_empty() {
         return Ok(0);
     }
     // One private variable per constant, initialized by it.
     let mut vars: HashMap<Word, (Word, Word)> = HashMap::new();
-    for &(c, ty) in &floats {
+    for &(c, ty) in &used {
         let ptr = m.pointer_to(rspirv::spirv::StorageClass::Private, ty);
         let var = m.add_global(
             Op::Variable,

@@ -56,13 +56,7 @@ pub fn lower_boolean_subgroup_operations(m: &mut Model) -> Result<usize> {
     }
     let uint = m.uint();
     for (b, u) in &mut types {
-        let n = match m.global(*b) {
-            Some(t) if t.class.opcode == Op::TypeVector => match t.operands.get(1) {
-                Some(Operand::LiteralBit32(n)) => *n,
-                _ => 1,
-            },
-            _ => 1,
-        };
+        let n = m.components(*b);
         *u = if n == 1 { uint } else { m.vector_type(uint, n) };
     }
     m.rewrite(|e, inst| {
@@ -82,10 +76,7 @@ pub fn lower_boolean_subgroup_operations(m: &mut Model) -> Result<usize> {
         let (zero, one) = if uty == uint {
             (zero, one)
         } else {
-            let n = match e.m.global(uty).and_then(|t| t.operands.get(1)) {
-                Some(Operand::LiteralBit32(n)) => *n as usize,
-                _ => 1,
-            };
+            let n = e.m.components(uty) as usize;
             (
                 e.op(Op::CompositeConstruct, uty, &vec![zero; n]),
                 e.op(Op::CompositeConstruct, uty, &vec![one; n]),
