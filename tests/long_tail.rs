@@ -7,6 +7,21 @@ mod common;
 
 use common::{atomport, stderr, temp_file};
 
+/// Every backend's context that has `needed` (and native runs where the
+/// adapter has them); the others are printed as not run.
+fn contexts_having(needed: wgpu::Features) -> Vec<atomport::Context> {
+    common::contexts_with_available(needed | wgpu::Features::PASSTHROUGH_SHADERS)
+        .into_iter()
+        .filter(|ctx| {
+            let has = ctx.device().features().contains(needed);
+            if !has {
+                println!("{}: lacks {needed:?}, not run", ctx.backend_name());
+            }
+            has
+        })
+        .collect()
+}
+
 /// `diff`s `source` (GLSL) with `args` natively and translated on Vulkan
 /// and GL; asserts every run agrees and returns the JSON report.
 fn agrees_natively(tag: &str, source: &str, args: &[&str]) -> serde_json::Value {
@@ -409,13 +424,7 @@ fn clustered_subgroup_reductions_equal_the_cpus() {
         })
         .collect();
     let mut ran = 0;
-    for ctx in common::contexts_with_available(
-        wgpu::Features::SUBGROUP | wgpu::Features::PASSTHROUGH_SHADERS,
-    ) {
-        if !ctx.device().features().contains(wgpu::Features::SUBGROUP) {
-            println!("{}: no subgroups, not run", ctx.backend_name());
-            continue;
-        }
+    for ctx in contexts_having(wgpu::Features::SUBGROUP) {
         let inputs = [
             ("In", bytemuck::cast_slice(&v).to_vec()),
             ("Out", vec![0u8; 128 * 16]),
@@ -485,19 +494,7 @@ fn arb_ballot_and_votes_equal_the_cpu_translated_and_natively() {
     let mut want_kept: Vec<u32> = keys.iter().copied().filter(|k| k & 3 != 0).collect();
     want_kept.sort_unstable();
     let mut ran = 0;
-    for ctx in common::contexts_with_available(
-        wgpu::Features::SUBGROUP
-            | wgpu::Features::SHADER_INT64
-            | wgpu::Features::PASSTHROUGH_SHADERS,
-    ) {
-        let f = ctx.device().features();
-        if !f.contains(wgpu::Features::SUBGROUP | wgpu::Features::SHADER_INT64) {
-            println!(
-                "{}: no subgroups or 64-bit integers, not run",
-                ctx.backend_name()
-            );
-            continue;
-        }
+    for ctx in contexts_having(wgpu::Features::SUBGROUP | wgpu::Features::SHADER_INT64) {
         let inputs = [
             ("Keys", bytemuck::cast_slice(&keys).to_vec()),
             ("Counter", vec![0u8; 4]),
@@ -637,18 +634,28 @@ fn buffer_textures_read_as_storage_buffers_of_their_texels() {
         .map(|_| rng.next_u32() & 0x8080_8080)
         .collect();
     let ids: Vec<u32> = (0..vertices * 4).map(|_| rng.below(100)).collect();
-    let want = common::translated_and_native(
-        &common::contexts(wgpu::Features::empty())[0],
-        &common::glsl(SKINNING_BUFFERS),
-        [2, 1, 1],
-        &[
-            ("Bones", bytemuck::cast_slice(&bone_data).to_vec()),
-            ("Weights", bytemuck::cast_slice(&weights).to_vec()),
-            ("BoneIds", bytemuck::cast_slice(&ids).to_vec()),
-            ("Skinned", vec![0u8; vertices as usize * 16]),
-        ],
-    );
-    let want = &want[0].1[3];
+    // The twin on every backend, natively where the adapter can: every run
+    // agrees, and the first (native where there is one) is the truth.
+    let twin = common::glsl(SKINNING_BUFFERS);
+    let mut runs = Vec::new();
+    for ctx in contexts_having(wgpu::Features::empty()) {
+        runs.extend(common::translated_and_native(
+            &ctx,
+            &twin,
+            [2, 1, 1],
+            &[
+                ("Bones", bytemuck::cast_slice(&bone_data).to_vec()),
+                ("Weights", bytemuck::cast_slice(&weights).to_vec()),
+                ("BoneIds", bytemuck::cast_slice(&ids).to_vec()),
+                ("Skinned", vec![0u8; vertices as usize * 16]),
+            ],
+        ));
+    }
+    runs.sort_by_key(|(backend, _)| !backend.ends_with("(native: true)"));
+    let want = &runs[0].1[3];
+    for (backend, out) in &runs {
+        assert_eq!(&out[3], want, "the storage-buffer twin on {backend}");
+    }
     for ctx in common::contexts(wgpu::Features::empty()) {
         let image = |format, n: u32, bytes: &[u8]| {
             let desc =
@@ -688,6 +695,32 @@ fn buffer_textures_read_as_storage_buffers_of_their_texels() {
             "{}",
             ctx.backend_name()
         );
+    }
+}
+
+#[test]
+fn buffer_texture_formats_that_do_not_fit_are_refused_naming_them() {
+    let file = temp_file("long_tail", "skinning.comp", SKINNING_TEXTURES);
+    // A float format for a uint texture: the declaration's line, exit 1.
+    let o = atomport(&["translate", &file, "--buffer-format", "boneIds=r32f"]);
+    common::assert_fails(
+        &o,
+        1,
+        "buffer texture `boneIds` holds uint texels: format r32f does not give them",
+    );
+    assert!(stderr(&o).contains("skinning.comp:5:"), "{}", stderr(&o));
+    // A name the shader has no buffer texture of.
+    let o = atomport(&["translate", &file, "--buffer-format", "bone=rgba32f"]);
+    common::assert_fails(&o, 1, "no buffer texture of that name");
+    // Malformed flags are usage errors, naming the flag.
+    for (spec, needle) in [
+        ("weights", "is not NAME=FORMAT"),
+        ("weights=rgb9", "`rgb9` is not an image format"),
+        ("=rgba8", "names no buffer texture"),
+    ] {
+        let o = atomport(&["translate", &file, "--buffer-format", spec]);
+        common::assert_fails(&o, 2, needle);
+        assert!(stderr(&o).contains("--buffer-format"), "{}", stderr(&o));
     }
 }
 
@@ -779,13 +812,7 @@ fn subgroup_operations_on_booleans_equal_the_cpu() {
     let mut rng = common::Rng(0xb001);
     let radii: Vec<f32> = (0..128).map(|_| rng.below(100) as f32 / 100.0).collect();
     let mut ran = 0;
-    for ctx in common::contexts_with_available(
-        wgpu::Features::SUBGROUP | wgpu::Features::PASSTHROUGH_SHADERS,
-    ) {
-        if !ctx.device().features().contains(wgpu::Features::SUBGROUP) {
-            println!("{}: no subgroups, not run", ctx.backend_name());
-            continue;
-        }
+    for ctx in contexts_having(wgpu::Features::SUBGROUP) {
         let inputs = [
             ("Radii", bytemuck::cast_slice(&radii).to_vec()),
             ("Flags", vec![0u8; 128 * 4]),
@@ -1121,6 +1148,27 @@ fn integer_textures_sample_as_a_nearest_sampler_picks_their_texels() {
             assert!(e.contains("`labels`") && e.contains(needle), "{e}");
         }
     }
+}
+
+#[test]
+fn integer_sampling_the_mapping_leaves_is_refused_with_its_line() {
+    let src = "#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) uniform usampler2D labels;
+layout(std430, set = 0, binding = 1) writeonly buffer Out { uint o[]; };
+void main() {
+    vec2 uv = vec2(gl_GlobalInvocationID.xy) / 8.0;
+    o[gl_GlobalInvocationID.x] = textureGrad(labels, uv, vec2(0.1), vec2(0.1)).x;
+}
+";
+    let file = temp_file("long_tail", "grad.comp", src);
+    let o = atomport(&["translate", &file]);
+    common::assert_fails(
+        &o,
+        1,
+        "the integer texture `labels` is sampled with gradients",
+    );
+    assert!(stderr(&o).contains("grad.comp:3:"), "{}", stderr(&o));
 }
 
 /// A depth-range kernel with float specialization constants as renderers
