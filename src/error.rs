@@ -16,6 +16,11 @@ pub enum Error {
         /// A description of the adapter-name filter, if one was given.
         filter: String,
     },
+    /// The browser has no WebGPU (no `navigator.gpu`, or it gave no adapter).
+    #[error(
+        "this browser has no WebGPU: navigator.gpu is missing or gave no adapter (Chromium needs a secure context, and --enable-unsafe-webgpu where WebGPU is off)"
+    )]
+    NoWebGpu,
     /// A backend name that is not one of vulkan, metal, dx12, gl, all.
     #[error("unknown backend `{0}` (expected one of: vulkan, metal, dx12, gl, all)")]
     UnknownBackend(String),

@@ -181,6 +181,7 @@ pub unsafe fn quiet_headless_probing() {
 /// glslang, naga and the drivers' compilers recurse once per level of
 /// nesting (a sum of 15 000 terms is 15 000 levels). Only what is touched
 /// is ever committed.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) const DEEP_STACK: usize = 256 << 20;
 
 thread_local! {

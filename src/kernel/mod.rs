@@ -693,8 +693,20 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
     }
 }
 
+/// In a browser there are no threads: the work runs on the caller's, and
+/// only WGSL and translations made ahead of time are read there (no
+/// glslang, no SPIR-V), which take milliseconds.
+#[cfg(target_arch = "wasm32")]
+fn bounded<T: 'static>(
+    opts: &SourceOptions,
+    work: impl FnOnce(&SourceOptions) -> Result<T> + 'static,
+) -> Result<T> {
+    work(opts)
+}
+
 /// Runs a translation on a thread of its own with a deep stack, waiting at
 /// most `opts.timeout` for it (a thread past its time is abandoned).
+#[cfg(not(target_arch = "wasm32"))]
 fn bounded<T: Send + 'static>(
     opts: &SourceOptions,
     work: impl FnOnce(&SourceOptions) -> Result<T> + Send + 'static,

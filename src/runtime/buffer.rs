@@ -190,12 +190,14 @@ impl Buffer {
     }
 
     /// Reads the buffer back as `T`s without blocking the calling thread: the
-    /// copy and map run on the context's GPU worker, so the future completes
-    /// under any executor, with [`Error::Timeout`] after the context's timeout.
+    /// copy and map run on the context's GPU worker (in a browser, on its
+    /// event loop), so the future completes under any executor, with
+    /// [`Error::Timeout`] after the context's timeout. The only read there
+    /// is in a browser, where nothing may block.
     pub async fn read_async<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
         ctx.ready()?;
         self.readable()?;
-        let bytes = ctx.on_gpu_async(readback_job(ctx, &[self], None)).await?;
+        let bytes = read_back_async(ctx, &[self], None).await?;
         cast_vec(&bytes[0])
     }
 
@@ -265,7 +267,19 @@ pub(crate) fn readback_job(
     ctx: &Context,
     buffers: &[&Buffer],
     encoder: Option<wgpu::CommandEncoder>,
-) -> impl FnOnce(&Gpu) -> Result<Vec<Vec<u8>>> + Send + 'static {
+) -> impl FnOnce(&Gpu) -> Result<Vec<Vec<u8>>> + super::MaybeSend + 'static {
+    let (cmd, stagings) = readback_commands(ctx, buffers, encoder);
+    move |gpu| submit_and_read(gpu, cmd, &stagings)
+}
+
+/// `encoder` (or a new one) with copies of `buffers` into their staging
+/// buffers, finished; and each staging buffer with the length to read.
+#[allow(clippy::type_complexity)]
+fn readback_commands(
+    ctx: &Context,
+    buffers: &[&Buffer],
+    encoder: Option<wgpu::CommandEncoder>,
+) -> (wgpu::CommandBuffer, Vec<(wgpu::Buffer, usize)>) {
     let mut encoder = encoder.unwrap_or_else(|| {
         ctx.device()
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -276,12 +290,45 @@ pub(crate) fn readback_job(
         .iter()
         .map(|b| (b.encode_copy(ctx, &mut encoder), b.len as usize))
         .collect();
-    let cmd = encoder.finish();
-    move |gpu| submit_and_read(gpu, cmd, &stagings)
+    (encoder.finish(), stagings)
+}
+
+/// The copies and maps of [`readback_job`], awaited: on the GPU worker
+/// natively, on the browser's event loop in a browser.
+pub(crate) async fn read_back_async(
+    ctx: &Context,
+    buffers: &[&Buffer],
+    encoder: Option<wgpu::CommandEncoder>,
+) -> Result<Vec<Vec<u8>>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        ctx.on_gpu_async(readback_job(ctx, buffers, encoder)).await
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let (cmd, stagings) = readback_commands(ctx, buffers, encoder);
+        super::web::read_back(ctx.gpu(), cmd, &stagings, ctx.timeout()).await
+    }
+}
+
+/// Submits `cmd`, which copies into the `stagings` (MAP_READ buffers), and
+/// reads back the first `len` bytes of each. In a browser it fails at once:
+/// a map completes on the event loop, which a synchronous call never yields
+/// to.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn submit_and_read(
+    _gpu: &Gpu,
+    _cmd: wgpu::CommandBuffer,
+    _stagings: &[(wgpu::Buffer, usize)],
+) -> Result<Vec<Vec<u8>>> {
+    Err(Error::Unsupported(
+        "a synchronous read-back cannot complete in a browser: use the _async read".into(),
+    ))
 }
 
 /// Submits `cmd`, which copies into the `stagings` (MAP_READ buffers), and
 /// reads back the first `len` bytes of each.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn submit_and_read(
     gpu: &Gpu,
     cmd: wgpu::CommandBuffer,
@@ -322,7 +369,7 @@ pub(crate) fn submit_and_read(
     Ok(out)
 }
 
-fn map_error(message: String) -> Error {
+pub(crate) fn map_error(message: String) -> Error {
     Error::Wgpu {
         kind: crate::error::WgpuErrorKind::Map,
         message,

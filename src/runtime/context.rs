@@ -3,11 +3,16 @@
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::worker::Worker;
+#[cfg(target_arch = "wasm32")]
+use super::web::Worker;
+use super::MaybeSend;
 use crate::{Error, Result};
 
 /// Which backend(s) to look for adapters on.
@@ -233,12 +238,14 @@ fn summarize_parts(
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn instance(backend: BackendChoice) -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     desc.backends = backend.backends();
     wgpu::Instance::new(desc)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn device_rank(t: wgpu::DeviceType) -> u8 {
     match t {
         wgpu::DeviceType::DiscreteGpu => 0,
@@ -249,6 +256,7 @@ fn device_rank(t: wgpu::DeviceType) -> u8 {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn backend_rank(b: wgpu::Backend) -> usize {
     BackendChoice::SINGLE
         .iter()
@@ -258,6 +266,15 @@ fn backend_rank(b: wgpu::Backend) -> usize {
 
 /// Every adapter on `backend`, best first: hardware before software, then
 /// Vulkan, Metal, DX12, GL.
+/// In a browser there is one adapter, which opens asynchronously
+/// ([`Context::from_browser`]): none is listed.
+#[cfg(target_arch = "wasm32")]
+fn sorted_adapters(_backend: BackendChoice) -> Vec<wgpu::Adapter> {
+    Vec::new()
+}
+
+/// Every adapter on `backend`, best first.
+#[cfg(not(target_arch = "wasm32"))]
 fn sorted_adapters(backend: BackendChoice) -> Vec<wgpu::Adapter> {
     let mut list = pollster::block_on(instance(backend).enumerate_adapters(backend.backends()));
     list.sort_by_key(|a| {
@@ -354,23 +371,6 @@ impl Gpu {
     }
 }
 
-type Job = Box<dyn FnOnce(&Gpu) + Send>;
-
-/// Runs every submission and wait on one thread, so that the caller can stop
-/// waiting after the timeout whatever the driver does: lavapipe's fence wait
-/// (and even its non-blocking status query, while a kernel runs) and GL's
-/// submit all block until the kernel ends, however long. A caller-side
-/// polling loop was measured and could not keep the timeout on lavapipe.
-struct Worker {
-    /// `None` once the context is being dropped.
-    jobs: Option<mpsc::Sender<Job>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    /// Ids: the last job queued, the last finished, the last that timed out.
-    queued: AtomicU64,
-    finished: Arc<AtomicU64>,
-    timed_out: AtomicU64,
-}
-
 /// An open device on the chosen adapter.
 pub struct Context {
     /// `None` for a caller's device ([`Context::from_wgpu`]).
@@ -400,6 +400,27 @@ impl std::fmt::Debug for Context {
 
 impl Context {
     /// Opens the best adapter matching `opts`, requesting `opts.features` and the adapter's limits.
+    /// In a browser it fails: the adapter opens asynchronously there
+    /// ([`Context::from_browser`]).
+    #[cfg(target_arch = "wasm32")]
+    pub fn new(_opts: &ContextOptions) -> Result<Context> {
+        Err(Error::Unsupported(
+            "in a browser a device opens asynchronously: use Context::from_browser".into(),
+        ))
+    }
+
+    /// The browser's WebGPU adapter and a device on it, with `opts.features`
+    /// and the adapter's limits; `opts.timeout` bounds every later wait.
+    /// [`Error::NoWebGpu`] where the browser has no WebGPU.
+    #[cfg(target_arch = "wasm32")]
+    pub async fn from_browser(opts: &ContextOptions) -> Result<Context> {
+        let (adapter, device, queue) = super::web::open(opts).await?;
+        let info = adapter.get_info();
+        Context::assemble(Some(adapter), info, device, queue, opts.timeout)
+    }
+
+    /// Opens the best adapter matching `opts`, requesting `opts.features` and the adapter's limits.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(opts: &ContextOptions) -> Result<Context> {
         let adapter = select_adapter(opts)?;
         let info = adapter.get_info();
@@ -457,37 +478,13 @@ impl Context {
         log::info!("adapter: {} ({:?})", info.name, info.backend);
         let device_limits = device.limits();
         let gpu = Gpu { device, queue };
-        let (jobs, rx) = mpsc::channel::<Job>();
-        let finished = Arc::new(AtomicU64::new(0));
-        let worker_gpu = gpu.clone();
-        let worker_finished = finished.clone();
-        let thread = std::thread::Builder::new()
-            .name("atomport-gpu".into())
-            .stack_size(crate::DEEP_STACK)
-            .spawn(move || {
-                let mut id = 0u64;
-                while let Some(job) = next_job(&rx) {
-                    // A panic in wgpu or the driver ends this job only: its
-                    // caller sees the reply channel close.
-                    let _ =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&worker_gpu)));
-                    id += 1;
-                    worker_finished.store(id, Ordering::Release);
-                }
-            })
-            .map_err(|e| Error::Internal(format!("cannot start the GPU worker thread: {e}")))?;
+        let worker = Worker::start(&gpu)?;
         Ok(Context {
             adapter,
             gpu,
             info,
             timeout,
-            worker: Worker {
-                jobs: Some(jobs),
-                thread: Some(thread),
-                queued: AtomicU64::new(0),
-                finished,
-                timed_out: AtomicU64::new(0),
-            },
+            worker,
             pipelines: Mutex::new(HashMap::new()),
             pipeline_tick: AtomicU64::new(0),
             pipeline_limit: std::sync::atomic::AtomicUsize::new(DEFAULT_PIPELINE_LIMIT),
@@ -522,6 +519,12 @@ impl Context {
     /// The wgpu device, for interop with the caller's own pipelines.
     pub fn device(&self) -> &wgpu::Device {
         &self.gpu.device
+    }
+
+    /// The device and queue, as GPU work uses them.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn gpu(&self) -> &Gpu {
+        &self.gpu
     }
 
     /// The wgpu queue.
@@ -598,90 +601,53 @@ impl Context {
 
     /// Runs `work` on the GPU worker thread and waits for its result, at most
     /// the timeout. After a timeout the work goes on in the background and
-    /// every later call fails with [`Error::Busy`] until it ends.
-    pub(crate) fn on_gpu<T: Send + 'static>(
+    /// every later call fails with [`Error::Busy`] until it ends. In a
+    /// browser it runs on the caller's thread, and waits for nothing.
+    pub(crate) fn on_gpu<T: MaybeSend + 'static>(
         &self,
-        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&Gpu) -> Result<T> + MaybeSend + 'static,
     ) -> Result<T> {
         self.on_gpu_for("dispatch", work)
     }
 
     /// [`Context::on_gpu`] for work that a timeout names as `what`.
-    pub(crate) fn on_gpu_for<T: Send + 'static>(
+    pub(crate) fn on_gpu_for<T: MaybeSend + 'static>(
         &self,
         what: &str,
-        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&Gpu) -> Result<T> + MaybeSend + 'static,
     ) -> Result<T> {
-        let (id, rx) = self.queue_job(work)?;
-        // Short dispatches answer within microseconds: yield a few times
-        // before sleeping on the channel, which costs a wake-up.
-        for _ in 0..SPIN {
-            match rx.try_recv() {
-                Ok(r) => return r,
-                Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
-                Err(mpsc::TryRecvError::Disconnected) => return Err(worker_gone()),
-            }
-        }
-        match rx.recv_timeout(self.timeout) {
-            Ok(r) => r,
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(id, what)),
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(worker_gone()),
-        }
+        self.worker.run(what, self.timeout, work)
     }
 
-    /// Like [`Context::on_gpu`], as a future (the timeout is kept by a helper thread).
-    pub(crate) async fn on_gpu_async<T: Send + 'static>(
+    /// Like [`Context::on_gpu`], as a future: natively the timeout is kept
+    /// by a helper thread; in a browser the work's errors are awaited.
+    pub(crate) async fn on_gpu_async<T: MaybeSend + 'static>(
         &self,
-        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&Gpu) -> Result<T> + MaybeSend + 'static,
     ) -> Result<T> {
-        let (id, rx) = self.queue_job(work)?;
-        let (tx, out) = futures_intrusive::channel::shared::oneshot_channel();
-        let timeout = self.timeout;
-        std::thread::spawn(move || {
-            let _ = tx.send(rx.recv_timeout(timeout));
-        });
-        match out.receive().await {
-            Some(Ok(r)) => r,
-            Some(Err(mpsc::RecvTimeoutError::Timeout)) => Err(self.timed_out(id, "dispatch")),
-            _ => Err(worker_gone()),
-        }
+        self.worker.run_async("dispatch", self.timeout, work).await
     }
 
     /// Fails with [`Error::Busy`] while a timed-out job still runs: on GL
     /// the worker then holds the driver's context, and any other device call
     /// would block on it.
     pub(crate) fn ready(&self) -> Result<()> {
-        let w = &self.worker;
-        if w.timed_out.load(Ordering::Acquire) > w.finished.load(Ordering::Acquire) {
-            return Err(Error::Busy);
+        self.worker.ready()
+    }
+
+    /// Waits for the errors of everything done so far and returns the
+    /// first. Natively each call has reported its own already, so this
+    /// returns at once; in a browser WebGPU reports errors through promises,
+    /// and a synchronous call ([`Context::dispatch`], [`Buffer::write`](crate::Buffer::write))
+    /// reports its own here, or at the next awaited call.
+    pub async fn settle(&self) -> Result<()> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            super::web::settle(self.timeout).await
         }
-        Ok(())
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn queue_job<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Gpu) -> Result<T> + Send + 'static,
-    ) -> Result<(u64, mpsc::Receiver<Result<T>>)> {
-        self.ready()?;
-        let w = &self.worker;
-        let (tx, rx) = mpsc::sync_channel(1);
-        let id = w.queued.fetch_add(1, Ordering::AcqRel) + 1;
-        w.jobs
-            .as_ref()
-            .ok_or_else(worker_gone)?
-            .send(Box::new(move |gpu: &Gpu| {
-                let _ = tx.send(work(gpu));
-            }))
-            .map_err(|_| worker_gone())?;
-        Ok((id, rx))
-    }
-
-    fn timed_out(&self, id: u64, what: &str) -> Error {
-        self.worker.timed_out.fetch_max(id, Ordering::AcqRel);
-        Error::Timeout {
-            what: what.into(),
-            secs: self.timeout.as_secs_f64(),
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Ok(())
         }
     }
 
@@ -692,46 +658,14 @@ impl Context {
 }
 
 impl Drop for Context {
-    /// Lets the worker finish and release the device before returning, so
-    /// that nothing of the device outlives the context (a process exiting
-    /// right after would otherwise race the driver's teardown). A worker
-    /// stuck on a timed-out kernel is left to end on its own.
     fn drop(&mut self) {
-        self.worker.jobs = None;
-        if self.ready().is_ok()
-            && let Some(t) = self.worker.thread.take()
-        {
-            let _ = t.join();
-        }
+        self.worker.stop();
     }
-}
-
-/// How many times a waiting thread yields before it sleeps: enough to catch
-/// a short dispatch's answer without a wake-up (64 left the small-dispatch
-/// overhead at 1.1–1.3× hand-written wgpu on lavapipe, 256 brings it to
-/// 0.8–1.03× on Vulkan and GL; 1024 starved GL's in-driver execution).
-const SPIN: usize = 256;
-
-/// The worker's next job: callers often queue one right after the last
-/// answer, so yield a few times before sleeping on the channel.
-fn next_job(rx: &mpsc::Receiver<Job>) -> Option<Job> {
-    for _ in 0..SPIN {
-        match rx.try_recv() {
-            Ok(job) => return Some(job),
-            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
-            Err(mpsc::TryRecvError::Disconnected) => return None,
-        }
-    }
-    rx.recv().ok()
-}
-
-fn worker_gone() -> Error {
-    Error::Internal("a GPU job ended without a result (a panic in wgpu or the driver)".into())
 }
 
 /// wgpu's multi-line error (`Validation Error\n\nCaused by:\n  In …\n    …`)
 /// as one line: the causes joined by `: `.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     // naga's excerpts inside wgpu's messages point into WGSL atomport
     // wrote, not the user's source: their frame, gutter and carets go, the
     // notes (`= …`) stay.
@@ -756,6 +690,7 @@ fn one_line(text: &str) -> String {
 
 /// Runs `f` inside validation and out-of-memory error scopes on `device`
 /// (scopes are per thread), returning the first error.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -777,6 +712,18 @@ pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<
         }),
         None => Ok(out),
     }
+}
+
+/// In a browser the scopes' errors come through promises: they are kept
+/// and reported by the next awaited call ([`Context::settle`]).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T> {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+    let out = f();
+    super::web::defer_errors(internal.pop(), validation.pop(), oom.pop());
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -13,3 +13,12 @@ pub mod native;
 pub mod run;
 pub mod texture;
 pub mod uniforms;
+#[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(not(target_arch = "wasm32"))]
+mod worker;
+
+/// `Send` natively, where the GPU work runs on a thread of its own; nothing
+/// in a browser, where wgpu's types are not `Send` and nothing leaves the
+/// caller's thread.
+pub(crate) use wgpu::WasmNotSend as MaybeSend;
