@@ -113,7 +113,7 @@ pub use error::{Error, FEATURES, Result, ShaderError, WgpuErrorKind};
 pub mod files {
     pub use crate::front::{MAX_SOURCE_BYTES, read_bounded, read_text};
 }
-pub use front::{Dialect, SourceOptions, SpecKey, Specialization, TargetEnv};
+pub use front::{Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv};
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
     TextureDim, TextureInfo,

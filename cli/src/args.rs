@@ -7,7 +7,9 @@ use std::time::Duration;
 use atomport::{BackendChoice, Dialect, Error, Kernel, Lang, SourceOptions};
 use clap::{Parser, Subcommand};
 
-use super::spec::{BufferArg, CounterArg, ImageArg, SamplerArg, TextureArg, UniformArg};
+use atomport::runtime::job::spec::{
+    BufferArg, CounterArg, ImageArg, SamplerArg, TextureArg, UniformArg,
+};
 
 /// Run GLSL compute shaders that use atomics on any wgpu backend, with GLSL semantics.
 #[derive(Parser)]
@@ -129,6 +131,12 @@ pub(super) struct ShaderArgs {
     /// cannot store: for adapters that give a format no storage binding (DX12 through vkd3d)
     #[arg(long)]
     pub(super) texel_buffers: bool,
+    /// What the translation is for: native (wgpu's native backends) or webgpu (a browser's
+    /// WebGPU: core WGSL, storage images in texel buffers, subgroups of one invocation,
+    /// exact float literals; a shader needing a native-only feature or a barrier WGSL
+    /// cannot prove uniform exits 1, naming each and its line) [default: native]
+    #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
+    pub(super) target: Option<atomport::Platform>,
     /// Texel format of a buffer texture (samplerBuffer, usamplerBuffer, …), the format of the
     /// buffer view its host reads it through (repeatable): positions=rgba32f, indices=r32ui
     /// [default: rgba32f, rgba32i or rgba32ui, by the texture's type]
@@ -143,8 +151,8 @@ pub(super) struct ShaderArgs {
 
 impl JobArgs {
     /// The resources the job's specs describe.
-    pub(super) fn resources(&self) -> super::job::Resources {
-        super::job::Resources {
+    pub(super) fn resources(&self) -> atomport::runtime::job::Resources {
+        atomport::runtime::job::Resources {
             buffers: self.buffers.clone(),
             images: self.images.clone(),
             uniforms: self.uniforms.clone(),
@@ -169,6 +177,7 @@ impl ShaderArgs {
         o.target_env = self.target_env;
         o.images_as_texel_buffers = self.texel_buffers;
         o.buffer_texture_formats = self.buffer_formats.clone();
+        o.target = self.target.unwrap_or_default();
         o
     }
 
@@ -413,6 +422,11 @@ fn parse_buffer_format(s: &str) -> Result<(String, atomport::ImageFormat), Strin
     Ok((name.to_string(), f))
 }
 
+fn parse_platform(s: &str) -> Result<atomport::Platform, String> {
+    atomport::Platform::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a translation target (native, webgpu)"))
+}
+
 fn parse_target_env(s: &str) -> Result<atomport::TargetEnv, String> {
     atomport::TargetEnv::parse(s).ok_or_else(|| {
         format!("`{s}` is not a target environment (vulkan1.0, vulkan1.1, vulkan1.2, vulkan1.3)")
@@ -463,17 +477,7 @@ fn parse_buffer(s: &str) -> Result<BufferArg, String> {
 }
 
 fn parse_groups(s: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = s.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err("expected X[,Y[,Z]]".into());
-    }
-    let mut g = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        g[i] = p.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-            format!("`{p}` is not a workgroup count (1 or more; expected X[,Y[,Z]])")
-        })?;
-    }
-    Ok(g)
+    atomport::runtime::job::spec::parse_groups(s)
 }
 
 fn parse_timeout(s: &str) -> Result<Duration, String> {

@@ -16,9 +16,7 @@ macro_rules! outln {
 
 mod args;
 mod info;
-mod job;
 mod run;
-mod spec;
 mod translate;
 mod validate;
 

@@ -9,8 +9,8 @@ use atomport::validate::diff::{BindingDiff, Rule};
 use atomport::{BackendChoice, Context, ContextOptions, Error};
 
 use super::args::{AdapterArgs, DiffArgs, JobArgs, ShaderArgs, Side};
-use super::job;
 use super::{context_options, emit, leave};
+use atomport::runtime::job;
 
 /// Loads the shader once for every adapter of `opts` (native float
 /// atomics only where all of them have SHADER_FLOAT32_ATOMIC).
@@ -31,9 +31,65 @@ fn load(
 /// Writes the `--out-png` textures of one job's output.
 fn write_pngs(job: &JobArgs, out: &RunOutput) -> atomport::Result<()> {
     for (name, path) in &job.out_png {
-        job::write_png(out, name, path)?;
+        write_png(out, name, path)?;
     }
     Ok(())
+}
+
+/// Writes the 2D texture binding `name` of a job's output as a PNG file.
+fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> atomport::Result<()> {
+    let b = out
+        .bindings
+        .iter()
+        .find(|b| b.name.as_deref() == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = out
+                .bindings
+                .iter()
+                .filter(|b| b.kind.ends_with("texture"))
+                .filter_map(|b| b.name.as_deref())
+                .collect();
+            Error::Spec(format!(
+                "--out-png {name}: no texture of that name in the job (textures: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: `{name}` is a {}, not a texture",
+            b.kind
+        )));
+    };
+    let fmt = atomport::runtime::texture::parse_format(format)
+        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
+        .ok_or_else(|| {
+            Error::Spec(format!(
+                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
+                b.kind.replace('_', " ")
+            ))
+        })?;
+    let atomport::runtime::run::Data::F32(values) = &b.data else {
+        return Err(Error::Spec(format!(
+            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
+        )));
+    };
+    // Decoded channels are in RGBA order whatever the format stores.
+    let fmt = match fmt {
+        wgpu::TextureFormat::Bgra8Unorm => wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureFormat::Bgra8UnormSrgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+        f => f,
+    };
+    let bytes: Vec<u8> = values.iter().map(|v| (v * 255.0).round() as u8).collect();
+    atomport::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(
+        |e| match e {
+            Error::Resource(m) => Error::Spec(format!("--out-png {name}: {m}")),
+            e => e,
+        },
+    )
 }
 
 /// `atomport run`.

@@ -235,6 +235,44 @@ pub(crate) fn no_such_constant(
     crate::Error::UnknownName(format!("the shader has no {}; {available}", spec.label()))
 }
 
+/// What a translation is made for: the features and limits its WGSL may use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Platform {
+    /// wgpu's native backends (Vulkan, Metal, DX12, GL): whatever the
+    /// kernel needs, named by [`crate::Kernel::required_features`].
+    #[default]
+    Native,
+    /// WebGPU as browsers ship it: core WGSL and the features a browser
+    /// grants through wgpu. Every storage image is held in a texel buffer
+    /// (core WebGPU reads and writes only r32 formats in one binding);
+    /// subgroups run as subgroups of one invocation (wgpu's WebGPU backend
+    /// grants none), with a warning; float literals are written so that
+    /// every WGSL compiler reads them back; a barrier WGSL's uniformity
+    /// analysis cannot prove uniform is refused. What needs a native-only
+    /// feature (64-bit integers, binding arrays, doubles) is refused,
+    /// naming each feature and its line.
+    WebGpu,
+}
+
+impl Platform {
+    /// Parses `native` or `webgpu` (`web` too).
+    pub fn parse(s: &str) -> Option<Platform> {
+        match s.to_ascii_lowercase().as_str() {
+            "native" => Some(Platform::Native),
+            "webgpu" | "web" => Some(Platform::WebGpu),
+            _ => None,
+        }
+    }
+
+    /// The name [`Platform::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Native => "native",
+            Platform::WebGpu => "webgpu",
+        }
+    }
+}
+
 /// Options shared by every front end.
 #[derive(Clone, Debug, Default)]
 pub struct SourceOptions {
@@ -249,7 +287,8 @@ pub struct SourceOptions {
     pub include_dirs: Vec<PathBuf>,
     /// Map float atomics onto WGSL `atomic<f32>` (needs the adapter's
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
-    /// that run everywhere. Off by default: the output is portable.
+    /// that run everywhere. Off by default: the output is portable. The
+    /// WebGPU target ([`Platform::WebGpu`]) ignores it: browsers have none.
     pub native_float_atomics: bool,
     /// Hold every storage image of a declared format in a texel buffer,
     /// atomics or not, so that one [`crate::Image`] binds to every kernel
@@ -288,6 +327,9 @@ pub struct SourceOptions {
     /// texture not named here holds `rgba32f`, `rgba32i` or `rgba32ui`
     /// texels, as its type is float, int or uint.
     pub buffer_texture_formats: Vec<(String, crate::ImageFormat)>,
+    /// What the translation is for: a native backend (the default) or a
+    /// browser's WebGPU ([`Platform`]).
+    pub target: Platform,
 }
 
 /// The largest shader source (or included file) atomport reads.

@@ -11,6 +11,7 @@ use crate::lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
 use crate::{Error, Result, ScalarType, guard};
 
 mod bindings;
+pub(crate) mod web;
 
 pub use bindings::*;
 
@@ -176,7 +177,7 @@ impl Kernel {
         for w in &mut lowered.warnings {
             w.locate(source);
         }
-        Kernel::from_lowered(
+        let kernel = Kernel::from_lowered(
             lowered,
             (compiled.words, compiled.unbound),
             Some(GlslOrigin {
@@ -185,7 +186,8 @@ impl Kernel {
                 includes: compiled.includes,
             }),
             &opts,
-        )
+        )?;
+        kernel.for_target(Some(source), &opts)
     }
 
     /// Translates SPIR-V words through atomport's passes.
@@ -196,7 +198,20 @@ impl Kernel {
 
     fn spirv_now(words: &[u32], opts: &SourceOptions) -> Result<Kernel> {
         let lowered = crate::lower::lower_spirv(words, opts, &[])?;
-        Kernel::from_lowered(lowered, (words.to_vec(), Vec::new()), None, opts)
+        Kernel::from_lowered(lowered, (words.to_vec(), Vec::new()), None, opts)?
+            .for_target(None, opts)
+    }
+
+    /// The kernel, checked against what `opts.target` allows (`source`:
+    /// the GLSL, to name lines).
+    fn for_target(mut self, source: Option<&str>, opts: &SourceOptions) -> Result<Kernel> {
+        if opts.target == crate::Platform::WebGpu {
+            let name = opts.display_name();
+            web::refuse_native_only(self.features, source, name)?;
+            web::refuse_non_uniform_barriers(&self.warnings, name)?;
+            self.wgsl = web::exact_float_literals(&self.wgsl);
+        }
+        Ok(self)
     }
 
     /// The kernel of a lowered module, read from `original` (the SPIR-V and

@@ -54,8 +54,8 @@ use ir::{
 use memory::{copies, references, std140, words};
 use spirv::{
     alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
-    float, halfs, image, integer_sampling, misread, narrow, opengl, printf, push, refuse, sampler,
-    spec, subgroup, subgroup_bool, vector,
+    float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf, push, refuse,
+    sampler, spec, subgroup, subgroup_bool, vector,
 };
 
 pub use spirv::alias::Alias;
@@ -248,6 +248,7 @@ fn spirv_passes(
         Error::Shader(m) => Error::shader(format!("{name}: {m}")),
         e => Error::Unsupported(format!("{name}: {e}")),
     };
+    let web = opts.target == front::Platform::WebGpu;
     guard("atomport's SPIR-V passes", || {
         let (warnings, coherent) = compat::relax_memory_model(&mut m)?;
         let mut found = SpirvOutcome {
@@ -288,6 +289,12 @@ fn spirv_passes(
         subgroup::lower_subgroup_operations(&mut m)?;
         subgroup::lower_subgroup_masks(&mut m)?;
         subgroup_bool::lower_boolean_subgroup_operations(&mut m)?;
+        if web && one_lane::one_lane_subgroups(&mut m)? > 0 {
+            found.warnings.push(compat::Warning::new(
+                "subgroup operations run in subgroups of one invocation: WebGPU through wgpu grants no subgroups",
+                &["subgroup", "gl_SubgroupSize", "gl_SubgroupInvocationID", "gl_SubgroupID", "gl_NumSubgroups"],
+            ));
+        }
         buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;
         found.formatless = image::formatless_storage_images(&mut m)?;
         refuse::two_row_matrices_with_wide_columns(&m)?;
@@ -305,7 +312,7 @@ fn spirv_passes(
         spec::float_overrides_at_run_time(&mut m)?;
         found.images = image::images_to_texel_buffers(
             &mut m,
-            opts.images_as_texel_buffers,
+            opts.images_as_texel_buffers || web,
             &found.formatless,
             fault::active(fault::Fault::SwappedImageAxes),
         )?;
@@ -317,7 +324,7 @@ fn spirv_passes(
         // Native float atomics cover storage buffers; shared memory is
         // always emulated.
         let floats =
-            float::emulate_float_atomics(&mut m, !opts.native_float_atomics, &half_atomics)?;
+            float::emulate_float_atomics(&mut m, !opts.native_float_atomics || web, &half_atomics)?;
         report.float_sites = floats.sites;
         copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;

@@ -300,13 +300,24 @@ pub(crate) async fn read_back_async(
     buffers: &[&Buffer],
     encoder: Option<wgpu::CommandEncoder>,
 ) -> Result<Vec<Vec<u8>>> {
+    let (cmd, stagings) = readback_commands(ctx, buffers, encoder);
+    submit_and_read_async(ctx, cmd, stagings).await
+}
+
+/// [`submit_and_read`], awaited: on the GPU worker natively, on the
+/// browser's event loop in a browser.
+pub(crate) async fn submit_and_read_async(
+    ctx: &Context,
+    cmd: wgpu::CommandBuffer,
+    stagings: Vec<(wgpu::Buffer, usize)>,
+) -> Result<Vec<Vec<u8>>> {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        ctx.on_gpu_async(readback_job(ctx, buffers, encoder)).await
+        ctx.on_gpu_async(move |gpu| submit_and_read(gpu, cmd, &stagings))
+            .await
     }
     #[cfg(target_arch = "wasm32")]
     {
-        let (cmd, stagings) = readback_commands(ctx, buffers, encoder);
         super::web::read_back(ctx.gpu(), cmd, &stagings, ctx.timeout()).await
     }
 }

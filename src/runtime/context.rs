@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-#[cfg(not(target_arch = "wasm32"))]
-use super::worker::Worker;
+use super::MaybeSend;
 #[cfg(target_arch = "wasm32")]
 use super::web::Worker;
-use super::MaybeSend;
+#[cfg(not(target_arch = "wasm32"))]
+use super::worker::Worker;
 use crate::{Error, Result};
 
 /// Which backend(s) to look for adapters on.

@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod context;
 pub mod dispatch;
 pub mod image;
+pub mod job;
 pub mod native;
 pub mod run;
 pub mod texture;

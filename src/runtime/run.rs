@@ -258,6 +258,18 @@ impl Context {
         self.outputs(kernel, binds, data)
     }
 
+    /// [`Context::run`] without blocking: in a browser, where nothing may,
+    /// the only form that runs.
+    pub async fn run_async(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind<'_>],
+    ) -> Result<RunOutput> {
+        let data = self.dispatch_and_read_async(kernel, groups, binds).await?;
+        self.outputs(kernel, binds, data)
+    }
+
     /// The shapes of a run's bytes (one per bind, as read back).
     pub(crate) fn outputs(
         &self,

@@ -442,16 +442,52 @@ impl Texture {
     /// copies out of no depth texture), which needs TEXTURE_BINDING usage;
     /// on GL not from a square texture of 6·k layers (a cube map there).
     pub fn read_level(&self, ctx: &Context, level: u32) -> Result<Vec<u8>> {
+        if self.desc.format.has_depth_aspect() {
+            self.check_level(level)?;
+            ctx.ready()?;
+            return depth::read_level(ctx, self, level);
+        }
+        let (cmd, stagings, rows) = self.level_commands(ctx, level)?;
+        let padded = ctx
+            .on_gpu(move |gpu| super::buffer::submit_and_read(gpu, cmd, &stagings))?
+            .swap_remove(0);
+        Ok(rows.unpad(&padded))
+    }
+
+    /// [`Texture::read_level`] without blocking (in a browser, where
+    /// nothing may): a color texture's level, every layer.
+    pub async fn read_level_async(&self, ctx: &Context, level: u32) -> Result<Vec<u8>> {
+        if self.desc.format.has_depth_aspect() {
+            return Err(Error::Unsupported(
+                "a depth texture is read back by a compute pass, synchronously only: use read_level".into(),
+            ));
+        }
+        let (cmd, stagings, rows) = self.level_commands(ctx, level)?;
+        let padded = super::buffer::submit_and_read_async(ctx, cmd, stagings)
+            .await?
+            .swap_remove(0);
+        Ok(rows.unpad(&padded))
+    }
+
+    fn check_level(&self, level: u32) -> Result<()> {
         if level >= self.desc.mip_levels {
             return Err(Error::Resource(format!(
                 "the texture has {} mip level(s); there is no level {level}",
                 self.desc.mip_levels
             )));
         }
-        if self.desc.format.has_depth_aspect() {
-            ctx.ready()?;
-            return depth::read_level(ctx, self, level);
-        }
+        Ok(())
+    }
+
+    /// The copy of color level `level` into a staging buffer, finished; the
+    /// staging buffer with its length; and how its rows are padded.
+    #[allow(clippy::type_complexity)]
+    fn level_commands(
+        &self,
+        ctx: &Context,
+        level: u32,
+    ) -> Result<(wgpu::CommandBuffer, Vec<(wgpu::Buffer, usize)>, PaddedRows)> {
+        self.check_level(level)?;
         if !self.is_copyable() {
             return Err(Error::Resource(format!(
                 "the texture's usage ({:?}) lacks COPY_SRC, which reading it back needs",
@@ -496,16 +532,28 @@ impl Texture {
                 depth_or_array_layers: d,
             },
         );
-        let cmd = encoder.finish();
-        let stagings = [(staging, size as usize)];
-        let padded = ctx
-            .on_gpu(move |gpu| super::buffer::submit_and_read(gpu, cmd, &stagings))?
-            .swap_remove(0);
-        let mut out = Vec::with_capacity(row as usize * h as usize * d as usize);
-        for r in padded.chunks(padded_row as usize) {
-            out.extend_from_slice(&r[..row as usize]);
+        let rows = PaddedRows {
+            row: row as usize,
+            padded: padded_row as usize,
+        };
+        Ok((encoder.finish(), vec![(staging, size as usize)], rows))
+    }
+}
+
+/// Rows of texels copied out of a texture, each padded to wgpu's copy alignment.
+struct PaddedRows {
+    row: usize,
+    padded: usize,
+}
+
+impl PaddedRows {
+    /// The rows, tightly packed.
+    fn unpad(&self, padded: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(padded.len() / self.padded.max(1) * self.row);
+        for r in padded.chunks(self.padded) {
+            out.extend_from_slice(&r[..self.row.min(r.len())]);
         }
-        Ok(out)
+        out
     }
 }
 

@@ -122,7 +122,11 @@ fn sleep(d: Duration) -> wasm_bindgen_futures::JsFuture {
 }
 
 /// `fut`, or [`Error::Timeout`] naming `what` when the timer fires first.
-pub(crate) async fn with_timeout<F: Future>(fut: F, timeout: Duration, what: &str) -> Result<F::Output> {
+pub(crate) async fn with_timeout<F: Future>(
+    fut: F,
+    timeout: Duration,
+    what: &str,
+) -> Result<F::Output> {
     let race = Race {
         work: Box::pin(fut),
         timer: Box::pin(sleep(timeout)),
@@ -195,10 +199,9 @@ pub(crate) async fn read_back(
             }
             None => return Err(super::buffer::map_error("a buffer was never mapped".into())),
         }
-        let view = s
-            .slice(..)
-            .get_mapped_range()
-            .map_err(|e| super::buffer::map_error(format!("reading a mapped buffer failed: {e}")))?;
+        let view = s.slice(..).get_mapped_range().map_err(|e| {
+            super::buffer::map_error(format!("reading a mapped buffer failed: {e}"))
+        })?;
         out.push(view[..*len].to_vec());
         drop(view);
         s.unmap();

@@ -507,14 +507,14 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
         ));
     }
     if kept > 0 {
-        warnings.push(Warning::nth(
-            first_kept,
-            "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids, shared flags read in uniform control flow) around barriers",
-            &["barrier"],
-        ));
+        warnings.push(Warning::nth(first_kept, NON_UNIFORM_BARRIER, &["barrier"]));
     }
     warnings
 }
+
+/// The warning for a control barrier kept where the analysis cannot prove
+/// it uniform; for the WebGPU target it is an error instead.
+pub(crate) const NON_UNIFORM_BARRIER: &str = "barrier() in control flow that WGSL's uniformity analysis cannot prove uniform: native backends run it, but browsers' WebGPU may reject the WGSL; branch on uniform values (uniform blocks, read-only buffers, workgroup ids, shared flags read in uniform control flow) around barriers";
 
 /// Makes the eligible loads in the uniform `Emit` statements (addresses in
 /// `module`) `workgroupUniformLoad`s; returns how many.

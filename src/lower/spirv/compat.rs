@@ -171,13 +171,11 @@ impl Warning {
 
 /// Whether `text` holds `word` as a whole GLSL identifier (not inside a
 /// longer one).
-#[cfg(feature = "glsl")]
 pub(crate) fn has_word(text: &str, word: &str) -> bool {
     word_uses(text, word) > 0
 }
 
 /// How many times `text` holds `word` as a whole GLSL identifier.
-#[cfg(feature = "glsl")]
 fn word_uses(text: &str, word: &str) -> usize {
     let b = text.as_bytes();
     let ok = |c: u8| !(c.is_ascii_alphanumeric() || c == b'_');

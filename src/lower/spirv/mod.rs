@@ -18,6 +18,7 @@ pub mod image;
 pub mod integer_sampling;
 pub mod misread;
 pub mod narrow;
+pub mod one_lane;
 pub mod opengl;
 pub mod printf;
 pub mod push;

@@ -132,7 +132,7 @@ fn prepare(m: &mut Model) -> (Shared, HashMap<u32, Word>) {
 
 /// The `uint` input variable of built-in `which`, declared (and listed by
 /// every entry point) when missing.
-fn builtin_input(m: &mut Model, uint: Word, which: BuiltIn) -> Word {
+pub(crate) fn builtin_input(m: &mut Model, uint: Word, which: BuiltIn) -> Word {
     if let Some(v) = m.builtin(which) {
         return v;
     }

@@ -451,6 +451,25 @@ impl Context {
         self.read_binds(kernel, binds, &slots, None)
     }
 
+    /// [`Context::dispatch_and_read`] without blocking: in a browser, where
+    /// nothing may, the only form that reads back.
+    pub async fn dispatch_and_read_async(
+        &self,
+        kernel: &Kernel,
+        groups: [u32; 3],
+        binds: &[Bind<'_>],
+    ) -> Result<Vec<Vec<u8>>> {
+        let (encoder, slots) = self.encode(kernel, Workgroups::Count(groups), binds)?;
+        let buffers = copyable_buffers(binds);
+        let read = super::buffer::read_back_async(self, &buffers, Some(encoder)).await?;
+        let written = written_textures(kernel, binds, &slots);
+        let mut textures = Vec::new();
+        for t in written.iter().flatten() {
+            textures.push(t.read_level_async(self, 0).await?);
+        }
+        Ok(in_bind_order(binds, &written, read, textures))
+    }
+
     /// The bytes of every bound buffer and image (after `encoder`'s work, in
     /// its submission, when given) and of the storage textures the kernel
     /// writes, in the order of `binds`.
@@ -461,31 +480,16 @@ impl Context {
         slots: &[Slotted],
         encoder: Option<wgpu::CommandEncoder>,
     ) -> Result<Vec<Vec<u8>>> {
-        // A caller's buffer without COPY_SRC cannot be read back.
-        let copyable = |b: &Buffer| b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC);
-        let buffers: Vec<&Buffer> = binds
+        let buffers = copyable_buffers(binds);
+        let read = self.on_gpu(readback_job(self, &buffers, encoder))?;
+        // Textures are read after, in a submission of their own.
+        let written = written_textures(kernel, binds, slots);
+        let textures = written
             .iter()
-            .filter_map(|b| b.resource.buffer())
-            .filter(|b| copyable(b))
-            .collect();
-        let mut read = self
-            .on_gpu(readback_job(self, &buffers, encoder))?
-            .into_iter();
-        // Textures are read after, in a submission of their own; samplers hold nothing.
-        let mut out = Vec::with_capacity(binds.len());
-        for b in binds {
-            out.push(match b.resource {
-                Resource::Image(img) => img.texel_bytes(&read.next().unwrap_or_default()).to_vec(),
-                Resource::Buffer(b) if copyable(b) => read.next().unwrap_or_default(),
-                Resource::Buffer(_) => Vec::new(),
-                Resource::Texture(t) if writes(kernel, slots, t) && t.is_copyable() => {
-                    t.read(self)?
-                }
-                // What the kernel cannot write is not read back.
-                Resource::Texture(_) | Resource::Sampled(..) | Resource::Sampler(_) => Vec::new(),
-            });
-        }
-        Ok(out)
+            .flatten()
+            .map(|t| t.read(self))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(in_bind_order(binds, &written, read, textures))
     }
 
     /// Checks everything, then records the dispatch into a new encoder.
@@ -756,6 +760,14 @@ impl Context {
             .zip(&overrides.values)
             .map(|(id, v)| (id.to_string(), f64::from(*v)))
             .collect();
+        // A browser compiles text: atomport's, whose float literals every
+        // WGSL compiler reads back.
+        #[cfg(target_arch = "wasm32")]
+        let source = wgpu::ShaderSource::Wgsl(std::borrow::Cow::Owned(
+            crate::kernel::web::browser_wgsl(&module, &entry)?,
+        ));
+        #[cfg(not(target_arch = "wasm32"))]
+        let source = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned((*module).clone()));
         let p = self.on_gpu_for("compiling the pipeline", move |gpu| {
             crate::runtime::context::scoped(&gpu.device, || {
                 let constants: Vec<(&str, f64)> =
@@ -764,9 +776,7 @@ impl Context {
                     .device
                     .create_shader_module(wgpu::ShaderModuleDescriptor {
                         label: Some(&entry),
-                        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(
-                            (*module).clone(),
-                        )),
+                        source,
                     });
                 let explicit = explicit.map(|entries| {
                     let layouts: Vec<wgpu::BindGroupLayout> = entries
@@ -1221,6 +1231,60 @@ pub(crate) fn layout_entries(
                     layout_entry(kernel, info, &elements, native)
                 })
                 .collect()
+        })
+        .collect()
+}
+
+/// The buffers among `binds` that can be read back (images' included; a
+/// caller's buffer without COPY_SRC cannot).
+fn copyable_buffers<'b>(binds: &[Bind<'b>]) -> Vec<&'b Buffer> {
+    binds
+        .iter()
+        .filter_map(|b| b.resource.buffer())
+        .filter(|b| copyable(b))
+        .collect()
+}
+
+fn copyable(b: &Buffer) -> bool {
+    b.raw().usage().contains(wgpu::BufferUsages::COPY_SRC)
+}
+
+/// Per bind, the texture the kernel writes and that can be read back.
+fn written_textures<'b>(
+    kernel: &Kernel,
+    binds: &[Bind<'b>],
+    slots: &[Slotted],
+) -> Vec<Option<&'b Texture>> {
+    binds
+        .iter()
+        .map(|b| match b.resource {
+            Resource::Texture(t) if writes(kernel, slots, t) && t.is_copyable() => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The bytes read back, in the order of `binds`: `buffers` as
+/// [`copyable_buffers`] listed them, `textures` for the binds
+/// [`written_textures`] named; what the kernel cannot write is empty.
+fn in_bind_order(
+    binds: &[Bind],
+    written: &[Option<&Texture>],
+    buffers: Vec<Vec<u8>>,
+    textures: Vec<Vec<u8>>,
+) -> Vec<Vec<u8>> {
+    let mut buffers = buffers.into_iter();
+    let mut textures = textures.into_iter();
+    binds
+        .iter()
+        .zip(written)
+        .map(|(b, w)| match b.resource {
+            Resource::Image(img) => img
+                .texel_bytes(&buffers.next().unwrap_or_default())
+                .to_vec(),
+            Resource::Buffer(b) if copyable(b) => buffers.next().unwrap_or_default(),
+            Resource::Texture(_) if w.is_some() => textures.next().unwrap_or_default(),
+            _ => Vec::new(),
         })
         .collect()
 }

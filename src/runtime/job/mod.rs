@@ -1,15 +1,20 @@
-//! A job: the resources the command line's specs describe, made for a
-//! kernel's bindings and run with the library ([`atomport::Context::run`]).
+//! A job: the resources that specs (`atomport run`'s `--buffer`,
+//! `--image`, `--texture`, `--sampler`, `--uniform`, `--push`, `--counter`)
+//! describe, made for a kernel's bindings and run ([`run`], and
+//! [`run_async`] where nothing may block, as in a browser). The flags are
+//! [`Resources::from_flags`]; each value is read by its spec's `FromStr`
+//! ([`spec`]).
 
-use atomport::runtime::run::{AddressableOutput, RunOutput};
-use atomport::runtime::texture::format_name;
-use atomport::wgpu;
-use atomport::{
+pub mod spec;
+
+use crate::runtime::run::{AddressableOutput, RunOutput};
+use crate::runtime::texture::format_name;
+use crate::{
     Arena, Bind, BindingInfo, BindingKind, Buffer, Context, ElementType, Error, Image, ImageDesc,
     Kernel, Region, Resource, Result, Sampler, Target, Texture, Uniforms,
 };
 
-use super::spec::{
+use spec::{
     BindingRef, BufferArg, CounterArg, ImageArg, SamplerArg, Slot, TextureArg, TextureInit,
     UniformArg, address_name, parse_fill, texture_format,
 };
@@ -46,6 +51,46 @@ enum Made {
     Sampler(Sampler),
 }
 
+impl Resources {
+    /// The resources of `atomport run`'s flags as one list (`--buffer`,
+    /// `B=SPEC`, `--image`, …; a flag and its value as two items, or as
+    /// `--flag=value`), with `--groups X[,Y[,Z]]` (1,1,1 when not given).
+    /// What no job flag names is refused, naming it.
+    pub fn from_flags<S: AsRef<str>>(flags: &[S]) -> Result<(Resources, [u32; 3])> {
+        let mut res = Resources::default();
+        let mut groups = [1, 1, 1];
+        let mut items = flags.iter().map(AsRef::as_ref);
+        while let Some(flag) = items.next() {
+            let (flag, value) = match flag.split_once('=').filter(|(f, _)| f.starts_with("--")) {
+                Some((f, v)) => (f, v),
+                None => (
+                    flag,
+                    items
+                        .next()
+                        .ok_or_else(|| Error::Spec(format!("{flag} needs a value")))?,
+                ),
+            };
+            let named = |e: Error| Error::Spec(format!("{flag} {value}: {e}"));
+            match flag {
+                "--buffer" => res.buffers.push(value.parse().map_err(named)?),
+                "--image" => res.images.push(value.parse().map_err(named)?),
+                "--uniform" => res.uniforms.push(value.parse().map_err(named)?),
+                "--push" => res.push.push(value.parse().map_err(named)?),
+                "--counter" => res.counters.push(value.parse().map_err(named)?),
+                "--texture" => res.textures.push(value.parse().map_err(named)?),
+                "--sampler" => res.samplers.push(value.parse().map_err(named)?),
+                "--groups" => groups = spec::parse_groups(value).map_err(Error::Spec)?,
+                _ => {
+                    return Err(Error::Spec(format!(
+                        "`{flag}` is not a job flag (--buffer, --image, --texture, --sampler, --uniform, --push, --counter, --groups)"
+                    )));
+                }
+            }
+        }
+        Ok((res, groups))
+    }
+}
+
 /// Creates the buffers, images, uniform blocks and counter buffers the
 /// specs describe, dispatches `groups` workgroups of `kernel` (its
 /// translation, or with `native` its original SPIR-V:
@@ -58,8 +103,32 @@ pub fn run(
     native: bool,
 ) -> Result<RunOutput> {
     let made = make(ctx, kernel, res)?;
-    let binds: Vec<Bind> = made
-        .iter()
+    let binds = binds_of(&made);
+    let out = if native {
+        ctx.run_native(kernel, groups, &binds)?
+    } else {
+        ctx.run(kernel, groups, &binds)?
+    };
+    Ok(shown_as_written(out, &made))
+}
+
+/// [`run`] of the translation without blocking: in a browser, where
+/// nothing may, the only form that runs.
+pub async fn run_async(
+    ctx: &Context,
+    kernel: &Kernel,
+    groups: [u32; 3],
+    res: &Resources,
+) -> Result<RunOutput> {
+    let made = make(ctx, kernel, res)?;
+    let binds = binds_of(&made);
+    let out = ctx.run_async(kernel, groups, &binds).await?;
+    Ok(shown_as_written(out, &made))
+}
+
+/// Where each made resource binds.
+fn binds_of(made: &[(Slot, Made)]) -> Vec<Bind<'_>> {
+    made.iter()
         .map(|(slot, m)| Bind {
             target: Target::Element {
                 group: slot.group,
@@ -74,14 +143,13 @@ pub fn run(
                 Made::Sampler(s) => Resource::Sampler(s),
             },
         })
-        .collect();
-    let mut out = if native {
-        ctx.run_native(kernel, groups, &binds)?
-    } else {
-        ctx.run(kernel, groups, &binds)?
-    };
-    // A buffer shows in the type its spec wrote (an aliased buffer has
-    // several declared types); `@FILE` in the one its block declares.
+        .collect()
+}
+
+/// A run's output with each buffer in the type its spec wrote (an aliased
+/// buffer has several declared types; `@FILE` shows in the one its block
+/// declares) and each addressable buffer by name, from the arena's bytes.
+fn shown_as_written(mut out: RunOutput, made: &[(Slot, Made)]) -> RunOutput {
     for b in &mut out.bindings {
         let written = made.iter().find_map(|(slot, m)| match m {
             Made::Buffer(_, Some(ty)) if slot.group == b.group && slot.binding == b.binding => {
@@ -94,8 +162,7 @@ pub fn run(
             b.data = ty.data(&b.bytes);
         }
     }
-    // Each addressable buffer by name, from the arena's bytes.
-    for (slot, m) in &made {
+    for (slot, m) in made {
         if let Made::Arena(arena, types) = m
             && let Some(b) = out
                 .bindings
@@ -110,7 +177,7 @@ pub fn run(
                 .collect();
         }
     }
-    Ok(out)
+    out
 }
 
 /// Where each `--buffer @NAME` goes in the arena, from the specs' lengths
@@ -343,10 +410,10 @@ fn array_elements(kernel: &Kernel, name: &str) -> Result<Vec<String>> {
         b.array.filter(|_| named)
     });
     match array {
-        Some(atomport::ArrayLength::Fixed(n)) => {
+        Some(crate::ArrayLength::Fixed(n)) => {
             return Ok((0..n).map(|k| format!("{name}[{k}]")).collect());
         }
-        Some(atomport::ArrayLength::Unsized) => {
+        Some(crate::ArrayLength::Unsized) => {
             return Err(Error::Spec(format!(
                 "`{name}` is an array without a size: bind its elements one by one, as {name}[0]=…, {name}[1]=…"
             )));
@@ -362,7 +429,7 @@ fn array_elements(kernel: &Kernel, name: &str) -> Result<Vec<String>> {
         .flat_map(|b| [b.name.as_deref(), b.combined.as_deref()])
         .flatten()
         .filter_map(|n| {
-            let (base, k) = atomport::Kernel::split_element(n)?;
+            let (base, k) = crate::Kernel::split_element(n)?;
             (base == name).then(|| (k, n.to_string()))
         })
         .collect();
@@ -422,11 +489,11 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
     if let Some(f) = a
         .format
         .as_deref()
-        .filter(|f| atomport::ImageFormat::parse(f) != Some(shape.format))
+        .filter(|f| crate::ImageFormat::parse(f) != Some(shape.format))
     {
         // A buffer texture's format is the translation's to choose.
         let hint = match shape.dim {
-            atomport::ImageDim::Buffer => format!(
+            crate::ImageDim::Buffer => format!(
                 " (a samplerBuffer's format is chosen at translation: --buffer-format {}={f})",
                 info.display_name()
             ),
@@ -474,7 +541,7 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
                     )));
                 }
             }
-            let texel = atomport::runtime::texture::encode_texel(shape.format.texture_format(), c)
+            let texel = crate::runtime::texture::encode_texel(shape.format.texture_format(), c)
                 .map_err(|e| Error::Spec(format!("--image {}: {e}", a.slot)))?;
             let bytes: Vec<u8> = texel
                 .iter()
@@ -494,7 +561,7 @@ fn image(ctx: &Context, kernel: &Kernel, a: &ImageArg, largest: u64) -> Result<(
 fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slot, Made)>> {
     // `NAME[k]`: element k of a binding array of samplers (or of the
     // samplers a combined sampler array was split into).
-    let (base, element) = match atomport::Kernel::split_element(&a.name) {
+    let (base, element) = match crate::Kernel::split_element(&a.name) {
         Some((base, k)) if kernel.binding_named(&a.name).is_err() => (base, Some(k)),
         _ => (a.name.as_str(), None),
     };
@@ -512,7 +579,7 @@ fn sampler(ctx: &Context, kernel: &Kernel, a: &SamplerArg) -> Result<Option<(Slo
         (found, _) => found,
     };
     let element = element.filter(|_| found.is_some_and(|b| b.array.is_some()));
-    if let (Some(k), Some(atomport::ArrayLength::Fixed(n))) = (element, found.and_then(|b| b.array))
+    if let (Some(k), Some(crate::ArrayLength::Fixed(n))) = (element, found.and_then(|b| b.array))
         && k >= n
     {
         return Err(Error::UnknownName(format!(
@@ -558,7 +625,7 @@ fn samplers(
         }
     }
     for slot in default_samplers(kernel, made)? {
-        let desc = atomport::SamplerDesc::default();
+        let desc = crate::SamplerDesc::default();
         made.push((slot, Made::Sampler(Sampler::new(ctx, desc)?)));
     }
     Ok(())
@@ -617,9 +684,9 @@ fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {
 }
 
 /// The texels of a texture made from `size`, `fill` and `iota`.
-fn texel_data(desc: &atomport::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
+fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
     let texels = (desc.level_bytes(0) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
-    let channels = atomport::runtime::texture::channels(desc.format).unwrap_or(1);
+    let channels = crate::runtime::texture::channels(desc.format).unwrap_or(1);
     let base: [f64; 4] = match fill {
         Some([v]) => [*v; 4],
         Some(vs) => {
@@ -638,15 +705,15 @@ fn texel_data(desc: &atomport::TextureDesc, fill: Option<&[f64]>, iota: bool) ->
     };
     // Depth lies in 0..1 (depth32float too): iota counts as in a
     // normalized channel.
-    let normalized = atomport::runtime::texture::normalized(desc.format)
-        || desc.format.is_depth_stencil_format();
+    let normalized =
+        crate::runtime::texture::normalized(desc.format) || desc.format.is_depth_stencil_format();
     let mut out = Vec::with_capacity(texels * desc.texel_bytes().unwrap_or(4) as usize);
     for i in 0..texels {
         let mut v = base;
         if iota {
             v[0] = iota_value(desc.format, normalized, i);
         }
-        out.extend(atomport::runtime::texture::encode_texel(desc.format, v)?);
+        out.extend(crate::runtime::texture::encode_texel(desc.format, v)?);
     }
     Ok(out)
 }
@@ -659,8 +726,8 @@ fn iota_value(format: wgpu::TextureFormat, normalized: bool, i: usize) -> f64 {
     if normalized {
         return (i % 256) as f64 / 255.0;
     }
-    let bits = atomport::runtime::texture::channel_bits(format).unwrap_or(32);
-    let range = match atomport::runtime::texture::integer_channels(format) {
+    let bits = crate::runtime::texture::channel_bits(format).unwrap_or(32);
+    let range = match crate::runtime::texture::integer_channels(format) {
         Some(signed) if bits < 32 + u32::from(signed) => 1u64 << (bits - u32::from(signed)),
         _ => return i as f64,
     };
@@ -686,16 +753,25 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
     })?;
     match &a.init {
         TextureInit::Png(path) => {
-            if dim != atomport::TextureDim::D2 {
+            if dim != crate::TextureDim::D2 {
                 return Err(Error::Spec(format!(
                     "--texture {}: a PNG makes a 2d texture; the shader declares {}",
                     a.slot,
                     dim.name()
                 )));
             }
-            let (w, h, format, data) = atomport::runtime::texture::read_png(path)?;
-            let desc = atomport::TextureDesc::new(dim, format, &[w, h], 1).map_err(flag)?;
-            Texture::from_data(ctx, desc, &data)
+            #[cfg(feature = "png")]
+            {
+                let (w, h, format, data) = crate::runtime::texture::read_png(path)?;
+                let desc = crate::TextureDesc::new(dim, format, &[w, h], 1).map_err(flag)?;
+                Texture::from_data(ctx, desc, &data)
+            }
+            #[cfg(not(feature = "png"))]
+            Err(Error::Spec(format!(
+                "--texture {}: {} is a PNG file, which needs atomport's `png` feature",
+                a.slot,
+                path.display()
+            )))
         }
         TextureInit::Make {
             size,
@@ -705,7 +781,7 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
             mips,
         } => {
             let format = format.unwrap_or_else(|| default_format(info));
-            let desc = atomport::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
+            let desc = crate::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
             // Made first: its limits are checked before any texel is.
             let t = Texture::zeroed(ctx, desc)?;
             t.write_level(
@@ -749,7 +825,7 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
             info.display_name()
         )));
     };
-    let format = atomport::runtime::texture::parse_format(&declared).ok_or_else(|| {
+    let format = crate::runtime::texture::parse_format(&declared).ok_or_else(|| {
         Error::Spec(format!(
             "--image {}: atomport cannot make a {declared} texture",
             a.slot
@@ -767,7 +843,7 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
     if a.samples != 1 {
         return Err(flag(Error::Spec("storage textures have one sample".into())));
     }
-    let desc = atomport::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
+    let desc = crate::TextureDesc::new(dim, format, &a.size, 1).map_err(flag)?;
     let fill = a
         .fill
         .as_deref()
@@ -983,66 +1059,10 @@ fn counter_buffers<'k>(
     Ok(out.into_iter().filter(|(b, _)| !given(b)).collect())
 }
 
-/// Writes the 2D texture binding `name` of a job's output as a PNG file.
-pub fn write_png(out: &RunOutput, name: &str, path: &std::path::Path) -> Result<()> {
-    let b = out
-        .bindings
-        .iter()
-        .find(|b| b.name.as_deref() == Some(name))
-        .ok_or_else(|| {
-            let names: Vec<&str> = out
-                .bindings
-                .iter()
-                .filter(|b| b.kind.ends_with("texture"))
-                .filter_map(|b| b.name.as_deref())
-                .collect();
-            Error::Spec(format!(
-                "--out-png {name}: no texture of that name in the job (textures: {})",
-                if names.is_empty() {
-                    "none".into()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        })?;
-    let (Some(dim), Some(format), Some(size)) = (&b.dim, &b.format, &b.size) else {
-        return Err(Error::Spec(format!(
-            "--out-png {name}: `{name}` is a {}, not a texture",
-            b.kind
-        )));
-    };
-    let fmt = atomport::runtime::texture::parse_format(format)
-        .filter(|_| dim == "2d" && b.kind.ends_with("texture"))
-        .ok_or_else(|| {
-            Error::Spec(format!(
-                "--out-png {name}: PNG output takes a 2d texture of an 8-bit unorm format, not a {format} {dim} {}",
-                b.kind.replace('_', " ")
-            ))
-        })?;
-    let atomport::runtime::run::Data::F32(values) = &b.data else {
-        return Err(Error::Spec(format!(
-            "--out-png {name}: PNG output takes an 8-bit unorm format, not {format}"
-        )));
-    };
-    // Decoded channels are in RGBA order whatever the format stores.
-    let fmt = match fmt {
-        wgpu::TextureFormat::Bgra8Unorm => wgpu::TextureFormat::Rgba8Unorm,
-        wgpu::TextureFormat::Bgra8UnormSrgb => wgpu::TextureFormat::Rgba8UnormSrgb,
-        f => f,
-    };
-    let bytes: Vec<u8> = values.iter().map(|v| (v * 255.0).round() as u8).collect();
-    atomport::runtime::texture::write_png(path, size[0], size[1], fmt, &bytes).map_err(
-        |e| match e {
-            Error::Resource(m) => Error::Spec(format!("--out-png {name}: {m}")),
-            e => e,
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::iota_value;
-    use atomport::wgpu::TextureFormat as F;
+    use wgpu::TextureFormat as F;
 
     #[test]
     fn iota_wraps_in_the_channel_range() {

@@ -1,12 +1,27 @@
 //! The command line's textual specs of resources: `--buffer B=SPEC`,
 //! `--image`, `--texture`, `--sampler`, `--uniform` and `--counter`, parsed
-//! into what [`super::job`] makes for a kernel.
+//! into what [`super`] makes for a kernel.
 
-use atomport::wgpu;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use atomport::{BindingInfo, ElementType, Error, Kernel, Result, ScalarType};
+use crate::{BindingInfo, ElementType, Error, Kernel, Result, ScalarType};
+
+/// `X[,Y[,Z]]`: the workgroup counts of a dispatch (each 1 or more; a
+/// count not given is 1).
+pub fn parse_groups(s: &str) -> std::result::Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("expected X[,Y[,Z]]".into());
+    }
+    let mut g = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        g[i] = p.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+            format!("`{p}` is not a workgroup count (1 or more; expected X[,Y[,Z]])")
+        })?;
+    }
+    Ok(g)
+}
 
 /// `GROUP.BINDING`, or the GLSL name (a block's instance or type name, an
 /// image's name, an atomic counter's name).
@@ -122,8 +137,8 @@ impl FromStr for Slot {
 /// A texture format by wgpu's name (`rgba16float`) or GLSL's layout
 /// qualifier (`rgba16f`), as `--texture` and `--image` take both.
 pub fn texture_format(name: &str) -> Option<wgpu::TextureFormat> {
-    atomport::runtime::texture::parse_format(name)
-        .or_else(|| atomport::ImageFormat::parse(name).map(|f| f.texture_format()))
+    crate::runtime::texture::parse_format(name)
+        .or_else(|| crate::ImageFormat::parse(name).map(|f| f.texture_format()))
 }
 
 /// How to fill a buffer (the SPEC of `--buffer B=SPEC`).
@@ -306,7 +321,7 @@ impl BufferInit {
                 *ty,
                 &mut (0..*len as u64).map(|i| match ty {
                     ElementType::F32 => u64::from((i as f32).to_bits()),
-                    ElementType::F16 => u64::from(atomport::f32_to_half(i as f32)),
+                    ElementType::F16 => u64::from(crate::f32_to_half(i as f32)),
                     _ => i,
                 }),
             ),
@@ -321,7 +336,7 @@ impl BufferInit {
                 elements(*ty, &mut bits.into_iter())
             }
             BufferInit::File(path) => {
-                let bytes = atomport::files::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
+                let bytes = crate::files::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
                 if bytes.is_empty() {
                     return Err(Error::Spec(format!(
                         "{}: the file is empty",
@@ -497,7 +512,7 @@ impl FromStr for TextureArg {
             } else {
                 return Err(Error::Spec(format!(
                     "`{p}` in `{s}` is neither a format ({}, or GLSL's name: rgba16f, r32ui, …), fill=V, iota nor mips=N",
-                    atomport::runtime::texture::format_names()
+                    crate::runtime::texture::format_names()
                 )));
             }
         }
@@ -520,7 +535,7 @@ pub struct SamplerArg {
     /// The sampler binding, or the combined sampler's name.
     pub name: String,
     /// How it samples.
-    pub desc: atomport::SamplerDesc,
+    pub desc: crate::SamplerDesc,
 }
 
 impl FromStr for SamplerArg {

@@ -1,0 +1,248 @@
+//! What a translation for WebGPU ([`crate::Platform::WebGpu`]) may not
+//! need: every feature outside what a browser can grant through wgpu is
+//! refused at once, each named with the first source line that needs it.
+
+use crate::{Error, Result};
+
+/// GLSL words that find the line needing a feature, by feature.
+fn words_of(feature: wgt::Features) -> &'static [&'static str] {
+    use wgt::Features as F;
+    const INT64: &[&str] = &[
+        "uint64_t",
+        "int64_t",
+        "u64vec2",
+        "u64vec3",
+        "u64vec4",
+        "i64vec2",
+        "i64vec3",
+        "i64vec4",
+        "buffer_reference",
+    ];
+    const F64: &[&str] = &[
+        "double", "dvec2", "dvec3", "dvec4", "dmat2", "dmat3", "dmat4",
+    ];
+    const ARRAYS: &[&str] = &["nonuniformEXT", "GL_EXT_nonuniform_qualifier"];
+    if feature.intersects(
+        F::SHADER_INT64 | F::SHADER_INT64_ATOMIC_MIN_MAX | F::SHADER_INT64_ATOMIC_ALL_OPS,
+    ) {
+        INT64
+    } else if feature.contains(F::SHADER_F64) {
+        F64
+    } else if feature.intersects(
+        F::TEXTURE_BINDING_ARRAY
+            | F::BUFFER_BINDING_ARRAY
+            | F::STORAGE_RESOURCE_BINDING_ARRAY
+            | F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING
+            | F::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
+    ) {
+        ARRAYS
+    } else {
+        &[]
+    }
+}
+
+/// The 1-based line of the first whole-word use of one of `words` in
+/// `source`, outside `//` comments.
+fn first_line(source: &str, words: &[&str]) -> Option<usize> {
+    source
+        .lines()
+        .position(|l| {
+            let code = l.split("//").next().unwrap_or_default();
+            words
+                .iter()
+                .any(|w| crate::lower::spirv::compat::has_word(code, w))
+        })
+        .map(|p| p + 1)
+}
+
+/// Fails when `features` (what the translation needs) hold anything a
+/// browser cannot grant, naming each feature and, with the GLSL `source`,
+/// the line that needs it.
+pub(crate) fn refuse_native_only(
+    features: wgt::Features,
+    source: Option<&str>,
+    name: &str,
+) -> Result<()> {
+    let native_only = features - wgt::Features::all_webgpu_mask();
+    if native_only.is_empty() {
+        return Ok(());
+    }
+    let mut parts = Vec::new();
+    for feature in native_only.iter() {
+        let line = source.and_then(|s| first_line(s, words_of(feature)));
+        let what = crate::error::describe_features(feature);
+        parts.push(match line {
+            Some(l) => format!("{name}:{l}: needs {what}"),
+            None => format!("{name}: needs {what}"),
+        });
+    }
+    Err(Error::Unsupported(format!(
+        "{}; WebGPU has none of these (translate for a native target instead)",
+        parts.join("; ")
+    )))
+}
+
+/// Fails where a control barrier sits in control flow WGSL's uniformity
+/// analysis cannot prove uniform (and `workgroupUniformLoad` could not
+/// make so): browsers refuse the module, so it is never emitted.
+pub(crate) fn refuse_non_uniform_barriers(warnings: &[crate::Warning], name: &str) -> Result<()> {
+    let Some(w) = warnings
+        .iter()
+        .find(|w| w.message == crate::lower::ir::uniformity::NON_UNIFORM_BARRIER)
+    else {
+        return Ok(());
+    };
+    let at = match w.line {
+        Some(l) => format!("{name}:{l}"),
+        None => name.to_string(),
+    };
+    Err(Error::Unsupported(format!(
+        "{at}: barrier() in control flow that WGSL's uniformity analysis cannot prove uniform, which browsers refuse; branch on uniform values (uniform blocks, read-only buffers, workgroup ids, shared flags read in uniform control flow) around it"
+    )))
+}
+
+/// `wgsl` with every `f32` literal that a WGSL compiler would not read
+/// back as the same value written in hexadecimal, exactly. naga prints the
+/// shortest decimal that rounds to the value, and a compiler that reads
+/// decimals through `f64` (Tint) refuses one past `f32`'s range — the
+/// largest float prints as `340282350000000000000000000000000000000f`,
+/// which is above it — or may round twice.
+pub(crate) fn exact_float_literals(wgsl: &str) -> String {
+    let b = wgsl.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+    let mut out = String::with_capacity(wgsl.len());
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit() && (i == 0 || !ident(b[i - 1]));
+        if !starts {
+            let c = wgsl[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        let mut j = i;
+        while j < b.len()
+            && (b[j].is_ascii_digit()
+                || b[j] == b'.'
+                || b[j] == b'e'
+                || ((b[j] == b'-' || b[j] == b'+') && j > i && b[j - 1] == b'e'))
+        {
+            j += 1;
+        }
+        let literal = b.get(j) == Some(&b'f') && !b.get(j + 1).is_some_and(|&c| ident(c));
+        match literal.then(|| wgsl[i..j].parse::<f32>().ok()).flatten() {
+            Some(value) if rereads_wrong(&wgsl[i..j], value) => {
+                out.push_str(&hex_f32(value));
+                i = j + 1;
+            }
+            _ => {
+                out.push_str(&wgsl[i..j]);
+                i = j;
+            }
+        }
+    }
+    out
+}
+
+/// Whether a compiler reading `text` (naga's shortest decimal of `value`)
+/// through `f64` fails (past `f32`'s range) or rounds twice to another `f32`.
+fn rereads_wrong(text: &str, value: f32) -> bool {
+    let Ok(decimal) = text.parse::<f64>() else {
+        return true;
+    };
+    decimal.abs() > f64::from(f32::MAX) || (decimal as f32).to_bits() != value.to_bits()
+}
+
+/// `v` as a WGSL hexadecimal `f32` literal (`0x1.fffffep+127f`).
+fn hex_f32(v: f32) -> String {
+    let bits = v.to_bits();
+    let sign = if bits >> 31 == 1 { "-" } else { "" };
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mantissa = (bits & 0x7f_ffff) << 1;
+    if exp == 0 {
+        format!("{sign}0x0.{mantissa:06x}p-126f")
+    } else {
+        format!("{sign}0x1.{mantissa:06x}p{:+}f", exp - 127)
+    }
+}
+
+/// The WGSL a browser compiles for `module` (the kernel's, with the
+/// run's storage formats): naga's text with [`exact_float_literals`].
+/// wgpu's WebGPU backend would print a naga module itself, without them.
+#[cfg(all(feature = "runtime", target_arch = "wasm32"))]
+pub(crate) fn browser_wgsl(module: &naga::Module, name: &str) -> Result<String> {
+    let info = crate::front::validate(module, None, name)?;
+    let text =
+        naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| {
+                Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
+            })?;
+    Ok(exact_float_literals(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_native_only_feature_is_named_with_its_line() {
+        let src = "#version 450\n#extension GL_ARB_gpu_shader_int64 : require\nlayout(binding = 0) buffer B { uint64_t v[]; double d; };\n";
+        let f = wgt::Features::SHADER_INT64 | wgt::Features::SHADER_F64;
+        let e = refuse_native_only(f, Some(src), "k.comp")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("k.comp:3: needs SHADER_INT64"), "{e}");
+        assert!(e.contains("k.comp:3: needs SHADER_F64"), "{e}");
+        assert!(refuse_native_only(wgt::Features::SHADER_F16, Some(src), "k").is_ok());
+    }
+
+    #[test]
+    fn float_literals_past_the_range_become_exact_hexadecimal() {
+        let wgsl = format!(
+            "let a = {}f; let b = -{}f; let c = 0.1f; let d = 2f; let x1f = 1u; let e = vec2(1.5f, {}f);",
+            f32::MAX,
+            f32::MAX,
+            f32::MIN_POSITIVE / 4.0,
+        );
+        let out = exact_float_literals(&wgsl);
+        assert!(out.contains("let a = 0x1.fffffep+127f;"), "{out}");
+        assert!(out.contains("let b = -0x1.fffffep+127f;"), "{out}");
+        assert!(
+            out.contains("let c = 0.1f; let d = 2f; let x1f = 1u;"),
+            "{out}"
+        );
+        // Every literal reads back as the value it was written for.
+        let m = naga::front::wgsl::parse_str(&format!(
+            "fn f() -> f32 {{ return {}; }}",
+            out.split("let a = ")
+                .nth(1)
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+        ))
+        .unwrap();
+        let found = m.functions.iter().any(|(_, f)| {
+            f.expressions
+                .iter()
+                .any(|(_, e)| matches!(e, naga::Expression::Literal(naga::Literal::F32(v)) if *v == f32::MAX))
+        });
+        assert!(found, "{out}");
+        for v in [
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::MIN_POSITIVE / 4.0,
+            1.0e-45,
+            3.0e38,
+        ] {
+            let h = hex_f32(v);
+            let m = naga::front::wgsl::parse_str(&format!("const K: f32 = {h};")).unwrap();
+            let (_, c) = m.constants.iter().next().unwrap();
+            let naga::Expression::Literal(naga::Literal::F32(back)) = m.global_expressions[c.init]
+            else {
+                panic!("{h}");
+            };
+            assert_eq!(back.to_bits(), v.to_bits(), "{h}");
+        }
+    }
+}
