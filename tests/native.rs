@@ -24,37 +24,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-/// One kernel and how it is run.
+/// One kernel and how it is run: its annotations, with its defines and
+/// dialect as `diff` flags among the job's.
 struct Case {
     args: Vec<String>,
     rules: Vec<(String, String)>,
     no_native: Option<String>,
     not_on: Vec<(String, String)>,
-}
-
-/// The corpus: golden shaders and demo kernels.
-fn corpus() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    for (dir, ext) in [
-        ("tests/glsl", "comp"),
-        ("tests/vulkan", "comp"),
-        ("tests/spirv", "spv"),
-        ("examples/components", "comp"),
-        ("examples/histogram", "comp"),
-        ("examples/oit", "comp"),
-        ("examples/raster", "comp"),
-        ("examples/embed/shaders", "comp"),
-    ] {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == ext))
-            .collect();
-        v.sort();
-        out.extend(v);
-    }
-    out
 }
 
 /// Reads a kernel's annotations; `Err` names what is missing.
@@ -65,41 +41,18 @@ fn case(path: &Path) -> Result<Case, String> {
         path.to_path_buf()
     };
     let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
+    let a = atomport::runtime::job::Annotations::parse(&text)?;
     let mut c = Case {
-        args: Vec::new(),
-        rules: Vec::new(),
-        no_native: None,
-        not_on: Vec::new(),
+        args: a.job,
+        rules: a.rules,
+        no_native: a.no_native,
+        not_on: a.not_on,
     };
-    for line in text.lines() {
-        let line = line.trim();
-        let Some(comment) = line.strip_prefix("//").or_else(|| line.strip_prefix(';')) else {
-            continue;
-        };
-        let comment = comment.trim();
-        if let Some(args) = comment.strip_prefix("run:") {
-            c.args.extend(args.split_whitespace().map(String::from));
-        } else if let Some(rule) = comment.strip_prefix("compare:") {
-            let (rule, why) = rule
-                .split_once(": ")
-                .ok_or_else(|| format!("`{line}`: a compare line says why after `: `"))?;
-            c.rules
-                .push((rule.trim().to_string(), why.trim().to_string()));
-        } else if let Some(why) = comment.strip_prefix("no native:") {
-            c.no_native = Some(why.trim().to_string());
-        } else if let Some((backend, why)) = comment
-            .strip_prefix("not on ")
-            .and_then(|r| r.split_once(": "))
-        {
-            c.not_on
-                .push((backend.trim().to_string(), why.trim().to_string()));
-        } else if let Some(defs) = comment.strip_prefix("defines:") {
-            for d in defs.split_whitespace() {
-                c.args.extend(["-D".into(), d.into()]);
-            }
-        } else if let Some(d) = comment.strip_prefix("dialect:") {
-            c.args.extend(["--dialect".into(), d.trim().into()]);
-        }
+    for d in a.defines {
+        c.args.extend(["-D".into(), d]);
+    }
+    if let Some(d) = a.dialect {
+        c.args.extend(["--dialect".into(), d]);
     }
     if !c.args.iter().any(|a| a == "--groups") {
         return Err("no `// run:` line with --groups".into());
@@ -155,7 +108,7 @@ fn every_golden_and_demo_kernel_agrees_with_its_native_run() {
         println!("no Vulkan adapter with PASSTHROUGH_SHADERS: the translations are compared alone");
     }
     let backends: Vec<&str> = common::backend_names();
-    let corpus = corpus();
+    let corpus = common::corpus();
     assert!(
         corpus.len() >= 80,
         "the corpus has {} kernels",

@@ -269,6 +269,14 @@ pub(super) struct ValidateArgs {
     /// Give up on the GPU after SECS seconds per dispatch
     #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
     pub(super) timeout: Duration,
+    /// Translate the cases for TARGET: native, or webgpu (as a browser runs them: images in
+    /// texel buffers, float atomics on the bits, …) [default: native]
+    #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
+    pub(super) target: Option<atomport::Platform>,
+    /// Write every case's translation to FILE (JSON, by GLSL source): what a browser, which
+    /// has no glslang, runs the matrix with (scripts/test-web)
+    #[arg(long, value_name = "FILE")]
+    pub(super) save_translations: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]

@@ -165,7 +165,7 @@ fn run_sides(args: &DiffArgs, sides: &[Side]) -> atomport::Result<(Vec<Ran>, Vec
     let rules = args
         .compare
         .iter()
-        .map(|r| slot_rule(&kernel, r))
+        .map(|r| r.for_kernel(&kernel))
         .collect::<atomport::Result<Vec<_>>>()?;
     let resources = job.resources();
     let mut contexts: Vec<(BackendChoice, Context)> = Vec::new();
@@ -213,27 +213,6 @@ fn run_sides(args: &DiffArgs, sides: &[Side]) -> atomport::Result<(Vec<Ran>, Vec
         ));
     }
     Ok((ran, rules))
-}
-
-/// A `--compare` rule with its binding named as `GROUP.BINDING`, found by
-/// any name `--buffer` takes (instance, block, variable).
-fn slot_rule(kernel: &atomport::Kernel, rule: &Rule) -> atomport::Result<Rule> {
-    let numbered = rule
-        .binding
-        .split_once('.')
-        .map_or(rule.binding.parse::<u32>().is_ok(), |(g, b)| {
-            g.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()
-        });
-    if numbered {
-        return Ok(rule.clone());
-    }
-    let b = kernel
-        .binding_named(&rule.binding)
-        .map_err(|e| Error::UnknownName(format!("--compare {}: {e}", rule.binding)))?;
-    Ok(Rule {
-        binding: format!("{}.{}", b.group, b.binding),
-        comparison: rule.comparison,
-    })
 }
 
 /// The context for `backend`: with the kernel's features, and on Vulkan

@@ -20,6 +20,8 @@ pub fn validate(args: ValidateArgs) -> atomport::Result<()> {
         native,
         json,
         timeout,
+        target,
+        save_translations,
     } = args;
     let cases: Vec<_> = conformance::matrix()
         .into_iter()
@@ -66,6 +68,7 @@ pub fn validate(args: ValidateArgs) -> atomport::Result<()> {
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
             .expect("the progress template is valid"),
     );
+    let translations = conformance::Translations::default();
     let mut outcomes = Vec::new();
     let mut timings = Vec::new();
     for ctx in &contexts {
@@ -78,6 +81,8 @@ pub fn validate(args: ValidateArgs) -> atomport::Result<()> {
             let start = std::time::Instant::now();
             let opts = RunOptions {
                 native: native_run,
+                target: target.unwrap_or_default(),
+                translations: Some(translations.clone()),
                 ..RunOptions::default()
             };
             outcomes.extend(conformance::run_all(ctx, &cases, scale, &opts, |o| {
@@ -92,6 +97,9 @@ pub fn validate(args: ValidateArgs) -> atomport::Result<()> {
         }
     }
     bar.finish_and_clear();
+    if let Some(path) = &save_translations {
+        save(path, &translations)?;
+    }
     // A case the native run fails is the driver's finding, not atomport's.
     let failed = outcomes
         .iter()
@@ -248,4 +256,15 @@ fn text_report(
         );
     }
     o
+}
+
+/// Writes the cases' translations as one JSON object, by GLSL source.
+fn save(path: &std::path::Path, translations: &conformance::Translations) -> atomport::Result<()> {
+    let map = translations.lock().unwrap_or_else(|p| p.into_inner());
+    let json = serde_json::to_string(&*map)
+        .map_err(|e| Error::Internal(format!("the translations do not serialize: {e}")))?;
+    std::fs::write(path, json).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
 }

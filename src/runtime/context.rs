@@ -415,7 +415,11 @@ impl Context {
     #[cfg(target_arch = "wasm32")]
     pub async fn from_browser(opts: &ContextOptions) -> Result<Context> {
         let (adapter, device, queue) = super::web::open(opts).await?;
-        let info = adapter.get_info();
+        let mut info = adapter.get_info();
+        // Browsers keep the adapter's name to themselves.
+        if info.name.is_empty() {
+            info.name = "the browser's WebGPU adapter".into();
+        }
         Context::assemble(Some(adapter), info, device, queue, opts.timeout)
     }
 

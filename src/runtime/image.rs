@@ -285,6 +285,12 @@ impl Image {
         cast_vec(self.texel_bytes(&bytes))
     }
 
+    /// [`Image::read`] without blocking (in a browser, where nothing may).
+    pub async fn read_async<T: bytemuck::Pod>(&self, ctx: &Context) -> Result<Vec<T>> {
+        let bytes = self.buffer.read_async::<u8>(ctx).await?;
+        cast_vec(self.texel_bytes(&bytes))
+    }
+
     /// The texels within the buffer's bytes.
     pub(crate) fn texel_bytes<'b>(&self, buffer_bytes: &'b [u8]) -> &'b [u8] {
         let start = HEADER_WORDS as usize * 4;

@@ -159,6 +159,31 @@ pub struct BindingOutput {
     pub note: Option<String>,
 }
 
+impl BindingOutput {
+    /// This binding as another run of the same job left it: `bytes` (as
+    /// that run read them back), shown in this binding's shape and type.
+    pub fn with_bytes(&self, bytes: Vec<u8>) -> BindingOutput {
+        let format = self.format.as_deref().unwrap_or_default();
+        let data = match self.kind {
+            "buffer" => self.ty.unwrap_or(crate::ElementType::U32).data(&bytes),
+            "image" => match crate::ImageFormat::parse(format) {
+                Some(f) => Data::from_image(f, &bytes),
+                None => Data::from_bytes(ScalarType::U32, &bytes),
+            },
+            "texture" | "storage_texture" => match crate::runtime::texture::parse_format(format) {
+                Some(f) => Data::from_texels(f, &bytes),
+                None => Data::from_bytes(ScalarType::U32, &bytes),
+            },
+            _ => self.data.clone(),
+        };
+        BindingOutput {
+            data,
+            bytes,
+            ..self.clone()
+        }
+    }
+}
+
 /// An atomic counter's value after a run.
 #[derive(Clone, Debug, Serialize)]
 pub struct CounterOutput {
@@ -378,10 +403,12 @@ impl Context {
                 let note = unreadable.then(|| {
                     "not read back: wgpu's GL backend copies nothing out of a square 2D texture of 6·k layers (it makes it a cube map)".to_string()
                 });
-                // Sampled textures are not read back by the dispatch: shown as given.
+                // Sampled textures are not read back by the dispatch: shown
+                // as given (natively; a browser cannot read synchronously,
+                // and the kernel does not write them).
                 let bytes = if unreadable {
                     Vec::new()
-                } else if bytes.is_empty() && t.is_copyable() {
+                } else if bytes.is_empty() && t.is_copyable() && cfg!(not(target_arch = "wasm32")) {
                     t.read(self)?
                 } else {
                     bytes

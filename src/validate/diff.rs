@@ -91,6 +91,27 @@ impl Rule {
         })
     }
 
+    /// The rule with its binding as `GROUP.BINDING`, found by its name in
+    /// `kernel` (a rule that numbers its binding already is kept).
+    pub fn for_kernel(&self, kernel: &crate::Kernel) -> Result<Rule> {
+        let numbered = self
+            .binding
+            .split_once('.')
+            .map_or(self.binding.parse::<u32>().is_ok(), |(g, b)| {
+                g.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()
+            });
+        if numbered {
+            return Ok(self.clone());
+        }
+        let b = kernel
+            .binding_named(&self.binding)
+            .map_err(|e| Error::UnknownName(format!("--compare {}: {e}", self.binding)))?;
+        Ok(Rule {
+            binding: format!("{}.{}", b.group, b.binding),
+            comparison: self.comparison,
+        })
+    }
+
     /// Whether the rule names `b`.
     pub fn names(&self, b: &BindingOutput) -> bool {
         b.name.as_deref() == Some(self.binding.as_str())

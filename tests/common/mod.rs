@@ -331,3 +331,29 @@ pub fn native_compiles_apart(tag: &str, source: &str, args: &[&str]) -> bool {
     }
     true
 }
+
+/// The corpus every runner runs: golden shaders (tests/glsl, tests/vulkan,
+/// tests/spirv) and demo kernels, each with its annotations.
+pub fn corpus() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for (dir, ext) in [
+        ("tests/glsl", "comp"),
+        ("tests/vulkan", "comp"),
+        ("tests/spirv", "spv"),
+        ("examples/components", "comp"),
+        ("examples/histogram", "comp"),
+        ("examples/oit", "comp"),
+        ("examples/raster", "comp"),
+        ("examples/embed/shaders", "comp"),
+    ] {
+        let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        v.sort();
+        out.extend(v);
+    }
+    out
+}

@@ -5,7 +5,10 @@
 //! [`Resources::from_flags`]; each value is read by its spec's `FromStr`
 //! ([`spec`]).
 
+pub mod annotations;
 pub mod spec;
+
+pub use annotations::Annotations;
 
 use crate::runtime::run::{AddressableOutput, RunOutput};
 use crate::runtime::texture::format_name;

@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) fn run_standard(
+pub(super) async fn run_standard(
     ctx: &Context,
     case: &Case,
     scale: Scale,
@@ -11,12 +11,12 @@ pub(super) fn run_standard(
 ) -> Result<Option<String>> {
     let mut rng = Rng(0x5eed ^ (case.name().len() as u64) << 7 ^ case.op as u64);
     match case.memory {
-        Memory::Image(dim) => run_standard_image(ctx, case, dim, scale, opts, &mut rng),
-        memory => run_standard_buffer(ctx, case, memory, scale, opts, &mut rng),
+        Memory::Image(dim) => run_standard_image(ctx, case, dim, scale, opts, &mut rng).await,
+        memory => run_standard_buffer(ctx, case, memory, scale, opts, &mut rng).await,
     }
 }
 
-pub(super) fn run_standard_buffer(
+pub(super) async fn run_standard_buffer(
     ctx: &Context,
     case: &Case,
     memory: Memory,
@@ -105,7 +105,8 @@ pub(super) fn run_standard_buffer(
             ],
             &u,
         ),
-    )?;
+    )
+    .await?;
     let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
     let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[2]);
     for (w, (&a, &m)) in after.iter().zip(&mem).enumerate() {
@@ -130,15 +131,15 @@ pub(super) fn run_standard_buffer(
     Ok(None)
 }
 
-pub(super) fn run_chain(
+pub(super) async fn run_chain(
     ctx: &Context,
     case: &Case,
     scale: Scale,
     opts: &RunOptions,
 ) -> Result<Option<String>> {
     match case.memory {
-        Memory::Image(dim) => run_image_chain(ctx, case, dim, scale, opts),
-        memory => run_memory_chain(ctx, case, memory, opts),
+        Memory::Image(dim) => run_image_chain(ctx, case, dim, scale, opts).await,
+        memory => run_memory_chain(ctx, case, memory, opts).await,
     }
 }
 
@@ -175,7 +176,7 @@ void main() {{
 }
 
 /// A chain on the texels of an image.
-fn run_image_chain(
+async fn run_image_chain(
     ctx: &Context,
     case: &Case,
     dim: ImageDim,
@@ -214,7 +215,8 @@ fn run_image_chain(
             Bind::named("Coords", &coords_buf),
             Bind::named("Wins", &wins),
         ],
-    )?;
+    )
+    .await?;
     let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
     let wins: Vec<u32> = bytemuck::pod_collect_to_vec(&out[2]);
     check_chain(&after[..locs], &after[locs..], &wins, locs)
@@ -222,7 +224,7 @@ fn run_image_chain(
 
 /// A chain on a buffer member, array elements, a vector component or
 /// shared memory.
-fn run_memory_chain(
+async fn run_memory_chain(
     ctx: &Context,
     case: &Case,
     memory: Memory,
@@ -275,7 +277,8 @@ fn run_memory_chain(
         &kernel,
         [groups as u32, 1, 1],
         &[Bind::named("mem", &mem_buf), Bind::named("Wins", &wins)],
-    )?;
+    )
+    .await?;
     let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
     let finals: Vec<u32> = targets.iter().map(|&w| after[w]).collect();
     let rest: Vec<u32> = (0..words)
@@ -341,7 +344,7 @@ void main() {{
     src
 }
 
-pub(super) fn run_counter(
+pub(super) async fn run_counter(
     ctx: &Context,
     case: &Case,
     f: CounterFn,
@@ -388,7 +391,8 @@ pub(super) fn run_counter(
             .collect(),
             &u,
         ),
-    )?;
+    )
+    .await?;
     let after: Vec<u32> = bytemuck::pod_collect_to_vec(&out[0]);
     let rets: Vec<u32> = bytemuck::pod_collect_to_vec(&out[1]);
     for w in 0..words {

@@ -8,7 +8,7 @@ pub(super) fn image_desc(case: &Case, dim: ImageDim, scale: Scale) -> Result<Ima
     ImageDesc::new(dim, image_format(case.ty), &size, samples)
 }
 
-pub(super) fn run_standard_image(
+pub(super) async fn run_standard_image(
     ctx: &Context,
     case: &Case,
     dim: ImageDim,
@@ -61,7 +61,8 @@ pub(super) fn run_standard_image(
             argument(case, t, k, rng)
         };
     }
-    let (after, rets) = run_image_kernel((ctx, opts), &kernel, desc, &init, &coords, &args, n, 0)?;
+    let (after, rets) =
+        run_image_kernel((ctx, opts), &kernel, desc, &init, &coords, &args, n, 0).await?;
     for t in 0..texels {
         let hits: Vec<usize> = (0..CALLS).map(|k| k * texels + t).collect();
         let data: Vec<u32> = hits.iter().map(|&i| args[i]).collect();
@@ -87,7 +88,7 @@ pub(super) fn run_standard_image(
 /// 2, returns at 3) with one invocation per argument; returns the texels
 /// after it and the `rets_len` words of returns, pre-filled with `rets_fill`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn run_image_kernel(
+pub(super) async fn run_image_kernel(
     (ctx, opts): (&Context, &RunOptions),
     kernel: &Kernel,
     desc: ImageDesc,
@@ -116,14 +117,15 @@ pub(super) fn run_image_kernel(
             ],
             &u,
         ),
-    )?;
+    )
+    .await?;
     Ok((
         bytemuck::pod_collect_to_vec(&out[0]),
         bytemuck::pod_collect_to_vec(&out[3]),
     ))
 }
 
-pub(super) fn run_out_of_range(
+pub(super) async fn run_out_of_range(
     ctx: &Context,
     case: &Case,
     scale: Scale,
@@ -215,7 +217,8 @@ pub(super) fn run_out_of_range(
         &args,
         3 * n,
         0xFFFF_FFFF,
-    )?;
+    )
+    .await?;
     if let Some(t) = (0..after.len()).find(|&t| after[t] != init[t]) {
         return Ok(Some(format!(
             "texel {t} changed from {} to {:#x} by out-of-range accesses",
@@ -281,7 +284,7 @@ void main() {{
     src
 }
 
-pub(super) fn run_int64_image(
+pub(super) async fn run_int64_image(
     ctx: &Context,
     case: &Case,
     scale: Scale,
@@ -342,7 +345,8 @@ pub(super) fn run_int64_image(
         &words(&args),
         2 * n,
         0,
-    )?;
+    )
+    .await?;
     let after: Vec<u64> = bytemuck::pod_collect_to_vec(&after);
     let rets: Vec<u64> = bytemuck::pod_collect_to_vec(&rets);
     for texel in 0..texels {

@@ -17,7 +17,7 @@ pub(super) fn litmus_runs(scale: Scale) -> (usize, u32) {
 /// (1, 0). atomport maps the release/acquire pair to WGSL's relaxed atomics
 /// (with a warning), so this checks that what the adapter does stays within
 /// the shader's model.
-pub(super) fn run_message_passing(
+pub(super) async fn run_message_passing(
     ctx: &Context,
     case: &Case,
     scale: Scale,
@@ -59,8 +59,9 @@ void main() {
             &kernel,
             [groups, 1, 1],
             &[Bind::named("Outcomes", &out)],
-        )?;
-        for v in out.read::<u32>(ctx)? {
+        )
+        .await?;
+        for v in read_words(ctx, &out).await? {
             seen[(v as usize).min(3)] += 1;
         }
     }
@@ -82,7 +83,7 @@ void main() {
 /// writes that all readers agree with: a reader never sees a writer's k-th
 /// value after its later one, every value read was written (or is the
 /// initial 0), and the final value is some writer's last.
-pub(super) fn run_coherence(
+pub(super) async fn run_coherence(
     ctx: &Context,
     case: &Case,
     scale: Scale,
@@ -119,14 +120,15 @@ void main() {{
             &kernel,
             [groups, 1, 1],
             &[Bind::named("Word", &word), Bind::named("Reads", &reads)],
-        )?;
-        let fin = word.read::<u32>(ctx)?[0];
+        )
+        .await?;
+        let fin = read_words(ctx, &word).await?[0];
         if (fin & 0xff) != WRITES || (fin >> 8) as usize >= pairs {
             return Ok(Some(format!(
                 "run {run}: the final value {fin:#x} is no writer's last write"
             )));
         }
-        let seen = reads.read::<u32>(ctx)?;
+        let seen = read_words(ctx, &reads).await?;
         for (reader, values) in seen.chunks(READS as usize).enumerate() {
             let mut latest: std::collections::HashMap<u32, u32> = Default::default();
             for &v in values {

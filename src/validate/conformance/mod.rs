@@ -77,11 +77,23 @@ pub struct Outcome {
     pub skipped: Option<String>,
 }
 
+/// Translations of the cases' kernels by GLSL source, shared by runs.
+pub type Translations =
+    std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, crate::Translation>>>;
+
 /// Options for the mapping under test.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Translate float atomics natively (the adapter must have SHADER_FLOAT32_ATOMIC).
     pub native_float_atomics: bool,
+    /// What the cases are translated for: a native backend, or the WebGPU
+    /// a browser has ([`crate::Platform::WebGpu`]: images in texel buffers,
+    /// float atomics on the bits, and so on).
+    pub target: crate::Platform,
+    /// Translations by GLSL source: each case's kernel is looked up here
+    /// before it is compiled, and put here when it is (filled by a native
+    /// run, it is what a browser, which has no glslang, runs the matrix with).
+    pub translations: Option<Translations>,
     /// Run the original SPIR-V natively instead of the translation (the
     /// context must have [`Context::has_native`]): the reference model then
     /// checks the driver, and a failure is the driver's.
@@ -90,17 +102,36 @@ pub struct RunOptions {
 
 /// Dispatches a case's kernel — its translation, or with `opts.native` its
 /// original SPIR-V natively — and reads every binding back.
-pub(super) fn dispatch_and_read(
+pub(super) async fn dispatch_and_read(
     ctx: &Context,
     opts: &RunOptions,
     kernel: &Kernel,
     groups: [u32; 3],
-    binds: &[Bind],
+    binds: &[Bind<'_>],
 ) -> Result<Vec<Vec<u8>>> {
+    #[cfg(not(target_arch = "wasm32"))]
     if opts.native {
         ctx.dispatch_and_read_native(kernel, groups, binds)
     } else {
         ctx.dispatch_and_read(kernel, groups, binds)
+    }
+    // A browser has no native run, and reads back only by awaiting.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = opts;
+        ctx.dispatch_and_read_async(kernel, groups, binds).await
+    }
+}
+
+/// A buffer's words: read at once natively, awaited in a browser.
+pub(super) async fn read_words(ctx: &Context, buffer: &Buffer) -> Result<Vec<u32>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        buffer.read(ctx)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        buffer.read_async(ctx).await
     }
 }
 
@@ -133,7 +164,21 @@ fn no_native_run(case: &Case) -> Option<String> {
 }
 
 /// Runs one case on `ctx`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> Outcome {
+    // Natively every wait inside is a blocking call: the future is ready
+    // each time it is polled.
+    pollster::block_on(run_case_async(ctx, case, scale, opts))
+}
+
+/// [`run_case`] as a future: the form a browser runs, where every
+/// read-back is awaited.
+pub async fn run_case_async(
+    ctx: &Context,
+    case: &Case,
+    scale: Scale,
+    opts: &RunOptions,
+) -> Outcome {
     let backend = if opts.native {
         "native".to_string()
     } else {
@@ -149,10 +194,19 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
         };
     }
     let result = match case.variant {
-        Variant::Counter(f) => run_counter(ctx, case, f, opts),
-        Variant::Chain => run_chain(ctx, case, scale, opts),
-        Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts),
-        Variant::MessagePassing => run_message_passing(ctx, case, scale, opts),
+        Variant::Counter(f) => run_counter(ctx, case, f, opts).await,
+        Variant::Chain => run_chain(ctx, case, scale, opts).await,
+        Variant::OutOfRange => run_out_of_range(ctx, case, scale, opts).await,
+        Variant::MessagePassing => run_message_passing(ctx, case, scale, opts).await,
+        Variant::Int64 if opts.target == crate::Platform::WebGpu => {
+            return Outcome {
+                name: case.name(),
+                backend,
+                passed: false,
+                skipped: Some("WebGPU has no 64-bit atomics (SHADER_INT64_ATOMIC_ALL_OPS)".into()),
+                detail: String::new(),
+            };
+        }
         Variant::Int64 => {
             let need = wgpu::Features::SHADER_INT64 | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
             if !ctx.device().features().contains(need) {
@@ -166,10 +220,10 @@ pub fn run_case(ctx: &Context, case: &Case, scale: Scale, opts: &RunOptions) -> 
                     detail: String::new(),
                 };
             }
-            run_int64_image(ctx, case, scale, opts)
+            run_int64_image(ctx, case, scale, opts).await
         }
-        Variant::Coherence => run_coherence(ctx, case, scale, opts),
-        _ => run_standard(ctx, case, scale, opts),
+        Variant::Coherence => run_coherence(ctx, case, scale, opts).await,
+        _ => run_standard(ctx, case, scale, opts).await,
     };
     let (passed, detail) = match result {
         Ok(None) => (true, String::new()),
@@ -222,6 +276,7 @@ pub(super) fn with_uniforms<'a>(
 }
 
 /// Runs `cases` on `ctx`, calling `progress` after each.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_all(
     ctx: &Context,
     cases: &[Case],

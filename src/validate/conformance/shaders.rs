@@ -23,15 +23,31 @@ pub(super) fn translate(case: &Case, src: &str, opts: &RunOptions) -> Result<Ker
     let mut o = SourceOptions::named(format!("{}.comp", case.name()));
     o.native_float_atomics = opts.native_float_atomics;
     o.dialect = Some(case.dialect);
+    o.target = opts.target;
+    if let Some(done) = &opts.translations {
+        let found = done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(src)
+            .cloned();
+        if let Some(t) = found {
+            return Kernel::from_translation(&t, &o);
+        }
+    }
     #[cfg(feature = "glsl")]
     {
-        Kernel::from_glsl(src, &o)
+        let kernel = Kernel::from_glsl(src, &o)?;
+        if let Some(done) = &opts.translations {
+            done.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(src.to_string(), crate::Translation::of_kernel(&kernel));
+        }
+        Ok(kernel)
     }
     #[cfg(not(feature = "glsl"))]
     {
-        let _ = src;
         Err(crate::Error::Unsupported(format!(
-            "{}: the conformance cases are GLSL, which needs atomport's `glsl` feature",
+            "{}: the conformance cases are GLSL, which needs atomport's `glsl` feature (or translations made ahead of time)",
             o.display_name()
         )))
     }

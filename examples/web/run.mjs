@@ -1,0 +1,164 @@
+// Drives atomport in Debian's headless Chromium (WebGPU on SwiftShader):
+//
+//   node run.mjs suite ROOT       the browser suite: every job in target/web/jobs.json, the
+//                                 conformance matrix with target/web/conformance.json, the
+//                                 dispatch-overhead benchmark, and the error without WebGPU;
+//                                 ends with one line, `N passed, M failed` (exit 1 if M > 0)
+//   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ until stopped
+//   node run.mjs screenshot ROOT OUT.png  the demo page, rendered, as a PNG
+//
+// ROOT is the repository: the pages load the wasm from ROOT/target/web/pkg.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const [mode, root = '.', third] = process.argv.slice(2);
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.css': 'text/css' };
+// What a case or page may take before it counts as hung.
+const CASE_MS = 120_000;
+
+// Static files: the pages from examples/web/www at /, the rest of ROOT below it.
+function serve(port = 0) {
+  const www = path.join(root, 'examples/web/www');
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const rel = url === '/' ? 'index.html' : url.slice(1);
+    const file = url.includes('..') ? undefined
+      : [path.join(www, rel), path.join(root, rel)].find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+    if (!file) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+async function browser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--enable-features=Vulkan',
+      '--use-webgpu-adapter=swiftshader', '--use-vulkan=swiftshader', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync'],
+  });
+}
+
+function timed(promise, what) {
+  let timer;
+  const timeout = new Promise((_, no) => { timer = setTimeout(() => no(new Error(`${what}: no answer in ${CASE_MS / 1000} s`)), CASE_MS); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function openSuite(b, base, init) {
+  const context = await b.newContext();
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  await page.goto(`${base}/suite.html`);
+  await page.waitForFunction(() => window.suiteLoaded, null, { timeout: CASE_MS });
+  const error = await page.evaluate(() => window.suiteError);
+  if (error) throw new Error(`the suite page did not load: ${error}`);
+  return page;
+}
+
+async function suite() {
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const b = await browser();
+  const results = { checks: [], bench: [] };
+  let passed = 0, failed = 0, skipped = 0;
+  const record = (group, v) => {
+    results.checks.push({ group, ...v });
+    if (v.skipped) { skipped++; console.log(`skip ${group} ${v.name}: ${v.skipped}`); }
+    else if (v.passed) passed++;
+    else { failed++; console.log(`FAIL ${group} ${v.name}: ${v.detail}`); }
+  };
+  try {
+    const page = await openSuite(b, base);
+    results.adapter = await page.evaluate(() => window.suite.adapter());
+    console.log(`adapter: ${results.adapter}`);
+    // Golden and demo kernels, each against lavapipe's run.
+    const jobs = JSON.parse(fs.readFileSync(path.join(root, 'target/web/jobs.json'), 'utf8'));
+    for (const c of jobs) {
+      let v;
+      try {
+        v = JSON.parse(await timed(page.evaluate((c) => window.suite.job(c), JSON.stringify(c)), c.name));
+      } catch (e) {
+        v = { name: c.name, passed: false, detail: String(e.message || e) };
+      }
+      record('job', v);
+    }
+    // The conformance matrix, against atomport's CPU reference model.
+    const translations = fs.readFileSync(path.join(root, 'target/web/conformance.json'), 'utf8');
+    await page.evaluate((t) => window.suite.conformanceLoad(t), translations);
+    const names = await page.evaluate(() => window.suite.conformanceCases());
+    for (const name of names) {
+      let v;
+      try {
+        v = JSON.parse(await timed(page.evaluate((n) => window.suite.conformanceCase(n), name), name));
+      } catch (e) {
+        v = { name, passed: false, detail: String(e.message || e) };
+      }
+      record('conformance', v);
+    }
+    // Dispatch overhead: atomport against the same WGSL by hand, interleaved.
+    const wgsl = '@group(0) @binding(0) var<storage, read_write> counter: array<atomic<u32>>;\n' +
+      '@compute @workgroup_size(64) fn main() { atomicAdd(&counter[0], 1u); }\n';
+    const n = 200;
+    for (let round = 0; round < 5; round++) {
+      const [ms_a, last_a] = await page.evaluate(([w, n]) => window.suite.atomportLoop(w, 1, n), [wgsl, n]);
+      const [ms_h, last_h] = await page.evaluate(([w, n]) => window.suite.handLoop(w, 1, n), [wgsl, n]);
+      results.bench.push({ round, atomport_ms: ms_a, hand_ms: ms_h, ratio: ms_a / ms_h });
+      // Each loop's own buffer counts 64 per dispatch.
+      const ok = last_a === 64 * n * (round + 1) && last_h === 64 * n * (round + 1);
+      record('bench', { name: `dispatch overhead round ${round}`, passed: ok,
+        detail: ok ? '' : `counters ${last_a} (atomport) and ${last_h} (by hand), not ${64 * n * (round + 1)}` });
+      console.log(`dispatch+read x${n}: atomport ${ms_a.toFixed(1)} ms, by hand ${ms_h.toFixed(1)} ms, ratio ${(ms_a / ms_h).toFixed(2)}`);
+    }
+    await page.context().close();
+    // A browser without WebGPU: atomport says so in one line.
+    const bare = await openSuite(b, base, () => { Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }); });
+    const said = await bare.evaluate(() => window.suite.adapter().then(() => 'opened', (e) => String(e)));
+    const oneLine = said.startsWith('this browser has no WebGPU') && !said.includes('\n');
+    record('errors', { name: 'no WebGPU', passed: oneLine, detail: oneLine ? '' : `said: ${said}` });
+  } finally {
+    await b.close();
+    server.close();
+  }
+  fs.writeFileSync(path.join(root, 'target/web/results.json'), JSON.stringify(results, null, 1));
+  console.log(`${skipped} skipped`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+async function screenshot(out) {
+  const server = await serve();
+  const b = await browser();
+  try {
+    const page = await b.newPage({ viewport: { width: 1100, height: 640 } });
+    await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+    await page.waitForFunction(() => window.demoDone, null, { timeout: CASE_MS });
+    const status = await page.textContent('#status');
+    console.log(status);
+    await page.screenshot({ path: out, fullPage: true });
+    if (await page.$('#status.error')) process.exitCode = 1;
+  } finally {
+    await b.close();
+    server.close();
+  }
+}
+
+if (mode === 'suite') await suite();
+else if (mode === 'screenshot') await screenshot(third || 'demo.png');
+else if (mode === 'serve') {
+  const server = await serve(Number(third || 8000));
+  console.log(`atomport's demo: http://localhost:${server.address().port}/ (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
+} else {
+  console.error('usage: node run.mjs suite|serve|screenshot ROOT [PORT|OUT.png]');
+  process.exitCode = 2;
+}

@@ -1,0 +1,55 @@
+//! atomport in a browser, on its WebGPU: the histogram demo drawn on a
+//! canvas (`index.html`), and the entry points the browser test suite
+//! (`scripts/test-web`, `suite.html`) drives — the conformance matrix, the
+//! golden and demo kernels' jobs, and the dispatch-overhead benchmark.
+//! Every kernel comes translated ahead of time: the demo's at build time
+//! (`build.rs`), the suite's by the native side; the browser runs no
+//! glslang and reads no SPIR-V. Every error comes back as a rejected
+//! promise with atomport's one-line message: nothing here panics.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use atomport::{Context, ContextOptions};
+use wasm_bindgen::prelude::*;
+
+mod bench;
+mod demo;
+#[path = "../../histogram/model.rs"]
+mod model;
+#[path = "../../common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+mod suite;
+
+thread_local! {
+    /// The page's one context, opened on first use.
+    static CONTEXT: RefCell<Option<Rc<Context>>> = const { RefCell::new(None) };
+}
+
+/// The page's context on the browser's WebGPU adapter, opened once.
+async fn context() -> Result<Rc<Context>, JsValue> {
+    if let Some(c) = CONTEXT.with(|c| c.borrow().clone()) {
+        return Ok(c);
+    }
+    let ctx = Rc::new(
+        Context::from_browser(&ContextOptions::default())
+            .await
+            .map_err(fail)?,
+    );
+    CONTEXT.with(|c| *c.borrow_mut() = Some(ctx.clone()));
+    Ok(ctx)
+}
+
+/// An error as the rejection of a promise: atomport's one-line message.
+fn fail(e: impl std::fmt::Display) -> JsValue {
+    JsValue::from_str(&e.to_string())
+}
+
+/// The adapter the page runs on: `NAME (webgpu)`.
+#[wasm_bindgen]
+pub async fn adapter() -> Result<String, JsValue> {
+    let ctx = context().await?;
+    Ok(format!("{} ({})", ctx.adapter_name(), ctx.backend_name()))
+}

@@ -1,0 +1,186 @@
+//! The browser test suite's entry points (`scripts/test-web` drives them
+//! from `suite.html`):
+//!
+//! - [`job`]: a golden or demo kernel's job, translated for WebGPU on the
+//!   native side, run here and compared with what lavapipe's run of the same
+//!   translation left in every binding it writes (by the kernel's own
+//!   order-independent rules where it has them);
+//! - [`conformance_load`], [`conformance_cases`], [`conformance_case`]: the
+//!   conformance matrix, with the kernels the native side translated for
+//!   WebGPU, each case checked here by atomport's CPU reference model.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use atomport::runtime::job::{self, Resources};
+use atomport::validate::conformance::{self, RunOptions, Scale, Translations};
+use atomport::validate::diff::{Rule, compare_with};
+use atomport::{Kernel, Platform, SourceOptions, Translation};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use super::{context, fail};
+
+/// A job to run, and what lavapipe's run left.
+#[derive(Deserialize)]
+struct JobCase {
+    /// The kernel's path, for messages.
+    name: String,
+    translation: Translation,
+    /// `atomport run`'s flags.
+    job: Vec<String>,
+    /// `NAME=RULE` comparisons for bindings whose values depend on order.
+    rules: Vec<String>,
+    /// Each binding's bytes after lavapipe's run, in hexadecimal.
+    outputs: Vec<Written>,
+}
+
+#[derive(Deserialize)]
+struct Written {
+    group: u32,
+    binding: u32,
+    hex: String,
+}
+
+/// A check's verdict.
+#[derive(Serialize)]
+struct Verdict {
+    name: String,
+    passed: bool,
+    /// Why it was skipped (neither passed nor failed), when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
+    detail: String,
+}
+
+/// Runs one job (a JSON `JobCase`); resolves to a JSON verdict.
+#[wasm_bindgen]
+pub async fn job(case: String) -> Result<String, JsValue> {
+    let case: JobCase = serde_json::from_str(&case).map_err(fail)?;
+    let (passed, detail) = match run_job(&case).await {
+        Ok(None) => (true, String::new()),
+        Ok(Some(why)) => (false, why),
+        Err(e) => (false, e.to_string()),
+    };
+    verdict(case.name, passed, None, detail)
+}
+
+fn verdict(
+    name: String,
+    passed: bool,
+    skipped: Option<String>,
+    detail: String,
+) -> Result<String, JsValue> {
+    serde_json::to_string(&Verdict {
+        name,
+        passed,
+        skipped,
+        detail,
+    })
+    .map_err(fail)
+}
+
+/// `None` when every binding the kernel writes holds what lavapipe's run
+/// left; otherwise the first difference.
+async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
+    let ctx = context()
+        .await
+        .map_err(|e| atomport::Error::Dispatch(e.as_string().unwrap_or_default()))?;
+    let kernel = Kernel::from_translation(&case.translation, &SourceOptions::named(&case.name))?;
+    let (resources, groups): (Resources, [u32; 3]) = Resources::from_flags(&case.job)?;
+    let here = job::run_async(&ctx, &kernel, groups, &resources).await?;
+    let mut there = here.clone();
+    for b in &mut there.bindings {
+        let Some(w) = case
+            .outputs
+            .iter()
+            .find(|w| (w.group, w.binding) == (b.group, b.binding))
+        else {
+            continue;
+        };
+        *b = b.with_bytes(from_hex(&w.hex)?);
+    }
+    let rules = case
+        .rules
+        .iter()
+        .map(|r| Rule::parse(r)?.for_kernel(&kernel))
+        .collect::<atomport::Result<Vec<_>>>()?;
+    let diffs = compare_with(&there, &here, &rules)?;
+    Ok(diffs.first().map(|d| {
+        let first = d
+            .first
+            .first()
+            .map(|x| format!(" (first at {}: lavapipe {}, here {})", x.index, x.a, x.b))
+            .unwrap_or_default();
+        format!(
+            "{} of {} ({}.{}) differ from lavapipe's run{first}",
+            d.count,
+            d.name.as_deref().unwrap_or("a binding"),
+            d.group,
+            d.binding
+        )
+    }))
+}
+
+fn from_hex(hex: &str) -> atomport::Result<Vec<u8>> {
+    let digits = hex.as_bytes();
+    if digits.len() % 2 != 0 {
+        return Err(atomport::Error::Input("an odd number of hex digits".into()));
+    }
+    digits
+        .chunks(2)
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .and_then(|t| u8::from_str_radix(t, 16).ok())
+                .ok_or_else(|| {
+                    atomport::Error::Input(format!(
+                        "`{}` is not a hex byte",
+                        String::from_utf8_lossy(p)
+                    ))
+                })
+        })
+        .collect()
+}
+
+thread_local! {
+    /// The matrix's kernels, by GLSL source, as the native side translated them.
+    static TRANSLATIONS: RefCell<Option<Translations>> = const { RefCell::new(None) };
+}
+
+/// Loads the matrix's translations (the JSON `atomport validate
+/// --target webgpu --save-translations` writes); resolves to how many.
+#[wasm_bindgen]
+pub fn conformance_load(json: String) -> Result<usize, JsValue> {
+    let map: HashMap<String, Translation> = serde_json::from_str(&json).map_err(fail)?;
+    let n = map.len();
+    TRANSLATIONS.with(|t| *t.borrow_mut() = Some(Translations::new(map.into())));
+    Ok(n)
+}
+
+/// The matrix's case names, as a JSON list.
+#[wasm_bindgen]
+pub fn conformance_cases() -> Result<String, JsValue> {
+    let names: Vec<String> = conformance::matrix().iter().map(|c| c.name()).collect();
+    serde_json::to_string(&names).map_err(fail)
+}
+
+/// Runs the case `name` (at the small scale `--small` runs natively) with
+/// the loaded translations; resolves to a JSON verdict.
+#[wasm_bindgen]
+pub async fn conformance_case(name: String) -> Result<String, JsValue> {
+    let translations = TRANSLATIONS
+        .with(|t| t.borrow().clone())
+        .ok_or_else(|| fail("no translations loaded (conformance_load)"))?;
+    let Some(case) = conformance::matrix().into_iter().find(|c| c.name() == name) else {
+        return Err(fail(format!("no conformance case is named `{name}`")));
+    };
+    let ctx = context().await?;
+    let opts = RunOptions {
+        target: Platform::WebGpu,
+        translations: Some(translations),
+        ..RunOptions::default()
+    };
+    let o = conformance::run_case_async(&ctx, &case, Scale::Small, &opts).await;
+    verdict(o.name, o.passed, o.skipped, o.detail)
+}

@@ -1,0 +1,109 @@
+//! How a shader says it is run, in its own comments (`//`, or `;` in a
+//! `.spvasm`): the job, the order-independent comparisons, where it cannot
+//! run. atomport's golden and demo kernels carry these, and every runner
+//! of them (the native comparison, the browser suite) reads them here.
+
+/// A shader's run annotations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `// run: ARGS…`: the job's flags ([`super::Resources::from_flags`]),
+    /// several lines joined.
+    pub job: Vec<String>,
+    /// `// compare: NAME=RULE: why`: a binding whose values depend on the
+    /// order invocations ran in, its rule (`NAME=RULE`) and the reason.
+    pub rules: Vec<(String, String)>,
+    /// `// no native: why`: the original cannot run through wgpu.
+    pub no_native: Option<String>,
+    /// `// not on BACKEND: why`: a known driver bug on that backend.
+    pub not_on: Vec<(String, String)>,
+    /// `// defines: NAME=VALUE …`: the `-D`s it is compiled with.
+    pub defines: Vec<String>,
+    /// `// dialect: vulkan|opengl`.
+    pub dialect: Option<String>,
+}
+
+impl Annotations {
+    /// Reads the annotations of `text`; a `compare:` line without its
+    /// reason (after `: `) is refused, naming the line.
+    pub fn parse(text: &str) -> Result<Annotations, String> {
+        let mut a = Annotations::default();
+        for line in text.lines() {
+            let line = line.trim();
+            let Some(comment) = line.strip_prefix("//").or_else(|| line.strip_prefix(';')) else {
+                continue;
+            };
+            let comment = comment.trim();
+            if let Some(args) = comment.strip_prefix("run:") {
+                a.job.extend(args.split_whitespace().map(String::from));
+            } else if let Some(rule) = comment.strip_prefix("compare:") {
+                let (rule, why) = rule
+                    .split_once(": ")
+                    .ok_or_else(|| format!("`{line}`: a compare line says why after `: `"))?;
+                a.rules
+                    .push((rule.trim().to_string(), why.trim().to_string()));
+            } else if let Some(why) = comment.strip_prefix("no native:") {
+                a.no_native = Some(why.trim().to_string());
+            } else if let Some((backend, why)) = comment
+                .strip_prefix("not on ")
+                .and_then(|r| r.split_once(": "))
+            {
+                a.not_on
+                    .push((backend.trim().to_string(), why.trim().to_string()));
+            } else if let Some(defs) = comment.strip_prefix("defines:") {
+                a.defines.extend(defs.split_whitespace().map(String::from));
+            } else if let Some(d) = comment.strip_prefix("dialect:") {
+                a.dialect = Some(d.trim().to_string());
+            }
+        }
+        Ok(a)
+    }
+
+    /// The shader options the annotations set on `opts`: defines and dialect.
+    pub fn apply(&self, mut opts: crate::SourceOptions) -> crate::SourceOptions {
+        for d in &self.defines {
+            opts = opts.define(d);
+        }
+        if let Some(d) = self.dialect.as_deref().and_then(crate::Dialect::parse) {
+            opts.dialect = Some(d);
+        }
+        opts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Annotations;
+
+    #[test]
+    fn every_annotation_is_read() {
+        let a = Annotations::parse(
+            "// run: --groups 4 --buffer a=u32:iota:8\n#version 450\n// run: --uniform n=3\n\
+             // compare: a=multiset: appended in any order\n// defines: K=2 L\n// dialect: opengl\n\
+             // not on gl: a driver bug\n// no native: a cube image\n",
+        )
+        .unwrap();
+        assert_eq!(
+            a.job,
+            [
+                "--groups",
+                "4",
+                "--buffer",
+                "a=u32:iota:8",
+                "--uniform",
+                "n=3"
+            ]
+        );
+        assert_eq!(
+            a.rules,
+            [(
+                "a=multiset".to_string(),
+                "appended in any order".to_string()
+            )]
+        );
+        assert_eq!(a.defines, ["K=2", "L"]);
+        assert_eq!(a.dialect.as_deref(), Some("opengl"));
+        assert_eq!(a.not_on, [("gl".to_string(), "a driver bug".to_string())]);
+        assert_eq!(a.no_native.as_deref(), Some("a cube image"));
+        assert!(Annotations::parse("// compare: a=multiset").is_err());
+    }
+}
