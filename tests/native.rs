@@ -15,7 +15,9 @@
 //!   shape WebGPU cannot bind, SPIR-V the driver cannot run): the
 //!   translations are compared alone.
 //! - `// not on BACKEND: why` — a known driver bug on that backend (named,
-//!   with its reproduction, in README.md): the others are compared.
+//!   with its reproduction, in README.md): the others are compared. `not on
+//!   webgpu` leaves a kernel out of the browser suite (tests/web.rs): its
+//!   results depend on the order invocations ran in past every rule.
 //!
 //! `// defines:` and `// dialect:` lines are passed on as the golden test
 //! reads them.
@@ -43,7 +45,7 @@ fn case(path: &Path) -> Result<Case, String> {
     let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
     let a = atomport::runtime::job::Annotations::parse(&text)?;
     let mut c = Case {
-        args: a.job,
+        args: [a.job, a.shader].concat(),
         rules: a.rules,
         no_native: a.no_native,
         not_on: a.not_on,

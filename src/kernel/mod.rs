@@ -209,7 +209,7 @@ impl Kernel {
             let name = opts.display_name();
             web::refuse_native_only(self.features, source, name)?;
             web::refuse_non_uniform_barriers(&self.warnings, name)?;
-            self.wgsl = web::exact_float_literals(&self.wgsl);
+            self.wgsl = web::for_browsers(&self.wgsl);
         }
         Ok(self)
     }

@@ -101,6 +101,70 @@ pub(crate) fn refuse_non_uniform_barriers(warnings: &[crate::Warning], name: &st
     )))
 }
 
+/// `wgsl` as browsers compile it: [`exact_float_literals`], then
+/// [`non_finite_at_run_time`].
+pub(crate) fn for_browsers(wgsl: &str) -> String {
+    non_finite_at_run_time(&exact_float_literals(wgsl))
+}
+
+/// `wgsl` with each infinity or NaN that a function makes from its bits
+/// (`bitcast<f32>(2139095040u)`, as atomport writes GLSL's `1.0 / 0.0`)
+/// made from bits read out of a private variable: Tint evaluates a bitcast
+/// of a constant when it compiles, and refuses one that gives no finite
+/// `f32` ("value inf cannot be represented as 'f32'"). Function bodies are
+/// the indented lines of naga's text; module-scope constants are left as
+/// they are.
+pub(crate) fn non_finite_at_run_time(wgsl: &str) -> String {
+    let mut declared: Vec<u32> = Vec::new();
+    let mut body = String::with_capacity(wgsl.len());
+    for line in wgsl.split_inclusive('\n') {
+        if !line.starts_with(' ') || !line.contains("bitcast<f32>(") {
+            body.push_str(line);
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("bitcast<f32>(") {
+            let (before, call) = rest.split_at(at);
+            body.push_str(before);
+            let args = &call["bitcast<f32>(".len()..];
+            let digits = args.bytes().take_while(u8::is_ascii_digit).count();
+            let bits = args[..digits].parse::<u32>().ok();
+            match bits
+                .filter(|&b| !f32::from_bits(b).is_finite() && args[digits..].starts_with("u)"))
+            {
+                Some(b) => {
+                    if !declared.contains(&b) {
+                        declared.push(b);
+                    }
+                    body.push_str(&format!("bitcast<f32>(atomport_bits_{b})"));
+                    rest = &args[digits + 2..];
+                }
+                None => {
+                    body.push_str("bitcast<f32>(");
+                    rest = args;
+                }
+            }
+        }
+        body.push_str(rest);
+    }
+    if declared.is_empty() {
+        return body;
+    }
+    // After the directives, which come first in WGSL.
+    let directives: usize = body
+        .split_inclusive('\n')
+        .take_while(|l| {
+            l.starts_with("enable ") || l.starts_with("requires ") || l.starts_with("diagnostic")
+        })
+        .map(str::len)
+        .sum();
+    let vars: String = declared
+        .iter()
+        .map(|b| format!("var<private> atomport_bits_{b}: u32 = {b}u;\n"))
+        .collect();
+    format!("{}{vars}{}", &body[..directives], &body[directives..])
+}
+
 /// `wgsl` with every `f32` literal that a WGSL compiler would not read
 /// back as the same value written in hexadecimal, exactly. naga prints the
 /// shortest decimal that rounds to the value, and a compiler that reads
@@ -177,7 +241,7 @@ pub(crate) fn browser_wgsl(module: &naga::Module, name: &str) -> Result<String> 
             .map_err(|e| {
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })?;
-    Ok(exact_float_literals(&text))
+    Ok(for_browsers(&text))
 }
 
 #[cfg(test)]
@@ -194,6 +258,20 @@ mod tests {
         assert!(e.contains("k.comp:3: needs SHADER_INT64"), "{e}");
         assert!(e.contains("k.comp:3: needs SHADER_F64"), "{e}");
         assert!(refuse_native_only(wgt::Features::SHADER_F16, Some(src), "k").is_ok());
+    }
+
+    #[test]
+    fn infinities_from_bits_are_made_at_run_time_in_functions_only() {
+        let wgsl = "enable f16;\nconst K: f32 = bitcast<f32>(2139095040u);\nfn f() {\n    let a = bitcast<f32>(2139095040u) + bitcast<f32>(1065353216u);\n    let b = bitcast<f32>(4286578688u);\n}\n";
+        let out = non_finite_at_run_time(wgsl);
+        assert_eq!(
+            out,
+            "enable f16;\nvar<private> atomport_bits_2139095040: u32 = 2139095040u;\nvar<private> atomport_bits_4286578688: u32 = 4286578688u;\nconst K: f32 = bitcast<f32>(2139095040u);\nfn f() {\n    let a = bitcast<f32>(atomport_bits_2139095040) + bitcast<f32>(1065353216u);\n    let b = bitcast<f32>(atomport_bits_4286578688);\n}\n"
+        );
+        assert_eq!(
+            non_finite_at_run_time("fn f() {\n    let a = 1f;\n}\n"),
+            "fn f() {\n    let a = 1f;\n}\n"
+        );
     }
 
     #[test]

@@ -23,6 +23,9 @@ void main() {
     barrier();
 
     atomicAdd(s_total, s_slots[lid]);
+    // Every slot is read before any is flipped: the total does not depend
+    // on the order invocations ran in.
+    barrier();
     atomicXor(s_slots[(lid + 1u) % 64u], 0x5u);
     uint before = atomicAdd(st.counter, 1u);
     atomicAdd(st.balance[lid], int(before & 1u) * 2 - 1);

@@ -32,6 +32,7 @@ fn main_1() {
     let _e26 = lid;
     let _e28 = atomicLoad((&s_slots[_e26]));
     let _e29 = atomicAdd((&s_total), _e28);
+    workgroupBarrier();
     let _e30 = lid;
     let _e34 = atomicXor((&s_slots[((_e30 + 1u) % 64u)]), 5u);
     let _e36 = atomicAdd((&st.counter), 1u);

@@ -1,5 +1,5 @@
 // Runs the histogram demo (examples/web/src/demo.rs) on the page's canvas.
-import init, { demo } from '/target/web/pkg/atomport_web.js';
+import init, { demo } from '/pkg/atomport_web.js';
 
 const status = document.getElementById('status');
 const params = new URLSearchParams(location.search);

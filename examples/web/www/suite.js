@@ -2,7 +2,7 @@
 // what run.mjs drives as `window.suite`. Every check itself is atomport's
 // (examples/web/src/suite.rs); the hand-written WebGPU dispatch below is
 // the benchmark's baseline.
-import init, * as atomport from '/target/web/pkg/atomport_web.js';
+import init, * as atomport from '/pkg/atomport_web.js';
 
 // The same small dispatch by hand through WebGPU's own API: one device,
 // one pipeline, one bind group, made once; each round dispatches one

@@ -9,6 +9,9 @@ pub struct Annotations {
     /// `// run: ARGS…`: the job's flags ([`super::Resources::from_flags`]),
     /// several lines joined.
     pub job: Vec<String>,
+    /// The flags among `// run:`'s that say how to read the shader:
+    /// `--spec ID=VALUE` and `--target-env ENV` ([`Annotations::apply`]).
+    pub shader: Vec<String>,
     /// `// compare: NAME=RULE: why`: a binding whose values depend on the
     /// order invocations ran in, its rule (`NAME=RULE`) and the reason.
     pub rules: Vec<(String, String)>,
@@ -34,7 +37,15 @@ impl Annotations {
             };
             let comment = comment.trim();
             if let Some(args) = comment.strip_prefix("run:") {
-                a.job.extend(args.split_whitespace().map(String::from));
+                let mut words = args.split_whitespace();
+                while let Some(w) = words.next() {
+                    if matches!(w, "--spec" | "--target-env") {
+                        a.shader.push(w.to_string());
+                        a.shader.extend(words.next().map(String::from));
+                    } else {
+                        a.job.push(w.to_string());
+                    }
+                }
             } else if let Some(rule) = comment.strip_prefix("compare:") {
                 let (rule, why) = rule
                     .split_once(": ")
@@ -58,15 +69,34 @@ impl Annotations {
         Ok(a)
     }
 
-    /// The shader options the annotations set on `opts`: defines and dialect.
-    pub fn apply(&self, mut opts: crate::SourceOptions) -> crate::SourceOptions {
+    /// The shader options the annotations set on `opts`: defines, dialect,
+    /// specialization values and the target environment; a value that does
+    /// not parse is refused, naming it.
+    pub fn apply(&self, mut opts: crate::SourceOptions) -> crate::Result<crate::SourceOptions> {
         for d in &self.defines {
             opts = opts.define(d);
         }
-        if let Some(d) = self.dialect.as_deref().and_then(crate::Dialect::parse) {
-            opts.dialect = Some(d);
+        if let Some(d) = &self.dialect {
+            opts.dialect = Some(crate::Dialect::parse(d).ok_or_else(|| {
+                crate::Error::Spec(format!("// dialect: {d}: not vulkan or opengl"))
+            })?);
         }
-        opts
+        for pair in self.shader.chunks(2) {
+            let value = pair.get(1).map_or("", String::as_str);
+            match pair[0].as_str() {
+                "--spec" => opts
+                    .specializations
+                    .push(crate::Specialization::parse(value)?),
+                _ => {
+                    opts.target_env = Some(crate::TargetEnv::parse(value).ok_or_else(|| {
+                        crate::Error::Spec(format!(
+                            "--target-env {value}: not a target environment"
+                        ))
+                    })?);
+                }
+            }
+        }
+        Ok(opts)
     }
 }
 
@@ -77,7 +107,7 @@ mod tests {
     #[test]
     fn every_annotation_is_read() {
         let a = Annotations::parse(
-            "// run: --groups 4 --buffer a=u32:iota:8\n#version 450\n// run: --uniform n=3\n\
+            "// run: --groups 4 --buffer a=u32:iota:8 --spec 0=3\n#version 450\n// run: --uniform n=3\n\
              // compare: a=multiset: appended in any order\n// defines: K=2 L\n// dialect: opengl\n\
              // not on gl: a driver bug\n// no native: a cube image\n",
         )

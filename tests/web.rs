@@ -1,0 +1,239 @@
+//! The browser suite (`scripts/test-web`; `cargo test` runs it where
+//! `scripts/setup-web` installed what it needs, and says why it skipped
+//! where not): atomport built for wasm32 and run in headless Chromium's
+//! WebGPU (Dawn and Tint on SwiftShader).
+//!
+//! Natively, on lavapipe, every golden and demo kernel is translated for
+//! WebGPU (`--target webgpu`) and run with its own job (its `// run:`
+//! annotations); the conformance matrix is run with its cases translated
+//! for WebGPU, which must pass here first. In the browser, each kernel's
+//! job must leave every binding it writes as lavapipe's run left it (by the
+//! kernel's own order-independent rules where it has them), and every
+//! conformance case must pass atomport's CPU reference model. Kernels the
+//! WebGPU target refuses are listed with the reason. `examples/web/run.mjs`
+//! drives the browser and ends with `N passed, M failed`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use atomport::runtime::job::{self, Annotations, Resources};
+use atomport::validate::conformance::{self, RunOptions, Scale, Translations};
+use atomport::{
+    BackendChoice, Context, ContextOptions, Kernel, Platform, SourceOptions, Translation,
+};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What is missing for the suite, if anything.
+fn missing_setup() -> Option<String> {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    if !Path::new(&chromium).exists() {
+        return Some(format!("no Chromium at {chromium}"));
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        return Some("no Node.js".into());
+    }
+    if !root()
+        .join("examples/web/node_modules/playwright-core")
+        .exists()
+    {
+        return Some("no playwright-core in examples/web".into());
+    }
+    let bindgen = Command::new(bindgen()).arg("--version").output();
+    let have = bindgen
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap_or_default();
+    let want = lock
+        .split("name = \"wasm-bindgen\"\nversion = \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or("?");
+    if have.as_deref() != Some(&format!("wasm-bindgen {want}")) {
+        return Some(format!(
+            "wasm-bindgen-cli {want} is not installed (found: {})",
+            have.unwrap_or_else(|| "none".into())
+        ));
+    }
+    let targets = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output();
+    if !targets.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
+    {
+        return Some("no wasm32-unknown-unknown target".into());
+    }
+    None
+}
+
+fn bindgen() -> PathBuf {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let installed = home.join(".cargo/bin/wasm-bindgen");
+    if installed.exists() {
+        installed
+    } else {
+        PathBuf::from("wasm-bindgen")
+    }
+}
+
+/// The target folder the tests were built in (target/<profile>/deps/<test>).
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// One kernel's job for the browser: its WebGPU translation, its flags, its
+/// rules, and every binding's bytes after lavapipe's run.
+fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
+    let rel = path.strip_prefix(root()).unwrap().display().to_string();
+    let text_path = if path.extension().is_some_and(|e| e == "spv") {
+        path.with_extension("spvasm")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
+    let a = Annotations::parse(&text)?;
+    if let Some((_, why)) = a.not_on.iter().find(|(b, _)| b == "webgpu") {
+        return Err(format!("not run: {why}"));
+    }
+    let mut opts = a
+        .apply(SourceOptions::named(&rel))
+        .map_err(|e| e.to_string())?;
+    opts.target = Platform::WebGpu;
+    let kernel = if path.extension().is_some_and(|e| e == "spv") {
+        let words = atomport::spirv_words(&std::fs::read(path).unwrap(), &rel)
+            .map_err(|e| e.to_string())?;
+        Kernel::from_spirv(&words, &opts)
+    } else {
+        Kernel::from_glsl(&text, &opts)
+    }
+    .map_err(|e| format!("refused: {e}"))?;
+    let (resources, groups) = Resources::from_flags(&a.job).map_err(|e| e.to_string())?;
+    let out =
+        job::run(ctx, &kernel, groups, &resources, false).map_err(|e| format!("lavapipe: {e}"))?;
+    let outputs: Vec<serde_json::Value> = out
+        .bindings
+        .iter()
+        .map(|b| {
+            let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
+            serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
+        })
+        .collect();
+    Ok(serde_json::json!({
+        "name": rel,
+        "translation": Translation::of_kernel(&kernel),
+        "job": a.job,
+        "rules": a.rules.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(),
+        "outputs": outputs,
+    }))
+}
+
+/// Writes target/web/jobs.json; returns how many kernels the WebGPU target
+/// refused, each printed with the reason.
+fn write_jobs(ctx: &Context, out: &Path) -> usize {
+    let mut cases = Vec::new();
+    let mut refused = 0;
+    for path in common::corpus() {
+        match job_case(ctx, &path) {
+            Ok(c) => cases.push(c),
+            Err(e) if e.starts_with("refused: ") || e.starts_with("not run: ") => {
+                refused += 1;
+                println!("{}: {e}", path.strip_prefix(root()).unwrap().display());
+            }
+            Err(e) => panic!("{}: {e}", path.display()),
+        }
+    }
+    println!(
+        "{} golden and demo kernels translated for WebGPU and run on lavapipe; {refused} refused or not run",
+        cases.len()
+    );
+    std::fs::write(out, serde_json::to_string(&cases).unwrap()).unwrap();
+    refused
+}
+
+/// Runs the conformance matrix translated for WebGPU on lavapipe (every
+/// case must pass there) and writes its translations.
+fn write_conformance(ctx: &Context, out: &Path) {
+    let translations = Translations::default();
+    let opts = RunOptions {
+        target: Platform::WebGpu,
+        translations: Some(translations.clone()),
+        ..RunOptions::default()
+    };
+    let cases = conformance::matrix();
+    let outcomes = conformance::run_all(ctx, &cases, Scale::Small, &opts, |_| {});
+    let failed: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .map(|o| format!("{}: {}", o.name, o.detail))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "translated for WebGPU, on lavapipe:\n{}",
+        failed.join("\n")
+    );
+    let map = translations.lock().unwrap();
+    println!(
+        "conformance: {} cases pass on lavapipe translated for WebGPU ({} skipped); {} kernels",
+        outcomes.iter().filter(|o| o.passed).count(),
+        outcomes.iter().filter(|o| o.skipped.is_some()).count(),
+        map.len()
+    );
+    std::fs::write(out, serde_json::to_string(&*map).unwrap()).unwrap();
+}
+
+#[test]
+fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
+    if let Some(why) = missing_setup() {
+        assert!(
+            std::env::var_os("ATOMPORT_WEB_REQUIRED").is_none(),
+            "the browser suite cannot run: {why} (scripts/setup-web installs it)"
+        );
+        println!("skipped: {why} (scripts/setup-web installs what the browser suite needs)");
+        return;
+    }
+    let build = Command::new(root().join("scripts/build-web"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("scripts/build-web runs");
+    assert!(
+        build.status.success(),
+        "scripts/build-web: {}",
+        common::stderr(&build)
+    );
+    print!("{}", String::from_utf8_lossy(&build.stdout));
+    let web = target_dir().join("web");
+    let opts = ContextOptions::default().with_backend(BackendChoice::Vulkan);
+    let webgpu =
+        opts.adapter_features().expect("a Vulkan adapter") & wgpu::Features::all_webgpu_mask();
+    let ctx = Context::new(&opts.with_features(webgpu)).expect("lavapipe opens");
+    write_jobs(&ctx, &web.join("jobs.json"));
+    write_conformance(&ctx, &web.join("conformance.json"));
+    drop(ctx);
+    let run = Command::new("node")
+        .arg(root().join("examples/web/run.mjs"))
+        .args(["suite"])
+        .arg(root())
+        .env("ATOMPORT_WEB_DIR", &web)
+        .output()
+        .expect("node runs");
+    let out = String::from_utf8_lossy(&run.stdout);
+    print!("{out}");
+    eprint!("{}", common::stderr(&run));
+    let summary = out.lines().last().unwrap_or_default();
+    assert!(
+        run.status.success() && summary.ends_with(" passed, 0 failed"),
+        "the browser suite: {summary}"
+    );
+}
