@@ -44,3 +44,40 @@ fn full_matrix_passes_at_small_sizes() {
         );
     }
 }
+
+/// The matrix translated for WebGPU (`--target webgpu`: images in texel
+/// buffers, float atomics on the bits) on every backend present: what a
+/// browser runs, proven on the adapters here. Only the 64-bit cases are
+/// skipped (WebGPU has no 64-bit atomics); everything else passes.
+#[test]
+fn full_matrix_translated_for_webgpu_passes_at_small_sizes() {
+    let cases = matrix();
+    let opts = RunOptions {
+        target: atomport::Platform::WebGpu,
+        ..RunOptions::default()
+    };
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let outcomes: Vec<_> = cases
+            .iter()
+            .map(|c| run_case(&ctx, c, Scale::Small, &opts))
+            .collect();
+        let skipped: Vec<&str> = outcomes
+            .iter()
+            .filter_map(|o| o.skipped.as_deref())
+            .collect();
+        assert_eq!(skipped.len(), 176, "{}", ctx.backend_name());
+        assert!(skipped.iter().all(|s| s.contains("64-bit atomics")));
+        let failed: Vec<String> = outcomes
+            .iter()
+            .filter(|o| !o.passed && o.skipped.is_none())
+            .map(|o| format!("{}: {}", o.name, o.detail))
+            .collect();
+        println!(
+            "{} cases translated for WebGPU on {}: {} passed",
+            cases.len(),
+            ctx.backend_name(),
+            cases.len() - skipped.len() - failed.len()
+        );
+        assert!(failed.is_empty(), "{}", failed.join("\n"));
+    }
+}

@@ -105,6 +105,43 @@ fn native_available() -> bool {
 
 #[test]
 fn every_golden_and_demo_kernel_agrees_with_its_native_run() {
+    agree_with_native_runs(false);
+}
+
+/// The same, translated for WebGPU (`--target webgpu`) and run on the
+/// native backends: the browser's translation, proven on the adapters here.
+/// A kernel the target refuses (a native-only feature) is listed; one whose
+/// subgroups run as subgroups of one invocation is compared across the
+/// backends only (the original runs real subgroups).
+#[test]
+fn every_golden_and_demo_kernel_translated_for_webgpu_agrees_with_its_native_run() {
+    agree_with_native_runs(true);
+}
+
+/// How the WebGPU target reads `path`: `Err` with why it refuses it, or
+/// whether its subgroups became subgroups of one invocation.
+fn for_webgpu(path: &Path, rel: &str) -> Result<bool, String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let a = atomport::runtime::job::Annotations::parse(&text)?;
+    let mut opts = a
+        .apply(atomport::SourceOptions::named(rel))
+        .map_err(|e| e.to_string())?;
+    opts.target = atomport::Platform::WebGpu;
+    let kernel = if path.extension().is_some_and(|e| e == "spv") {
+        let words =
+            atomport::spirv_words(&std::fs::read(path).unwrap(), rel).map_err(|e| e.to_string())?;
+        atomport::Kernel::from_spirv(&words, &opts)
+    } else {
+        atomport::Kernel::from_glsl(&text, &opts)
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(kernel
+        .warnings()
+        .iter()
+        .any(|w| w.message.contains("subgroups of one invocation")))
+}
+
+fn agree_with_native_runs(web: bool) {
     let native = native_available();
     if !native {
         println!("no Vulkan adapter with PASSTHROUGH_SHADERS: the translations are compared alone");
@@ -118,21 +155,33 @@ fn every_golden_and_demo_kernel_agrees_with_its_native_run() {
     );
     let mut failures = Vec::new();
     let (mut exact, mut by_rule, mut translated_only) = (0, 0, 0);
-    let mut driver_findings = 0;
+    let (mut driver_findings, mut refused) = (0, 0);
     for path in &corpus {
         let rel = path
             .strip_prefix(env!("CARGO_MANIFEST_DIR"))
             .unwrap()
             .display()
             .to_string();
-        let c = match case(path) {
+        let mut c = match case(path) {
             Ok(c) => c,
             Err(e) => {
                 failures.push(format!("{rel}: {e}"));
                 continue;
             }
         };
-        let mut runs_native = native && c.no_native.is_none();
+        let mut one_lane = false;
+        if web {
+            match for_webgpu(path, &rel) {
+                Ok(o) => one_lane = o,
+                Err(e) => {
+                    refused += 1;
+                    println!("{rel}: refused for WebGPU: {e}");
+                    continue;
+                }
+            }
+            c.args.extend(["--target".into(), "webgpu".into()]);
+        }
+        let mut runs_native = native && c.no_native.is_none() && !one_lane;
         let here: Vec<&str> = backends
             .iter()
             .copied()
@@ -211,6 +260,12 @@ fn every_golden_and_demo_kernel_agrees_with_its_native_run() {
         );
         assert!(runs >= 2, "{rel}: {v}");
         match (&c.no_native, c.rules.is_empty()) {
+            _ if one_lane => {
+                translated_only += 1;
+                println!(
+                    "{rel}: translations agree; subgroups of one invocation, not the original's"
+                );
+            }
             _ if native && !runs_native && c.no_native.is_none() => {}
             (Some(why), _) => {
                 translated_only += 1;
@@ -226,8 +281,9 @@ fn every_golden_and_demo_kernel_agrees_with_its_native_run() {
         }
     }
     println!(
-        "{} kernels: {exact} agree with the native run exactly, {by_rule} by an order-independent rule, {translated_only} without a native run (translations compared), {driver_findings} whose original the driver aborts compiling (translations compared)",
-        corpus.len()
+        "{} kernels{}: {exact} agree with the native run exactly, {by_rule} by an order-independent rule, {translated_only} without a native run (translations compared), {driver_findings} whose original the driver aborts compiling (translations compared), {refused} refused",
+        corpus.len(),
+        if web { " translated for WebGPU" } else { "" }
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

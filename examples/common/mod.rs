@@ -165,4 +165,5 @@ pub fn check(result: Result<(), String>) {
 
 #[path = "rng.rs"]
 mod rng;
+#[allow(unused_imports)]
 pub use rng::Rng;

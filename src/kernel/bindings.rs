@@ -203,6 +203,13 @@ pub struct BindingInfo {
     /// binds it by either, or by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub declared: Option<u32>,
+    /// For a binding whose descriptor set WebGPU has no bind group for
+    /// (set 4 or more, translated for [`crate::Platform::WebGpu`]): the set
+    /// the shader declared. `group` is the one WGSL gives it instead, a set
+    /// the shader declares nothing in; the host binds it by either, or by
+    /// name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_group: Option<u32>,
     /// For a buffer the shader declared `coherent`: `true`. Core WGSL has
     /// no `@coherent`; atomport's runtime compiles the buffer so where the
     /// device has MEMORY_DECORATION_COHERENT.

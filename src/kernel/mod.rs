@@ -322,11 +322,16 @@ impl Kernel {
                 .iter()
                 .find(|a| a.group == b.group && a.binding == b.binding)
                 .map(|a| a.of);
-            b.declared = provenance
+            let moved = provenance
                 .renumbered
                 .iter()
-                .find(|r| r.group == b.group && r.binding == b.binding)
+                .find(|r| r.group == b.group && r.binding == b.binding);
+            b.declared = moved
+                .filter(|r| r.declared != r.binding)
                 .map(|r| r.declared);
+            b.declared_group = moved
+                .filter(|r| r.declared_group != r.group)
+                .map(|r| r.declared_group);
             b.coherent = provenance.coherent.contains(&(b.group, b.binding));
             b.layers_override = provenance
                 .layer_counts
@@ -641,16 +646,28 @@ impl Kernel {
     /// ([`BindingInfo::declared`]; the number it has instead is one the
     /// shader declares for nothing, so either names it).
     pub fn wgsl_binding(&self, group: u32, binding: u32) -> u32 {
+        self.wgsl_slot(group, binding).1
+    }
+
+    /// The WGSL group and binding of the shader's own `group` (descriptor
+    /// set) and `binding`: the same numbers, but for a binding WGSL numbers
+    /// apart ([`BindingInfo::declared`], [`BindingInfo::declared_group`]).
+    pub fn wgsl_slot(&self, group: u32, binding: u32) -> (u32, u32) {
         self.bindings
             .iter()
-            .find(|b| b.group == group && b.declared == Some(binding))
-            .map_or(binding, |b| b.binding)
+            .find(|b| {
+                (b.declared.is_some() || b.declared_group.is_some())
+                    && b.declared_group.unwrap_or(b.group) == group
+                    && b.declared.unwrap_or(b.binding) == binding
+            })
+            .map_or((group, binding), |b| (b.group, b.binding))
     }
 
     /// The binding the host names by the shader's own `group` and `binding`
-    /// (see [`Kernel::wgsl_binding`]).
+    /// (see [`Kernel::wgsl_slot`]).
     pub fn binding_declared(&self, group: u32, binding: u32) -> Option<&BindingInfo> {
-        self.binding(group, self.wgsl_binding(group, binding))
+        let (group, binding) = self.wgsl_slot(group, binding);
+        self.binding(group, binding)
     }
 
     /// The optional wgpu features the kernel needs from the device.
@@ -895,6 +912,7 @@ fn reflect(
         combined: None,
         alias_of: None,
         declared: None,
+        declared_group: None,
         coherent: false,
         array,
     }

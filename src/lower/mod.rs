@@ -271,6 +271,14 @@ fn spirv_passes(
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
+        if web {
+            dense::dense_groups(
+                &mut m,
+                &mut found.aliases,
+                &mut found.renumbered,
+                dense::WEBGPU_BIND_GROUPS,
+            )?;
+        }
         found.push = push::push_constants_to_buffers(&mut m)?;
         let (views, mut half_atomics) = references::buffer_references(&mut m)?;
         found.aliases.extend(views);
@@ -292,7 +300,7 @@ fn spirv_passes(
         if web && one_lane::one_lane_subgroups(&mut m)? > 0 {
             found.warnings.push(compat::Warning::new(
                 "subgroup operations run in subgroups of one invocation: WebGPU through wgpu grants no subgroups",
-                &["subgroup", "gl_SubgroupSize", "gl_SubgroupInvocationID", "gl_SubgroupID", "gl_NumSubgroups"],
+                one_lane::GLSL_WORDS,
             ));
         }
         buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;

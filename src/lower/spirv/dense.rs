@@ -30,6 +30,88 @@ pub struct Renumbered {
     pub binding: u32,
     /// The binding the shader declared.
     pub declared: u32,
+    /// The descriptor set the shader declared (the group, unless it was
+    /// moved: [`dense_groups`]).
+    pub declared_group: u32,
+}
+
+/// WebGPU's bind groups (`maxBindGroups`, which browsers do not raise).
+pub const WEBGPU_BIND_GROUPS: u32 = 4;
+
+/// Moves every descriptor set numbered `max_groups` or more to the lowest
+/// set number below it that the shader does not use, with its bindings,
+/// their aliases and the moves already made (`renumbered`); records each
+/// binding moved. Fails, naming the sets, when there are more sets than
+/// `max_groups`.
+pub fn dense_groups(
+    m: &mut Model,
+    aliases: &mut [Alias],
+    renumbered: &mut Vec<Renumbered>,
+    max_groups: u32,
+) -> crate::Result<()> {
+    let mut vars: Vec<(rspirv::spirv::Word, u32, u32)> = Vec::new();
+    for (v, _, _) in m.variables() {
+        if let Some(b) = m.decoration(v, Decoration::Binding) {
+            let set = m.decoration(v, Decoration::DescriptorSet).unwrap_or(0);
+            vars.push((v, set, b));
+        }
+    }
+    let used: BTreeSet<u32> = vars.iter().map(|v| v.1).collect();
+    let high: Vec<u32> = used.iter().copied().filter(|&s| s >= max_groups).collect();
+    if high.is_empty() {
+        return Ok(());
+    }
+    let mut free = (0..max_groups).filter(|s| !used.contains(s));
+    let mut moves: Vec<(u32, u32)> = Vec::new();
+    for &set in &high {
+        let Some(to) = free.next() else {
+            let sets: Vec<String> = used.iter().map(u32::to_string).collect();
+            return Err(crate::Error::Unsupported(format!(
+                "the shader uses {} descriptor sets ({}); WebGPU has {max_groups} bind groups",
+                used.len(),
+                sets.join(", ")
+            )));
+        };
+        moves.push((set, to));
+    }
+    let to_of = |set: u32| moves.iter().find(|m| m.0 == set).map(|m| m.1);
+    for &(v, set, binding) in &vars {
+        let Some(to) = to_of(set) else { continue };
+        match renumbered
+            .iter_mut()
+            .find(|r| r.group == set && r.binding == binding)
+        {
+            Some(r) => r.group = to,
+            None => renumbered.push(Renumbered {
+                group: to,
+                binding,
+                declared: binding,
+                declared_group: set,
+            }),
+        }
+        let _ = v;
+    }
+    for a in aliases.iter_mut() {
+        if let Some(to) = to_of(a.group) {
+            a.group = to;
+        }
+    }
+    let moved: Vec<(rspirv::spirv::Word, u32)> = vars
+        .iter()
+        .filter_map(|&(v, set, _)| Some((v, to_of(set)?)))
+        .collect();
+    for a in &mut m.module_mut().annotations {
+        if let [
+            Operand::IdRef(t),
+            Operand::Decoration(Decoration::DescriptorSet),
+            Operand::LiteralBit32(v),
+        ] = a.operands.as_mut_slice()
+            && let Some(&(_, to)) = moved.iter().find(|(var, _)| var == t)
+        {
+            *v = to;
+        }
+    }
+    Ok(())
 }
 
 /// Moves every binding at or past [`MAX_BINDINGS_PER_GROUP`] below it, and
@@ -56,6 +138,7 @@ pub fn dense_bindings(m: &mut Model, aliases: &mut [Alias]) -> Vec<Renumbered> {
                 group: set,
                 binding,
                 declared,
+                declared_group: set,
             });
         }
     }

@@ -336,12 +336,18 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
             continue;
         }
         let (group, binding, element) = match b.target {
-            Target::Slot { group, binding } => (group, kernel.wgsl_binding(group, binding), 0),
+            Target::Slot { group, binding } => {
+                let (group, binding) = kernel.wgsl_slot(group, binding);
+                (group, binding, 0)
+            }
             Target::Element {
                 group,
                 binding,
                 element,
-            } => (group, kernel.wgsl_binding(group, binding), element),
+            } => {
+                let (group, binding) = kernel.wgsl_slot(group, binding);
+                (group, binding, element)
+            }
             Target::Name(name) => {
                 let (info, element) = kernel.element_named(name)?;
                 (info.group, info.binding, element)

@@ -1,0 +1,333 @@
+//! The WebGPU target (`--target webgpu`, `SourceOptions::target`), on the
+//! native backends here: what it rewrites (descriptor sets past WebGPU's
+//! four, subgroups, float literals, read-write images of formats core
+//! WebGPU cannot store) runs and agrees with the CPU; what it cannot make
+//! valid (a barrier WGSL cannot prove uniform, a native-only feature) is
+//! refused with its line. The browser itself runs in tests/web.rs.
+
+mod common;
+
+use atomport::{
+    Bind, BindingKind, Buffer, Image, ImageDesc, ImageDim, ImageFormat, Kernel, Platform,
+    SourceOptions,
+};
+
+fn for_webgpu(name: &str) -> SourceOptions {
+    let mut o = SourceOptions::named(name);
+    o.target = Platform::WebGpu;
+    o
+}
+
+fn webgpu(name: &str, src: &str) -> Kernel {
+    Kernel::from_glsl(src, &for_webgpu(name)).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// A material system's layout: per-frame data in set 0, the scene in set 4,
+/// a library's counters in set 5 at binding 2000 (its own numbering).
+const SETS: &str = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform Frame { uint kinds; uint scale; } frame;
+layout(set = 4, binding = 1) readonly buffer Particles { uint kind[]; } particles;
+layout(set = 5, binding = 2000) buffer Counters { uint per_kind[]; } counters;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint k = particles.kind[i] % frame.kinds;
+    atomicAdd(counters.per_kind[k], frame.scale);
+}
+";
+
+#[test]
+fn descriptor_sets_past_four_are_packed_and_bound_by_the_shaders_numbers() {
+    let k = webgpu("sets.comp", SETS);
+    let particles = k.binding_named("particles").unwrap();
+    let counters = k.binding_named("counters").unwrap();
+    // Sets 4 and 5 take 1 and 2, the lowest the shader leaves free; the
+    // binding past 999 takes the lowest free number of its set.
+    assert_eq!((particles.group, particles.declared_group), (1, Some(4)));
+    assert_eq!((counters.group, counters.declared_group), (2, Some(5)));
+    assert_eq!((counters.binding, counters.declared), (0, Some(2000)));
+    assert!(k.wgsl().contains("@group(2) @binding(0)"), "{}", k.wgsl());
+    // The native target keeps the shader's sets.
+    let native = common::glsl(SETS);
+    assert_eq!(native.binding_named("particles").unwrap().group, 4);
+    let kinds: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    let mut want = vec![0u32; 5];
+    for &x in &kinds {
+        want[(x % 5) as usize] += 3;
+    }
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let frame = Buffer::from_slice(&ctx, &[5u32, 3, 0, 0]).unwrap();
+        let parts = Buffer::from_slice(&ctx, &kinds).unwrap();
+        let counts = Buffer::zeroed(&ctx, 5 * 4).unwrap();
+        ctx.dispatch(
+            &k,
+            [4, 1, 1],
+            &[
+                Bind::new(0, 0, &frame),
+                Bind::new(4, 1, &parts),
+                Bind::new(5, 2000, &counts),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        assert_eq!(
+            counts.read::<u32>(&ctx).unwrap(),
+            want,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}
+
+#[test]
+fn more_descriptor_sets_than_webgpu_has_are_refused() {
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer A { uint a; };
+layout(set = 1, binding = 0) buffer B { uint b; };
+layout(set = 2, binding = 0) buffer C { uint c; };
+layout(set = 3, binding = 0) buffer D { uint d; };
+layout(set = 7, binding = 0) buffer E { uint e; };
+void main() { a = b + c + d + e; }
+";
+    let e = Kernel::from_glsl(src, &for_webgpu("five.comp"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("uses 5 descriptor sets (0, 1, 2, 3, 7); WebGPU has 4 bind groups"),
+        "{e}"
+    );
+}
+
+/// A stream-compaction pass in the style of GPU culling code: a subgroup
+/// reduction and scan reserve slots, one elected lane adds the total.
+const SUBGROUPS: &str = "#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint values[]; };
+layout(set = 0, binding = 1) buffer Out { uint total; uint biggest; uint slots[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint v = values[i];
+    uint sum = subgroupAdd(v);
+    uint before = subgroupExclusiveAdd(v);
+    uint smallest_before = subgroupExclusiveMin(v);
+    uint top = subgroupMax(v);
+    uint wide = subgroupBallotBitCount(subgroupBallot(v > 10u));
+    if (subgroupElect()) {
+        atomicAdd(total, sum);
+        atomicMax(biggest, top);
+    }
+    uint first = subgroupBroadcastFirst(v);
+    slots[i] = before + (smallest_before == 0xFFFFFFFFu ? 1u : 0u) * 1000000u
+        + gl_SubgroupSize * 10000u + wide * 1000u + (first == v ? 100u : 0u)
+        + gl_SubgroupInvocationID;
+}
+";
+
+#[test]
+fn subgroups_run_as_subgroups_of_one_invocation_with_a_warning() {
+    let k = webgpu("compact.comp", SUBGROUPS);
+    assert!(!k.required_features().contains(wgpu::Features::SUBGROUP));
+    assert!(!k.wgsl().contains("subgroup"), "{}", k.wgsl());
+    let w = k
+        .warnings()
+        .iter()
+        .find(|w| w.message.contains("subgroups of one invocation"))
+        .expect("a warning");
+    assert_eq!(w.line, Some(10), "the first subgroup operation's line");
+    let values: Vec<u32> = (0..128u32).map(|i| (i * 37) % 23).collect();
+    // One invocation per subgroup: every reduction is the value itself, an
+    // exclusive scan its identity (0 for add, the largest uint for min).
+    let slots: Vec<u32> = values
+        .iter()
+        .map(|&v| 1_000_000 + 10_000 + u32::from(v > 10) * 1000 + 100)
+        .collect();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let input = Buffer::from_slice(&ctx, &values).unwrap();
+        let out = Buffer::zeroed(&ctx, (2 + 128) * 4).unwrap();
+        ctx.dispatch(
+            &k,
+            [2, 1, 1],
+            &[Bind::new(0, 0, &input), Bind::new(0, 1, &out)],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        let got = out.read::<u32>(&ctx).unwrap();
+        assert_eq!(got[0], values.iter().sum::<u32>(), "{}", ctx.backend_name());
+        assert_eq!(got[1], *values.iter().max().unwrap());
+        assert_eq!(&got[2..], &slots[..], "{}", ctx.backend_name());
+    }
+}
+
+/// Physics code's sentinels: the largest float as "no hit yet", and an
+/// infinity computed from a division.
+const FLOATS: &str = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Out { uint bits[4]; };
+const float NO_HIT = 3.4028235e38;
+void main() {
+    float far = NO_HIT;
+    float tiny = 1.0e-45;
+    float zero = float(bits[3]);
+    bits[0] = floatBitsToUint(far);
+    bits[1] = floatBitsToUint(-far);
+    bits[2] = floatBitsToUint(tiny * 2.0);
+    bits[3] = floatBitsToUint(-1.0 / zero);
+}
+";
+
+#[test]
+fn float_literals_are_written_so_that_every_compiler_reads_them_back() {
+    let k = webgpu("floats.comp", FLOATS);
+    assert!(k.wgsl().contains("0x1.fffffep+127f"), "{}", k.wgsl());
+    assert!(
+        !k.wgsl()
+            .contains("340282350000000000000000000000000000000f")
+    );
+    // The text reads back, and to the same values.
+    let back = Kernel::from_wgsl(k.wgsl(), &SourceOptions::named("floats.wgsl")).unwrap();
+    let want = [
+        f32::MAX.to_bits(),
+        (-f32::MAX).to_bits(),
+        (2.0 * f32::from_bits(1)).to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+    ];
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for kernel in [&k, &back] {
+            let out = Buffer::zeroed(&ctx, 16).unwrap();
+            ctx.dispatch(kernel, [1, 1, 1], &[Bind::new(0, 0, &out)])
+                .unwrap();
+            assert_eq!(
+                out.read::<u32>(&ctx).unwrap(),
+                want,
+                "{}",
+                ctx.backend_name()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_barrier_wgsl_cannot_prove_uniform_is_refused_with_its_line() {
+    let src = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+shared uint tile[64];
+void main() {
+    uint l = gl_LocalInvocationID.x;
+    tile[l] = v[l];
+    if (v[l] > 3u) {
+        barrier();
+    }
+    v[l] = tile[63u - l];
+}
+";
+    let e = Kernel::from_glsl(src, &for_webgpu("divergent.comp"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("divergent.comp:9: barrier()"), "{e}");
+    assert!(e.contains("uniformity analysis"), "{e}");
+    // The native target keeps it, with a warning.
+    let native = common::glsl(src);
+    assert!(
+        native
+            .warnings()
+            .iter()
+            .any(|w| w.message.contains("cannot prove uniform"))
+    );
+}
+
+/// A flag one invocation sets in shared memory, read by all after a
+/// barrier: uniform only at run time, which `workgroupUniformLoad` proves.
+#[test]
+fn a_barrier_under_a_shared_flag_is_kept_through_a_uniform_load() {
+    let src = "#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer B { uint rounds; uint v[]; };
+shared uint s_more;
+shared uint s_sum;
+void main() {
+    uint l = gl_LocalInvocationID.x;
+    if (l == 0u) { s_more = rounds; s_sum = 0u; }
+    barrier();
+    if (s_more != 0u) {
+        atomicAdd(s_sum, v[l]);
+        barrier();
+        v[l] = s_sum;
+    }
+}
+";
+    let k = webgpu("flag.comp", src);
+    assert!(k.wgsl().contains("workgroupUniformLoad"), "{}", k.wgsl());
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let mut data = vec![1u32];
+        data.extend(1..=32u32);
+        let b = Buffer::from_slice(&ctx, &data).unwrap();
+        ctx.dispatch(&k, [1, 1, 1], &[Bind::new(0, 0, &b)]).unwrap();
+        let got = b.read::<u32>(&ctx).unwrap();
+        assert!(got[1..].iter().all(|&x| x == 528), "{got:?}");
+    }
+}
+
+#[test]
+fn read_write_images_of_formats_core_webgpu_cannot_store_are_texel_buffers() {
+    // A tone-mapping pass that reads and writes its HDR target in place.
+    let src = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, rgba16f) uniform image2D hdr;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec4 c = imageLoad(hdr, p);
+    imageStore(hdr, p, vec4(c.rgb / (c.rgb + 1.0), c.a));
+}
+";
+    let k = webgpu("tonemap.comp", src);
+    assert_eq!(k.binding(0, 0).unwrap().kind, BindingKind::Image);
+    assert!(!k.wgsl().contains("texture_storage"), "{}", k.wgsl());
+    let texels: Vec<f32> = (0..16 * 8 * 4).map(|i| (i % 9) as f32 * 0.5).collect();
+    let halves: Vec<u16> = texels.iter().map(|&f| atomport::f32_to_half(f)).collect();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let desc = ImageDesc::new(ImageDim::D2, ImageFormat::Rgba16Float, &[16, 8], 1).unwrap();
+        let img = Image::from_texels(&ctx, desc, &halves).unwrap();
+        ctx.dispatch(&k, [2, 1, 1], &[Bind::image(0, 0, &img)])
+            .unwrap();
+        let out: Vec<u16> = img.read(&ctx).unwrap();
+        for (i, (&h, &f)) in out.iter().zip(&texels).enumerate() {
+            let want = if i % 4 == 3 { f } else { f / (f + 1.0) };
+            let got = atomport::half_to_f32(h);
+            assert!(
+                (got - want).abs() <= 1e-3,
+                "{}: texel channel {i}: {got} vs {want}",
+                ctx.backend_name()
+            );
+        }
+    }
+}
+
+#[test]
+fn translate_for_webgpu_names_each_native_only_feature_and_its_line() {
+    let file = common::temp_file(
+        "web-target",
+        "keys.comp",
+        "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Keys { uint64_t best; };
+void main() { atomicMax(best, uint64_t(gl_GlobalInvocationID.x) << 32); }
+",
+    );
+    let o = common::atomport(&["translate", &file, "--target", "webgpu"]);
+    common::assert_fails_in_one_line(&o, 1, "keys.comp:5: needs SHADER_INT64 (64-bit integers)");
+    assert!(common::stderr(&o).contains("keys.comp:5: needs SHADER_INT64_ATOMIC_ALL_OPS"));
+    // The native target translates it.
+    assert!(common::atomport(&["translate", &file]).status.success());
+    let o = common::atomport(&["translate", &file, "--target", "browser"]);
+    common::assert_fails(
+        &o,
+        2,
+        "`browser` is not a translation target (native, webgpu)",
+    );
+}
