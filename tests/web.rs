@@ -158,8 +158,30 @@ fn write_jobs(ctx: &Context, out: &Path) -> usize {
         "{} golden and demo kernels translated for WebGPU and run on lavapipe; {refused} refused or not run",
         cases.len()
     );
+    cases.push(past_the_invocation_limit());
     std::fs::write(out, serde_json::to_string(&cases).unwrap()).unwrap();
     refused
+}
+
+/// A job that must fail in the browser before submission, naming the
+/// limit: a 32x32 tile reduction (1024 invocations) where the adapter
+/// allows 256.
+fn past_the_invocation_limit() -> serde_json::Value {
+    let src = "#version 450
+layout(local_size_x = 32, local_size_y = 32) in;
+layout(set = 0, binding = 0) buffer Sum { uint total; uint values[]; };
+void main() { atomicAdd(total, values[gl_LocalInvocationIndex]); }
+";
+    let mut opts = SourceOptions::named("limits/tile_32x32.comp");
+    opts.target = Platform::WebGpu;
+    let kernel = Kernel::from_glsl(src, &opts).unwrap();
+    serde_json::json!({
+        "name": "limits/tile_32x32.comp",
+        "translation": Translation::of_kernel(&kernel),
+        "job": ["--groups", "1", "--buffer", "Sum=u32:1025:iota"],
+        "rules": [],
+        "expect_error": "the invocations per workgroup (32x32x1) is 1024, over the adapter's limit max_compute_invocations_per_workgroup = 256",
+    })
 }
 
 /// Runs the conformance matrix translated for WebGPU on lavapipe (every

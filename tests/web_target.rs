@@ -331,3 +331,58 @@ void main() { atomicMax(best, uint64_t(gl_GlobalInvocationID.x) << 32); }
         "`browser` is not a translation target (native, webgpu)",
     );
 }
+
+/// A device with WebGPU's default limits (what a browser grants unless
+/// asked for more), as a caller's wgpu program opens it.
+fn default_limits_context() -> Option<atomport::Context> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::GL;
+    let instance = wgpu::Instance::new(desc);
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .ok()?;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits::default(),
+        ..Default::default()
+    }))
+    .ok()?;
+    atomport::Context::from_wgpu(
+        adapter.get_info(),
+        device,
+        queue,
+        std::time::Duration::from_secs(30),
+    )
+    .ok()
+}
+
+#[test]
+fn a_kernel_past_a_per_stage_limit_is_refused_before_submission_naming_it() {
+    // A deferred-shading pass that reads nine G-buffer channels.
+    let mut src = String::from("#version 450\nlayout(local_size_x = 64) in;\n");
+    for i in 0..9 {
+        src.push_str(&format!(
+            "layout(set = 0, binding = {i}) buffer G{i} {{ uint g{i}[]; }};\n"
+        ));
+    }
+    src.push_str("void main() { uint i = gl_GlobalInvocationID.x; g0[i] = ");
+    src.push_str(
+        &(1..9)
+            .map(|i| format!("g{i}[i]"))
+            .collect::<Vec<_>>()
+            .join(" + "),
+    );
+    src.push_str("; }\n");
+    let k = webgpu("gbuffer.comp", &src);
+    let ctx = default_limits_context().expect("an adapter");
+    let buffers: Vec<Buffer> = (0..9).map(|_| Buffer::zeroed(&ctx, 256).unwrap()).collect();
+    let binds: Vec<Bind> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Bind::new(0, i as u32, b))
+        .collect();
+    let e = ctx.dispatch(&k, [1, 1, 1], &binds).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "the storage buffers the kernel binds is 9, over the adapter's limit max_storage_buffers_per_shader_stage = 8"
+    );
+}

@@ -112,7 +112,8 @@ async function suite() {
     const wgsl = '@group(0) @binding(0) var<storage, read_write> counter: array<atomic<u32>>;\n' +
       '@compute @workgroup_size(64) fn main() { atomicAdd(&counter[0], 1u); }\n';
     const n = 200;
-    for (let round = 0; round < 5; round++) {
+    const rounds = 9;
+    for (let round = 0; round < rounds; round++) {
       const [ms_a, last_a] = await page.evaluate(([w, n]) => window.suite.atomportLoop(w, 1, n), [wgsl, n]);
       const [ms_h, last_h] = await page.evaluate(([w, n]) => window.suite.handLoop(w, 1, n), [wgsl, n]);
       results.bench.push({ round, atomport_ms: ms_a, hand_ms: ms_h, ratio: ms_a / ms_h });
@@ -123,6 +124,9 @@ async function suite() {
         detail: ok ? '' : `counters ${last_a} (atomport) and ${last_h} (by hand), not ${64 * n} and ${64 * n * (round + 1)}` });
       console.log(`dispatch+read x${n}: atomport ${ms_a.toFixed(1)} ms, by hand ${ms_h.toFixed(1)} ms, ratio ${(ms_a / ms_h).toFixed(2)}`);
     }
+    const ratios = results.bench.map((b) => b.ratio).sort((a, b) => a - b);
+    results.median_ratio = ratios[Math.floor(ratios.length / 2)];
+    console.log(`dispatch overhead: median ratio ${results.median_ratio.toFixed(2)} (atomport / by hand) over ${rounds} interleaved rounds of ${n}`);
     await page.context().close();
     // A browser without WebGPU: atomport says so in one line.
     const bare = await openSuite(b, base, () => { Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }); });

@@ -32,7 +32,11 @@ struct JobCase {
     /// `NAME=RULE` comparisons for bindings whose values depend on order.
     rules: Vec<String>,
     /// Each binding's bytes after lavapipe's run, in hexadecimal.
+    #[serde(default)]
     outputs: Vec<Written>,
+    /// For a job that must fail here: what the error names.
+    #[serde(default)]
+    expect_error: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -57,10 +61,13 @@ struct Verdict {
 #[wasm_bindgen]
 pub async fn job(case: String) -> Result<String, JsValue> {
     let case: JobCase = serde_json::from_str(&case).map_err(fail)?;
-    let (passed, detail) = match run_job(&case).await {
-        Ok(None) => (true, String::new()),
-        Ok(Some(why)) => (false, why),
-        Err(e) => (false, e.to_string()),
+    let (passed, detail) = match (run_job(&case).await, &case.expect_error) {
+        (Err(e), Some(want)) if e.to_string().contains(want.as_str()) => (true, String::new()),
+        (Err(e), Some(want)) => (false, format!("failed, but not naming `{want}`: {e}")),
+        (Ok(_), Some(want)) => (false, format!("ran, where it should fail naming `{want}`")),
+        (Ok(None), None) => (true, String::new()),
+        (Ok(Some(why)), None) => (false, why),
+        (Err(e), None) => (false, e.to_string()),
     };
     verdict(case.name, passed, None, detail)
 }

@@ -70,6 +70,7 @@ impl Context {
                 limit: limits.max_compute_workgroup_storage_size.into(),
             });
         }
+        self.check_per_stage(kernel, limits)?;
         for b in kernel.bindings() {
             if b.group >= limits.max_bind_groups {
                 return Err(Error::Limit {
@@ -85,6 +86,72 @@ impl Context {
                     value: b.binding.into(),
                     limit_name: "max_bindings_per_bind_group (bindings are numbered from 0)",
                     limit: limits.max_bindings_per_bind_group.into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks how many resources of each kind the kernel binds against the
+    /// device's per-stage limits (a device gets WebGPU's defaults unless it
+    /// asks for more: 8 storage buffers, 4 storage textures, …). Binding
+    /// arrays count their elements where they are sized; images held in
+    /// texel buffers are storage buffers.
+    fn check_per_stage(&self, kernel: &Kernel, limits: &wgpu::Limits) -> Result<()> {
+        let count = |kinds: &[BindingKind]| -> u64 {
+            kernel
+                .bindings()
+                .iter()
+                .filter(|b| kinds.contains(&b.kind))
+                .map(|b| match b.array {
+                    Some(ArrayLength::Fixed(n)) => u64::from(n),
+                    _ => 1,
+                })
+                .sum()
+        };
+        let per_stage = [
+            (
+                count(&[
+                    BindingKind::StorageRead,
+                    BindingKind::StorageReadWrite,
+                    BindingKind::Image,
+                ]),
+                "storage buffers",
+                "max_storage_buffers_per_shader_stage",
+                limits.max_storage_buffers_per_shader_stage,
+            ),
+            (
+                count(&[BindingKind::StorageTexture]),
+                "storage textures",
+                "max_storage_textures_per_shader_stage",
+                limits.max_storage_textures_per_shader_stage,
+            ),
+            (
+                count(&[BindingKind::Uniform]),
+                "uniform buffers",
+                "max_uniform_buffers_per_shader_stage",
+                limits.max_uniform_buffers_per_shader_stage,
+            ),
+            (
+                count(&[BindingKind::SampledTexture]),
+                "sampled textures",
+                "max_sampled_textures_per_shader_stage",
+                limits.max_sampled_textures_per_shader_stage,
+            ),
+            (
+                count(&[BindingKind::Sampler]),
+                "samplers",
+                "max_samplers_per_shader_stage",
+                limits.max_samplers_per_shader_stage,
+            ),
+        ];
+        for (value, what, limit_name, limit) in per_stage {
+            if value > u64::from(limit) {
+                return Err(Error::Limit {
+                    what: format!("the {what} the kernel binds"),
+                    value,
+                    limit_name,
+                    limit: limit.into(),
                 });
             }
         }
