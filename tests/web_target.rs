@@ -386,3 +386,24 @@ fn a_kernel_past_a_per_stage_limit_is_refused_before_submission_naming_it() {
         "the storage buffers the kernel binds is 9, over the adapter's limit max_storage_buffers_per_shader_stage = 8"
     );
 }
+
+#[test]
+fn sixty_four_bit_integers_become_pairs_of_words_with_the_same_layout() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vulkan/int64_arithmetic.comp"
+    );
+    let src = std::fs::read_to_string(path).unwrap();
+    let k = webgpu("int64_arithmetic.comp", &src);
+    assert!(
+        k.required_features().is_empty(),
+        "{:?}",
+        k.required_features()
+    );
+    assert!(!k.wgsl().contains("u64") && !k.wgsl().contains("i64"));
+    // A uint64_t array keeps its 8-byte stride.
+    assert!(k.wgsl().contains("array<vec2<u32>>"), "{}", k.wgsl());
+    // Every operation agrees with the original run natively: tests/native.rs
+    // runs this kernel's WebGPU translation against it, and the browser
+    // suite against lavapipe.
+}

@@ -3,8 +3,10 @@
 //! binding maps (`include_kernel!`), without glslang or a SPIR-V reader.
 
 fn main() {
-    let mut opts = atomport::SourceOptions::default();
-    opts.target = atomport::Platform::WebGpu;
+    let opts = atomport::SourceOptions {
+        target: atomport::Platform::WebGpu,
+        ..Default::default()
+    };
     let written =
         atomport::build::translate_dir("../histogram", &opts).unwrap_or_else(|e| panic!("{e}"));
     assert!(!written.is_empty(), "no shaders translated");

@@ -55,7 +55,7 @@ use memory::{copies, references, std140, words};
 use spirv::{
     alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
     float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf, push, refuse,
-    sampler, spec, subgroup, subgroup_bool, vector,
+    sampler, spec, subgroup, subgroup_bool, vector, wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -336,6 +336,9 @@ fn spirv_passes(
         report.float_sites = floats.sites;
         copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;
+        if web {
+            wide_ints::lower_wide_integers(&mut m)?;
+        }
         if log::log_enabled!(log::Level::Trace) {
             use rspirv::binary::Disassemble;
             log::trace!(

@@ -108,7 +108,7 @@ fn slots<'b>(buffers: &[&'b Buffer]) -> Vec<Bind<'b>> {
     buffers
         .iter()
         .enumerate()
-        .map(|(i, b)| Bind::new(0, i as u32, *b))
+        .map(|(i, b)| Bind::new(0, i as u32, b))
         .collect()
 }
 

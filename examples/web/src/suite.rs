@@ -131,7 +131,7 @@ async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
 
 fn from_hex(hex: &str) -> atomport::Result<Vec<u8>> {
     let digits = hex.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(atomport::Error::Input("an odd number of hex digits".into()));
     }
     digits

@@ -171,7 +171,7 @@ fn wide_product(e: &mut Emit, inst: &Instruction, types: &Types) -> bool {
     };
     let (a, b) = (unsigned(e, args[0]), unsigned(e, args[1]));
     let low = e.op(Op::IMul, u, &[a, b]);
-    let mut high = high_word(e, types, n, a, b);
+    let mut high = high_word(e, u, n, a, b);
     if signed {
         // (a - 2³²·[a<0]) · (b - 2³²·[b<0]): the high word loses b where a
         // is negative and a where b is.
@@ -200,11 +200,19 @@ fn wide_product(e: &mut Emit, inst: &Instruction, types: &Types) -> bool {
     true
 }
 
-/// The high 32 bits of the unsigned product of `a` and `b`, from their
-/// 16-bit halves: every partial product and partial sum fits in 32 bits.
-fn high_word(e: &mut Emit, types: &Types, n: u32, a: Word, b: Word) -> Word {
-    let u = types.uint[&n];
-    let (sixteen, low_mask) = (splat(e, types, n, 16), splat(e, types, n, 0xffff));
+/// The high 32 bits of the unsigned product of `a` and `b` (of `u`, the
+/// `u32` type of `n` components), from their 16-bit halves: every partial
+/// product and partial sum fits in 32 bits.
+pub(crate) fn high_word(e: &mut Emit, u: Word, n: u32, a: Word, b: Word) -> Word {
+    let splat = |e: &mut Emit, v: u32| {
+        let c = e.constant(e.m.uint_id(), u64::from(v));
+        if n == 1 {
+            c
+        } else {
+            e.op(Op::CompositeConstruct, u, &vec![c; n as usize])
+        }
+    };
+    let (sixteen, low_mask) = (splat(e, 16), splat(e, 0xffff));
     let halves = |e: &mut Emit, x: Word| {
         (
             e.op(Op::BitwiseAnd, u, &[x, low_mask]),

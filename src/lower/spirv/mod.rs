@@ -28,3 +28,4 @@ pub mod spec;
 pub mod subgroup;
 pub mod subgroup_bool;
 pub mod vector;
+pub mod wide_ints;
