@@ -118,27 +118,41 @@ fn every_golden_and_demo_kernel_translated_for_webgpu_agrees_with_its_native_run
     agree_with_native_runs(true);
 }
 
-/// How the WebGPU target reads `path`: `Err` with why it refuses it, or
-/// whether its subgroups became subgroups of one invocation.
-fn for_webgpu(path: &Path, rel: &str) -> Result<bool, String> {
+/// The kernel of `path` translated for `target`, read as its annotations
+/// say; `Err` with why the target refuses it.
+fn translated(
+    path: &Path,
+    rel: &str,
+    target: atomport::Platform,
+) -> Result<atomport::Kernel, String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let a = atomport::runtime::job::Annotations::parse(&text)?;
     let mut opts = a
         .apply(atomport::SourceOptions::named(rel))
         .map_err(|e| e.to_string())?;
-    opts.target = atomport::Platform::WebGpu;
-    let kernel = if path.extension().is_some_and(|e| e == "spv") {
+    opts.target = target;
+    if path.extension().is_some_and(|e| e == "spv") {
         let words =
             atomport::spirv_words(&std::fs::read(path).unwrap(), rel).map_err(|e| e.to_string())?;
         atomport::Kernel::from_spirv(&words, &opts)
     } else {
         atomport::Kernel::from_glsl(&text, &opts)
     }
-    .map_err(|e| e.to_string())?;
-    Ok(kernel
-        .warnings()
-        .iter()
-        .any(|w| w.message.contains("subgroups of one invocation")))
+    .map_err(|e| e.to_string())
+}
+
+/// Whether the adapter of `backend` has every feature `kernel` needs.
+fn runs_on(backend: &str, kernel: &atomport::Kernel) -> bool {
+    backend
+        .parse::<atomport::BackendChoice>()
+        .ok()
+        .and_then(|b| {
+            atomport::ContextOptions::default()
+                .with_backend(b)
+                .adapter_features()
+                .ok()
+        })
+        .is_some_and(|f| f.contains(kernel.required_features()))
 }
 
 fn agree_with_native_runs(web: bool) {
@@ -169,23 +183,44 @@ fn agree_with_native_runs(web: bool) {
                 continue;
             }
         };
-        let mut one_lane = false;
-        if web {
-            match for_webgpu(path, &rel) {
-                Ok(o) => one_lane = o,
-                Err(e) => {
-                    refused += 1;
-                    println!("{rel}: refused for WebGPU: {e}");
-                    continue;
-                }
+        let target = if web {
+            atomport::Platform::WebGpu
+        } else {
+            atomport::Platform::Native
+        };
+        let kernel = match translated(path, &rel, target) {
+            Ok(k) => k,
+            Err(e) if web => {
+                refused += 1;
+                println!("{rel}: refused for WebGPU: {e}");
+                continue;
             }
+            Err(e) => {
+                failures.push(format!("{rel}: {e}"));
+                continue;
+            }
+        };
+        let one_lane = kernel
+            .warnings()
+            .iter()
+            .any(|w| w.message.contains("subgroups of one invocation"));
+        if web {
             c.args.extend(["--target".into(), "webgpu".into()]);
         }
         let mut runs_native = native && c.no_native.is_none() && !one_lane;
+        // Without the native run, `diff` is given the backends: those whose
+        // adapter lacks what the kernel needs are left out here.
         let here: Vec<&str> = backends
             .iter()
             .copied()
             .filter(|b| !c.not_on.iter().any(|(n, _)| n == b))
+            .filter(|b| {
+                let ok = c.no_native.is_none() || runs_on(b, &kernel);
+                if !ok {
+                    println!("{rel}: not compared on {b}: its adapter lacks what the kernel needs");
+                }
+                ok
+            })
             .collect();
         for (b, why) in &c.not_on {
             println!("{rel}: not compared on {b}: {why}");

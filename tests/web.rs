@@ -159,6 +159,7 @@ fn write_jobs(ctx: &Context, out: &Path) -> usize {
         cases.len()
     );
     cases.push(past_the_invocation_limit());
+    cases.push(needing_what_the_browser_lacks());
     std::fs::write(out, serde_json::to_string(&cases).unwrap()).unwrap();
     refused
 }
@@ -181,6 +182,23 @@ void main() { atomicAdd(total, values[gl_LocalInvocationIndex]); }
         "job": ["--groups", "1", "--buffer", "Sum=u32:1025:iota"],
         "rules": [],
         "expect_error": "the invocations per workgroup (32x32x1) is 1024, over the adapter's limit max_compute_invocations_per_workgroup = 256",
+    })
+}
+
+/// A job that must fail in the browser before submission, naming the
+/// feature: 16-bit floats, which SwiftShader's WebGPU does not offer.
+fn needing_what_the_browser_lacks() -> serde_json::Value {
+    let wgsl = "enable f16;
+@group(0) @binding(0) var<storage, read_write> v: array<f16>;
+@compute @workgroup_size(1) fn main() { v[0] = v[0] * 2.0h; }
+";
+    let kernel = Kernel::from_wgsl(wgsl, &SourceOptions::named("features/halves.wgsl")).unwrap();
+    serde_json::json!({
+        "name": "features/halves.wgsl",
+        "translation": Translation::of_kernel(&kernel),
+        "job": ["--groups", "1", "--buffer", "v=u32:1"],
+        "rules": [],
+        "expect_error": "lacks SHADER_F16 (16-bit floats), which this kernel needs",
     })
 }
 

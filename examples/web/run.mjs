@@ -108,6 +108,7 @@ async function suite() {
       }
       record('conformance', v);
     }
+    record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.
     const wgsl = '@group(0) @binding(0) var<storage, read_write> counter: array<atomic<u32>>;\n' +
       '@compute @workgroup_size(64) fn main() { atomicAdd(&counter[0], 1u); }\n';

@@ -235,12 +235,13 @@ pub(crate) fn no_such_constant(
     crate::Error::UnknownName(format!("the shader has no {}; {available}", spec.label()))
 }
 
-/// What a translation is made for: the features and limits its WGSL may use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a translation is made for: the features and limits its WGSL may
+/// use. The default is the platform atomport runs on: `WebGpu` in a
+/// browser (wasm32), `Native` elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Platform {
     /// wgpu's native backends (Vulkan, Metal, DX12, GL): whatever the
     /// kernel needs, named by [`crate::Kernel::required_features`].
-    #[default]
     Native,
     /// WebGPU as browsers ship it: core WGSL and the features a browser
     /// grants through wgpu. Every storage image is held in a texel buffer
@@ -252,6 +253,16 @@ pub enum Platform {
     /// feature (64-bit integers, binding arrays, doubles) is refused,
     /// naming each feature and its line.
     WebGpu,
+}
+
+impl Default for Platform {
+    fn default() -> Self {
+        if cfg!(target_arch = "wasm32") {
+            Platform::WebGpu
+        } else {
+            Platform::Native
+        }
+    }
 }
 
 impl Platform {

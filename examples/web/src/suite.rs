@@ -191,3 +191,44 @@ pub async fn conformance_case(name: String) -> Result<String, JsValue> {
     let o = conformance::run_case_async(&ctx, &case, Scale::Small, &opts).await;
     verdict(o.name, o.passed, o.skipped, o.detail)
 }
+
+/// A batch in the browser: three dispatches of an atomic counter and a copy
+/// of the counters, submitted once and read back together. Resolves to a
+/// JSON verdict: the counters must be 3·64 each, in both buffers.
+#[wasm_bindgen]
+pub async fn batch() -> Result<String, JsValue> {
+    let ctx = context().await?;
+    let run = async {
+        let kernel = Kernel::from_wgsl(
+            "@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>, 4>;
+             @compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) {
+                 atomicAdd(&c[i % 4u], 4u);
+             }",
+            &SourceOptions::named("batch.wgsl"),
+        )?;
+        let counters = atomport::Buffer::zeroed(&ctx, 16)?;
+        let copy = atomport::Buffer::zeroed(&ctx, 16)?;
+        let mut b = ctx.batch();
+        for _ in 0..3 {
+            b.dispatch(&kernel, [1, 1, 1], &[atomport::Bind::new(0, 0, &counters)])?;
+        }
+        b.copy(&counters, &copy)?;
+        let out = b.submit_and_read_async(&[&counters, &copy]).await?;
+        let want: Vec<u8> = [192u32; 4].iter().flat_map(|w| w.to_le_bytes()).collect();
+        Ok::<_, atomport::Error>(
+            (out[0] != want || out[1] != want)
+                .then(|| format!("counters {:?} and copy {:?}, not 192 each", out[0], out[1])),
+        )
+    };
+    let (passed, detail) = match run.await {
+        Ok(None) => (true, String::new()),
+        Ok(Some(why)) => (false, why),
+        Err(e) => (false, e.to_string()),
+    };
+    verdict(
+        "a batch of dispatches and a copy, read back at once".into(),
+        passed,
+        None,
+        detail,
+    )
+}

@@ -47,6 +47,7 @@ try {
     conformanceLoad: (json) => atomport.conformance_load(json),
     conformanceCases: () => JSON.parse(atomport.conformance_cases()),
     conformanceCase: (name) => atomport.conformance_case(name),
+    batch: () => atomport.batch(),
     atomportLoop: (wgsl, words, n) => atomport.dispatch_loop(wgsl, words, n),
     handLoop,
   };

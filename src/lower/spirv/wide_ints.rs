@@ -462,7 +462,13 @@ fn mul(e: &mut Emit, t: Types, a: Word, b: Word) -> Word {
 
 /// `a` shifted by `n & 63` (GLSL leaves larger amounts undefined; WGSL's
 /// 32-bit shifts take the amount modulo 32, so each case is written apart).
+/// A constant amount gets its own case only: WGSL compilers evaluate a
+/// shift by a constant when they compile, and refuse one by 32 or more even
+/// where a `select` would not take it.
 fn shift(e: &mut Emit, t: Types, op: Op, a: Word, n: Word) -> Word {
+    if let Some(k) = e.m.constant_u32(n) {
+        return shift_by(e, t, op, a, k & 63);
+    }
     let (al, ah) = words(e, t, a);
     let c = |e: &mut Emit, v: u32| e.constant(t.uint, u64::from(v));
     let (c63, c32, c31, zero) = (c(e, 63), c(e, 32), c(e, 31), c(e, 0));
@@ -508,6 +514,53 @@ fn shift(e: &mut Emit, t: Types, op: Op, a: Word, n: Word) -> Word {
             e.op(Op::Select, t.uint, &[small, low_small, low_big]),
             e.op(Op::Select, t.uint, &[small, high_small, fill]),
         )
+    };
+    pair(e, t, low, high)
+}
+
+/// `a` shifted by the constant `k` (below 64).
+fn shift_by(e: &mut Emit, t: Types, op: Op, a: Word, k: u32) -> Word {
+    if k == 0 {
+        return a;
+    }
+    let (al, ah) = words(e, t, a);
+    let c = |e: &mut Emit, v: u32| e.constant(t.uint, u64::from(v));
+    let zero = c(e, 0);
+    let (low, high) = match op {
+        Op::ShiftLeftLogical if k < 32 => {
+            let (by, back) = (c(e, k), c(e, 32 - k));
+            let low = e.op(Op::ShiftLeftLogical, t.uint, &[al, by]);
+            let high = e.op(Op::ShiftLeftLogical, t.uint, &[ah, by]);
+            let spill = e.op(Op::ShiftRightLogical, t.uint, &[al, back]);
+            (low, e.op(Op::BitwiseOr, t.uint, &[high, spill]))
+        }
+        Op::ShiftLeftLogical => {
+            let by = c(e, k - 32);
+            (zero, e.op(Op::ShiftLeftLogical, t.uint, &[al, by]))
+        }
+        _ => {
+            let arithmetic = op == Op::ShiftRightArithmetic;
+            let high_by = |e: &mut Emit, by: u32| {
+                let by = c(e, by);
+                if arithmetic {
+                    let h = e.op(Op::Bitcast, t.int, &[ah]);
+                    let s = e.op(Op::ShiftRightArithmetic, t.int, &[h, by]);
+                    e.op(Op::Bitcast, t.uint, &[s])
+                } else {
+                    e.op(Op::ShiftRightLogical, t.uint, &[ah, by])
+                }
+            };
+            if k < 32 {
+                let (by, back) = (c(e, k), c(e, 32 - k));
+                let low = e.op(Op::ShiftRightLogical, t.uint, &[al, by]);
+                let spill = e.op(Op::ShiftLeftLogical, t.uint, &[ah, back]);
+                let low = e.op(Op::BitwiseOr, t.uint, &[low, spill]);
+                (low, high_by(e, k))
+            } else {
+                let fill = if arithmetic { high_by(e, 31) } else { zero };
+                (high_by(e, k - 32), fill)
+            }
+        }
     };
     pair(e, t, low, high)
 }

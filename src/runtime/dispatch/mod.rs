@@ -268,6 +268,15 @@ impl<'c> Batch<'c> {
         self.ctx
             .on_gpu(readback_job(self.ctx, buffers, Some(self.encoder)))
     }
+
+    /// [`Batch::submit_and_read`] without blocking: in a browser, where
+    /// nothing may, the form that reads a batch back.
+    pub async fn submit_and_read_async(self, buffers: &[&Buffer]) -> Result<Vec<Vec<u8>>> {
+        for b in buffers {
+            b.readable()?;
+        }
+        super::buffer::read_back_async(self.ctx, buffers, Some(self.encoder)).await
+    }
 }
 
 /// A [`Bind`] with its name resolved.
