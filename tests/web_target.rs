@@ -407,3 +407,30 @@ fn sixty_four_bit_integers_become_pairs_of_words_with_the_same_layout() {
     // runs this kernel's WebGPU translation against it, and the browser
     // suite against lavapipe.
 }
+
+#[test]
+fn one_buffer_written_through_two_bindings_is_refused_for_webgpu() {
+    // A particle system's two views of one buffer, as real code declares
+    // them: WebGPU refuses a dispatch that binds a buffer twice and writes it.
+    let src = "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Positions { vec4 pos[]; };
+layout(set = 0, binding = 0) buffer Raw { uint words[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    pos[i].w = 1.0;
+    words[4u * i] ^= 1u;
+}
+";
+    let e = Kernel::from_glsl(src, &for_webgpu("views.comp"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(
+            "declared at one binding, which the kernel writes: WebGPU cannot bind one buffer twice"
+        ),
+        "{e}"
+    );
+    // The native target binds the buffer once per view.
+    common::glsl(src);
+}

@@ -11,7 +11,10 @@ use crate::lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
 use crate::{Error, Result, ScalarType, guard};
 
 mod bindings;
+mod bounded;
 pub(crate) mod web;
+
+use bounded::bounded;
 
 pub use bindings::*;
 
@@ -209,6 +212,7 @@ impl Kernel {
             let name = opts.display_name();
             web::refuse_native_only(self.features, source, name)?;
             web::refuse_non_uniform_barriers(&self.warnings, name)?;
+            web::refuse_writable_aliases(&self.bindings, name)?;
             self.wgsl = web::for_browsers(&self.wgsl);
         }
         Ok(self)
@@ -722,52 +726,6 @@ fn at_declaration(e: Error, source: &str, name: &str) -> Error {
         Error::Unsupported(m) => Error::Unsupported(locate(m)),
         Error::Shader(m) => Error::shader(locate(m.message)),
         e => e,
-    }
-}
-
-/// In a browser there are no threads: the work runs on the caller's, and
-/// only WGSL and translations made ahead of time are read there (no
-/// glslang, no SPIR-V), which take milliseconds.
-#[cfg(target_arch = "wasm32")]
-fn bounded<T: 'static>(
-    opts: &SourceOptions,
-    work: impl FnOnce(&SourceOptions) -> Result<T> + 'static,
-) -> Result<T> {
-    work(opts)
-}
-
-/// Runs a translation on a thread of its own with a deep stack, waiting at
-/// most `opts.timeout` for it (a thread past its time is abandoned).
-#[cfg(not(target_arch = "wasm32"))]
-fn bounded<T: Send + 'static>(
-    opts: &SourceOptions,
-    work: impl FnOnce(&SourceOptions) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let thread_opts = opts.clone();
-    #[cfg(test)]
-    let fault = crate::lower::fault::current();
-    std::thread::Builder::new()
-        .name("atomport-translate".into())
-        .stack_size(crate::DEEP_STACK)
-        .spawn(move || {
-            #[cfg(test)]
-            let _ = tx.send(crate::lower::fault::inject(fault, || work(&thread_opts)));
-            #[cfg(not(test))]
-            let _ = tx.send(work(&thread_opts));
-        })
-        .map_err(|e| Error::Internal(format!("could not start a translation thread: {e}")))?;
-    let gone = || Error::Internal("the translation thread ended without a result".into());
-    match opts.timeout {
-        Some(t) => match rx.recv_timeout(t) {
-            Ok(r) => r,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(Error::Timeout {
-                what: format!("translating {}", opts.display_name()),
-                secs: t.as_secs_f64(),
-            }),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(gone()),
-        },
-        None => rx.recv().map_err(|_| gone())?,
     }
 }
 

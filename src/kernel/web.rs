@@ -101,6 +101,38 @@ pub(crate) fn refuse_non_uniform_barriers(warnings: &[crate::Warning], name: &st
     )))
 }
 
+/// Fails where the kernel binds one buffer at two bindings (blocks declared
+/// at one binding, or the views of buffer references' memory) and writes
+/// it: WebGPU refuses a dispatch that binds a buffer twice where either
+/// binding writes it ("writable storage buffer binding aliasing"), which
+/// native backends allow.
+pub(crate) fn refuse_writable_aliases(bindings: &[crate::BindingInfo], name: &str) -> Result<()> {
+    for b in bindings {
+        let Some(of) = b.alias_of else { continue };
+        let Some(other) = bindings
+            .iter()
+            .find(|o| o.group == b.group && o.binding == of)
+        else {
+            continue;
+        };
+        if b.writable() || other.writable() {
+            let what = if other.name.as_deref() == Some("atomport_arena") {
+                "buffer references' memory, reached both atomically and plainly (two views of one buffer)".to_string()
+            } else {
+                format!(
+                    "blocks `{}` and `{}`, declared at one binding",
+                    b.display_name(),
+                    other.display_name()
+                )
+            };
+            return Err(Error::Unsupported(format!(
+                "{name}: {what}, which the kernel writes: WebGPU cannot bind one buffer twice in a dispatch where either binding writes it"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `wgsl` as browsers compile it: [`exact_float_literals`], then
 /// [`non_finite_at_run_time`].
 pub(crate) fn for_browsers(wgsl: &str) -> String {

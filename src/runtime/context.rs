@@ -289,6 +289,18 @@ pub fn adapters(backend: BackendChoice) -> Vec<AdapterSummary> {
     sorted_adapters(backend).iter().map(summarize).collect()
 }
 
+/// Fails, naming what is missing, unless `adapter` has `features`.
+pub(crate) fn has_features(adapter: &wgpu::Adapter, features: wgpu::Features) -> Result<()> {
+    let missing = features - adapter.features();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::MissingFeature {
+        adapter: adapter.get_info().name,
+        feature: crate::error::describe_features(missing),
+    })
+}
+
 /// The best adapter matching `opts`.
 fn select_adapter(opts: &ContextOptions) -> Result<wgpu::Adapter> {
     let want = opts.adapter.as_ref().map(|s| s.to_lowercase());
@@ -428,13 +440,7 @@ impl Context {
     pub fn new(opts: &ContextOptions) -> Result<Context> {
         let adapter = select_adapter(opts)?;
         let info = adapter.get_info();
-        let missing = opts.features - adapter.features();
-        if !missing.is_empty() {
-            return Err(Error::MissingFeature {
-                adapter: info.name,
-                feature: crate::error::describe_features(missing),
-            });
-        }
+        has_features(&adapter, opts.features)?;
         // `@coherent` for buffers a shader declares coherent, where the
         // adapter has it: it changes nothing for any other kernel.
         let coherent = adapter.features() & wgpu::Features::MEMORY_DECORATION_COHERENT;

@@ -28,6 +28,10 @@ type ErrorFuture = Pin<Box<dyn Future<Output = Option<(WgpuErrorKind, wgpu::Erro
 thread_local! {
     /// Error scopes popped but not yet awaited, oldest first.
     static PENDING: RefCell<Vec<ErrorFuture>> = const { RefCell::new(Vec::new()) };
+    /// The first error no scope caught since the last [`settle`] (a command
+    /// encoder's, which WebGPU reports when the encoder finishes): what
+    /// makes a later submission invalid, so it is reported first.
+    static UNCAUGHT: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Keeps the error futures of one operation's scopes (innermost first), to
@@ -60,12 +64,18 @@ pub(crate) async fn settle(timeout: Duration) -> Result<()> {
         }
         first
     };
-    match with_timeout(all, timeout, "waiting for the browser's error reports").await? {
-        Some((kind, e)) => Err(Error::Wgpu {
+    let first = with_timeout(all, timeout, "waiting for the browser's error reports").await?;
+    let uncaught = UNCAUGHT.with(|u| u.borrow_mut().take());
+    match (uncaught, first) {
+        (Some(message), _) => Err(Error::Wgpu {
+            kind: WgpuErrorKind::Validation,
+            message: super::context::one_line(&message),
+        }),
+        (None, Some((kind, e))) => Err(Error::Wgpu {
             kind,
             message: super::context::one_line(&e.to_string()),
         }),
-        None => Ok(()),
+        (None, None) => Ok(()),
     }
 }
 
@@ -225,14 +235,8 @@ pub(crate) async fn open(
         .request_adapter(&wgpu::RequestAdapterOptions::default())
         .await
         .map_err(|_| Error::NoWebGpu)?;
+    super::context::has_features(&adapter, opts.features)?;
     let info = adapter.get_info();
-    let missing = opts.features - adapter.features();
-    if !missing.is_empty() {
-        return Err(Error::MissingFeature {
-            adapter: info.name,
-            feature: crate::error::describe_features(missing),
-        });
-    }
     let (device, queue) = adapter
         .request_device(&wgpu::DeviceDescriptor {
             label: Some("atomport"),
@@ -246,7 +250,9 @@ pub(crate) async fn open(
             message: e.to_string(),
         })?;
     device.on_uncaptured_error(std::sync::Arc::new(|e: wgpu::Error| {
-        log::debug!("wgpu: {e}");
+        UNCAUGHT.with(|u| {
+            u.borrow_mut().get_or_insert_with(|| e.to_string());
+        });
     }));
     Ok((adapter, device, queue))
 }

@@ -294,15 +294,85 @@ fn rewrite(
             Some(())
         }
         Op::Select if wide_result => {
-            let cond = e.op(Op::CompositeConstruct, t.bool_pair, &[args[0], args[0]]);
-            e.push(with_ids(
-                Op::Select,
-                Some(t.pair),
-                Some(r),
-                &[cond, args[1], args[2]],
-            ));
+            let v = select_pair(e, t, args[0], args[1], args[2]);
+            done(e, v)
+        }
+        Op::UConvert
+        | Op::SConvert
+        | Op::Bitcast
+        | Op::ConvertUToF
+        | Op::ConvertSToF
+        | Op::ConvertFToU
+        | Op::ConvertFToS => convert(e, op, t, (ty, r), args, (wide_result, signed)),
+        Op::AccessChain | Op::InBoundsAccessChain => {
+            let mut operands = inst.operands.clone();
+            for o in operands.iter_mut().skip(1) {
+                if let Operand::IdRef(x) = o
+                    && e.m.result_type(*x).is_some_and(|ty| {
+                        ty != t.uint && e.m.int_type_of(ty).is_some_and(|(w, _)| w == 64)
+                    })
+                {
+                    *x = low_word(e, t, *x);
+                }
+            }
+            e.push(Instruction::new(op, Some(ty), Some(r), operands));
             Some(())
         }
+        Op::UDiv | Op::UMod => {
+            let k = power_of_two(e.m, args[1])?;
+            let v = if op == Op::UDiv {
+                let by = e.constant(t.uint, u64::from(k));
+                shift(e, t, Op::ShiftRightLogical, args[0], by)
+            } else {
+                let mask = (1u64 << k).wrapping_sub(1);
+                let low = e.constant(t.uint, mask & 0xffff_ffff);
+                let high = e.constant(t.uint, mask >> 32);
+                let mask = pair(e, t, low, high);
+                e.op(Op::BitwiseAnd, t.pair, &[args[0], mask])
+            };
+            done(e, v)
+        }
+        Op::ExtInst => {
+            let Some(Operand::LiteralExtInstInteger(which)) = inst.operands.get(1) else {
+                return None;
+            };
+            let (a, b) = (args[1], args[2]);
+            let less = match *which {
+                GLSL_UMIN | GLSL_UMAX => Op::ULessThan,
+                _ => Op::SLessThan,
+            };
+            let a_less = compare(e, t, less, a, b);
+            let (first, second) = if matches!(*which, GLSL_UMIN | GLSL_SMIN) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let v = select_pair(e, t, a_less, first, second);
+            done(e, v)
+        }
+        _ => None,
+    }
+}
+
+/// Conversions to, from and between 64-bit integers.
+fn convert(
+    e: &mut Emit,
+    op: Op,
+    t: Types,
+    (ty, r): (Word, Word),
+    args: &[Word],
+    (wide_result, signed): (bool, bool),
+) -> Option<()> {
+    let done = |e: &mut Emit, v: Word| {
+        e.push(with_ids(
+            Op::CopyObject,
+            Some(ty_of(ty, wide_result, t)),
+            Some(r),
+            &[v],
+        ));
+        Some(())
+    };
+    match op {
         Op::UConvert | Op::SConvert if wide_result => {
             let x = e.op(Op::Bitcast, t.uint, &[args[0]]);
             let high = if op == Op::SConvert {
@@ -349,53 +419,6 @@ fn rewrite(
             let v = from_float(e, t, f, op == Op::ConvertFToS);
             done(e, v)
         }
-        Op::AccessChain | Op::InBoundsAccessChain => {
-            let mut operands = inst.operands.clone();
-            for o in operands.iter_mut().skip(1) {
-                if let Operand::IdRef(x) = o
-                    && e.m.result_type(*x).is_some_and(|ty| {
-                        ty != t.uint && e.m.int_type_of(ty).is_some_and(|(w, _)| w == 64)
-                    })
-                {
-                    *x = low_word(e, t, *x);
-                }
-            }
-            e.push(Instruction::new(op, Some(ty), Some(r), operands));
-            Some(())
-        }
-        Op::UDiv | Op::UMod => {
-            let k = power_of_two(e.m, args[1])?;
-            let v = if op == Op::UDiv {
-                let by = e.constant(t.uint, u64::from(k));
-                shift(e, t, Op::ShiftRightLogical, args[0], by)
-            } else {
-                let mask = (1u64 << k).wrapping_sub(1);
-                let low = e.constant(t.uint, mask & 0xffff_ffff);
-                let high = e.constant(t.uint, mask >> 32);
-                let mask = pair(e, t, low, high);
-                e.op(Op::BitwiseAnd, t.pair, &[args[0], mask])
-            };
-            done(e, v)
-        }
-        Op::ExtInst => {
-            let Some(Operand::LiteralExtInstInteger(which)) = inst.operands.get(1) else {
-                return None;
-            };
-            let (a, b) = (args[1], args[2]);
-            let less = match *which {
-                GLSL_UMIN | GLSL_UMAX => Op::ULessThan,
-                _ => Op::SLessThan,
-            };
-            let a_less = compare(e, t, less, a, b);
-            let (first, second) = if matches!(*which, GLSL_UMIN | GLSL_SMIN) {
-                (a, b)
-            } else {
-                (b, a)
-            };
-            let cond = e.op(Op::CompositeConstruct, t.bool_pair, &[a_less, a_less]);
-            let v = e.op(Op::Select, t.pair, &[cond, first, second]);
-            done(e, v)
-        }
         _ => None,
     }
 }
@@ -419,6 +442,19 @@ fn low_word(e: &mut Emit, t: Types, x: Word) -> Word {
         }
         _ => e.extract(t.uint, x, 0),
     }
+}
+
+/// `cond ? a : b` on pairs (a vector select takes a vector condition).
+fn select_pair(e: &mut Emit, t: Types, cond: Word, a: Word, b: Word) -> Word {
+    let both = e.op(Op::CompositeConstruct, t.bool_pair, &[cond, cond]);
+    e.op(Op::Select, t.pair, &[both, a, b])
+}
+
+/// `-a` where `negative`, `a` elsewhere.
+fn negated_where(e: &mut Emit, t: Types, negative: Word, a: Word) -> Word {
+    let zero = e.null(t.pair);
+    let negated = sub(e, t, zero, a);
+    select_pair(e, t, negative, negated, a)
 }
 
 fn pair(e: &mut Emit, t: Types, low: Word, high: Word) -> Word {
@@ -606,13 +642,7 @@ fn to_float(e: &mut Emit, t: Types, a: Word, signed: bool) -> Word {
     let (magnitude, negative) = if signed {
         let sign = e.op(Op::ShiftRightLogical, t.uint, &[ah, thirty_one]);
         let negative = e.op(Op::INotEqual, t.boolean, &[sign, zero]);
-        let zero_pair = e.null(t.pair);
-        let negated = sub(e, t, zero_pair, a);
-        let cond = e.op(Op::CompositeConstruct, t.bool_pair, &[negative, negative]);
-        (
-            e.op(Op::Select, t.pair, &[cond, negated, a]),
-            Some(negative),
-        )
+        (negated_where(e, t, negative, a), Some(negative))
     } else {
         (a, None)
     };
@@ -673,10 +703,7 @@ fn from_float(e: &mut Emit, t: Types, f: Word, signed: bool) -> Word {
     }
     let zero = e.constant(t.float, 0);
     let negative = e.op(Op::FOrdLessThan, t.boolean, &[f, zero]);
-    let zero_pair = e.null(t.pair);
-    let negated = sub(e, t, zero_pair, v);
-    let cond = e.op(Op::CompositeConstruct, t.bool_pair, &[negative, negative]);
-    e.op(Op::Select, t.pair, &[cond, negated, v])
+    negated_where(e, t, negative, v)
 }
 
 /// Every 64-bit `OpConstant` as a pair of 32-bit constants.
