@@ -1068,6 +1068,30 @@ mod tests {
     use wgpu::TextureFormat as F;
 
     #[test]
+    fn job_flags_are_read_as_the_command_line_reads_them() {
+        let (res, groups) = super::Resources::from_flags(&[
+            "--groups",
+            "4,2",
+            "--buffer=Bins=u32:256",
+            "--uniform",
+            "n=3",
+            "--counter",
+            "hits=5",
+        ])
+        .unwrap();
+        assert_eq!(groups, [4, 2, 1]);
+        assert_eq!(
+            (res.buffers.len(), res.uniforms.len(), res.counters.len()),
+            (1, 1, 1)
+        );
+        let e = |flags: &[&str]| super::Resources::from_flags(flags).unwrap_err().to_string();
+        assert!(e(&["--bogus", "x"]).starts_with("`--bogus` is not a job flag"));
+        assert_eq!(e(&["--buffer"]), "--buffer needs a value");
+        assert!(e(&["--groups", "0"]).contains("`0` is not a workgroup count"));
+        assert!(e(&["--counter", "hits"]).starts_with("--counter hits: "));
+    }
+
+    #[test]
     fn iota_wraps_in_the_channel_range() {
         assert_eq!(iota_value(F::R8Uint, false, 300), 44.0);
         assert_eq!(iota_value(F::R8Sint, false, 300), 44.0);
