@@ -75,7 +75,7 @@ pub fn dense_groups(
         moves.push((set, to));
     }
     let to_of = |set: u32| moves.iter().find(|m| m.0 == set).map(|m| m.1);
-    for &(v, set, binding) in &vars {
+    for &(_, set, binding) in &vars {
         let Some(to) = to_of(set) else { continue };
         match renumbered
             .iter_mut()
@@ -89,7 +89,6 @@ pub fn dense_groups(
                 declared_group: set,
             }),
         }
-        let _ = v;
     }
     for a in aliases.iter_mut() {
         if let Some(to) = to_of(a.group) {

@@ -86,8 +86,35 @@ fn power_of_two(m: &Model, c: Word) -> Option<u32> {
     v.is_power_of_two().then(|| v.trailing_zeros())
 }
 
-/// Whether `inst`, which touches 64-bit values, has a form here.
+/// How many id operands a rewrite of `op` reads (an extended instruction:
+/// its set and two operands).
+fn arity(op: Op) -> usize {
+    match op {
+        Op::Select | Op::ExtInst => 3,
+        Op::Not
+        | Op::SNegate
+        | Op::UConvert
+        | Op::SConvert
+        | Op::Bitcast
+        | Op::ConvertUToF
+        | Op::ConvertSToF
+        | Op::ConvertFToU
+        | Op::ConvertFToS
+        | Op::AccessChain
+        | Op::InBoundsAccessChain => 1,
+        Op::Load | Op::Store | Op::Variable | Op::Phi | Op::CopyObject => 0,
+        Op::CompositeConstruct | Op::CompositeExtract | Op::CompositeInsert => 0,
+        Op::FunctionCall | Op::FunctionParameter | Op::ReturnValue | Op::Undef => 0,
+        _ => 2,
+    }
+}
+
+/// Whether `inst`, which touches 64-bit values, has a form here (a
+/// malformed one, short of operands, has none: it is left to be refused).
 fn handled(m: &Model, inst: &Instruction, wide: &[Word]) -> bool {
+    if inst.operands.iter().filter_map(id).count() < arity(inst.class.opcode) {
+        return false;
+    }
     let narrow = |x: Option<Word>| {
         x.and_then(|t| m.int_type_of(t))
             .is_some_and(|(w, _)| w == 32)
@@ -249,12 +276,8 @@ fn rewrite(
         Some(())
     };
     match op {
-        Op::IAdd => {
-            let v = add(e, t, args[0], args[1]);
-            done(e, v)
-        }
-        Op::ISub => {
-            let v = sub(e, t, args[0], args[1]);
+        Op::IAdd | Op::ISub => {
+            let v = add_or_sub(e, t, op, args[0], args[1]);
             done(e, v)
         }
         Op::SNegate => {
@@ -461,26 +484,27 @@ fn pair(e: &mut Emit, t: Types, low: Word, high: Word) -> Word {
     e.op(Op::CompositeConstruct, t.pair, &[low, high])
 }
 
-fn add(e: &mut Emit, t: Types, a: Word, b: Word) -> Word {
+/// `a + b` (`op` IAdd) or `a - b` (ISub): the low words, then the high
+/// words with the carry out of (or the borrow into) the low ones.
+fn add_or_sub(e: &mut Emit, t: Types, op: Op, a: Word, b: Word) -> Word {
     let ((al, ah), (bl, bh)) = (words(e, t, a), words(e, t, b));
-    let low = e.op(Op::IAdd, t.uint, &[al, bl]);
-    let wrapped = e.op(Op::ULessThan, t.boolean, &[low, al]);
+    let low = e.op(op, t.uint, &[al, bl]);
+    // A sum wrapped when it is below an addend; a difference borrowed when
+    // the subtrahend is above the minuend.
+    let carried = if op == Op::IAdd {
+        e.op(Op::ULessThan, t.boolean, &[low, al])
+    } else {
+        e.op(Op::ULessThan, t.boolean, &[al, bl])
+    };
     let (zero, one) = (e.constant(t.uint, 0), e.constant(t.uint, 1));
-    let carry = e.op(Op::Select, t.uint, &[wrapped, one, zero]);
-    let high = e.op(Op::IAdd, t.uint, &[ah, bh]);
-    let high = e.op(Op::IAdd, t.uint, &[high, carry]);
+    let carry = e.op(Op::Select, t.uint, &[carried, one, zero]);
+    let high = e.op(op, t.uint, &[ah, bh]);
+    let high = e.op(op, t.uint, &[high, carry]);
     pair(e, t, low, high)
 }
 
 fn sub(e: &mut Emit, t: Types, a: Word, b: Word) -> Word {
-    let ((al, ah), (bl, bh)) = (words(e, t, a), words(e, t, b));
-    let low = e.op(Op::ISub, t.uint, &[al, bl]);
-    let borrowed = e.op(Op::ULessThan, t.boolean, &[al, bl]);
-    let (zero, one) = (e.constant(t.uint, 0), e.constant(t.uint, 1));
-    let borrow = e.op(Op::Select, t.uint, &[borrowed, one, zero]);
-    let high = e.op(Op::ISub, t.uint, &[ah, bh]);
-    let high = e.op(Op::ISub, t.uint, &[high, borrow]);
-    pair(e, t, low, high)
+    add_or_sub(e, t, Op::ISub, a, b)
 }
 
 /// The low 64 bits of the product: `al·bl` in full, plus the cross terms'
