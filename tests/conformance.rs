@@ -20,11 +20,7 @@ fn full_matrix_passes_at_small_sizes() {
             .map(|c| run_case(&ctx, c, Scale::Small, &RunOptions::default()))
             .collect();
         let skipped = outcomes.iter().filter(|o| o.skipped.is_some()).count();
-        let failed: Vec<String> = outcomes
-            .iter()
-            .filter(|o| !o.passed && o.skipped.is_none())
-            .map(|o| format!("{}: {}", o.name, o.detail))
-            .collect();
+        let failed = common::failures(&outcomes);
         println!(
             "{} cases on {} in {:?}, {skipped} skipped",
             cases.len(),
@@ -67,11 +63,7 @@ fn full_matrix_translated_for_webgpu_passes_at_small_sizes() {
             .collect();
         assert_eq!(skipped.len(), 176, "{}", ctx.backend_name());
         assert!(skipped.iter().all(|s| s.contains("64-bit atomics")));
-        let failed: Vec<String> = outcomes
-            .iter()
-            .filter(|o| !o.passed && o.skipped.is_none())
-            .map(|o| format!("{}: {}", o.name, o.detail))
-            .collect();
+        let failed = common::failures(&outcomes);
         println!(
             "{} cases translated for WebGPU on {}: {} passed",
             cases.len(),

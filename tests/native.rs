@@ -37,13 +37,7 @@ struct Case {
 
 /// Reads a kernel's annotations; `Err` names what is missing.
 fn case(path: &Path) -> Result<Case, String> {
-    let text_path = if path.extension().is_some_and(|e| e == "spv") {
-        path.with_extension("spvasm")
-    } else {
-        path.to_path_buf()
-    };
-    let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
-    let a = atomport::runtime::job::Annotations::parse(&text)?;
+    let a = common::corpus_annotations(path)?;
     let mut c = Case {
         args: [a.job, a.shader].concat(),
         rules: a.rules,
@@ -125,20 +119,8 @@ fn translated(
     rel: &str,
     target: atomport::Platform,
 ) -> Result<atomport::Kernel, String> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let a = atomport::runtime::job::Annotations::parse(&text)?;
-    let mut opts = a
-        .apply(atomport::SourceOptions::named(rel))
-        .map_err(|e| e.to_string())?;
-    opts.target = target;
-    if path.extension().is_some_and(|e| e == "spv") {
-        let words =
-            atomport::spirv_words(&std::fs::read(path).unwrap(), rel).map_err(|e| e.to_string())?;
-        atomport::Kernel::from_spirv(&words, &opts)
-    } else {
-        atomport::Kernel::from_glsl(&text, &opts)
-    }
-    .map_err(|e| e.to_string())
+    let a = common::corpus_annotations(path)?;
+    common::corpus_kernel(path, rel, &a, target).map_err(|e| e.to_string())
 }
 
 /// Whether the adapter of `backend` has every feature `kernel` needs.

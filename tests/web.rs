@@ -18,7 +18,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use atomport::runtime::job::{self, Annotations, Resources};
+use atomport::runtime::job::{self, Resources};
 use atomport::validate::conformance::{self, RunOptions, Scale, Translations};
 use atomport::{
     BackendChoice, Context, ContextOptions, Kernel, Platform, SourceOptions, Translation,
@@ -97,28 +97,12 @@ fn target_dir() -> PathBuf {
 /// rules, and every binding's bytes after lavapipe's run.
 fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
     let rel = path.strip_prefix(root()).unwrap().display().to_string();
-    let text_path = if path.extension().is_some_and(|e| e == "spv") {
-        path.with_extension("spvasm")
-    } else {
-        path.to_path_buf()
-    };
-    let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
-    let a = Annotations::parse(&text)?;
+    let a = common::corpus_annotations(path)?;
     if let Some((_, why)) = a.not_on.iter().find(|(b, _)| b == "webgpu") {
         return Err(format!("not run: {why}"));
     }
-    let mut opts = a
-        .apply(SourceOptions::named(&rel))
-        .map_err(|e| e.to_string())?;
-    opts.target = Platform::WebGpu;
-    let kernel = if path.extension().is_some_and(|e| e == "spv") {
-        let words = atomport::spirv_words(&std::fs::read(path).unwrap(), &rel)
-            .map_err(|e| e.to_string())?;
-        Kernel::from_spirv(&words, &opts)
-    } else {
-        Kernel::from_glsl(&text, &opts)
-    }
-    .map_err(|e| format!("refused: {e}"))?;
+    let kernel = common::corpus_kernel(path, &rel, &a, Platform::WebGpu)
+        .map_err(|e| format!("refused: {e}"))?;
     let (resources, groups) = Resources::from_flags(&a.job).map_err(|e| e.to_string())?;
     let out =
         job::run(ctx, &kernel, groups, &resources, false).map_err(|e| format!("lavapipe: {e}"))?;
@@ -213,11 +197,7 @@ fn write_conformance(ctx: &Context, out: &Path) {
     };
     let cases = conformance::matrix();
     let outcomes = conformance::run_all(ctx, &cases, Scale::Small, &opts, |_| {});
-    let failed: Vec<String> = outcomes
-        .iter()
-        .filter(|o| !o.passed && o.skipped.is_none())
-        .map(|o| format!("{}: {}", o.name, o.detail))
-        .collect();
+    let failed = common::failures(&outcomes);
     assert!(
         failed.is_empty(),
         "translated for WebGPU, on lavapipe:\n{}",

@@ -357,3 +357,51 @@ pub fn corpus() -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// A corpus kernel's annotations: its own text's, or for a `.spv` its
+/// `.spvasm`'s.
+pub fn corpus_annotations(
+    path: &std::path::Path,
+) -> Result<atomport::runtime::job::Annotations, String> {
+    let text_path = if path.extension().is_some_and(|e| e == "spv") {
+        path.with_extension("spvasm")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&text_path).map_err(|e| e.to_string())?;
+    atomport::runtime::job::Annotations::parse(&text)
+}
+
+/// A corpus kernel (`rel` its name in messages) translated for `target`,
+/// read as its annotations `a` say.
+pub fn corpus_kernel(
+    path: &std::path::Path,
+    rel: &str,
+    a: &atomport::runtime::job::Annotations,
+    target: atomport::Platform,
+) -> atomport::Result<Kernel> {
+    let mut opts = a.apply(SourceOptions::named(rel))?;
+    opts.target = target;
+    if path.extension().is_some_and(|e| e == "spv") {
+        let bytes = std::fs::read(path).map_err(|e| atomport::Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Kernel::from_spirv(&atomport::spirv_words(&bytes, rel)?, &opts)
+    } else {
+        let text = std::fs::read_to_string(path).map_err(|e| atomport::Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        Kernel::from_glsl(&text, &opts)
+    }
+}
+
+/// The conformance cases that failed, each as `NAME: DETAIL`.
+pub fn failures(outcomes: &[atomport::validate::conformance::Outcome]) -> Vec<String> {
+    outcomes
+        .iter()
+        .filter(|o| !o.passed && o.skipped.is_none())
+        .map(|o| format!("{}: {}", o.name, o.detail))
+        .collect()
+}

@@ -136,4 +136,30 @@ mod tests {
         assert_eq!(a.no_native.as_deref(), Some("a cube image"));
         assert!(Annotations::parse("// compare: a=multiset").is_err());
     }
+
+    #[test]
+    fn shader_options_that_do_not_parse_are_refused_naming_them() {
+        let apply = |text: &str| {
+            Annotations::parse(text)
+                .unwrap()
+                .apply(crate::SourceOptions::named("k.comp"))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            apply("// dialect: metal"),
+            "// dialect: metal: not vulkan or opengl"
+        );
+        assert!(apply("// run: --target-env vulkan9").starts_with("--target-env vulkan9:"));
+        assert!(!apply("// run: --spec nothing").is_empty());
+        let ok =
+            Annotations::parse("// run: --spec 0=3 --target-env vulkan1.2\n// dialect: opengl")
+                .unwrap()
+                .apply(crate::SourceOptions::named("k.comp"))
+                .unwrap();
+        assert_eq!(ok.specializations.len(), 1);
+        assert_eq!(ok.dialect, Some(crate::Dialect::OpenGl));
+        assert!(ok.target_env.is_some());
+    }
 }
