@@ -129,21 +129,16 @@ fn identity(op: Op, width: u32, float: bool) -> Option<u64> {
 }
 
 /// Where the value is among `op`'s operands when its one-lane result is
-/// that value (the group operation, for arithmetic, is checked apart).
+/// that value: the votes, and the broadcasts, shuffles and quad operations
+/// (the operations that pass a value along, as the boolean pass lists them;
+/// the group operation, for arithmetic, is checked apart).
 fn value_operand(op: Op) -> Option<usize> {
-    Some(match op {
-        Op::GroupNonUniformAll
-        | Op::GroupNonUniformAny
-        | Op::GroupNonUniformBroadcast
-        | Op::GroupNonUniformBroadcastFirst
-        | Op::GroupNonUniformShuffle
-        | Op::GroupNonUniformShuffleXor
-        | Op::GroupNonUniformShuffleUp
-        | Op::GroupNonUniformShuffleDown
-        | Op::GroupNonUniformQuadBroadcast
-        | Op::GroupNonUniformQuadSwap => 1,
-        _ => return None,
-    })
+    match op {
+        Op::GroupNonUniformAll | Op::GroupNonUniformAny => Some(1),
+        _ => super::subgroup_bool::on_numbers(op)
+            .filter(|&(_, same)| same == op)
+            .map(|(k, _)| k),
+    }
 }
 
 fn arithmetic(op: Op) -> bool {

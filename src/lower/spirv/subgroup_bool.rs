@@ -14,7 +14,7 @@ use crate::Result;
 use crate::lower::model::{Model, id, with_ids};
 
 /// Where the value is among `op`'s operands, and the op on numbers.
-fn on_numbers(op: Op) -> Option<(usize, Op)> {
+pub(super) fn on_numbers(op: Op) -> Option<(usize, Op)> {
     Some(match op {
         Op::GroupNonUniformBroadcast
         | Op::GroupNonUniformBroadcastFirst
