@@ -280,28 +280,6 @@ impl ElementType {
                 .unwrap_or_else(|| Err(bad())),
         }
     }
-
-    /// Little-endian bytes as values of this type (trailing bytes short of
-    /// an element dropped): narrow integers as 32-bit ones, halfs as `f32`s.
-    #[cfg(feature = "runtime")]
-    pub fn data(self, bytes: &[u8]) -> crate::runtime::run::Data {
-        use crate::runtime::run::Data;
-        let n = self.bytes();
-        let raw = bytes.chunks_exact(n).map(|c| {
-            let mut b = [0u8; 8];
-            b[..n].copy_from_slice(c);
-            u64::from_le_bytes(b)
-        });
-        match self {
-            ElementType::U8 | ElementType::U16 => Data::U32(raw.map(|v| v as u32).collect()),
-            ElementType::I8 => Data::I32(raw.map(|v| i32::from(v as u8 as i8)).collect()),
-            ElementType::I16 => Data::I32(raw.map(|v| i32::from(v as u16 as i16)).collect()),
-            ElementType::F16 => Data::F32(raw.map(|v| half_to_f32(v as u16)).collect()),
-            ElementType::U64 => Data::U64(raw.collect()),
-            ElementType::I64 => Data::I64(raw.map(|v| v as i64).collect()),
-            t => Data::from_bytes(t.scalar().unwrap_or(ScalarType::U32), bytes),
-        }
-    }
 }
 
 impl From<ScalarType> for ElementType {

@@ -51,6 +51,28 @@ impl Data {
         }
     }
 
+    /// Little-endian bytes as values of element type `ty` (trailing bytes
+    /// short of an element dropped): narrow integers as 32-bit ones, halfs
+    /// as `f32`s.
+    pub fn from_elements(ty: crate::ElementType, bytes: &[u8]) -> Data {
+        use crate::ElementType as E;
+        let n = ty.bytes();
+        let raw = bytes.chunks_exact(n).map(|c| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(c);
+            u64::from_le_bytes(b)
+        });
+        match ty {
+            E::U8 | E::U16 => Data::U32(raw.map(|v| v as u32).collect()),
+            E::I8 => Data::I32(raw.map(|v| i32::from(v as u8 as i8)).collect()),
+            E::I16 => Data::I32(raw.map(|v| i32::from(v as u16 as i16)).collect()),
+            E::F16 => Data::F32(raw.map(|v| crate::scalar::half_to_f32(v as u16)).collect()),
+            E::U64 => Data::U64(raw.collect()),
+            E::I64 => Data::I64(raw.map(|v| v as i64).collect()),
+            t => Data::from_bytes(t.scalar().unwrap_or(ScalarType::U32), bytes),
+        }
+    }
+
     /// An image's texels as the shader reads them: one number per texel of
     /// a one-channel 32- or 64-bit format (`r64ui` as 64-bit numbers),
     /// every channel of every texel otherwise.
@@ -165,7 +187,7 @@ impl BindingOutput {
     pub fn with_bytes(&self, bytes: Vec<u8>) -> BindingOutput {
         let format = self.format.as_deref().unwrap_or_default();
         let data = match self.kind {
-            "buffer" => self.ty.unwrap_or(crate::ElementType::U32).data(&bytes),
+            "buffer" => Data::from_elements(self.ty.unwrap_or(crate::ElementType::U32), &bytes),
             "image" => match crate::ImageFormat::parse(format) {
                 Some(f) => Data::from_image(f, &bytes),
                 None => Data::from_bytes(ScalarType::U32, &bytes),
@@ -244,7 +266,7 @@ impl AddressableOutput {
             name: region.name.clone(),
             address: crate::Arena::BASE + region.offset,
             ty,
-            data: ty.data(&arena[start..end]),
+            data: Data::from_elements(ty, &arena[start..end]),
         }
     }
 }
@@ -374,7 +396,7 @@ impl Context {
                 let ty = info.element_type.unwrap_or(crate::ElementType::U32);
                 BindingOutput {
                     ty: Some(ty),
-                    data: ty.data(&bytes),
+                    data: Data::from_elements(ty, &bytes),
                     bytes,
                     ..base
                 }
@@ -464,7 +486,7 @@ fn push_constants(kernel: &Kernel, bindings: &[BindingOutput]) -> Vec<PushOutput
                 return Some(PushOutput {
                     name: m.name.clone(),
                     ty: m.ty.clone(),
-                    value: ty.data(bytes),
+                    value: Data::from_elements(ty, bytes),
                 });
             };
             let words: Vec<u32> = (0..m.shape.scalars())

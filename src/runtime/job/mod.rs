@@ -162,7 +162,7 @@ fn shown_as_written(mut out: RunOutput, made: &[(Slot, Made)]) -> RunOutput {
         });
         if let Some(ty) = written {
             b.ty = Some(ty);
-            b.data = ty.data(&b.bytes);
+            b.data = crate::runtime::run::Data::from_elements(ty, &b.bytes);
         }
     }
     for (slot, m) in made {
