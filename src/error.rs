@@ -367,6 +367,23 @@ pub const FEATURES: [(wgt::Features, &str, &str); 13] = [
 ];
 
 /// `NAME (what needs it), …` for a set of features.
+/// An error's text with every cause below it that the text does not
+/// already say, joined by `: ` (wgpu's and naga's errors keep the real
+/// reason, "Division by zero", a few sources down).
+pub(crate) fn with_causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let said = c.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = c.source();
+    }
+    text
+}
+
 pub(crate) fn describe_features(features: wgt::Features) -> String {
     let mut parts: Vec<String> = FEATURES
         .iter()

@@ -531,12 +531,7 @@ pub(crate) fn validate(
         .validate(module)
         .map_err(|e| {
             // The whole cause chain.
-            let mut cause_text = e.as_inner().to_string();
-            let mut cause = std::error::Error::source(e.as_inner());
-            while let Some(c) = cause {
-                cause_text.push_str(&format!(": {c}"));
-                cause = c.source();
-            }
+            let cause_text = crate::error::with_causes(e.as_inner());
             let text = match source {
                 Some(src) => {
                     let spans: Vec<(naga::Span, String)> = e.spans().cloned().collect();

@@ -73,7 +73,7 @@ pub(crate) async fn settle(timeout: Duration) -> Result<()> {
         }),
         (None, Some((kind, e))) => Err(Error::Wgpu {
             kind,
-            message: super::context::one_line(&e.to_string()),
+            message: super::context::one_line(&crate::error::with_causes(&e)),
         }),
         (None, None) => Ok(()),
     }
