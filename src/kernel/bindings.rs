@@ -215,6 +215,12 @@ pub struct BindingInfo {
     /// device has MEMORY_DECORATION_COHERENT.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub coherent: bool,
+    /// For a buffer the shader declared `volatile`: `true` (and `coherent`
+    /// too, as GLSL treats volatile memory). Core WGSL has no `@volatile`;
+    /// atomport's runtime compiles the buffer so where the device has
+    /// MEMORY_DECORATION_VOLATILE.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub volatile: bool,
     /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU
     /// has no push constants; the block is this buffer, set by member name
     /// ([`crate::Uniforms::push`]).

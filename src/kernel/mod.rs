@@ -114,8 +114,10 @@ pub(crate) struct Provenance {
     pub aliases: Vec<crate::lower::Alias>,
     /// Bindings WGSL numbers apart from the shader.
     pub renumbered: Vec<crate::lower::spirv::dense::Renumbered>,
-    /// Buffers the shader declared `coherent`.
+    /// Buffers the shader declared `coherent` (or `volatile`).
     pub coherent: Vec<(u32, u32)>,
+    /// Buffers the shader declared `volatile`.
+    pub volatile: Vec<(u32, u32)>,
     /// Push-constant blocks made buffers.
     pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -248,6 +250,7 @@ impl Kernel {
                 aliases: lowered.aliases,
                 renumbered: lowered.renumbered,
                 coherent: lowered.coherent,
+                volatile: lowered.volatile,
                 push: lowered.push,
                 formatless: lowered.formatless,
                 words: lowered.words,
@@ -337,6 +340,7 @@ impl Kernel {
                 .filter(|r| r.declared_group != r.group)
                 .map(|r| r.declared_group);
             b.coherent = provenance.coherent.contains(&(b.group, b.binding));
+            b.volatile = provenance.volatile.contains(&(b.group, b.binding));
             b.layers_override = provenance
                 .layer_counts
                 .iter()
@@ -872,6 +876,7 @@ fn reflect(
         declared: None,
         declared_group: None,
         coherent: false,
+        volatile: false,
         array,
     }
 }
@@ -1119,12 +1124,7 @@ fn accepted_with(module: &naga::Module, features: wgt::Features, name: &str) -> 
             .validate(module)
             .map(|_| ())
             .map_err(|e| {
-                let mut text = e.as_inner().to_string();
-                let mut cause = std::error::Error::source(e.as_inner());
-                while let Some(c) = cause {
-                    text.push_str(&format!(": {c}"));
-                    cause = c.source();
-                }
+                let text = crate::error::with_causes(e.as_inner());
                 Error::Unsupported(format!(
                     "{name}: the WGSL needs more of a device than the features a kernel asks for ({}) give: {text}",
                     crate::error::describe_features(features)

@@ -151,8 +151,11 @@ pub struct Lowered {
     pub aliases: Vec<Alias>,
     /// Bindings WGSL numbers apart from the shader (past WebGPU's limit).
     pub renumbered: Vec<dense::Renumbered>,
-    /// The (group, binding) of every buffer the shader declared `coherent`.
+    /// The (group, binding) of every buffer the shader declared `coherent`
+    /// (or `volatile`, which GLSL makes coherent too).
     pub coherent: Vec<(u32, u32)>,
+    /// The (group, binding) of every buffer the shader declared `volatile`.
+    pub volatile: Vec<(u32, u32)>,
     /// Push-constant blocks made buffers.
     pub push: Vec<push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
@@ -175,6 +178,7 @@ struct SpirvOutcome {
     aliases: Vec<Alias>,
     renumbered: Vec<dense::Renumbered>,
     coherent: Vec<(u32, u32)>,
+    volatile: Vec<(u32, u32)>,
     push: Vec<push::PushBlock>,
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
@@ -213,6 +217,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         aliases: found.aliases,
         renumbered: found.renumbered,
         coherent: found.coherent,
+        volatile: found.volatile,
         push: found.push,
         formatless: found.formatless,
         words: found.words,
@@ -250,7 +255,7 @@ fn spirv_passes(
     };
     let web = opts.target == front::Platform::WebGpu;
     guard("atomport's SPIR-V passes", || {
-        let (warnings, coherent) = compat::relax_memory_model(&mut m)?;
+        let (warnings, qualified) = compat::relax_memory_model(&mut m)?;
         let mut found = SpirvOutcome {
             warnings,
             ..SpirvOutcome::default()
@@ -346,15 +351,18 @@ fn spirv_passes(
                 m.module().disassemble()
             );
         }
-        // The coherent variables' final bindings.
-        found.coherent = coherent
-            .iter()
-            .filter_map(|&v| {
-                let binding = m.decoration(v, rspirv::spirv::Decoration::Binding)?;
-                let set = m.decoration(v, rspirv::spirv::Decoration::DescriptorSet);
-                Some((set.unwrap_or(0), binding))
-            })
-            .collect();
+        // The coherent and volatile variables' final bindings.
+        let slots = |vars: &[rspirv::spirv::Word]| -> Vec<(u32, u32)> {
+            vars.iter()
+                .filter_map(|&v| {
+                    let binding = m.decoration(v, rspirv::spirv::Decoration::Binding)?;
+                    let set = m.decoration(v, rspirv::spirv::Decoration::DescriptorSet);
+                    Some((set.unwrap_or(0), binding))
+                })
+                .collect()
+        };
+        found.coherent = slots(&qualified.coherent);
+        found.volatile = slots(&qualified.volatile);
         let words = m.assemble()?;
         found.weak_compare_exchanges = compswap::Ordinals::of(&words, &floats.weak);
         Ok((words, found))

@@ -102,8 +102,9 @@ pub struct ContextOptions {
     /// Case-insensitive substring the adapter name must contain.
     pub adapter: Option<String>,
     /// Optional features to request (see [`crate::Kernel::required_features`]);
-    /// MEMORY_DECORATION_COHERENT is requested too where the adapter has
-    /// it, for buffers a shader declares `coherent`.
+    /// MEMORY_DECORATION_COHERENT and MEMORY_DECORATION_VOLATILE are
+    /// requested too where the adapter has them, for buffers a shader
+    /// declares `coherent` or `volatile`.
     pub features: wgpu::Features,
     /// Longest wait for any GPU work (dispatch, readback) before [`Error::Timeout`].
     pub timeout: Duration,
@@ -441,9 +442,11 @@ impl Context {
         let adapter = select_adapter(opts)?;
         let info = adapter.get_info();
         has_features(&adapter, opts.features)?;
-        // `@coherent` for buffers a shader declares coherent, where the
-        // adapter has it: it changes nothing for any other kernel.
-        let coherent = adapter.features() & wgpu::Features::MEMORY_DECORATION_COHERENT;
+        // `@coherent` and `@volatile` for buffers a shader declares so,
+        // where the adapter has them: they change nothing for any other kernel.
+        let coherent = adapter.features()
+            & (wgpu::Features::MEMORY_DECORATION_COHERENT
+                | wgpu::Features::MEMORY_DECORATION_VOLATILE);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("atomport"),
             required_features: opts.features | coherent,
@@ -718,7 +721,7 @@ pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<
     match kinded {
         Some((kind, e)) => Err(Error::Wgpu {
             kind,
-            message: one_line(&e.to_string()),
+            message: one_line(&crate::error::with_causes(&e)),
         }),
         None => Ok(out),
     }

@@ -394,6 +394,90 @@ fn strong_loop(
     })
 }
 
+/// Collapses every strong compare-exchange loop (the shape
+/// [`strong_compare_exchange`] makes: one call, its `.old_value` stored,
+/// and a break when it exchanged or saw another value) to its one call,
+/// for a backend whose compare-exchange never fails spuriously (naga
+/// writes SPIR-V's `OpAtomicCompareExchange`, GLSL's `atomicCompSwap` and
+/// HLSL's `InterlockedCompareExchange` for WGSL's weak one: all strong).
+/// A loop the shader did not ask for costs more than its one iteration:
+/// llvmpipe stops a shader after 65 535 loop iterations in all, so a spin
+/// lock's critical sections would run fewer times than natively. Returns
+/// how many loops.
+pub fn single_calls_where_strong(module: &mut naga::Module) -> usize {
+    let mut count = 0;
+    let functions = module
+        .functions
+        .iter_mut()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    for f in functions {
+        let exprs = &f.expressions;
+        crate::lower::ir::visit_blocks(&mut f.body, &mut |block| {
+            for (st, _) in block.span_iter_mut() {
+                if let Some(call) = retry_of_one_call(exprs, st) {
+                    *st = Statement::Block(call);
+                    count += 1;
+                }
+            }
+        });
+    }
+    count
+}
+
+/// The loop's call, its emit and its store, when `st` is a loop that
+/// retries one compare-exchange until it exchanged or saw another value.
+fn retry_of_one_call(exprs: &naga::Arena<Expression>, st: &Statement) -> Option<Block> {
+    let Statement::Loop {
+        body,
+        continuing,
+        break_if: None,
+    } = st
+    else {
+        return None;
+    };
+    if !continuing.is_empty() {
+        return None;
+    }
+    let [
+        Statement::Atomic {
+            fun: AtomicFunction::Exchange { compare: Some(cmp) },
+            result: Some(weak),
+            ..
+        },
+        Statement::Emit(_),
+        Statement::Store { value: old, .. },
+        Statement::If {
+            condition,
+            accept,
+            reject,
+        },
+    ] = body.iter().as_slice()
+    else {
+        return None;
+    };
+    let is = |h: Handle<Expression>, base: Handle<Expression>, k: u32| matches!(exprs[h], Expression::AccessIndex { base: b, index } if b == base && index == k);
+    let exits = matches!(accept.iter().as_slice(), [Statement::Break]) && reject.is_empty();
+    let done = match exprs[*condition] {
+        Expression::Binary {
+            op: BinaryOperator::LogicalOr,
+            left,
+            right,
+        } => {
+            is(left, *weak, 1)
+                && matches!(exprs[right], Expression::Binary { op: BinaryOperator::NotEqual, left: o, right: c }
+                    if is(o, *weak, 0) && c == *cmp)
+        }
+        _ => false,
+    };
+    if !(exits && done && is(*old, *weak, 0)) {
+        return None;
+    }
+    let mut call = body.clone();
+    call.cull(3..);
+    Some(call)
+}
+
 /// Whether expression `e` takes `h` as an operand (only the forms that can
 /// take an atomic's result struct are listed).
 fn refers_to(e: &Expression, h: Handle<Expression>) -> bool {

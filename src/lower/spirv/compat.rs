@@ -222,10 +222,11 @@ const STRIPPED_IMAGE_OPERANDS: u32 = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x
 /// would make them `@coherent`, which needs a device capability no adapter
 /// here has, and WGSL gives no such guarantee anyway). Returns a warning for
 /// each kind of guarantee WGSL does not give: acquire/release atomics,
-/// `coherent` and `volatile` memory, and the variables the shader declared
-/// `coherent` (or whose block's members it did): the runtime decorates them
-/// `@coherent` where the device has MEMORY_DECORATION_COHERENT.
-pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
+/// `coherent` and `volatile` memory, and the buffers the shader declared
+/// `coherent` or `volatile` (or whose block's members it did): the runtime
+/// decorates them `@coherent` and `@volatile` where the device has
+/// MEMORY_DECORATION_COHERENT and MEMORY_DECORATION_VOLATILE.
+pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
     m.drop_capabilities(
         &[
             Capability::VulkanMemoryModel,
@@ -246,7 +247,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
         .filter(|(_, _, t)| counter_types.contains(t))
         .map(|(v, _, _)| v)
         .collect();
-    let mut coherent_vars: Vec<Word> = Vec::new();
+    let mut qualified = Qualified::default();
     for a in &m.module().annotations {
         let (target, decoration) = match a.class.opcode {
             Op::Decorate => (a.operands.first().and_then(id), a.operands.get(1)),
@@ -254,26 +255,35 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
             _ => continue,
         };
         let Some(target) = target else { continue };
-        if decoration != Some(&Operand::Decoration(Decoration::Coherent))
-            || counter_types.contains(&target)
-            || counter_vars.contains(&target)
-        {
+        let volatile = match decoration {
+            Some(Operand::Decoration(Decoration::Coherent)) => false,
+            Some(Operand::Decoration(Decoration::Volatile)) => true,
+            _ => continue,
+        };
+        if counter_types.contains(&target) || counter_vars.contains(&target) {
             continue;
         }
-        // Buffers only: WGSL's `@coherent` is for the storage address
-        // space (a coherent image keeps the warning alone).
-        coherent_vars.extend(
-            m.variables()
-                .filter(|&(v, class, t)| {
-                    (v == target || t == target)
-                        && matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
-                        && m.op_of(t) == Some(Op::TypeStruct)
-                })
-                .map(|(v, _, _)| v),
-        );
+        // Buffers only: WGSL's `@coherent` and `@volatile` are for the
+        // storage address space (a coherent image keeps the warning alone).
+        // GLSL treats volatile memory as coherent too.
+        let buffers: Vec<Word> = m
+            .variables()
+            .filter(|&(v, class, t)| {
+                (v == target || t == target)
+                    && matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+                    && m.op_of(t) == Some(Op::TypeStruct)
+            })
+            .map(|(v, _, _)| v)
+            .collect();
+        if volatile {
+            qualified.volatile.extend(&buffers);
+        }
+        qualified.coherent.extend(buffers);
     }
-    coherent_vars.sort_unstable();
-    coherent_vars.dedup();
+    for list in [&mut qualified.coherent, &mut qualified.volatile] {
+        list.sort_unstable();
+        list.dedup();
+    }
     let module = m.module_mut();
     if let Some(mm) = module.memory_model.as_mut()
         && let Some(Operand::MemoryModel(model)) = mm.operands.get_mut(1)
@@ -317,11 +327,20 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Vec<Word>)> {
     }
     if volatile {
         warnings.push(Warning::new(
-            "`volatile` memory: WGSL has no volatile access; a value loaded again may be reused, so poll through atomics (atomicLoad or atomicAdd(x, 0))",
+            "`volatile` memory: core WGSL has no volatile access, so a value loaded again may be reused; atomport's runtime compiles volatile buffers @volatile and @coherent where the device has MEMORY_DECORATION_VOLATILE (Vulkan, GL); elsewhere poll through atomics (atomicLoad or atomicAdd(x, 0))",
             &["volatile"],
         ));
     }
-    Ok((warnings, coherent_vars))
+    Ok((warnings, qualified))
+}
+
+/// The buffer variables a shader declared `coherent` or `volatile`.
+#[derive(Debug, Default)]
+pub struct Qualified {
+    /// Declared `coherent`, or `volatile` (which GLSL makes coherent too).
+    pub coherent: Vec<Word>,
+    /// Declared `volatile`.
+    pub volatile: Vec<Word>,
 }
 
 /// Drops the memory-model operands of loads, stores, copies and image

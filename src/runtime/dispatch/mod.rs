@@ -713,29 +713,70 @@ impl Context {
         Some(pipeline.clone())
     }
 
-    /// `module` with the buffers the shader declared `coherent` decorated
-    /// so, where the device has MEMORY_DECORATION_COHERENT.
-    fn with_coherent(&self, kernel: &Kernel, module: Arc<naga::Module>) -> Arc<naga::Module> {
-        let coherent: Vec<naga::ResourceBinding> = kernel
+    /// `module` with the buffers the shader declared `coherent` and
+    /// `volatile` decorated so, where the device has
+    /// MEMORY_DECORATION_COHERENT and MEMORY_DECORATION_VOLATILE.
+    fn with_memory_decorations(
+        &self,
+        kernel: &Kernel,
+        module: Arc<naga::Module>,
+    ) -> Arc<naga::Module> {
+        use naga::MemoryDecorations as D;
+        let features = self.device().features();
+        let wanted = |b: &crate::BindingInfo| {
+            let mut d = D::empty();
+            if b.coherent && features.contains(wgpu::Features::MEMORY_DECORATION_COHERENT) {
+                d |= D::COHERENT;
+            }
+            if b.volatile && features.contains(wgpu::Features::MEMORY_DECORATION_VOLATILE) {
+                d |= D::VOLATILE;
+            }
+            (
+                naga::ResourceBinding {
+                    group: b.group,
+                    binding: b.binding,
+                },
+                d,
+            )
+        };
+        let decorated: Vec<_> = kernel
             .bindings()
             .iter()
-            .filter(|b| b.coherent)
-            .map(|b| naga::ResourceBinding {
-                group: b.group,
-                binding: b.binding,
-            })
+            .map(wanted)
+            .filter(|(_, d)| !d.is_empty())
             .collect();
-        let has = wgpu::Features::MEMORY_DECORATION_COHERENT;
-        if coherent.is_empty() || !self.device().features().contains(has) {
+        if decorated.is_empty() {
             return module;
         }
         let mut m = (*module).clone();
         for (_, g) in m.global_variables.iter_mut() {
-            if matches!(g.space, naga::AddressSpace::Storage { .. })
-                && g.binding.as_ref().is_some_and(|b| coherent.contains(b))
-            {
-                g.memory_decorations |= naga::MemoryDecorations::COHERENT;
+            if !matches!(g.space, naga::AddressSpace::Storage { .. }) {
+                continue;
             }
+            if let Some((_, d)) = decorated
+                .iter()
+                .find(|(b, _)| g.binding.as_ref() == Some(b))
+            {
+                g.memory_decorations |= *d;
+            }
+        }
+        Arc::new(m)
+    }
+
+    /// `module` with each compare-exchange retry loop its one call, where
+    /// the backend's compare-exchange is strong (Vulkan, GL, DX12; Metal's
+    /// and a browser's may fail spuriously, and keep the loops).
+    fn with_strong_compare_exchange(&self, module: Arc<naga::Module>) -> Arc<naga::Module> {
+        let strong = matches!(
+            self.info().backend,
+            wgpu::Backend::Vulkan | wgpu::Backend::Gl | wgpu::Backend::Dx12
+        );
+        if !strong {
+            return module;
+        }
+        let mut m = (*module).clone();
+        if crate::lower::ir::compswap::single_calls_where_strong(&mut m) == 0 {
+            return module;
         }
         Arc::new(m)
     }
@@ -750,7 +791,8 @@ impl Context {
         } else {
             Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
         };
-        let module = self.with_coherent(kernel, module);
+        let module = self.with_memory_decorations(kernel, module);
+        let module = self.with_strong_compare_exchange(module);
         let entry = kernel.entry().to_string();
         let groups = kernel
             .bindings()
@@ -777,6 +819,7 @@ impl Context {
             .zip(&overrides.values)
             .map(|(id, v)| (id.to_string(), f64::from(*v)))
             .collect();
+        overrides_apply(&module, &entry, &constants)?;
         // A browser compiles text: atomport's, whose float literals every
         // WGSL compiler reads back.
         #[cfg(target_arch = "wasm32")]
@@ -1250,4 +1293,42 @@ pub(crate) fn layout_entries(
                 .collect()
         })
         .collect()
+}
+
+/// Checks, before the pipeline is made, that the override values give a
+/// valid module, as wgpu will when it makes it: wgpu's error keeps only
+/// the top of naga's ("Function [4] 'f' is invalid"), this one the whole
+/// chain down to the reason ("Division by zero").
+fn overrides_apply(module: &naga::Module, entry: &str, constants: &[(String, f64)]) -> Result<()> {
+    if module.overrides.is_empty() {
+        return Ok(());
+    }
+    crate::guard("naga's pipeline constants", || {
+        let info = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(module)
+        .map_err(|e| {
+            Error::Internal(format!(
+                "the kernel's module does not validate: {}",
+                crate::error::with_causes(e.as_inner())
+            ))
+        })?;
+        let values: naga::back::PipelineConstants =
+            constants.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        naga::back::pipeline_constants::process_overrides(
+            module,
+            &info,
+            Some((naga::ShaderStage::Compute, entry)),
+            &values,
+        )
+        .map(|_| ())
+        .map_err(|e| {
+            Error::Dispatch(format!(
+                "`{entry}`: the specialization values make the kernel invalid: {}",
+                crate::error::with_causes(&e)
+            ))
+        })
+    })
 }
