@@ -648,3 +648,59 @@ fn structs_copied_between_blocks_and_variables_for_every_spirv_version() {
         );
     }
 }
+
+/// A bit-packing pass whose invocations race to store different bytes and
+/// halfwords into the same elements: each element must end up holding one
+/// of the values stored to it, as natively. Clearing and then setting the
+/// element's bits as two atomics would leave the OR of racing values (15
+/// from 7 and 8), a value no invocation wrote.
+const RACING: &str = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Packed { uint8_t codes[8]; uint16_t wide[4]; };
+shared uint8_t s_codes[4];
+layout(std430, binding = 1) buffer Seen { uint shared_codes[4]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    // Six values per element whose OR (15, 0x0F0F) none of them is.
+    uint8_t v = uint8_t(7u + i % 6u);
+    codes[i % 8u] = v;
+    wide[i % 4u] = uint16_t(uint(v) * 0x0101u);
+    s_codes[i % 4u] = v;
+    barrier();
+    if (i < 4u) shared_codes[i] = uint(s_codes[i]);
+}
+";
+
+#[test]
+fn racing_sub_word_stores_leave_one_of_the_stored_values() {
+    let k = kernel("racing.comp", RACING);
+    on_every_backend(
+        &k,
+        [1, 1, 1],
+        &[("Packed", vec![0; 16]), ("Seen", vec![0; 16])],
+        |backend, out| {
+            // The values stored to element e of n: 7 + i % 6 for i ≡ e mod n.
+            let stored = |e: usize, n: usize| -> Vec<u32> {
+                (0..64)
+                    .filter(|i| i % n == e)
+                    .map(|i| 7 + (i % 6) as u32)
+                    .collect()
+            };
+            for (e, &b) in out[0][..8].iter().enumerate() {
+                assert!(
+                    stored(e, 8).contains(&u32::from(b)),
+                    "{backend}: codes[{e}] = {b}"
+                );
+            }
+            for (e, h) in out[0][8..16].chunks_exact(2).enumerate() {
+                let h = u32::from(u16::from_le_bytes([h[0], h[1]]));
+                let ok = stored(e, 4).iter().any(|v| v * 0x0101 == h);
+                assert!(ok, "{backend}: wide[{e}] = {h:#x}");
+            }
+            for (e, w) in words(&out[1]).into_iter().enumerate() {
+                assert!(stored(e, 4).contains(&w), "{backend}: s_codes[{e}] = {w}");
+            }
+        },
+    );
+}

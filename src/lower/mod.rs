@@ -285,11 +285,11 @@ fn spirv_passes(
             )?;
         }
         found.push = push::push_constants_to_buffers(&mut m)?;
-        let (views, mut half_atomics) = references::buffer_references(&mut m)?;
+        let (views, mut word_loops) = references::buffer_references(&mut m)?;
         found.aliases.extend(views);
-        let (word_blocks, word_halves) = words::word_addressed_memory(&mut m)?;
+        let (word_blocks, more_loops) = words::word_addressed_memory(&mut m)?;
         found.words = word_blocks;
-        half_atomics.extend(word_halves);
+        word_loops.extend(more_loops);
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
@@ -322,7 +322,7 @@ fn spirv_passes(
         // Folding can make infinities (`BIG * 4.0`); so can arithmetic on
         // an override when the pipeline is created.
         compat::non_finite_constants(&mut m)?;
-        spec::float_overrides_at_run_time(&mut m)?;
+        spec::constants_at_run_time(&mut m)?;
         found.images = image::images_to_texel_buffers(
             &mut m,
             opts.images_as_texel_buffers || web,
@@ -337,7 +337,7 @@ fn spirv_passes(
         // Native float atomics cover storage buffers; shared memory is
         // always emulated.
         let floats =
-            float::emulate_float_atomics(&mut m, !opts.native_float_atomics || web, &half_atomics)?;
+            float::emulate_float_atomics(&mut m, !opts.native_float_atomics || web, &word_loops)?;
         report.float_sites = floats.sites;
         copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;

@@ -9,7 +9,7 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
 use crate::lower::memory::words::*;
 use crate::lower::model::{Emit, FreeBindings, Model, id, is_atomic, with_ids};
-use crate::lower::spirv::float::HalfAtomic;
+use crate::lower::spirv::float::{HalfAtomic, WordLoops};
 use crate::{Error, Result};
 
 /// A pointer through a buffer reference: its byte offset in the arena, its
@@ -47,7 +47,7 @@ pub const ARENA_BASE: u64 = 1 << 32;
 /// 64-bit atomic's address is a multiple of 8, as GLSL aligns them). The
 /// runtime binds the arena's buffer to every view (as to any alias).
 /// Returns the views, and the half atomics for the float pass.
-pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec<HalfAtomic>)> {
+pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, WordLoops)> {
     let refs: HashSet<Word> = m
         .module()
         .types_global_values
@@ -60,7 +60,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
         .filter_map(|t| t.result_id)
         .collect();
     if refs.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok((Vec::new(), WordLoops::default()));
     }
     let narrow = narrow_widths(m);
     let uint = m.uint();
@@ -188,7 +188,8 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Vec
     })?;
     references_become_u64(m, &refs);
     // The atomic views bind the buffer given for the arena.
-    Ok((aliases, halves))
+    let stores = consts.stores.take();
+    Ok((aliases, WordLoops { halves, stores }))
 }
 
 /// Where a reference value `p` (not a chain) is used as a pointer: its

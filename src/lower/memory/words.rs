@@ -25,7 +25,7 @@ use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
 use crate::lower::model::{Emit, Model, id, is_atomic, with_ids};
-use crate::lower::spirv::float::HalfAtomic;
+use crate::lower::spirv::float::{HalfAtomic, MaskedStore, WordLoops};
 use crate::lower::spirv::halfs::{PACK_HALF_2X16, UNPACK_HALF_2X16};
 use crate::{Error, Result};
 
@@ -457,7 +457,7 @@ fn retype_as_words(
 /// 8- or 16-bit integers, and every buffer laid out where WGSL cannot
 /// place its members, an array of words; returns the buffers, with the
 /// members they declared.
-pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfAtomic>)> {
+pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, WordLoops)> {
     let narrow = narrow_widths(m);
     let vars: Vec<(Word, StorageClass, Word)> = m
         .variables()
@@ -472,7 +472,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
         .collect();
     if vars.is_empty() {
         strip_layout(m, &narrow, &HashSet::new());
-        return Ok((Vec::new(), Vec::new()));
+        return Ok((Vec::new(), WordLoops::default()));
     }
     let mut blocks = Vec::new();
     for &(var, class, pointee) in &vars {
@@ -582,7 +582,8 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, Vec<HalfA
         })
         .collect();
     strip_layout(m, &narrow, &replaced);
-    Ok((blocks, halves))
+    let stores = consts.stores.take();
+    Ok((blocks, WordLoops { halves, stores }))
 }
 
 /// The GLSL name of variable `var`: its own, or its block's.
@@ -849,6 +850,9 @@ pub(super) struct Consts {
     pub(super) eight: Word,
     pub(super) scope_device: Word,
     pub(super) scope_workgroup: Word,
+    /// The stores below a word's size made so far, each a loop the float
+    /// pass makes.
+    pub(super) stores: std::cell::RefCell<Vec<MaskedStore>>,
 }
 
 impl Consts {
@@ -869,6 +873,7 @@ impl Consts {
             eight: m.uint_constant(8),
             scope_device: m.uint_constant(1),
             scope_workgroup: m.uint_constant(2),
+            stores: Default::default(),
         }
     }
 }
@@ -1151,8 +1156,9 @@ pub(super) fn store(
             let set = e.op(Op::ShiftLeftLogical, c.uint, &[bits, s]);
             let ptr = word_pointer(e, c, t.atomic_view.unwrap_or(var), t, off, true);
             let sc = scope(c, t);
-            e.op(Op::AtomicAnd, c.uint, &[ptr, sc, c.zero, keep]);
-            e.op(Op::AtomicOr, c.uint, &[ptr, sc, c.zero, set]);
+            // The float pass makes it a loop that sets these bits alone.
+            let result = e.op(Op::AtomicOr, c.uint, &[ptr, sc, c.zero, set]);
+            c.stores.borrow_mut().push(MaskedStore { result, keep });
             Ok(())
         }
         Op::TypeVector | Op::TypeMatrix | Op::TypeArray | Op::TypeStruct => {

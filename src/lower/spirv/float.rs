@@ -65,13 +65,12 @@ pub struct FloatAtomics {
 pub fn emulate_float_atomics(
     m: &mut Model,
     everywhere: bool,
-    halves: &[HalfAtomic],
+    loops: &WordLoops,
 ) -> Result<FloatAtomics> {
-    let mut out = FloatAtomics {
-        sites: 0,
-        weak: half_atomics(m, halves)?,
-    };
-    let skip: Vec<Word> = halves.iter().map(|h| h.result).collect();
+    let mut weak = half_atomics(m, &loops.halves)?;
+    weak.extend(masked_stores(m, &loops.stores)?);
+    let mut out = FloatAtomics { sites: 0, weak };
+    let skip: Vec<Word> = loops.halves.iter().map(|h| h.result).collect();
     // `double` atomics are never native in WGSL.
     for (width, everywhere) in [(32, everywhere), (64, true)] {
         let Some(float) = m.float_of_width(width) else {
@@ -97,6 +96,39 @@ pub fn emulate_float_atomics(
         ],
     );
     Ok(out)
+}
+
+/// What the word-addressed memory passes leave for this pass to make loops
+/// of compare-exchanges on a 32-bit word.
+#[derive(Debug, Default)]
+pub struct WordLoops {
+    /// `float16_t` atomics.
+    pub halves: Vec<HalfAtomic>,
+    /// Stores below a word's size.
+    pub stores: Vec<MaskedStore>,
+}
+
+impl WordLoops {
+    /// Adds `other`'s loops to these.
+    pub fn extend(&mut self, other: WordLoops) {
+        self.halves.extend(other.halves);
+        self.stores.extend(other.stores);
+    }
+}
+
+/// A store of an 8- or 16-bit value into its word, which the words pass
+/// leaves as an `OpAtomicOr` of the value's bits in place (`result` its
+/// id) and this pass makes a loop of compare-exchanges that writes those
+/// bits and keeps the word's others (`keep`, a `uint` mask). Clearing with
+/// `atomicAnd` and then setting with `atomicOr` loses no neighbour's store,
+/// but two invocations racing on one element would leave the OR of their
+/// values, where the original leaves one of them.
+#[derive(Clone, Copy, Debug)]
+pub struct MaskedStore {
+    /// The `OpAtomicOr`'s result id.
+    pub result: Word,
+    /// A `uint`: the bits of the word the store keeps.
+    pub keep: Word,
 }
 
 /// A `float16_t` atomic the words pass left on a 32-bit word: the
@@ -490,6 +522,45 @@ fn half_atomics(m: &mut Model, halves: &[HalfAtomic]) -> Result<Vec<Word>> {
     in_loops(m, chosen, var_ptr, |cfg, inst, weak| {
         let rmw = Rmw::of(inst);
         half_loop(cfg, &h, &rmw, shifts[&rmw.result], weak);
+    })
+}
+
+/// Turns every store of `stores` into a loop on its word:
+///
+/// ```text
+/// seen = atomicLoad(word)
+/// loop {
+///     new = (seen & keep) | bits
+///     if new == seen break                        // nothing to write
+///     r = atomicCompareExchangeWeak(word, seen, new); if r.exchanged break; seen = r.old_value
+/// }
+/// ```
+///
+/// Returns the compare-exchanges made.
+fn masked_stores(m: &mut Model, stores: &[MaskedStore]) -> Result<Vec<Word>> {
+    if stores.is_empty() {
+        return Ok(Vec::new());
+    }
+    let keeps: HashMap<Word, Word> = stores.iter().map(|s| (s.result, s.keep)).collect();
+    let uint = m.uint();
+    let ids = (uint, m.bool_type(), m.bool_constant(true));
+    let var_ptr = m.pointer_to(StorageClass::Function, uint);
+    let chosen = |_: &Model, i: &Instruction| i.result_id.is_some_and(|r| keeps.contains_key(&r));
+    in_loops(m, chosen, var_ptr, |cfg, inst, weak| {
+        let rmw = Rmw::of(inst);
+        let keep = keeps[&rmw.result];
+        let first = atomic_load(cfg, uint, &rmw);
+        let last = cas_loop(cfg, ids, &rmw, first, weak, |cfg, old| {
+            let kept = cfg.op(Op::BitwiseAnd, uint, &[old, keep]);
+            let new = cfg.op(Op::BitwiseOr, uint, &[kept, rmw.value]);
+            (cfg.op(Op::INotEqual, ids.1, &[new, old]), new)
+        });
+        cfg.push(with_ids(
+            Op::CopyObject,
+            Some(uint),
+            Some(rmw.result),
+            &[last],
+        ));
     })
 }
 

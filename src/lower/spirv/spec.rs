@@ -15,7 +15,7 @@
 //! Values the caller gives ([`Specialization`]) replace the defaults first,
 //! so they hold whether the constant is folded or stays an override.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
@@ -707,25 +707,33 @@ fn scalar_op(
     }))
 }
 
-/// Float arithmetic on a specialization constant that stays a WGSL
-/// override (`BIG * 4.0`, `FAR / scale`) reads the constant from a private
-/// variable it initializes: naga and wgpu evaluate an expression of
-/// overrides and constants when the pipeline is created, where WGSL makes
-/// a result that is not finite an error ("Pipeline constant error: Float
-/// literal is infinite"), while the original computes it when it runs and
-/// gets the infinity. The variable keeps the override settable; the
-/// arithmetic happens at run time, as in the original. Returns how many
-/// uses.
-pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
-    let floats: Vec<(Word, Word)> = m
+/// Constants that WGSL would evaluate when the pipeline is created, read
+/// at run time instead, as the original reads them:
+///
+/// - Float arithmetic on a specialization constant that stays a WGSL
+///   override (`BIG * 4.0`, `FAR / scale`): naga and wgpu evaluate an
+///   expression of overrides and constants when the pipeline is created,
+///   where WGSL makes a result that is not finite an error ("Pipeline
+///   constant error: Float literal is infinite"), while the original
+///   computes it when it runs and gets the infinity.
+/// - The divisor of an integer division or remainder that is a
+///   specialization constant, or a constant (a folded one among them) with
+///   a zero component: WGSL makes a zero constant or override divisor an
+///   error ("Division by zero") even in a branch that never runs, as in
+///   `if (TILE != 0u) { n = w / TILE; }` with `TILE` 0 by default.
+///
+/// Each such operand reads the constant from a private variable it
+/// initializes: the variable keeps an override settable, and the
+/// arithmetic happens at run time. Returns how many uses.
+pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
+    let spec_scalars: Vec<Word> = m
         .module()
         .types_global_values
         .iter()
         .filter(|i| i.class.opcode == Op::SpecConstant)
-        .filter_map(|i| Some((i.result_id?, i.result_type?)))
-        .filter(|&(_, ty)| m.op_of(ty) == Some(Op::TypeFloat))
+        .filter_map(|i| i.result_id)
         .collect();
-    let arithmetic = |op: Op| {
+    let float_arithmetic = |op: Op| {
         matches!(
             op,
             Op::FAdd
@@ -739,14 +747,41 @@ pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
                 | Op::ExtInst
         )
     };
-    // The constants arithmetic uses, each once.
+    let division = |op: Op| matches!(op, Op::UDiv | Op::SDiv | Op::UMod | Op::SMod | Op::SRem);
+    // Divisors (operand 1), and vectors built of constants to be divisors,
+    // which WGSL evaluates as constants too.
+    let divisors: HashSet<Word> = m
+        .instructions()
+        .filter(|i| division(i.class.opcode))
+        .filter_map(|i| i.operands.get(1).and_then(id))
+        .collect();
+    // Whether operand `k` of `inst` is a constant to read at run time.
+    let at_run_time = |m: &Model, inst: &Instruction, k: usize| -> bool {
+        let Some(w) = inst.operands.get(k).and_then(id) else {
+            return false;
+        };
+        let op = inst.class.opcode;
+        let divisor = (division(op) && k == 1)
+            || (op == Op::CompositeConstruct
+                && inst.result_id.is_some_and(|r| divisors.contains(&r)));
+        if float_arithmetic(op) {
+            spec_scalars.contains(&w)
+                && m.result_type(w)
+                    .is_some_and(|t| m.op_of(t) == Some(Op::TypeFloat))
+        } else {
+            divisor && (spec_scalars.contains(&w) || has_zero_part(m, w))
+        }
+    };
+    // The constants to read at run time, each once, with their types.
     let mut used: Vec<(Word, Word)> = Vec::new();
-    for i in m.instructions().filter(|i| arithmetic(i.class.opcode)) {
-        for w in i.operands.iter().filter_map(id) {
-            if let Some(&f) = floats.iter().find(|f| f.0 == w)
-                && !used.contains(&f)
+    for i in m.instructions() {
+        for k in 0..i.operands.len() {
+            if at_run_time(m, i, k)
+                && let Some(w) = i.operands.get(k).and_then(id)
+                && let Some(ty) = m.result_type(w)
+                && !used.contains(&(w, ty))
             {
-                used.push(f);
+                used.push((w, ty));
             }
         }
     }
@@ -771,13 +806,13 @@ pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
         vars.insert(c, (var, ty));
     }
     let n = m.rewrite(|e, inst| {
-        if !arithmetic(inst.class.opcode) {
-            return Ok(false);
-        }
         let mut new = inst.clone();
         let mut changed = false;
-        for o in &mut new.operands {
-            if let Operand::IdRef(w) = o
+        for k in 0..inst.operands.len() {
+            if !at_run_time(e.m, inst, k) {
+                continue;
+            }
+            if let Some(Operand::IdRef(w)) = new.operands.get_mut(k)
                 && let Some(&(var, ty)) = vars.get(w)
             {
                 *w = e.op(Op::Load, ty, &[var]);
@@ -790,4 +825,22 @@ pub fn float_overrides_at_run_time(m: &mut Model) -> Result<usize> {
         Ok(changed)
     })?;
     Ok(n)
+}
+
+/// Whether constant `c` is zero or a composite with a zero part.
+fn has_zero_part(m: &Model, c: Word) -> bool {
+    let Some(i) = m.global(c) else { return false };
+    match i.class.opcode {
+        Op::ConstantNull => true,
+        Op::Constant => {
+            m.constant_u32(c) == Some(0)
+                || matches!(i.operands.as_slice(), [Operand::LiteralBit64(0)])
+        }
+        Op::ConstantComposite => i
+            .operands
+            .iter()
+            .filter_map(id)
+            .any(|p| has_zero_part(m, p)),
+        _ => false,
+    }
 }
