@@ -54,8 +54,8 @@ use ir::{
 use memory::{copies, references, std140, words};
 use spirv::{
     alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
-    float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf, push, refuse,
-    sampler, spec, subgroup, subgroup_bool, vector, wide_ints,
+    fall_through, float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf,
+    push, refuse, sampler, spec, subgroup, subgroup_bool, vector, wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -263,6 +263,7 @@ fn spirv_passes(
         found.warnings.extend(printf::drop_debug_printf(&mut m));
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
+        fall_through::copy_fall_through_cases(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
         if opts.dialect == Some(front::Dialect::OpenGl) {

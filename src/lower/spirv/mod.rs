@@ -12,6 +12,7 @@ pub mod builtins;
 pub mod clustered;
 pub mod compat;
 pub mod dense;
+pub mod fall_through;
 pub mod float;
 pub mod halfs;
 pub mod image;
