@@ -4,11 +4,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{assert_fails, atomport, stderr};
+use common::{assert_fails, assert_fails_in_one_line, atomport, run_json, stderr};
 
 #[test]
 fn info_json_lists_every_backend_present() {
-    let v = common::run_json(&["info", "--json"]);
+    let v = run_json(&["info", "--json"]);
     let list = v.as_array().unwrap();
     for b in common::backend_names() {
         let a = list
@@ -190,6 +190,29 @@ fn wgsl_error_names_the_line_and_exits_1() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Specialization values that make a kernel invalid (an override divisor
+/// left at its default 0) are named, with naga's reason, before the
+/// pipeline is made; a value that makes it valid runs.
+#[test]
+fn specialization_values_that_invalidate_a_kernel_are_named() {
+    let file = common::temp_file(
+        "cli-override",
+        "divide.wgsl",
+        "override D: u32 = 0u;\n\
+         @group(0) @binding(0) var<storage, read_write> v: array<u32>;\n\
+         fn f(i: u32) -> u32 { return (v[i] + 8u) / D; }\n\
+         @compute @workgroup_size(4)\n\
+         fn main(@builtin(global_invocation_id) g: vec3<u32>) { v[g.x] = f(g.x); }\n",
+    );
+    let o = atomport(&["run", &file, "--groups", "1", "--buffer", "0=u32:4"]);
+    assert_fails_in_one_line(&o, 2, "the specialization values make the kernel invalid");
+    assert!(stderr(&o).contains("Division by zero"), "{}", stderr(&o));
+    let v = run_json(&[
+        "run", &file, "--groups", "1", "--buffer", "0=u32:4", "--spec", "D=2", "--json",
+    ]);
+    assert_eq!(v["bindings"][0]["data"], serde_json::json!([4, 4, 4, 4]));
+}
+
 #[test]
 fn missing_kernel_file_exits_1() {
     let o = atomport(&["run", "no/such/kernel.wgsl", "--groups", "1"]);
@@ -239,7 +262,7 @@ fn translate_prints_wgsl_and_bindings() {
     assert!(o.status.success(), "{}", stderr(&o));
     let expected = std::fs::read_to_string("tests/glsl/atomic_add_uint_member.wgsl").unwrap();
     assert_eq!(String::from_utf8(o.stdout).unwrap(), expected);
-    let v = common::run_json(&[
+    let v = run_json(&[
         "translate",
         "tests/glsl/atomic_add_uint_member.comp",
         "--bindings",
@@ -325,7 +348,7 @@ void main() {
             if let Some(l) = lang {
                 args.extend(["--lang", l]);
             }
-            let v = common::run_json(&args);
+            let v = run_json(&args);
             let data: Vec<u64> = v["bindings"][0]["data"]
                 .as_array()
                 .unwrap()
@@ -364,7 +387,7 @@ void main() {
     )
     .unwrap();
     for b in common::backend_names() {
-        let v = common::run_json(&[
+        let v = run_json(&[
             "run",
             comp.to_str().unwrap(),
             "--groups",
@@ -536,7 +559,7 @@ fn diff_of_a_deterministic_kernel_is_equal() {
         return;
     }
     let pair = format!("{},{}", names[0], names[1]);
-    let v = common::run_json(&[
+    let v = run_json(&[
         "diff",
         "wgsl/histogram.wgsl",
         "--backends",
@@ -585,7 +608,7 @@ fn run_opengl_shader_with_loose_uniforms_and_a_counter() {
     for b in common::backend_names() {
         let mut args = CULL_ARGS.to_vec();
         args.extend(["--backend", b, "--json"]);
-        let v = common::run_json(&args);
+        let v = run_json(&args);
         let counters = v["counters"].as_array().unwrap();
         assert_eq!(counters.len(), 1);
         assert_eq!(counters[0]["name"], "visibleCount");
@@ -605,7 +628,7 @@ fn run_opengl_shader_with_loose_uniforms_and_a_counter() {
         // A counter's initial value is where the compaction starts.
         let mut args = CULL_ARGS.to_vec();
         args.extend(["--counter", "visibleCount=1", "--backend", b, "--json"]);
-        let v = common::run_json(&args);
+        let v = run_json(&args);
         assert_eq!(v["counters"][0]["value"], 3);
     }
 }
@@ -670,7 +693,7 @@ fn dialect_flag() {
         "gles",
     ]);
     assert_fails(&o, 2, "`gles` is not a GLSL dialect (vulkan, opengl)");
-    let v = common::run_json(&[
+    let v = run_json(&[
         "translate",
         "tests/glsl/gl_counters_one_binding.comp",
         "--bindings",
@@ -689,7 +712,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
     let png = dir.join("out.png");
     for b in common::backend_names() {
         // The tone mapper: an rgba16f input image, an rgba8 output image.
-        let v = common::run_json(&[
+        let v = run_json(&[
             "run",
             "tests/glsl/img_storage_rgba8_tonemap.comp",
             "--groups",
@@ -733,7 +756,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
             "{pixels:?}"
         );
         // A combined sampler from the command line: a histogram of an iota texture.
-        let v = common::run_json(&[
+        let v = run_json(&[
             "run",
             "tests/glsl/tex_combined_fetch_histogram.comp",
             "--groups",
@@ -841,7 +864,7 @@ fn run_with_textures_samplers_storage_images_and_png_output() {
 fn spec_target_env_and_warnings_on_the_command_line() {
     let shader = "tests/vulkan/spec_constant_ops.comp";
     for b in common::backend_names() {
-        let v = common::run_json(&[
+        let v = run_json(&[
             "run",
             shader,
             "--groups",
