@@ -11,7 +11,8 @@
 //!    or core WGSL cannot express: the caller's specialization values
 //!    ([`spec`]); the Vulkan memory model relaxed to the GLSL450 one, with
 //!    warnings for what is lost, reader gaps mended and unused globals
-//!    dropped ([`compat`]); push constants made a buffer ([`push`]);
+//!    dropped ([`compat`]); switch cases that fall through given a copy
+//!    of what they fall into ([`fall_through`]); push constants made a buffer ([`push`]);
 //!    instructions naga reads wrong (`-x` on a uint,
 //!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); built-ins it
 //!    cannot read or WGSL lacks (`isnan`, `umulExtended`, `uaddCarry`, …)
@@ -35,7 +36,9 @@
 //! 2. naga's SPIR-V reader.
 //! 3. IR passes on naga's module ([`ir`]): memory barriers only in uniform control flow
 //!    ([`uniformity`]); every compare-exchange made strong but those in
-//!    atomport's own retry loops ([`compswap`]); structs padded so WGSL's
+//!    atomport's own retry loops ([`compswap`]; the runtime makes a
+//!    strong loop one compare-exchange again where the backend's is
+//!    strong); structs padded so WGSL's
 //!    natural layout keeps every offset ([`layout`]).
 //! 4. naga validation, then WGSL output. The runtime compiles the validated
 //!    module (wgpu's `ShaderSource::Naga`), so a valid shader is never
