@@ -4,8 +4,9 @@
 // (so that invocations of one subgroup never wait on each other), and the
 // data it guards is a `volatile` buffer read and written plainly. Every
 // section passes the ring once, each slot one more than the one before it:
-// after K sections slot i holds (K - 1) * n + i + 1, whatever their order,
-// as long as no section's reads or writes escape the lock.
+// from a ring of 0, 1, …, n - 1, after K sections slot i holds K * n + i,
+// whatever their order, as long as no section's reads or writes escape the
+// lock.
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer volatile Ring { uint slots[]; } ring;
 layout(set = 0, binding = 1) buffer Mutex { uint held; uint sections; } mtx;
@@ -27,4 +28,4 @@ void main() {
         pass_the_ring();
 }
 
-// run: --groups 4 --buffer Ring=u32:48:fill=0 --buffer Mutex=u32:2
+// run: --groups 4 --buffer Ring=u32:48:iota --buffer Mutex=u32:2
