@@ -173,18 +173,65 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     // glslang's wrapper panics on some inputs (e.g. a log that is not UTF-8).
     crate::guard("glslang", || match opts.dialect {
         Some(d) => compile_as(source, opts, d),
-        None => {
-            let vulkan = compile_as(source, opts, Dialect::Vulkan);
-            if names_a_set(source) {
-                return vulkan;
-            }
-            match vulkan {
-                Ok(c) if !bindings_shared(&c.words) => Ok(c),
-                // OpenGL's rules are a superset: its diagnostics are the real ones.
-                _ => compile_as(source, opts, Dialect::OpenGl),
+        None if names_a_set(source) => compile_as(source, opts, Dialect::Vulkan),
+        None => detect_dialect(source, opts),
+    })
+}
+
+/// Compiles a shader that names no descriptor set under OpenGL's rules, a
+/// superset of Vulkan's (so its diagnostics are the real ones), and decides
+/// the dialect from what came out, compiling a second time only where that
+/// cannot tell. A shader is Vulkan GLSL when it compiles under Vulkan's
+/// rules with no two resources at one binding. Loose uniforms and atomic
+/// counters never compile under Vulkan's rules; a shader with neither, whose
+/// every resource names its binding and no two share one, compiles to the
+/// same SPIR-V under both (a test checks this over the corpus), so one
+/// compile serves. Resources without a binding, or bindings shared, leave
+/// it to a Vulkan compile.
+fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
+    let opengl = compile_as(source, opts, Dialect::OpenGl)?;
+    if names_opengl_only_blocks(&opengl.words) {
+        return Ok(opengl);
+    }
+    if opengl.unbound.is_empty() && !bindings_shared(&opengl.words) {
+        return Ok(Compiled {
+            dialect: Dialect::Vulkan,
+            uniform_initializers: Vec::new(),
+            ..opengl
+        });
+    }
+    match compile_as(source, opts, Dialect::Vulkan) {
+        Ok(c) if !bindings_shared(&c.words) => Ok(c),
+        _ => Ok(opengl),
+    }
+}
+
+/// Whether glslang gathered loose uniforms (`gl_DefaultUniformBlock`) or
+/// atomic counters (`gl_AtomicCounterBlock_N`) into blocks: only OpenGL's
+/// rules allow either.
+fn names_opengl_only_blocks(words: &[u32]) -> bool {
+    const OP_NAME: u32 = 5;
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            break;
+        }
+        if words[at] & 0xffff == OP_NAME && count > 2 {
+            let bytes: Vec<u8> = words[at + 2..at + count]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take_while(|&b| b != 0)
+                .collect();
+            if bytes.starts_with(super::DEFAULT_UNIFORM_BLOCK.as_bytes())
+                || bytes.starts_with(super::ATOMIC_COUNTER_BLOCK.as_bytes())
+            {
+                return true;
             }
         }
-    })
+        at += count;
+    }
+    false
 }
 
 /// Whether the source names a descriptor set (`set = N`) anywhere, which
@@ -838,6 +885,73 @@ fn bindings_shared(words: &[u32]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// Every GLSL shader of the corpus that names no descriptor set gets
+    /// the dialect and SPIR-V that compiling under Vulkan's rules first,
+    /// and OpenGL's where that fails or shares a binding, gave: one compile
+    /// under OpenGL's rules decides it where it can.
+    #[test]
+    fn one_compile_detects_the_dialect_as_two_did() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut shaders = Vec::new();
+        for dir in [
+            "tests/glsl",
+            "tests/glsl/errors",
+            "tests/vulkan",
+            "tests/regressions",
+            "tests/fuzz",
+            "tests/dx12",
+            "examples/components",
+            "examples/embed/shaders",
+            "examples/histogram",
+            "examples/oit",
+            "examples/raster",
+        ] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|e| e == "comp") {
+                    shaders.push(p);
+                }
+            }
+        }
+        let (mut vulkan, mut opengl) = (0, 0);
+        for path in shaders {
+            let src = std::fs::read_to_string(&path).unwrap();
+            // glslang's wrapper panics on some version lines `compile`
+            // refuses first.
+            if names_a_set(&src) || check_version(&src, "").is_err() {
+                continue;
+            }
+            let opts = SourceOptions::named(path.to_str().unwrap());
+            let two = match compile_as(&src, &opts, Dialect::Vulkan) {
+                Ok(c) if !bindings_shared(&c.words) => Ok(c),
+                _ => compile_as(&src, &opts, Dialect::OpenGl),
+            };
+            let one = compile(&src, &opts);
+            let name = path.display();
+            match (one, two) {
+                (Ok(one), Ok(two)) => {
+                    assert_eq!(one.dialect, two.dialect, "{name}");
+                    assert!(one.words == two.words, "{name}: the SPIR-V differs");
+                    assert_eq!(one.unbound, two.unbound, "{name}");
+                    assert_eq!(one.uniform_initializers, two.uniform_initializers, "{name}");
+                    match one.dialect {
+                        Dialect::Vulkan => vulkan += 1,
+                        Dialect::OpenGl => opengl += 1,
+                    }
+                }
+                // Refused either way (`compile` checks the version first).
+                (Err(_), Err(_)) => {}
+                (one, two) => panic!("{name}: {:?} against {:?}", one.err(), two.err()),
+            }
+        }
+        assert!(
+            vulkan >= 5 && opengl >= 10,
+            "{vulkan} Vulkan, {opengl} OpenGL"
+        );
+    }
+
     #[test]
     fn a_panic_inside_naga_is_reported_not_raised() {
         // A construct naga 30 panics on before atomport's passes: the vector

@@ -5,6 +5,11 @@ pub mod glsl;
 pub mod spirv;
 pub mod wgsl;
 
+/// glslang's name for the block of loose uniforms.
+pub const DEFAULT_UNIFORM_BLOCK: &str = "gl_DefaultUniformBlock";
+/// glslang's name for the buffer of atomic counters at binding N, plus N.
+pub const ATOMIC_COUNTER_BLOCK: &str = "gl_AtomicCounterBlock_";
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};

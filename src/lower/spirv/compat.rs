@@ -239,7 +239,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
     // not something the shader asked for, and used only atomically.
     let counter_types: HashSet<Word> = m
         .names()
-        .filter(|(_, n)| n.starts_with("gl_AtomicCounterBlock"))
+        .filter(|(_, n)| n.starts_with(crate::front::ATOMIC_COUNTER_BLOCK))
         .map(|(t, _)| t)
         .collect();
     let counter_vars: HashSet<Word> = m

@@ -27,10 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::Result;
 use crate::lower::model::{Model, decorate, id};
 
-/// glslang's name for the block of loose uniforms.
-pub const DEFAULT_UNIFORM_BLOCK: &str = "gl_DefaultUniformBlock";
-/// glslang's name for the buffer of atomic counters at binding N, plus N.
-pub const ATOMIC_COUNTER_BLOCK: &str = "gl_AtomicCounterBlock_";
+pub use crate::front::{ATOMIC_COUNTER_BLOCK, DEFAULT_UNIFORM_BLOCK};
 
 /// An OpenGL binding namespace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
