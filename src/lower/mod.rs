@@ -202,7 +202,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut warnings = found.warnings;
     let (info, wgsl) = ir_passes(
         &mut module,
-        name,
+        (name, opts.target),
         &found.weak_compare_exchanges,
         &mut report,
         &mut warnings,
@@ -424,7 +424,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
 /// The IR passes over naga's module, then validation and WGSL.
 fn ir_passes(
     module: &mut naga::Module,
-    name: &str,
+    (name, target): (&str, front::Platform),
     weak: &compswap::Ordinals,
     report: &mut LowerReport,
     warnings: &mut Vec<compat::Warning>,
@@ -475,7 +475,7 @@ fn ir_passes(
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })
     })?;
-    warnings.extend(reads_back(&wgsl, name)?);
+    warnings.extend(reads_back(&wgsl, name, target)?);
     Ok((info, wgsl))
 }
 
@@ -483,14 +483,33 @@ fn ir_passes(
 /// ships the text (a build script, `translate`) never ships invalid WGSL.
 /// Text that does not is atomport's bug, and said as one. Text nested past
 /// naga's parser's recursion limit is valid WGSL all the same: a warning
-/// says so (atomport's runtime compiles the module, never the text).
-fn reads_back(wgsl: &str, name: &str) -> Result<Option<compat::Warning>> {
+/// says so (atomport's runtime compiles the module, never the text). Blocks
+/// nested past the 127 braces WGSL's compilers must accept are the
+/// shader's: natively a warning (the runtime compiles the module), for the
+/// WebGPU target, whose browsers compile the text, a refusal.
+fn reads_back(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<compat::Warning>> {
     let module = match front::wgsl::parse(wgsl, name) {
         Ok(m) => m,
         Err(e) if e.to_string().contains("recursion limit") => {
             return Ok(Some(compat::Warning::new(
                 "the WGSL nests deeper than naga's WGSL parser reads (its recursion limit): \
                  atomport's runtime compiles it, but a host that compiles the text may refuse it",
+                &[],
+            )));
+        }
+        Err(e) if e.to_string().contains("brace nesting limit") => {
+            let what = "the shader nests its blocks past the 127 braces WGSL compilers must accept";
+            if target == front::Platform::WebGpu {
+                return Err(Error::Unsupported(format!(
+                    "{name}: {what}, and browsers compile the text: nest fewer blocks (move \
+                     the inner ones into functions)"
+                )));
+            }
+            return Ok(Some(compat::Warning::new(
+                format!(
+                    "{what}: atomport's runtime compiles the module, but a host that compiles \
+                     the WGSL text may refuse it"
+                ),
                 &[],
             )));
         }
