@@ -880,3 +880,62 @@ void main() { v[gl_GlobalInvocationID.x] = subgroupAllEqual(uvec2(v[0], v[1])) ?
         "{e}"
     );
 }
+
+/// An entry point marked `[[subgroup_uniform_control_flow]]`: the mode is
+/// dropped with a warning naming its line, and the subgroup sums the kernel
+/// adds up equal the CPU's on every backend with subgroups, and translated
+/// for WebGPU (subgroups of one lane) on every backend (the original cannot
+/// run natively here: lavapipe lacks the extension).
+#[test]
+fn a_subgroup_uniform_entry_point_runs_with_a_warning() {
+    let n = 256u64;
+    let sum: u64 = (0..n).sum();
+    let squares: u64 = (0..n).map(|i| i * i).sum();
+    let odd: u64 = (0..n).filter(|i| i % 2 == 1).sum();
+    let mut ran = 0;
+    for b in common::backend_names() {
+        for target in ["native", "webgpu"] {
+            let o = common::atomport(&[
+                "run",
+                "tests/vulkan/subgroup_uniform_main.comp",
+                "--groups",
+                "4",
+                "--buffer",
+                "Values=u32:256:iota",
+                "--buffer",
+                "Totals=u32:3",
+                "--backend",
+                b,
+                "--target",
+                target,
+                "--json",
+            ]);
+            let err = common::stderr(&o);
+            assert!(
+                err.contains(
+                    "subgroup_uniform_main.comp:17: warning: the shader asks subgroups to reconverge"
+                ),
+                "{b}, {target}: {err}"
+            );
+            if !o.status.success() && target == "native" {
+                assert!(err.contains("lacks SUBGROUP"), "{b}: {err}");
+                continue;
+            }
+            assert!(o.status.success(), "{b}, {target}: {err}");
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let totals = v["bindings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|b| b["name"] == "Totals")
+                .unwrap_or_else(|| panic!("{b}: no Totals in {v}"));
+            assert_eq!(
+                totals["data"],
+                serde_json::json!([sum, squares, odd]),
+                "{b}, {target}"
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 2, "ran {ran} times");
+}

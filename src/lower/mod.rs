@@ -264,6 +264,7 @@ fn spirv_passes(
             ..SpirvOutcome::default()
         };
         found.warnings.extend(printf::drop_debug_printf(&mut m));
+        found.warnings.extend(compat::drop_reconvergence_modes(&mut m));
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;

@@ -553,6 +553,43 @@ pub fn remove_unused_globals(m: &mut Model) -> usize {
     dead.len()
 }
 
+/// Execution modes that ask for more reconvergence than SPIR-V's default
+/// (`SubgroupUniformControlFlowKHR`, GL_EXT_subgroup_uniform_control_flow;
+/// `MaximallyReconvergesKHR`, GL_EXT_maximal_reconvergence), which naga's
+/// reader refuses by their extensions: dropped, with a warning. Neither
+/// changes what an invocation computes alone; subgroup operations after
+/// divergent control flow may see the subgroup split where the mode would
+/// have kept it whole.
+pub fn drop_reconvergence_modes(m: &mut Model) -> Option<Warning> {
+    use rspirv::spirv::ExecutionMode as E;
+    let module = m.module_mut();
+    let before = module.execution_modes.len();
+    module.execution_modes.retain(|i| {
+        !matches!(
+            i.operands.get(1),
+            Some(Operand::ExecutionMode(
+                E::SubgroupUniformControlFlowKHR | E::MaximallyReconvergesKHR
+            ))
+        )
+    });
+    let dropped = before != module.execution_modes.len();
+    m.drop_capabilities(
+        &[],
+        &[
+            "SPV_KHR_subgroup_uniform_control_flow",
+            "SPV_KHR_maximal_reconvergence",
+        ],
+    );
+    dropped.then(|| {
+        Warning::new(
+            "the shader asks subgroups to reconverge (subgroup_uniform_control_flow or \
+             maximal_reconvergence), which WGSL cannot ask for: subgroup operations after \
+             divergent control flow may see the subgroup split",
+            &["subgroup_uniform_control_flow", "maximal_reconvergence"],
+        )
+    })
+}
+
 /// `OpCopyLogical` (SPIR-V 1.4+): glslang copies a struct or array between
 /// a block's laid-out type and a variable's plain one with it (`Meshlet m =
 /// meshlets[i];` for Vulkan 1.2 and later), which naga cannot read. Each
