@@ -8,13 +8,14 @@
 //!   smallest value, all ones, `true`/`false`);
 //! - `subgroupBallot(p)`: `uvec4(p ? 1 : 0, 0, 0, 0)`;
 //! - `gl_SubgroupSize` 1, `gl_SubgroupInvocationID` 0, `gl_SubgroupID`
-//!   `gl_LocalInvocationIndex`, `gl_NumSubgroups` the workgroup's size.
+//!   `gl_LocalInvocationIndex`, `gl_NumSubgroups` the workgroup's size (the
+//!   numbers read from private variables, never constants WGSL evaluates).
 //!
 //! It runs after the other subgroup passes, which write the operations
 //! naga lacks (elect, bit counts, masks) with these.
 
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, ExecutionMode, GroupOperation, Op, Word};
+use rspirv::spirv::{BuiltIn, ExecutionMode, GroupOperation, Op, StorageClass, Word};
 
 use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
@@ -212,6 +213,37 @@ pub fn one_lane_subgroups(m: &mut Model) -> Result<usize> {
         None
     };
     let size = workgroup_size(m);
+    // The built-ins' values, read from private variables they initialize:
+    // as constants, WGSL would evaluate `gl_SubgroupInvocationID - 1u` to
+    // `0u - 1u` when it compiles, and refuse it as an index out of bounds
+    // even in a branch that never runs.
+    let mut values: Vec<(BuiltIn, Word, Word)> = Vec::new();
+    for &(v, which) in &builtins {
+        let Some((_, ty)) = m.pointee(v) else {
+            continue;
+        };
+        let value = match which {
+            BuiltIn::SubgroupSize => 1,
+            BuiltIn::SubgroupLocalInvocationId => 0,
+            BuiltIn::NumSubgroups => u64::from(size.ok_or_else(|| {
+                Error::Unsupported(
+                    "gl_NumSubgroups in subgroups of one invocation needs the workgroup's size as literals".into(),
+                )
+            })?),
+            _ => continue,
+        };
+        let init = m.constant(ty, value);
+        let ptr = m.pointer_to(StorageClass::Private, ty);
+        let var = m.add_global(
+            Op::Variable,
+            Some(ptr),
+            vec![
+                Operand::StorageClass(StorageClass::Private),
+                Operand::IdRef(init),
+            ],
+        );
+        values.push((which, var, ty));
+    }
     let count = m.rewrite(|e, inst| {
         let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
             return Ok(false);
@@ -253,18 +285,17 @@ pub fn one_lane_subgroups(m: &mut Model) -> Result<usize> {
         let Some(which) = loaded else {
             return Ok(false);
         };
-        let value = match which {
-            BuiltIn::SubgroupSize => e.constant(ty, 1),
-            BuiltIn::SubgroupLocalInvocationId => e.constant(ty, 0),
-            BuiltIn::NumSubgroups => {
-                let n = size.ok_or_else(|| {
-                    Error::Unsupported(
-                        "gl_NumSubgroups in subgroups of one invocation needs the workgroup's size as literals".into(),
-                    )
-                })?;
-                e.constant(ty, u64::from(n))
+        let private = values.iter().find(|v| v.0 == which);
+        let value = match private {
+            Some(&(_, var, var_ty)) => {
+                let v = e.op(Op::Load, var_ty, &[var]);
+                if var_ty == ty {
+                    v
+                } else {
+                    e.op(Op::Bitcast, ty, &[v])
+                }
             }
-            _ => {
+            None => {
                 let v = e.op(Op::Load, uint, &[index.unwrap_or(0)]);
                 if ty == uint {
                     v
