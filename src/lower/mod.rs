@@ -436,6 +436,7 @@ fn ir_passes(
         e => Error::Unsupported(format!("{name}: {e}")),
     };
     writeonly_storage_readable(module);
+    ir::predeclared_results(module);
     ir::access::storage_image_access(module);
     ir::buffer_binding_arrays(module);
     binding_array_accesses(module);

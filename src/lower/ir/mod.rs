@@ -297,3 +297,66 @@ pub(crate) fn visit_blocks(block: &mut naga::Block, f: &mut impl FnMut(&mut naga
     }
     f(block);
 }
+
+/// `frexp` and `modf` (GLSL.std.450's FrexpStruct and ModfStruct): naga's
+/// reader makes each a `Math` expression whose result is WGSL's predeclared
+/// `__frexp_result_*` / `__modf_result_*` struct, but registers no such
+/// type, so the module does not validate ("Special type is not
+/// registered"). Each one the module needs is registered, by the type of
+/// the argument, in order, so that a `frexp` of a `frexp`'s part resolves.
+pub(crate) fn predeclared_results(module: &mut naga::Module) {
+    use naga::{Expression, MathFunction, PredeclaredType, TypeInner};
+    let calls: Vec<(Option<naga::Handle<naga::Function>>, usize, _, _)> = module
+        .functions
+        .iter()
+        .map(|(h, f)| (Some(h), 0, f))
+        .chain(
+            module
+                .entry_points
+                .iter()
+                .enumerate()
+                .map(|(k, ep)| (None, k, &ep.function)),
+        )
+        .flat_map(|(h, k, f)| {
+            f.expressions.iter().filter_map(move |(_, e)| match *e {
+                Expression::Math {
+                    fun: fun @ (MathFunction::Frexp | MathFunction::Modf),
+                    arg,
+                    ..
+                } => Some((h, k, fun, arg)),
+                _ => None,
+            })
+        })
+        .collect();
+    for (h, k, fun, arg) in calls {
+        let wanted = {
+            let f = match h {
+                Some(h) => &module.functions[h],
+                None => &module.entry_points[k].function,
+            };
+            let ctx =
+                naga::proc::ResolveContext::with_locals(module, &f.local_variables, &f.arguments);
+            // The typifier resolves every expression of the arena it is
+            // given: given those up to the argument, as later ones may be
+            // results not registered yet.
+            let mut before = naga::Arena::new();
+            for (_, e) in f.expressions.iter().take(arg.index() + 1) {
+                before.append(e.clone(), naga::Span::UNDEFINED);
+            }
+            let mut types = naga::front::Typifier::new();
+            if types.grow(arg, &before, &ctx).is_err() {
+                continue;
+            }
+            let (size, scalar) = match *types.get(arg, &module.types) {
+                TypeInner::Scalar(s) => (None, s),
+                TypeInner::Vector { size, scalar } => (Some(size), scalar),
+                _ => continue,
+            };
+            match fun {
+                MathFunction::Frexp => PredeclaredType::FrexpResult { size, scalar },
+                _ => PredeclaredType::ModfResult { size, scalar },
+            }
+        };
+        module.generate_predeclared_type(wanted);
+    }
+}
