@@ -437,6 +437,7 @@ fn ir_passes(
     };
     writeonly_storage_readable(module);
     ir::predeclared_results(module);
+    ir::comparison_sampler_parameters(module);
     ir::access::storage_image_access(module);
     ir::buffer_binding_arrays(module);
     binding_array_accesses(module);

@@ -360,3 +360,109 @@ pub(crate) fn predeclared_results(module: &mut naga::Module) {
         module.generate_predeclared_type(wanted);
     }
 }
+
+/// A shadow sampler passed to a function: naga's reader makes a global
+/// sampler a comparison sampler when a depth comparison samples through it,
+/// but leaves a function's sampler parameter a plain one ("Comparison
+/// sampling mismatch"). A parameter that a depth comparison samples through,
+/// or that is passed on to such a parameter, becomes a comparison sampler.
+pub(crate) fn comparison_sampler_parameters(module: &mut naga::Module) {
+    let sampler = |comparison| naga::Type {
+        name: None,
+        inner: naga::TypeInner::Sampler { comparison },
+    };
+    let Some(plain) = module.types.get(&sampler(false)) else {
+        return;
+    };
+    let comparison = module.types.insert(sampler(true), naga::Span::UNDEFINED);
+    // Each round makes the parameters passed on to the last round's
+    // comparison ones; a chain of calls is at most as long as there are
+    // functions.
+    for _ in 0..=module.functions.len() {
+        let wanted: Vec<(naga::Handle<naga::Function>, usize)> = module
+            .functions
+            .iter()
+            .flat_map(|(h, f)| {
+                comparison_uses(module, f)
+                    .into_iter()
+                    .filter(move |&k| f.arguments.get(k).is_some_and(|a| a.ty == plain))
+                    .map(move |k| (h, k))
+            })
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        for (h, k) in wanted {
+            module.functions[h].arguments[k].ty = comparison;
+        }
+    }
+}
+
+/// The parameters of `f` that a depth comparison samples through, or that
+/// `f` passes to a comparison-sampler parameter.
+fn comparison_uses(module: &naga::Module, f: &naga::Function) -> Vec<usize> {
+    use naga::{Expression, Statement};
+    let parameter = |e: naga::Handle<Expression>| match f.expressions[e] {
+        Expression::FunctionArgument(k) => Some(k as usize),
+        _ => None,
+    };
+    let mut out: Vec<usize> = f
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match *e {
+            Expression::ImageSample {
+                sampler,
+                depth_ref: Some(_),
+                ..
+            } => parameter(sampler),
+            _ => None,
+        })
+        .collect();
+    fn calls(
+        block: &naga::Block,
+        out: &mut Vec<(naga::Handle<naga::Function>, Vec<naga::Handle<Expression>>)>,
+    ) {
+        for st in block.iter() {
+            match st {
+                Statement::Call {
+                    function,
+                    arguments,
+                    ..
+                } => out.push((*function, arguments.clone())),
+                Statement::Block(b) => calls(b, out),
+                Statement::If { accept, reject, .. } => {
+                    calls(accept, out);
+                    calls(reject, out);
+                }
+                Statement::Switch { cases, .. } => {
+                    for c in cases {
+                        calls(&c.body, out);
+                    }
+                }
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    calls(body, out);
+                    calls(continuing, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    calls(&f.body, &mut found);
+    for (callee, arguments) in found {
+        for (j, &a) in arguments.iter().enumerate() {
+            let to_comparison = module.functions[callee].arguments.get(j).is_some_and(|p| {
+                matches!(
+                    module.types[p.ty].inner,
+                    naga::TypeInner::Sampler { comparison: true }
+                )
+            });
+            if to_comparison && let Some(k) = parameter(a) {
+                out.push(k);
+            }
+        }
+    }
+    out
+}
