@@ -433,6 +433,7 @@ fn lower_mask_loads(m: &mut Model) -> Result<usize> {
     if masks.is_empty() {
         return Ok(0);
     }
+    whole_mask_loads(m, &masks)?;
     let ((uint, boolean, glsl, lid_var), constants) = prepare(m);
     let c = |v: u32| constants[&v];
     let size_var = builtin_input(m, uint, BuiltIn::SubgroupSize);
@@ -492,6 +493,54 @@ fn lower_mask_loads(m: &mut Model) -> Result<usize> {
     // The mask variables are unused now: gone, with their decorations.
     m.remove_globals(|v| masks.iter().any(|m| m.0 == v));
     Ok(count)
+}
+
+/// A word of a mask read through an access chain (`gl_SubgroupLtMask.x`,
+/// `gl_SubgroupEqMask[i]`) becomes a load of the whole mask and the word
+/// taken from it, so that every use of a mask is a load of it.
+fn whole_mask_loads(m: &mut Model, masks: &[(Word, BuiltIn)]) -> Result<()> {
+    let chains: HashMap<Word, (Word, Word)> = m
+        .instructions()
+        .filter(|i| matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain))
+        .filter_map(|i| {
+            let base = i.operands.first().and_then(id)?;
+            let index = i.operands.get(1).and_then(id)?;
+            (i.operands.len() == 2 && masks.iter().any(|(v, _)| *v == base))
+                .then_some((i.result_id?, (base, index)))
+        })
+        .collect();
+    if chains.is_empty() {
+        return Ok(());
+    }
+    let vectors: HashMap<Word, Word> = masks
+        .iter()
+        .filter_map(|&(v, _)| Some((v, m.pointee(v)?.1)))
+        .collect();
+    m.rewrite(|e, inst| {
+        let op = inst.class.opcode;
+        if matches!(op, Op::AccessChain | Op::InBoundsAccessChain)
+            && inst.result_id.is_some_and(|r| chains.contains_key(&r))
+        {
+            return Ok(true);
+        }
+        let chain = match (op, inst.operands.first().and_then(id)) {
+            (Op::Load, Some(p)) => chains.get(&p),
+            _ => None,
+        };
+        let (Some(&(var, index)), Some(ty), Some(r)) = (chain, inst.result_type, inst.result_id)
+        else {
+            return Ok(false);
+        };
+        let whole = e.op(Op::Load, vectors[&var], &[var]);
+        e.push(with_ids(
+            Op::VectorExtractDynamic,
+            Some(ty),
+            Some(r),
+            &[whole, index],
+        ));
+        Ok(true)
+    })?;
+    Ok(())
 }
 
 /// Whether the workgroup is known to have one dimension (`y` and `z` of
