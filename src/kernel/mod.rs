@@ -468,7 +468,10 @@ impl Kernel {
         })?;
         o.native
             .get_or_init(|| {
-                crate::lower::native_spirv(&o.words, &o.opts, &o.unbound).map_err(|e| e.to_string())
+                crate::lower::native_spirv(&o.words, &o.opts, &o.unbound).map_err(|e| match e {
+                    Error::NoNative(why) => why,
+                    e => e.to_string(),
+                })
             })
             .as_ref()
             .map(Vec::as_slice)

@@ -390,17 +390,6 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
     let words = compat::split_variadic_spec_constant_ops(&words);
     let mut m = model::Model::load(&words, name)?;
     m.check_ids(name)?;
-    // wgpu gives buffers no device addresses to pass the original.
-    if m.module().capabilities.iter().any(|c| {
-        c.operands.first()
-            == Some(&rspirv::dr::Operand::Capability(
-                rspirv::spirv::Capability::PhysicalStorageBufferAddresses,
-            ))
-    }) {
-        return Err(Error::NoNative(
-            "the shader uses buffer references, and wgpu gives buffers no device addresses to run the original with".into(),
-        ));
-    }
     guard("atomport's SPIR-V passes", || {
         spec::apply_specializations(&mut m, &opts.specializations)?;
         if opts.dialect == Some(front::Dialect::OpenGl) {
@@ -410,6 +399,15 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             compat::remove_unused_globals(&mut m);
             alias::alias_shared_bindings(&mut m)?;
         }
+        // wgpu gives buffers no device addresses to pass the original; a
+        // reference type a shared header declared and the kernel never
+        // used went with the unused globals, and its addressing with it.
+        if references::has_reference_types(&m) {
+            return Err(Error::NoNative(
+                "the shader uses buffer references, and wgpu gives buffers no device addresses to run the original with".into(),
+            ));
+        }
+        references::logical_addressing(&mut m);
         array_switch::switch_dynamic_indices(&mut m)?;
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);

@@ -60,6 +60,9 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Wor
         .filter_map(|t| t.result_id)
         .collect();
     if refs.is_empty() {
+        // A reference type the shader declared but never used is gone with
+        // the unused globals; what declared the addressing goes too.
+        logical_addressing(m);
         return Ok((Vec::new(), WordLoops::default()));
     }
     let narrow = narrow_widths(m);
@@ -502,11 +505,6 @@ fn references_become_u64(m: &mut Model, refs: &HashSet<Word>) {
             );
         }
     }
-    if let Some(mm) = module.memory_model.as_mut()
-        && let Some(Operand::AddressingModel(a)) = mm.operands.get_mut(0)
-    {
-        *a = rspirv::spirv::AddressingModel::Logical;
-    }
     module.annotations.retain(|a| {
         !matches!(
             a.operands.get(1),
@@ -515,6 +513,27 @@ fn references_become_u64(m: &mut Model, refs: &HashSet<Word>) {
             ))
         )
     });
+    logical_addressing(m);
+}
+
+/// Whether the module has a buffer reference type (a pointer into
+/// PhysicalStorageBuffer memory).
+pub(crate) fn has_reference_types(m: &Model) -> bool {
+    m.module().types_global_values.iter().any(|t| {
+        t.class.opcode == Op::TypePointer
+            && t.operands.first()
+                == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+    })
+}
+
+/// The module's addressing made Logical, without the capability and
+/// extensions of physical addresses: no reference types are left.
+pub(crate) fn logical_addressing(m: &mut Model) {
+    if let Some(mm) = m.module_mut().memory_model.as_mut()
+        && let Some(Operand::AddressingModel(a)) = mm.operands.get_mut(0)
+    {
+        *a = rspirv::spirv::AddressingModel::Logical;
+    }
     m.drop_capabilities(
         &[rspirv::spirv::Capability::PhysicalStorageBufferAddresses],
         &[
