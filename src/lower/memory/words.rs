@@ -185,8 +185,12 @@ pub(super) fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool 
             };
             let stride = m.decoration(ty, Decoration::ArrayStride);
             let align = wgsl_align(m, e, uniform, depth + 1);
-            // A uniform array's 16-byte stride of scalars is the std140 pass's.
-            let odd = matches!((stride, align), (Some(s), Some(a)) if s % a != 0 && !(uniform && s % 16 == 0));
+            // A uniform array's 16-byte stride of scalars is the std140
+            // pass's; any stride that is not a multiple of 16 (std430 or
+            // scalar layout's `float w[8]` in a uniform block) WGSL's
+            // uniform rules cannot hold.
+            let odd = matches!((stride, align), (Some(s), Some(a))
+                if (s % a != 0 && !(uniform && s % 16 == 0)) || (uniform && s % 16 != 0));
             odd || misplaced(m, e, uniform, depth + 1)
         }
         _ => false,
