@@ -802,3 +802,73 @@ fn references_through_push_constant_structs_and_uvec2_equal_the_cpu() {
         assert_eq!(got, want, "{}", ctx.backend_name());
     }
 }
+
+/// A reference to a block of narrow values that ends in a runtime array
+/// (`uint16_t count; uint8_t flags[];`), as visibility buffers keep
+/// per-triangle flags: atomport lays the block out itself, the array
+/// adding no size. Each invocation sets its triangle's flag from the
+/// count and tallies the flags it finds, on every backend, against the CPU.
+#[test]
+fn narrow_values_in_a_block_ending_in_a_runtime_array_by_reference() {
+    let file = common::temp_file(
+        "refs-narrow",
+        "flags.comp",
+        "#version 450
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 16) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Flags { uint16_t count; uint8_t flags[]; };
+layout(push_constant) uniform Push { Flags triangles; };
+layout(set = 0, binding = 0) buffer Tally { uint set_flags; uint seen; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint n = uint(triangles.count);
+    if (i < n) {
+        uint8_t old = triangles.flags[i];
+        triangles.flags[i] = uint8_t(old | uint8_t(1u << (i % 8u)));
+        atomicAdd(seen, uint(old));
+        atomicAdd(set_flags, 1u);
+    }
+}
+",
+    );
+    // count = 13 (bytes 0-1), flags from byte 2: 2, 3, 4, …
+    let bytes: Vec<String> = [13u32, 0]
+        .into_iter()
+        .chain(2..32)
+        .map(|b| b.to_string())
+        .collect();
+    let spec = format!("@tri=u8:[{}]", bytes.join(","));
+    for b in common::backend_names() {
+        let Some(v) = run_json_on(
+            b,
+            &[
+                &file,
+                "--groups",
+                "1",
+                "--buffer",
+                &spec,
+                "--push",
+                "triangles=@tri",
+                "--buffer",
+                "Tally=u32:2",
+            ],
+        ) else {
+            continue;
+        };
+        let tri = addressable(&v, "tri");
+        let mut want: Vec<u64> = [13u64, 0].into_iter().chain(2..32).collect();
+        for i in 0..13 {
+            want[2 + i] |= 1 << (i % 8);
+        }
+        assert_eq!(tri["data"], serde_json::json!(want), "{b}");
+        let seen: u64 = (2..15).sum();
+        let tally = v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == "Tally")
+            .unwrap();
+        assert_eq!(tally["data"], serde_json::json!([13, seen]), "{b}");
+    }
+}

@@ -235,6 +235,12 @@ impl Layout<'_> {
                     .unwrap_or(0);
                 (s.next_multiple_of(a) * n, a)
             }
+            // The last member of a block reached through a reference: its
+            // elements start at the offset and it adds no size.
+            Op::TypeRuntimeArray => {
+                let (_, a) = self.natural(t.operands.first().and_then(id).unwrap_or(0))?;
+                (0, a)
+            }
             Op::TypeStruct => {
                 let (mut size, mut align) = (0u32, 1u32);
                 for c in t.operands.iter().filter_map(id) {
@@ -244,10 +250,11 @@ impl Layout<'_> {
                 }
                 (size.next_multiple_of(align), align)
             }
-            _ => {
-                return Err(Error::Unsupported(
-                    "shared memory holding 8- or 16-bit integers beside a type atomport cannot lay out".into(),
-                ));
+            op => {
+                return Err(Error::Unsupported(format!(
+                    "memory without a declared layout (shared memory, or what a buffer reference points at) holding 8- or 16-bit integers beside a type atomport cannot lay out ({})",
+                    format!("{op:?}").trim_start_matches("Type")
+                )));
             }
         })
     }
