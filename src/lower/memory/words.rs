@@ -189,8 +189,11 @@ pub(super) fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool 
             // pass's; any stride that is not a multiple of 16 (std430 or
             // scalar layout's `float w[8]` in a uniform block) WGSL's
             // uniform rules cannot hold.
-            let odd = matches!((stride, align), (Some(s), Some(a))
-                if (s % a != 0 && !(uniform && s % 16 == 0)) || (uniform && s % 16 != 0));
+            let odd = match (stride, align) {
+                (Some(s), _) if uniform => s % 16 != 0,
+                (Some(s), Some(a)) => s % a != 0,
+                _ => false,
+            };
             odd || misplaced(m, e, uniform, depth + 1)
         }
         _ => false,
