@@ -704,3 +704,52 @@ fn racing_sub_word_stores_leave_one_of_the_stored_values() {
         },
     );
 }
+
+/// Texels smaller than a word in a texel buffer (an `rg8ui` image, as
+/// WebGPU's target and `--texel-buffers` hold them): 64 invocations store
+/// different texels into four, racing, and each texel ends as one
+/// invocation's whole store, its neighbour in the same word untouched.
+#[test]
+fn racing_sub_word_texel_stores_leave_one_of_the_stored_values() {
+    let file = common::temp_file(
+        "racing-texels",
+        "texels.comp",
+        "#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, rg8ui) uniform writeonly uimage2D codes;
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    imageStore(codes, ivec2(i % 4u, 0), uvec4(7u + i % 6u, 20u + i % 5u, 0u, 0u));
+}
+",
+    );
+    for b in common::backend_names() {
+        for how in ["--texel-buffers", "--target=webgpu"] {
+            let v = common::run_json(&[
+                "run",
+                &file,
+                "--groups",
+                "1",
+                "--image",
+                "codes=4x1:rg8ui",
+                how,
+                "--backend",
+                b,
+                "--json",
+            ]);
+            let data: Vec<u64> = v["bindings"][0]["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            assert_eq!(data.len(), 8, "{b} {how}: {data:?}");
+            for (t, texel) in data.chunks_exact(2).enumerate() {
+                let stored = (0..64u64)
+                    .filter(|i| i % 4 == t as u64)
+                    .any(|i| texel == [7 + i % 6, 20 + i % 5]);
+                assert!(stored, "{b} {how}: texel {t} = {texel:?}");
+            }
+        }
+    }
+}

@@ -328,12 +328,14 @@ fn spirv_passes(
         // an override when the pipeline is created.
         compat::non_finite_constants(&mut m)?;
         spec::constants_at_run_time(&mut m)?;
-        found.images = image::images_to_texel_buffers(
+        let (images, texel_stores) = image::images_to_texel_buffers(
             &mut m,
             opts.images_as_texel_buffers || web,
             &found.formatless,
             fault::active(fault::Fault::SwappedImageAxes),
         )?;
+        found.images = images;
+        word_loops.stores.extend(texel_stores);
         // After the image pass: images it made texel buffers answer their
         // sizes themselves.
         found.layer_counts = sampler::array_sizes_from_overrides(&mut m)?;

@@ -34,6 +34,7 @@ use serde::Serialize;
 
 use crate::lower::memory::texel::{ChannelKind, ImageDim, ImageFormat};
 use crate::lower::model::{Emit, Model, id, with_ids};
+use crate::lower::spirv::float::MaskedStore;
 use crate::{Error, Result};
 
 /// An image the pass turned into a texel buffer, for the binding map.
@@ -83,6 +84,9 @@ struct Common {
     glsl: Word,
     /// The [`crate::lower::fault::Fault::SwappedImageAxes`] fault.
     swap_axes: bool,
+    /// The sub-word texel stores made, each an `OpAtomicOr` the float pass
+    /// makes a masked store.
+    stores: std::cell::RefCell<Vec<MaskedStore>>,
 }
 
 /// An image variable the pass lowers: (variable, shape, format, texel type, name).
@@ -176,13 +180,15 @@ pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> 
 }
 
 /// Lowers the images (with `all`, every storage image of a declared format;
-/// the formatless ones, `keep`, stay); returns the bindings of those it lowered.
+/// the formatless ones, `keep`, stay); returns the bindings of those it
+/// lowered, and the stores of texels smaller than a word, which the float
+/// pass makes masked stores ([`crate::lower::spirv::float::WordLoops`]).
 pub fn images_to_texel_buffers(
     m: &mut Model,
     all: bool,
     keep: &[FormatlessImage],
     swap_axes: bool,
-) -> Result<Vec<ImageBinding>> {
+) -> Result<(Vec<ImageBinding>, Vec<MaskedStore>)> {
     let chosen: Vec<Chosen> = choose(m, all)?
         .into_iter()
         .filter(|c| {
@@ -191,7 +197,7 @@ pub fn images_to_texel_buffers(
         })
         .collect();
     if chosen.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let uint = m.uint();
     let float = m.float_type(32);
@@ -206,6 +212,7 @@ pub fn images_to_texel_buffers(
         vec4: m.vector_type(float, 4),
         glsl: m.glsl_std_450(),
         swap_axes,
+        stores: Default::default(),
     };
     let mut lowered: HashMap<Word, Lowered> = HashMap::new();
     let mut bindings = Vec::new();
@@ -267,7 +274,7 @@ pub fn images_to_texel_buffers(
         &[rspirv::spirv::Capability::Int64ImageEXT],
         &["SPV_EXT_shader_image_int64"],
     );
-    Ok(bindings)
+    Ok((bindings, common.stores.take()))
 }
 
 /// The storage images to lower: those used by image atomics, 64-bit ones,
@@ -792,17 +799,22 @@ fn store_texel(
     }
     let words = encode(e, common, img, channels);
     if img.format.is_sub_word() {
-        // Neighbours share the word: clear the texel's bits, then set them,
-        // each atomically (a race on one texel is the shader's own).
+        // Neighbours share the word: the texel's bits are replaced by one
+        // atomic masked store (an `OpAtomicOr` the float pass makes a
+        // compare-and-swap loop), so that neither a neighbour's store nor
+        // a racing store to the same texel leaves bits no store wrote.
         let (at, shift) = sub_word_place(e, common, img, index);
         let p = element(e, common, var, img, at);
         let u = common.uint;
         let mask = e.constant(u, (1u64 << (8 * img.format.texel_bytes())) - 1);
         let placed_mask = e.op(Op::ShiftLeftLogical, u, &[mask, shift]);
-        let clear = e.op(Op::Not, u, &[placed_mask]);
-        word_atomic(e, common, Op::AtomicAnd, p, Some(clear));
+        let keep = e.op(Op::Not, u, &[placed_mask]);
         let placed = e.op(Op::ShiftLeftLogical, u, &[words[0], shift]);
-        word_atomic(e, common, Op::AtomicOr, p, Some(placed));
+        let result = word_atomic(e, common, Op::AtomicOr, p, Some(placed));
+        common
+            .stores
+            .borrow_mut()
+            .push(MaskedStore { result, keep });
         return;
     }
     let per = img.format.words() as u32;
