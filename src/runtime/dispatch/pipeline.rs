@@ -1,0 +1,335 @@
+//! A kernel's pipelines: the module each compiles (formats of formatless
+//! storage images, memory decorations and single compare-exchanges where
+//! the device has them), the compile under the context's timeout, and the
+//! cache of pipelines by override values.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::Overrides;
+use crate::runtime::context::Pipeline;
+use crate::{Context, Error, Kernel, Result};
+
+impl Context {
+    /// The pipeline compiled for `kernel` with these override values, if
+    /// there is one (marked as used).
+    pub(super) fn cached_pipeline(
+        &self,
+        kernel: &Kernel,
+        overrides: &Overrides,
+    ) -> Option<Arc<Pipeline>> {
+        let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        let tick = self
+            .pipeline_tick
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (pipeline, last_used) = cache
+            .get_mut(&kernel.id())?
+            .by_overrides
+            .get_mut(overrides.values.as_slice())?;
+        *last_used = tick;
+        Some(pipeline.clone())
+    }
+
+    /// `module` with the buffers the shader declared `coherent` and
+    /// `volatile` decorated so, where the device has
+    /// MEMORY_DECORATION_COHERENT and MEMORY_DECORATION_VOLATILE.
+    fn with_memory_decorations(
+        &self,
+        kernel: &Kernel,
+        module: Arc<naga::Module>,
+    ) -> Arc<naga::Module> {
+        use naga::MemoryDecorations as D;
+        let features = self.device().features();
+        let wanted = |b: &crate::BindingInfo| {
+            let mut d = D::empty();
+            if b.coherent && features.contains(wgpu::Features::MEMORY_DECORATION_COHERENT) {
+                d |= D::COHERENT;
+            }
+            if b.volatile && features.contains(wgpu::Features::MEMORY_DECORATION_VOLATILE) {
+                d |= D::VOLATILE;
+            }
+            (
+                naga::ResourceBinding {
+                    group: b.group,
+                    binding: b.binding,
+                },
+                d,
+            )
+        };
+        let decorated: Vec<_> = kernel
+            .bindings()
+            .iter()
+            .map(wanted)
+            .filter(|(_, d)| !d.is_empty())
+            .collect();
+        if decorated.is_empty() {
+            return module;
+        }
+        let mut m = (*module).clone();
+        for (_, g) in m.global_variables.iter_mut() {
+            if !matches!(g.space, naga::AddressSpace::Storage { .. }) {
+                continue;
+            }
+            if let Some((_, d)) = decorated
+                .iter()
+                .find(|(b, _)| g.binding.as_ref() == Some(b))
+            {
+                g.memory_decorations |= *d;
+            }
+        }
+        Arc::new(m)
+    }
+
+    /// `module` with each compare-exchange retry loop its one call, where
+    /// the backend's compare-exchange is strong (Vulkan, GL, DX12; Metal's
+    /// and a browser's may fail spuriously, and keep the loops).
+    fn with_strong_compare_exchange(&self, module: Arc<naga::Module>) -> Arc<naga::Module> {
+        let strong = matches!(
+            self.info().backend,
+            wgpu::Backend::Vulkan | wgpu::Backend::Gl | wgpu::Backend::Dx12
+        );
+        if !strong {
+            return module;
+        }
+        let mut m = (*module).clone();
+        if crate::lower::ir::compswap::single_calls_where_strong(&mut m) == 0 {
+            return module;
+        }
+        Arc::new(m)
+    }
+
+    /// Compiles `kernel`'s pipeline with `overrides` and caches it, this
+    /// kernel's least recently used ones going past the bound.
+    pub(super) fn compile_pipeline(
+        &self,
+        kernel: &Kernel,
+        overrides: Overrides,
+    ) -> Result<Arc<Pipeline>> {
+        // Drivers compile here, in time that grows with the shader: on the
+        // worker thread, under the context's timeout.
+        let module = if overrides.formats.is_empty() {
+            kernel.module().clone()
+        } else {
+            Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
+        };
+        let module = self.with_memory_decorations(kernel, module);
+        let module = self.with_strong_compare_exchange(module);
+        let entry = kernel.entry().to_string();
+        let groups = kernel
+            .bindings()
+            .iter()
+            .map(|b| b.group + 1)
+            .max()
+            .unwrap_or(0);
+        // A binding array's length is its layout's: a kernel with one gets
+        // an explicit layout, made from what is bound (as does one whose
+        // bound textures the layout wgpu derives would not take).
+        let explicit = match overrides.layout.clone() {
+            Some(layout) => Some(layout),
+            None if kernel.bindings().iter().any(|b| b.array.is_some()) => {
+                return Err(Error::Dispatch(format!(
+                    "`{}` binds arrays of resources, whose lengths the pipeline takes from what is bound: prepare it with every element bound",
+                    kernel.entry()
+                )));
+            }
+            None => None,
+        };
+        let constants: Vec<(String, f64)> = overrides
+            .ids
+            .iter()
+            .zip(&overrides.values)
+            .map(|(id, v)| (id.to_string(), f64::from(*v)))
+            .collect();
+        overrides_apply(&module, &entry, &constants)?;
+        // A browser compiles text: atomport's, whose float literals every
+        // WGSL compiler reads back.
+        #[cfg(target_arch = "wasm32")]
+        let source = wgpu::ShaderSource::Wgsl(std::borrow::Cow::Owned(
+            crate::kernel::web::browser_wgsl(&module, &entry)?,
+        ));
+        #[cfg(not(target_arch = "wasm32"))]
+        let source = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned((*module).clone()));
+        let p = self.on_gpu_for("compiling the pipeline", move |gpu| {
+            crate::runtime::context::scoped(&gpu.device, || {
+                let constants: Vec<(&str, f64)> =
+                    constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                let module = gpu
+                    .device
+                    .create_shader_module(wgpu::ShaderModuleDescriptor {
+                        label: Some(&entry),
+                        source,
+                    });
+                let explicit = explicit.map(|entries| {
+                    let layouts: Vec<wgpu::BindGroupLayout> = entries
+                        .iter()
+                        .map(|e| {
+                            gpu.device
+                                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                                    label: Some(&entry),
+                                    entries: e,
+                                })
+                        })
+                        .collect();
+                    let layout =
+                        gpu.device
+                            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                                label: Some(&entry),
+                                bind_group_layouts: &layouts.iter().map(Some).collect::<Vec<_>>(),
+                                immediate_size: 0,
+                            });
+                    (layouts, layout)
+                });
+                let pipeline =
+                    gpu.device
+                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: Some(&entry),
+                            layout: explicit.as_ref().map(|e| &e.1),
+                            module: &module,
+                            entry_point: Some(&entry),
+                            compilation_options: wgpu::PipelineCompilationOptions {
+                                constants: &constants,
+                                ..Default::default()
+                            },
+                            cache: None,
+                        });
+                let layouts = match explicit {
+                    Some((layouts, _)) => layouts,
+                    None => (0..groups)
+                        .map(|g| pipeline.get_bind_group_layout(g))
+                        .collect(),
+                };
+                Pipeline {
+                    label: entry.clone(),
+                    pipeline,
+                    layouts,
+                    last_binds: std::sync::Mutex::new(None),
+                }
+            })
+        })?;
+        let p = Arc::new(p);
+        let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        // Pipelines of kernels that were dropped go with them (on a miss
+        // only: hits stay a single lookup).
+        cache.retain(|_, e| e.kernel.strong_count() > 0);
+        let mine =
+            cache
+                .entry(kernel.id())
+                .or_insert_with(|| crate::runtime::context::KernelPipelines {
+                    kernel: kernel.liveness(),
+                    by_overrides: HashMap::new(),
+                });
+        // One pipeline per set of image sizes: the least recently used go
+        // past the bound.
+        let limit = self.pipeline_limit().max(1);
+        if mine.by_overrides.len() >= limit {
+            let mut ages: Vec<(u64, Vec<u32>)> = mine
+                .by_overrides
+                .iter()
+                .map(|(k, (_, t))| (*t, k.clone()))
+                .collect();
+            ages.sort_unstable_by_key(|(t, _)| *t);
+            for (_, k) in ages.into_iter().take(mine.by_overrides.len() + 1 - limit) {
+                mine.by_overrides.remove(&k);
+            }
+        }
+        let tick = self
+            .pipeline_tick
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        mine.by_overrides
+            .insert(overrides.values, (p.clone(), tick));
+        Ok(p)
+    }
+}
+
+/// `module` with the storage textures at (group, binding) of the given
+/// formats (formatless storage images, compiled for what is bound).
+fn with_storage_formats(
+    module: &naga::Module,
+    formats: &[(u32, u32, wgpu::TextureFormat)],
+) -> Result<naga::Module> {
+    let mut m = module.clone();
+    let globals: Vec<naga::Handle<naga::GlobalVariable>> =
+        m.global_variables.iter().map(|(h, _)| h).collect();
+    for h in globals {
+        let Some(rb) = m.global_variables[h].binding else {
+            continue;
+        };
+        let Some(&(_, _, format)) = formats
+            .iter()
+            .find(|(g, b, _)| *g == rb.group && *b == rb.binding)
+        else {
+            continue;
+        };
+        let ty = m.global_variables[h].ty;
+        let naga::TypeInner::Image {
+            dim,
+            arrayed,
+            class: naga::ImageClass::Storage { access, .. },
+        } = m.types[ty].inner
+        else {
+            continue;
+        };
+        let storage = wgpu_naga_bridge::map_storage_format_to_naga(format).ok_or_else(|| {
+            Error::Dispatch(format!(
+                "binding {}.{}: {} is not a storage texture format",
+                rb.group,
+                rb.binding,
+                crate::formats::format_name(format)
+            ))
+        })?;
+        let new = m.types.insert(
+            naga::Type {
+                name: None,
+                inner: naga::TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: naga::ImageClass::Storage {
+                        format: storage,
+                        access,
+                    },
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        m.global_variables[h].ty = new;
+    }
+    Ok(m)
+}
+
+/// Checks, before the pipeline is made, that the override values give a
+/// valid module, as wgpu will when it makes it: wgpu's error keeps only
+/// the top of naga's ("Function [4] 'f' is invalid"), this one the whole
+/// chain down to the reason ("Division by zero").
+fn overrides_apply(module: &naga::Module, entry: &str, constants: &[(String, f64)]) -> Result<()> {
+    if module.overrides.is_empty() {
+        return Ok(());
+    }
+    crate::guard("naga's pipeline constants", || {
+        let info = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(module)
+        .map_err(|e| {
+            Error::Internal(format!(
+                "the kernel's module does not validate: {}",
+                crate::error::with_causes(e.as_inner())
+            ))
+        })?;
+        let values: naga::back::PipelineConstants =
+            constants.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        naga::back::pipeline_constants::process_overrides(
+            module,
+            &info,
+            Some((naga::ShaderStage::Compute, entry)),
+            &values,
+        )
+        .map(|_| ())
+        .map_err(|e| {
+            Error::Dispatch(format!(
+                "`{entry}`: the specialization values make the kernel invalid: {}",
+                crate::error::with_causes(&e)
+            ))
+        })
+    })
+}
