@@ -404,6 +404,8 @@ fn strong_loop(
 /// llvmpipe stops a shader after 65 535 loop iterations in all, so a spin
 /// lock's critical sections would run fewer times than natively. Returns
 /// how many loops.
+// The runtime's alone: a translation keeps its loops.
+#[cfg(feature = "runtime")]
 pub fn single_calls_where_strong(module: &mut naga::Module) -> usize {
     let mut count = 0;
     let functions = module
@@ -427,6 +429,7 @@ pub fn single_calls_where_strong(module: &mut naga::Module) -> usize {
 
 /// The loop's call, its emit and its store, when `st` is a loop that
 /// retries one compare-exchange until it exchanged or saw another value.
+#[cfg(feature = "runtime")]
 fn retry_of_one_call(exprs: &naga::Arena<Expression>, st: &Statement) -> Option<Block> {
     let Statement::Loop {
         body,
