@@ -140,6 +140,9 @@ impl Context {
             .zip(&overrides.values)
             .map(|(id, v)| (id.to_string(), f64::from(*v)))
             .collect();
+        // A browser reports a refused pipeline only later, at an await:
+        // there the values are checked first.
+        #[cfg(target_arch = "wasm32")]
         overrides_apply(&module, &entry, &constants)?;
         // A browser compiles text: atomport's, whose float literals every
         // WGSL compiler reads back.
@@ -149,63 +152,78 @@ impl Context {
         ));
         #[cfg(not(target_arch = "wasm32"))]
         let source = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned((*module).clone()));
-        let p = self.on_gpu_for("compiling the pipeline", move |gpu| {
-            crate::runtime::context::scoped(&gpu.device, || {
-                let constants: Vec<(&str, f64)> =
-                    constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-                let module = gpu
-                    .device
-                    .create_shader_module(wgpu::ShaderModuleDescriptor {
-                        label: Some(&entry),
-                        source,
-                    });
-                let explicit = explicit.map(|entries| {
-                    let layouts: Vec<wgpu::BindGroupLayout> = entries
-                        .iter()
-                        .map(|e| {
-                            gpu.device
-                                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                                    label: Some(&entry),
-                                    entries: e,
-                                })
-                        })
-                        .collect();
-                    let layout =
-                        gpu.device
-                            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                                label: Some(&entry),
-                                bind_group_layouts: &layouts.iter().map(Some).collect::<Vec<_>>(),
-                                immediate_size: 0,
-                            });
-                    (layouts, layout)
-                });
-                let pipeline =
-                    gpu.device
-                        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        // What the failure names, should wgpu refuse the pipeline.
+        let (checked, entry_name, values) = (module.clone(), entry.clone(), constants.clone());
+        let p = self
+            .on_gpu_for("compiling the pipeline", move |gpu| {
+                crate::runtime::context::scoped(&gpu.device, || {
+                    let constants: Vec<(&str, f64)> =
+                        constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                    let module = gpu
+                        .device
+                        .create_shader_module(wgpu::ShaderModuleDescriptor {
                             label: Some(&entry),
-                            layout: explicit.as_ref().map(|e| &e.1),
-                            module: &module,
-                            entry_point: Some(&entry),
-                            compilation_options: wgpu::PipelineCompilationOptions {
-                                constants: &constants,
-                                ..Default::default()
-                            },
-                            cache: None,
+                            source,
                         });
-                let layouts = match explicit {
-                    Some((layouts, _)) => layouts,
-                    None => (0..groups)
-                        .map(|g| pipeline.get_bind_group_layout(g))
-                        .collect(),
-                };
-                Pipeline {
-                    label: entry.clone(),
-                    pipeline,
-                    layouts,
-                    last_binds: std::sync::Mutex::new(None),
-                }
+                    let explicit = explicit.map(|entries| {
+                        let layouts: Vec<wgpu::BindGroupLayout> = entries
+                            .iter()
+                            .map(|e| {
+                                gpu.device.create_bind_group_layout(
+                                    &wgpu::BindGroupLayoutDescriptor {
+                                        label: Some(&entry),
+                                        entries: e,
+                                    },
+                                )
+                            })
+                            .collect();
+                        let layout =
+                            gpu.device
+                                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                                    label: Some(&entry),
+                                    bind_group_layouts: &layouts
+                                        .iter()
+                                        .map(Some)
+                                        .collect::<Vec<_>>(),
+                                    immediate_size: 0,
+                                });
+                        (layouts, layout)
+                    });
+                    let pipeline =
+                        gpu.device
+                            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                                label: Some(&entry),
+                                layout: explicit.as_ref().map(|e| &e.1),
+                                module: &module,
+                                entry_point: Some(&entry),
+                                compilation_options: wgpu::PipelineCompilationOptions {
+                                    constants: &constants,
+                                    ..Default::default()
+                                },
+                                cache: None,
+                            });
+                    let layouts = match explicit {
+                        Some((layouts, _)) => layouts,
+                        None => (0..groups)
+                            .map(|g| pipeline.get_bind_group_layout(g))
+                            .collect(),
+                    };
+                    Pipeline {
+                        label: entry.clone(),
+                        pipeline,
+                        layouts,
+                        last_binds: std::sync::Mutex::new(None),
+                    }
+                })
             })
-        })?;
+            .map_err(|e| match e {
+                // wgpu's error keeps only the top of naga's: the override
+                // values are checked for the reason, on this path only.
+                Error::Wgpu { .. } => overrides_apply(&checked, &entry_name, &values)
+                    .err()
+                    .unwrap_or(e),
+                e => e,
+            })?;
         let p = Arc::new(p);
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         // Pipelines of kernels that were dropped go with them (on a miss
@@ -296,10 +314,11 @@ fn with_storage_formats(
     Ok(m)
 }
 
-/// Checks, before the pipeline is made, that the override values give a
-/// valid module, as wgpu will when it makes it: wgpu's error keeps only
-/// the top of naga's ("Function [4] 'f' is invalid"), this one the whole
-/// chain down to the reason ("Division by zero").
+/// Checks that the override values give a valid module, as wgpu does when
+/// it makes the pipeline: wgpu's error keeps only the top of naga's
+/// ("Function [4] 'f' is invalid"), this one the whole chain down to the
+/// reason ("Division by zero"). Natively run only once wgpu has refused a
+/// pipeline, so that a pipeline that compiles is validated once.
 fn overrides_apply(module: &naga::Module, entry: &str, constants: &[(String, f64)]) -> Result<()> {
     if module.overrides.is_empty() {
         return Ok(());
