@@ -35,9 +35,10 @@ pub fn copy_fall_through_cases(m: &mut Model) -> Result<usize> {
             // Each copy removes one branch between cases; a function has
             // no more than it has blocks.
             for _ in 0..=f.blocks.len() {
-                match next_fall_through(f) {
+                let graph = Graph::of(f);
+                match next_fall_through(f, &graph) {
                     Some((from, into, merge)) => {
-                        copy_case(m, f, from, into, merge)?;
+                        copy_case(m, f, &graph, from, into, merge)?;
                         copies += 1;
                     }
                     None => break,
@@ -76,16 +77,30 @@ fn successors(b: &Block) -> Vec<Word> {
     }
 }
 
+/// A function's blocks as a graph: each block's index by its label, and
+/// the immediate dominators by index.
+struct Graph {
+    at: HashMap<Word, usize>,
+    idom: Vec<Option<usize>>,
+}
+
+impl Graph {
+    fn of(f: &Function) -> Graph {
+        let at: HashMap<Word, usize> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (label(b), i))
+            .collect();
+        let idom = dominators(f, &at);
+        Graph { at, idom }
+    }
+}
+
 /// Immediate dominators by block index (the entry's is itself), by
 /// Cooper, Harvey and Kennedy's iteration over reverse postorder.
-fn dominators(f: &Function) -> Vec<Option<usize>> {
+fn dominators(f: &Function, at: &HashMap<Word, usize>) -> Vec<Option<usize>> {
     let n = f.blocks.len();
-    let at: HashMap<Word, usize> = f
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (label(b), i))
-        .collect();
     let succ: Vec<Vec<usize>> = f
         .blocks
         .iter()
@@ -175,21 +190,15 @@ fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
 
 /// The blocks (by index) of the construct of the case at block `case`: what
 /// it dominates, short of the switch's merge.
-fn construct(f: &Function, idom: &[Option<usize>], case: usize, merge: Word) -> Vec<usize> {
-    let at: HashMap<Word, usize> = f
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (label(b), i))
-        .collect();
+fn construct(f: &Function, g: &Graph, case: usize, merge: Word) -> Vec<usize> {
     let mut out = Vec::new();
     let mut todo = vec![case];
     let mut seen = HashSet::from([case]);
     while let Some(b) = todo.pop() {
         out.push(b);
         for s in successors(&f.blocks[b]) {
-            let Some(&si) = at.get(&s) else { continue };
-            if s != merge && dominates(idom, case, si) && seen.insert(si) {
+            let Some(&si) = g.at.get(&s) else { continue };
+            if s != merge && dominates(&g.idom, case, si) && seen.insert(si) {
                 todo.push(si);
             }
         }
@@ -201,14 +210,8 @@ fn construct(f: &Function, idom: &[Option<usize>], case: usize, merge: Word) -> 
 /// A branch from one case's construct into another case of the same
 /// switch whose own construct falls into no other: (the block that
 /// branches, the case it falls into, the switch's merge).
-fn next_fall_through(f: &Function) -> Option<(usize, usize, Word)> {
-    let idom = dominators(f);
-    let at: HashMap<Word, usize> = f
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (label(b), i))
-        .collect();
+fn next_fall_through(f: &Function, g: &Graph) -> Option<(usize, usize, Word)> {
+    let at = &g.at;
     for b in &f.blocks {
         let n = b.instructions.len();
         let (Some(t), Some(sm)) = (
@@ -232,7 +235,7 @@ fn next_fall_through(f: &Function) -> Option<(usize, usize, Word)> {
         cases.sort_unstable();
         cases.dedup();
         let falls = |c: usize| -> Option<(usize, usize)> {
-            construct(f, &idom, c, merge).into_iter().find_map(|x| {
+            construct(f, g, c, merge).into_iter().find_map(|x| {
                 successors(&f.blocks[x])
                     .into_iter()
                     .filter_map(|l| at.get(&l).copied())
@@ -253,9 +256,15 @@ fn next_fall_through(f: &Function) -> Option<(usize, usize, Word)> {
 
 /// Copies the construct of case `into` with fresh ids, and retargets
 /// block `from`'s branch into it to the copy.
-fn copy_case(m: &Model, f: &mut Function, from: usize, into: usize, merge: Word) -> Result<()> {
-    let idom = dominators(f);
-    let region = construct(f, &idom, into, merge);
+fn copy_case(
+    m: &Model,
+    f: &mut Function,
+    g: &Graph,
+    from: usize,
+    into: usize,
+    merge: Word,
+) -> Result<()> {
+    let region = construct(f, g, into, merge);
     let mut map: HashMap<Word, Word> = HashMap::new();
     for &b in &region {
         let block = &f.blocks[b];
