@@ -867,6 +867,20 @@ impl Model {
         )
     }
 
+    /// A new private variable of type `ty` initialized by constant `init`:
+    /// a value read at run time, which WGSL never evaluates as a constant.
+    pub(crate) fn private_variable(&mut self, ty: Word, init: Word) -> Word {
+        let ptr = self.pointer_to(StorageClass::Private, ty);
+        self.add_global(
+            Op::Variable,
+            Some(ptr),
+            vec![
+                Operand::StorageClass(StorageClass::Private),
+                Operand::IdRef(init),
+            ],
+        )
+    }
+
     /// The constant of scalar type `ty` with `bits` (64 bits wide for a
     /// 64-bit type).
     pub(crate) fn constant(&mut self, ty: Word, bits: u64) -> Word {

@@ -15,7 +15,7 @@
 //! naga lacks (elect, bit counts, masks) with these.
 
 use rspirv::dr::Operand;
-use rspirv::spirv::{BuiltIn, ExecutionMode, GroupOperation, Op, StorageClass, Word};
+use rspirv::spirv::{BuiltIn, ExecutionMode, GroupOperation, Op, Word};
 
 use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::{Error, Result};
@@ -233,15 +233,7 @@ pub fn one_lane_subgroups(m: &mut Model) -> Result<usize> {
             _ => continue,
         };
         let init = m.constant(ty, value);
-        let ptr = m.pointer_to(StorageClass::Private, ty);
-        let var = m.add_global(
-            Op::Variable,
-            Some(ptr),
-            vec![
-                Operand::StorageClass(StorageClass::Private),
-                Operand::IdRef(init),
-            ],
-        );
+        let var = m.private_variable(ty, init);
         values.push((which, var, ty));
     }
     let count = m.rewrite(|e, inst| {

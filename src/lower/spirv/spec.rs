@@ -791,15 +791,7 @@ pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
     // One private variable per constant, initialized by it.
     let mut vars: HashMap<Word, (Word, Word)> = HashMap::new();
     for &(c, ty) in &used {
-        let ptr = m.pointer_to(rspirv::spirv::StorageClass::Private, ty);
-        let var = m.add_global(
-            Op::Variable,
-            Some(ptr),
-            vec![
-                Operand::StorageClass(rspirv::spirv::StorageClass::Private),
-                Operand::IdRef(c),
-            ],
-        );
+        let var = m.private_variable(ty, c);
         if let Some(name) = m.name(c).map(|n| format!("{n}_at_run_time")) {
             m.set_name(var, name);
         }
