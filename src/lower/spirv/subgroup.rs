@@ -499,23 +499,24 @@ fn lower_mask_loads(m: &mut Model) -> Result<usize> {
 /// `gl_SubgroupEqMask[i]`) becomes a load of the whole mask and the word
 /// taken from it, so that every use of a mask is a load of it.
 fn whole_mask_loads(m: &mut Model, masks: &[(Word, BuiltIn)]) -> Result<()> {
-    let chains: HashMap<Word, (Word, Word)> = m
+    // Each mask's vector type; a malformed one without it is left alone.
+    let vectors: HashMap<Word, Word> = masks
+        .iter()
+        .filter_map(|&(v, _)| Some((v, m.pointee(v)?.1)))
+        .collect();
+    let chains: HashMap<Word, (Word, Word, Word)> = m
         .instructions()
         .filter(|i| matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain))
         .filter_map(|i| {
             let base = i.operands.first().and_then(id)?;
             let index = i.operands.get(1).and_then(id)?;
-            (i.operands.len() == 2 && masks.iter().any(|(v, _)| *v == base))
-                .then_some((i.result_id?, (base, index)))
+            let vector = *vectors.get(&base)?;
+            (i.operands.len() == 2).then_some((i.result_id?, (base, index, vector)))
         })
         .collect();
     if chains.is_empty() {
         return Ok(());
     }
-    let vectors: HashMap<Word, Word> = masks
-        .iter()
-        .filter_map(|&(v, _)| Some((v, m.pointee(v)?.1)))
-        .collect();
     m.rewrite(|e, inst| {
         let op = inst.class.opcode;
         if matches!(op, Op::AccessChain | Op::InBoundsAccessChain)
@@ -527,11 +528,12 @@ fn whole_mask_loads(m: &mut Model, masks: &[(Word, BuiltIn)]) -> Result<()> {
             (Op::Load, Some(p)) => chains.get(&p),
             _ => None,
         };
-        let (Some(&(var, index)), Some(ty), Some(r)) = (chain, inst.result_type, inst.result_id)
+        let (Some(&(var, index, vector)), Some(ty), Some(r)) =
+            (chain, inst.result_type, inst.result_id)
         else {
             return Ok(false);
         };
-        let whole = e.op(Op::Load, vectors[&var], &[var]);
+        let whole = e.op(Op::Load, vector, &[var]);
         e.push(with_ids(
             Op::VectorExtractDynamic,
             Some(ty),
