@@ -271,6 +271,33 @@ pub(crate) fn barriers_without_textures(module: &mut naga::Module) {
     }
 }
 
+/// Calls `f` on `block` and every block nested in it, reading them only
+/// (outer blocks first).
+pub(crate) fn visit_blocks_ref(block: &naga::Block, f: &mut impl FnMut(&naga::Block)) {
+    f(block);
+    for st in block.iter() {
+        match st {
+            naga::Statement::Block(b) => visit_blocks_ref(b, f),
+            naga::Statement::If { accept, reject, .. } => {
+                visit_blocks_ref(accept, f);
+                visit_blocks_ref(reject, f);
+            }
+            naga::Statement::Switch { cases, .. } => {
+                for c in cases {
+                    visit_blocks_ref(&c.body, f);
+                }
+            }
+            naga::Statement::Loop {
+                body, continuing, ..
+            } => {
+                visit_blocks_ref(body, f);
+                visit_blocks_ref(continuing, f);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Calls `f` on `block` and every block nested in it (inner blocks first,
 /// so that `f` may edit a block after its nested ones were seen).
 pub(crate) fn visit_blocks(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Block)) {
@@ -418,39 +445,19 @@ fn comparison_uses(module: &naga::Module, f: &naga::Function) -> Vec<usize> {
             _ => None,
         })
         .collect();
-    fn calls(
-        block: &naga::Block,
-        out: &mut Vec<(naga::Handle<naga::Function>, Vec<naga::Handle<Expression>>)>,
-    ) {
+    let mut found = Vec::new();
+    visit_blocks_ref(&f.body, &mut |block| {
         for st in block.iter() {
-            match st {
-                Statement::Call {
-                    function,
-                    arguments,
-                    ..
-                } => out.push((*function, arguments.clone())),
-                Statement::Block(b) => calls(b, out),
-                Statement::If { accept, reject, .. } => {
-                    calls(accept, out);
-                    calls(reject, out);
-                }
-                Statement::Switch { cases, .. } => {
-                    for c in cases {
-                        calls(&c.body, out);
-                    }
-                }
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    calls(body, out);
-                    calls(continuing, out);
-                }
-                _ => {}
+            if let Statement::Call {
+                function,
+                arguments,
+                ..
+            } = st
+            {
+                found.push((*function, arguments.clone()));
             }
         }
-    }
-    let mut found = Vec::new();
-    calls(&f.body, &mut found);
+    });
     for (callee, arguments) in found {
         for (j, &a) in arguments.iter().enumerate() {
             let to_comparison = module.functions[callee].arguments.get(j).is_some_and(|p| {
