@@ -20,11 +20,8 @@ pub fn storage_image_access(module: &mut naga::Module) -> usize {
     let mut read = HashSet::new();
     let mut written = HashSet::new();
     let mut kept = HashSet::new();
-    let functions = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    let functions =
+        crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points);
     for f in functions {
         let exprs = &f.expressions;
         for (_, e) in exprs.iter() {

@@ -46,11 +46,8 @@ type Rewrite<'a> = dyn FnMut(
 fn rewrite_all(module: &mut naga::Module, rewrite: &mut Rewrite) -> Result<usize> {
     let mut count = 0;
     let types = &module.types;
-    let functions = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    let functions =
+        crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points);
     for f in functions {
         let body = std::mem::take(&mut f.body);
         f.body = rewrite_block(body, f, types, rewrite, &mut count)?;
@@ -408,11 +405,8 @@ fn strong_loop(
 #[cfg(feature = "runtime")]
 pub fn single_calls_where_strong(module: &mut naga::Module) -> usize {
     let mut count = 0;
-    let functions = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    let functions =
+        crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points);
     for f in functions {
         let exprs = &f.expressions;
         crate::lower::ir::visit_blocks(&mut f.body, &mut |block| {

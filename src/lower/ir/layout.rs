@@ -40,11 +40,8 @@ pub fn match_natural_layout(
             member_renumbering(module, &plans, &ep.function, info.get_entry_point(i))
         }))
         .collect::<Result<Vec<_>>>()?;
-    let functions = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function));
+    let functions =
+        crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points);
     for (f, edits) in functions.zip(edits) {
         for (eh, new_index) in edits {
             if let Expression::AccessIndex { index, .. } = f.expressions.get_mut(eh) {

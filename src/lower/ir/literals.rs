@@ -27,12 +27,8 @@ pub fn fold_literal_conversions(module: &mut naga::Module) -> usize {
         },
         _ => None,
     };
-    let mut functions: Vec<&mut naga::Function> = module
-        .functions
-        .iter_mut()
-        .map(|(_, f)| f)
-        .chain(module.entry_points.iter_mut().map(|ep| &mut ep.function))
-        .collect();
+    let mut functions: Vec<&mut naga::Function> =
+        crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points).collect();
     for f in functions.iter_mut() {
         let mut literals = Vec::new();
         for (h, e) in f.expressions.iter() {

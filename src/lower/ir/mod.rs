@@ -271,6 +271,18 @@ pub(crate) fn barriers_without_textures(module: &mut naga::Module) {
     }
 }
 
+/// Every function of a module, entry points' last, to edit (given the
+/// module's two fields, so that its other fields stay free to borrow).
+pub(crate) fn functions_mut<'m>(
+    functions: &'m mut naga::Arena<naga::Function>,
+    entry_points: &'m mut [naga::EntryPoint],
+) -> impl Iterator<Item = &'m mut naga::Function> {
+    functions
+        .iter_mut()
+        .map(|(_, f)| f)
+        .chain(entry_points.iter_mut().map(|ep| &mut ep.function))
+}
+
 /// Calls `f` on `block` and every block nested in it, reading them only
 /// (outer blocks first).
 pub(crate) fn visit_blocks_ref(block: &naga::Block, f: &mut impl FnMut(&naga::Block)) {
