@@ -863,12 +863,7 @@ void main() {
         }
         assert_eq!(tri["data"], serde_json::json!(want), "{b}");
         let seen: u64 = (2..15).sum();
-        let tally = v["bindings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|x| x["name"] == "Tally")
-            .unwrap();
+        let tally = common::binding(&v, "Tally");
         assert_eq!(tally["data"], serde_json::json!([13, seen]), "{b}");
     }
 }

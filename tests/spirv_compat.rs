@@ -923,12 +923,7 @@ fn a_subgroup_uniform_entry_point_runs_with_a_warning() {
             }
             assert!(o.status.success(), "{b}, {target}: {err}");
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            let totals = v["bindings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|b| b["name"] == "Totals")
-                .unwrap_or_else(|| panic!("{b}: no Totals in {v}"));
+            let totals = common::binding(&v, "Totals");
             assert_eq!(
                 totals["data"],
                 serde_json::json!([sum, squares, odd]),

@@ -192,6 +192,14 @@ pub fn run_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
 }
 
+/// The binding named `name` of a run's JSON (`run --json`).
+pub fn binding<'v>(v: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+    v["bindings"]
+        .as_array()
+        .and_then(|b| b.iter().find(|x| x["name"] == name))
+        .unwrap_or_else(|| panic!("no binding `{name}` in {v}"))
+}
+
 /// A command's stderr as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
