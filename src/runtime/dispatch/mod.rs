@@ -772,13 +772,7 @@ impl Overrides {
                     .any(|b| b.group == i.group && b.binding == i.binding)
             })
         {
-            let groups = kernel
-                .bindings()
-                .iter()
-                .map(|b| b.group + 1)
-                .max()
-                .unwrap_or(0);
-            if let Ok(layout) = layout_entries(kernel, binds, groups, false) {
+            if let Ok(layout) = layout_entries(kernel, binds, group_count(kernel), false) {
                 use std::hash::{Hash, Hasher};
                 let mut h = std::collections::hash_map::DefaultHasher::new();
                 layout.hash(&mut h);
@@ -789,6 +783,17 @@ impl Overrides {
         }
         o
     }
+}
+
+/// How many bind groups `kernel`'s pipeline layout has: up to its highest
+/// group's.
+fn group_count(kernel: &Kernel) -> u32 {
+    kernel
+        .bindings()
+        .iter()
+        .map(|b| b.group + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Whether the pipeline's layout must be made from what `binds` binds

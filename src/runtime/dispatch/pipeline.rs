@@ -98,6 +98,19 @@ impl Context {
         Arc::new(m)
     }
 
+    /// The module `kernel`'s pipeline with `overrides` compiles: formatless
+    /// storage images given the bound formats, and this device's memory
+    /// decorations and single compare-exchanges.
+    fn pipeline_module(&self, kernel: &Kernel, overrides: &Overrides) -> Result<Arc<naga::Module>> {
+        let module = if overrides.formats.is_empty() {
+            kernel.module().clone()
+        } else {
+            Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
+        };
+        let module = self.with_memory_decorations(kernel, module);
+        Ok(self.with_strong_compare_exchange(module))
+    }
+
     /// Compiles `kernel`'s pipeline with `overrides` and caches it, this
     /// kernel's least recently used ones going past the bound.
     pub(super) fn compile_pipeline(
@@ -107,20 +120,9 @@ impl Context {
     ) -> Result<Arc<Pipeline>> {
         // Drivers compile here, in time that grows with the shader: on the
         // worker thread, under the context's timeout.
-        let module = if overrides.formats.is_empty() {
-            kernel.module().clone()
-        } else {
-            Arc::new(with_storage_formats(kernel.module(), &overrides.formats)?)
-        };
-        let module = self.with_memory_decorations(kernel, module);
-        let module = self.with_strong_compare_exchange(module);
+        let module = self.pipeline_module(kernel, &overrides)?;
         let entry = kernel.entry().to_string();
-        let groups = kernel
-            .bindings()
-            .iter()
-            .map(|b| b.group + 1)
-            .max()
-            .unwrap_or(0);
+        let groups = super::group_count(kernel);
         // A binding array's length is its layout's: a kernel with one gets
         // an explicit layout, made from what is bound (as does one whose
         // bound textures the layout wgpu derives would not take).
