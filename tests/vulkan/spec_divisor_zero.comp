@@ -22,4 +22,4 @@ void main() {
     outp.buckets[i] = BUCKETS == 0 ? v : abs(v) % BUCKETS + v / BUCKETS;
 }
 
-// run: --groups 1 --buffer Screen=i32:[1920,1080,-7,0,5,12,-13,99,100,-101,3,4,-5,6,77,-88,9,10] --buffer Tiles=u32:49
+// run: --groups 1 --buffer Screen=i32:[1920,1080,-7,0,5,12,-13,99,100,-101,3,4,-5,6,77,-88,9,10] --buffer Tiles=u32:50
