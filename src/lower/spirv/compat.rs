@@ -544,8 +544,12 @@ pub fn remove_unused_globals(m: &mut Model) -> usize {
         return 0;
     }
     m.remove_globals(|v| dead.contains(&v));
+    // Arrays too: an unused bindless array's element type is the kind
+    // that would be refused (a formatless storage image).
     m.remove_unused_types(&[
         Op::TypePointer,
+        Op::TypeArray,
+        Op::TypeRuntimeArray,
         Op::TypeImage,
         Op::TypeSampledImage,
         Op::TypeSampler,
