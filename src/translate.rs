@@ -100,8 +100,10 @@ impl Translation {
     }
 }
 
-/// Translates a shader's source in `lang` (GLSL needs the `glsl` feature).
+/// Translates a shader's source in `lang` (GLSL needs the `glsl` feature),
+/// its WGSL read back as [`SourceOptions::verify_wgsl`] says.
 pub fn translate(source: &[u8], lang: Lang, opts: &SourceOptions) -> Result<Translation> {
+    let opts = &shipped(opts);
     let text = || {
         std::str::from_utf8(source).map_err(|e| {
             crate::Error::shader(format!(
@@ -159,8 +161,18 @@ pub fn spirv_words(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
     crate::front::spirv::words_from_bytes(bytes, name)
 }
 
-/// Translates a shader file, the language by its extension.
+/// `opts` for a translation whose text leaves atomport: read back.
+fn shipped(opts: &SourceOptions) -> SourceOptions {
+    SourceOptions {
+        verify_wgsl: true,
+        ..opts.clone()
+    }
+}
+
+/// Translates a shader file, the language by its extension (the WGSL read
+/// back, as by [`translate()`]).
 pub fn translate_file(path: &Path, opts: &SourceOptions) -> Result<Translation> {
+    let opts = &shipped(opts);
     let kernel = Kernel::from_path(path, None, opts)?;
     let mut sources = vec![path.to_path_buf()];
     sources.extend(kernel.includes().iter().cloned());

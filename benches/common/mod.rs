@@ -32,6 +32,19 @@ pub fn time(f: impl FnOnce()) -> Duration {
     t.elapsed()
 }
 
+/// The CPU time this process has used so far, all its threads (ended ones
+/// too) together: user and system.
+pub fn process_cpu_time() -> Duration {
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let u = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
 /// The median.
 pub fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();

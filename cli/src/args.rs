@@ -200,11 +200,13 @@ impl ShaderArgs {
         &self,
         native_float_atomics: bool,
         timeout: Duration,
+        verify_wgsl: bool,
     ) -> atomport::Result<Kernel> {
         static PRINTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
         let mut opts = self.options();
         opts.native_float_atomics = native_float_atomics;
         opts.timeout = Some(timeout);
+        opts.verify_wgsl = verify_wgsl;
         let name = self.path.display().to_string();
         let kernel = if self.is_translation() {
             let limit = atomport::files::MAX_SOURCE_BYTES;

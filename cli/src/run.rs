@@ -25,7 +25,7 @@ fn load(
             .adapter_features()?
             .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
     }
-    shader.load(native, job.timeout)
+    shader.load(native, job.timeout, false)
 }
 
 /// Writes the `--out-png` textures of one job's output.

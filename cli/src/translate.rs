@@ -37,7 +37,8 @@ pub fn translate(
     native_float_atomics: bool,
     timeout: Duration,
 ) -> atomport::Result<()> {
-    let kernel = shader.load(native_float_atomics, timeout)?;
+    // The text leaves atomport: read back before it is printed.
+    let kernel = shader.load(native_float_atomics, timeout, true)?;
     let text = match what {
         Output::Bindings => {
             serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize") + "\n"

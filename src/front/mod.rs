@@ -346,6 +346,14 @@ pub struct SourceOptions {
     /// What the translation is for: a native backend (the default) or a
     /// browser's WebGPU ([`Platform`]).
     pub target: Platform,
+    /// Parse and validate the written WGSL back before the translation is
+    /// returned, as a host that ships the text wants: [`crate::translate()`],
+    /// [`crate::translate_file`], [`crate::Translation::translate_dir`] and
+    /// `atomport translate` set it, and the WebGPU target always reads back.
+    /// Off by default: atomport's runtime compiles the translated module,
+    /// never the text, and the read-back would take about a third of a
+    /// translation.
+    pub verify_wgsl: bool,
 }
 
 /// The largest shader source (or included file) atomport reads.

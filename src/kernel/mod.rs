@@ -625,7 +625,10 @@ impl Kernel {
         }
     }
 
-    /// The WGSL text the runtime compiles.
+    /// The WGSL text of the translation: what a browser compiles (natively
+    /// the runtime compiles the module it was written from). Parsed and
+    /// validated back where [`SourceOptions::verify_wgsl`] or the WebGPU
+    /// target asked for it.
     pub fn wgsl(&self) -> &str {
         &self.wgsl
     }

@@ -42,8 +42,10 @@
 //!    natural layout keeps every offset ([`layout`]).
 //! 4. naga validation, then WGSL output. The runtime compiles the validated
 //!    module (wgpu's `ShaderSource::Naga`), so a valid shader is never
-//!    refused for the WGSL parser's nesting limits; the golden tests parse
-//!    and validate the WGSL text.
+//!    refused for the WGSL parser's nesting limits. The text is parsed and
+//!    validated back where it leaves atomport (`translate`, build scripts,
+//!    the WebGPU target: [`SourceOptions::verify_wgsl`]), and by the golden
+//!    tests.
 
 pub mod ir;
 pub mod memory;
@@ -202,7 +204,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let mut warnings = found.warnings;
     let (info, wgsl) = ir_passes(
         &mut module,
-        (name, opts.target),
+        opts,
         &found.weak_compare_exchanges,
         &mut report,
         &mut warnings,
@@ -425,11 +427,12 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
 /// The IR passes over naga's module, then validation and WGSL.
 fn ir_passes(
     module: &mut naga::Module,
-    (name, target): (&str, front::Platform),
+    opts: &SourceOptions,
     weak: &compswap::Ordinals,
     report: &mut LowerReport,
     warnings: &mut Vec<compat::Warning>,
 ) -> Result<(naga::valid::ModuleInfo, String)> {
+    let (name, target) = (opts.display_name(), opts.target);
     let unsupported = |e: Error| match e {
         Error::Internal(_) => e,
         Error::Shader(m) => Error::shader(format!("{name}: {m}")),
@@ -478,41 +481,69 @@ fn ir_passes(
                 Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
             })
     })?;
-    warnings.extend(reads_back(&wgsl, name, target)?);
+    warnings.extend(nesting(&wgsl, name, target)?);
+    // Natively the runtime compiles the module, so the text is read back
+    // only where it leaves atomport (browsers compile it).
+    if opts.verify_wgsl || target == front::Platform::WebGpu {
+        warnings.extend(reads_back(&wgsl, name)?);
+    }
     Ok((info, wgsl))
 }
 
-/// The WGSL text atomport prints parses and validates back: a host that
-/// ships the text (a build script, `translate`) never ships invalid WGSL.
-/// Text that does not is atomport's bug, and said as one. Text nested past
-/// naga's parser's recursion limit is valid WGSL all the same: a warning
-/// says so (atomport's runtime compiles the module, never the text). Blocks
-/// nested past the 127 braces WGSL's compilers must accept are the
-/// shader's: natively a warning (the runtime compiles the module), for the
-/// WebGPU target, whose browsers compile the text, a refusal.
-fn reads_back(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<compat::Warning>> {
+/// The limit WGSL sets on nested braces in a function (127), checked on
+/// the text as written: blocks nested past it are the shader's, natively a
+/// warning (the runtime compiles the module), for the WebGPU target, whose
+/// browsers compile the text, a refusal.
+fn nesting(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<compat::Warning>> {
+    const BRACE_NESTING_MAXIMUM: usize = 127;
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    // naga writes no braces in comments, and WGSL has no strings: every
+    // brace of the text is one of a block (or of a struct, at depth 1).
+    for line in wgsl.lines() {
+        for c in line.split("//").next().unwrap_or("").bytes() {
+            match c {
+                b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    if deepest <= BRACE_NESTING_MAXIMUM {
+        return Ok(None);
+    }
+    let what = "the shader nests its blocks past the 127 braces WGSL compilers must accept";
+    if target == front::Platform::WebGpu {
+        return Err(Error::Unsupported(format!(
+            "{name}: {what}, and browsers compile the text: nest fewer blocks (move \
+             the inner ones into functions)"
+        )));
+    }
+    Ok(Some(compat::Warning::new(
+        format!(
+            "{what}: atomport's runtime compiles the module, but a host that compiles \
+             the WGSL text may refuse it"
+        ),
+        &[],
+    )))
+}
+
+/// The WGSL text atomport gives out parses and validates back: a host that
+/// ships the text (a build script, `translate`, a browser) never gets
+/// invalid WGSL. Text that does not is atomport's bug, and said as one.
+/// Text nested past naga's parser's recursion limit is valid WGSL all the
+/// same: a warning says so (atomport's runtime compiles the module, never
+/// the text).
+fn reads_back(wgsl: &str, name: &str) -> Result<Option<compat::Warning>> {
     let module = match front::wgsl::parse(wgsl, name) {
         Ok(m) => m,
         Err(e) if e.to_string().contains("recursion limit") => {
             return Ok(Some(compat::Warning::new(
                 "the WGSL nests deeper than naga's WGSL parser reads (its recursion limit): \
                  atomport's runtime compiles it, but a host that compiles the text may refuse it",
-                &[],
-            )));
-        }
-        Err(e) if e.to_string().contains("brace nesting limit") => {
-            let what = "the shader nests its blocks past the 127 braces WGSL compilers must accept";
-            if target == front::Platform::WebGpu {
-                return Err(Error::Unsupported(format!(
-                    "{name}: {what}, and browsers compile the text: nest fewer blocks (move \
-                     the inner ones into functions)"
-                )));
-            }
-            return Ok(Some(compat::Warning::new(
-                format!(
-                    "{what}: atomport's runtime compiles the module, but a host that compiles \
-                     the WGSL text may refuse it"
-                ),
                 &[],
             )));
         }

@@ -12,6 +12,8 @@
 use std::cell::{Cell, OnceCell};
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use rspirv::dr::{Block, Function, Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
@@ -48,15 +50,15 @@ pub(crate) type ChainPath = (StorageClass, Vec<(Word, Word)>, Word);
 /// The index over a module, built from it in one pass.
 #[derive(Default)]
 struct Index {
-    defs: HashMap<Word, Loc>,
-    names: HashMap<Word, String>,
-    member_names: HashMap<(Word, u32), String>,
+    defs: FxHashMap<Word, Loc>,
+    names: FxHashMap<Word, String>,
+    member_names: FxHashMap<(Word, u32), String>,
     /// `OpDecorate` by target: (decoration, literal operands).
-    decorations: HashMap<Word, Decorations>,
+    decorations: FxHashMap<Word, Decorations>,
     /// `OpMemberDecorate` by (struct, member).
-    member_decorations: HashMap<(Word, u32), Decorations>,
+    member_decorations: FxHashMap<(Word, u32), Decorations>,
     /// Types and constants that may be shared, by what defines them.
-    interned: HashMap<Interned, Word>,
+    interned: FxHashMap<Interned, Word>,
 }
 
 /// What identifies a type or constant that find-or-insert may share: an
@@ -88,6 +90,8 @@ fn shareable(op: Op) -> bool {
 impl Index {
     fn build(module: &Module) -> Index {
         let mut ix = Index::default();
+        ix.defs
+            .reserve(module.header.as_ref().map_or(0, |h| h.bound as usize));
         for (i, inst) in module.types_global_values.iter().enumerate() {
             ix.add_global(i, inst);
         }
