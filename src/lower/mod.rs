@@ -446,6 +446,7 @@ fn ir_passes(
     binding_array_accesses(module);
     storage_array_access(module);
     barriers_without_textures(module);
+    ir::privates::uniform_privates(module);
     warnings.extend(guard("atomport's uniformity pass", || {
         Ok(uniformity::barriers_in_uniform_control_flow(module))
     })?);

@@ -37,15 +37,16 @@ var<storage, read_write> unnamed_3: gl_AtomicCounterBlock_0_;
 var<private> gl_LocalInvocationIndex_1: u32;
 @group(0) @binding(4) 
 var<storage, read_write> unnamed_4: gl_AtomicCounterBlock_1_;
-var<private> gl_NumWorkGroups_1: vec3<u32>;
 @group(0) @binding(2) 
 var<storage, read_write> unnamed_5: Indirect;
 
-fn main_1() {
+fn main_1(gl_NumWorkGroups_1: vec3<u32>) {
     var i: u32;
     var done: u32;
     var phi_41_: bool;
+    var gl_NumWorkGroups_2: vec3<u32>;
 
+    gl_NumWorkGroups_2 = gl_NumWorkGroups_1;
     let _e16 = gl_GlobalInvocationID_1[0u];
     i = _e16;
     let _e17 = i;
@@ -71,7 +72,7 @@ fn main_1() {
         let _e41 = atomicAdd((&unnamed_4.groupsDone), 1u);
         done = _e41;
         let _e42 = done;
-        let _e44 = gl_NumWorkGroups_1[0u];
+        let _e44 = gl_NumWorkGroups_2[0u];
         if (_e42 == (_e44 - 1u)) {
             let _e48 = atomicLoad((&unnamed_3.keptCount));
             unnamed_5.groupsX = ((_e48 + 63u) / 64u);
@@ -86,6 +87,5 @@ fn main_1() {
 fn main(@builtin(global_invocation_id) gl_GlobalInvocationID: vec3<u32>, @builtin(local_invocation_index) gl_LocalInvocationIndex: u32, @builtin(num_workgroups) gl_NumWorkGroups: vec3<u32>) {
     gl_GlobalInvocationID_1 = gl_GlobalInvocationID;
     gl_LocalInvocationIndex_1 = gl_LocalInvocationIndex;
-    gl_NumWorkGroups_1 = gl_NumWorkGroups;
-    main_1();
+    main_1(gl_NumWorkGroups);
 }

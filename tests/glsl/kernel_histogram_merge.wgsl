@@ -22,7 +22,6 @@ var<uniform> params: Params;
 var<private> gl_LocalInvocationIndex_1: u32;
 var<workgroup> s_bins: array<atomic<u32>, 256>;
 var<workgroup> s_count: atomic<u32>;
-var<private> gl_WorkGroupID_1: vec3<u32>;
 @group(0) @binding(1) 
 var<storage> pixels: Pixels;
 @group(0) @binding(2) 
@@ -52,7 +51,7 @@ fn luminance_u0028_u1_u003b(packed: ptr<function, u32>) -> f32 {
     return dot(_e5.xyz, vec3<f32>(0.2126f, 0.7152f, 0.0722f));
 }
 
-fn main_1() {
+fn main_1(gl_WorkGroupID_1: vec3<u32>) {
     var lid: u32;
     var base: u32;
     var k: u32;
@@ -61,7 +60,9 @@ fn main_1() {
     var param: u32;
     var param_1: f32;
     var count: u32;
+    var gl_WorkGroupID_2: vec3<u32>;
 
+    gl_WorkGroupID_2 = gl_WorkGroupID_1;
     let _e20 = gl_LocalInvocationIndex_1;
     lid = _e20;
     let _e21 = lid;
@@ -71,7 +72,7 @@ fn main_1() {
         atomicStore((&s_count), 0u);
     }
     workgroupBarrier();
-    let _e26 = gl_WorkGroupID_1[0u];
+    let _e26 = gl_WorkGroupID_2[0u];
     let _e29 = lid;
     base = (((_e26 * 256u) * 4u) + _e29);
     k = 0u;
@@ -131,6 +132,5 @@ fn main_1() {
 @compute @workgroup_size(256, 1, 1) 
 fn main(@builtin(local_invocation_index) gl_LocalInvocationIndex: u32, @builtin(workgroup_id) gl_WorkGroupID: vec3<u32>) {
     gl_LocalInvocationIndex_1 = gl_LocalInvocationIndex;
-    gl_WorkGroupID_1 = gl_WorkGroupID;
-    main_1();
+    main_1(gl_WorkGroupID);
 }

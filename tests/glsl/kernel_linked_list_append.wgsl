@@ -27,7 +27,6 @@ struct Heads {
 }
 
 var<private> gl_GlobalInvocationID_1: vec3<u32>;
-var<private> gl_NumWorkGroups_1: vec3<u32>;
 @group(0) @binding(0) 
 var<uniform> params: Params;
 @group(0) @binding(1) 
@@ -37,7 +36,7 @@ var<storage, read_write> list: Nodes;
 @group(0) @binding(2) 
 var<storage, read_write> heads: Heads;
 
-fn main_1() {
+fn main_1(gl_NumWorkGroups_1: vec3<u32>) {
     var index: u32;
     var frag: vec2<u32>;
     var tx: u32;
@@ -46,9 +45,11 @@ fn main_1() {
     var tile: u32;
     var previous_head: u32;
     var phi_74_: bool;
+    var gl_NumWorkGroups_2: vec3<u32>;
 
+    gl_NumWorkGroups_2 = gl_NumWorkGroups_1;
     let _e19 = gl_GlobalInvocationID_1[1u];
-    let _e21 = gl_NumWorkGroups_1[0u];
+    let _e21 = gl_NumWorkGroups_2[0u];
     let _e25 = gl_GlobalInvocationID_1[0u];
     index = ((_e19 * (_e21 * 8u)) + _e25);
     let _e27 = index;
@@ -104,6 +105,5 @@ fn main_1() {
 @compute @workgroup_size(8, 8, 1) 
 fn main(@builtin(global_invocation_id) gl_GlobalInvocationID: vec3<u32>, @builtin(num_workgroups) gl_NumWorkGroups: vec3<u32>) {
     gl_GlobalInvocationID_1 = gl_GlobalInvocationID;
-    gl_NumWorkGroups_1 = gl_NumWorkGroups;
-    main_1();
+    main_1(gl_NumWorkGroups);
 }

@@ -30,15 +30,16 @@ var<storage> src: In;
 var<workgroup> s_base: u32;
 @group(0) @binding(2) 
 var<storage, read_write> dst: Out;
-var<private> gl_WorkGroupID_1: vec3<u32>;
 
-fn main_1() {
+fn main_1(gl_WorkGroupID_1: vec3<u32>) {
     var i: u32;
     var lid: u32;
     var alive: bool;
     var p: Particle;
     var local_slot: u32;
+    var gl_WorkGroupID_2: vec3<u32>;
 
+    gl_WorkGroupID_2 = gl_WorkGroupID_1;
     let _e21 = gl_GlobalInvocationID_1[0u];
     i = _e21;
     let _e22 = gl_LocalInvocationIndex_1;
@@ -83,7 +84,7 @@ fn main_1() {
         s_base = _e74;
         let _e77 = params.count;
         let _e79 = params.count;
-        let _e81 = gl_WorkGroupID_1[0u];
+        let _e81 = gl_WorkGroupID_2[0u];
         let _e86 = atomicLoad((&s_local_count));
         let _e88 = atomicAdd((&dst.dead_count), (min((_e77 - min(_e79, (_e81 * 128u))), 128u) - _e86));
     }
@@ -103,6 +104,5 @@ fn main_1() {
 fn main(@builtin(global_invocation_id) gl_GlobalInvocationID: vec3<u32>, @builtin(local_invocation_index) gl_LocalInvocationIndex: u32, @builtin(workgroup_id) gl_WorkGroupID: vec3<u32>) {
     gl_GlobalInvocationID_1 = gl_GlobalInvocationID;
     gl_LocalInvocationIndex_1 = gl_LocalInvocationIndex;
-    gl_WorkGroupID_1 = gl_WorkGroupID;
-    main_1();
+    main_1(gl_WorkGroupID);
 }

@@ -9,6 +9,7 @@ pub mod access;
 pub mod compswap;
 pub mod layout;
 pub mod literals;
+pub mod privates;
 pub mod uniformity;
 
 /// In each function [`crate::lower::spirv::sampler::outline_binding_array_accesses`] made, the

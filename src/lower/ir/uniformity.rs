@@ -10,10 +10,12 @@
 //!
 //! - uniform values: constants, overrides, `gl_WorkGroupID`,
 //!   `gl_NumWorkGroups`, loads from uniform blocks, read-only buffers and
-//!   variables only ever given uniform values in uniform control flow,
-//!   `workgroupUniformLoad`, and what is computed from them alone;
+//!   function-local variables only ever given uniform values in uniform
+//!   control flow, `workgroupUniformLoad`, and what is computed from them
+//!   alone;
 //! - everything else is non-uniform (invocation ids, read-write buffers,
-//!   `shared` memory, atomics, function results);
+//!   `shared` memory, private variables, as WGSL has it: the uniform ones
+//!   become locals first, [`super::privates`]; atomics, function results);
 //! - control flow is uniform inside a branch or loop on a uniform value,
 //!   until a `break`, `continue` or `return` in non-uniform control flow
 //!   (after which the rest of the loop, or the function, is not); after a
@@ -47,10 +49,15 @@ struct Callers {
 struct Analysis<'m> {
     module: &'m Module,
     callers: Vec<Callers>,
-    tainted_private: HashSet<Handle<naga::GlobalVariable>>,
+    /// Per function, which pointer arguments it may store through (or pass
+    /// on to a call): only those make the caller's memory non-uniform.
+    writes_through: Vec<Vec<bool>>,
     /// (function key, local variable) given a non-uniform value or given
     /// one in non-uniform control flow.
     tainted_local: HashSet<(usize, Handle<naga::LocalVariable>)>,
+    /// (function key, pointer argument) stored through with a non-uniform
+    /// value or in non-uniform control flow.
+    tainted_arguments: HashSet<(usize, u32)>,
     changed: bool,
     /// Barrier statements found in non-uniform control flow, by address,
     /// and whether each is a control barrier.
@@ -171,10 +178,23 @@ impl<'m> Analysis<'m> {
             Expression::GlobalVariable(g) => match self.module.global_variables[g].space {
                 AddressSpace::Uniform | AddressSpace::Handle | AddressSpace::Immediate => true,
                 AddressSpace::Storage { access } => !access.contains(StorageAccess::STORE),
-                AddressSpace::Private => !self.tainted_private.contains(&g),
+                // WGSL counts every private read as non-uniform (the
+                // uniform ones became locals: `privates`).
                 _ => false,
             },
             Expression::LocalVariable(l) => !self.tainted_local.contains(&(key, l)),
+            // A pointer argument: what every caller's memory behind it held
+            // (the function's own stores through it are the callers' taint).
+            // (Entry points take no pointers; `key` is a function's index.)
+            Expression::FunctionArgument(i) => {
+                !self.tainted_arguments.contains(&(key, i))
+                    && self
+                        .callers
+                        .get(key)
+                        .and_then(|c| c.arguments.get(i as usize))
+                        .copied()
+                        .unwrap_or(false)
+            }
             _ => false,
         }
     }
@@ -182,12 +202,8 @@ impl<'m> Analysis<'m> {
     /// Marks the variable behind `pointer` as holding non-uniform values.
     fn taint(&mut self, f: &Function, key: usize, pointer: Handle<Expression>) {
         let fresh = match *Self::root(f, pointer) {
-            Expression::GlobalVariable(g)
-                if self.module.global_variables[g].space == AddressSpace::Private =>
-            {
-                self.tainted_private.insert(g)
-            }
             Expression::LocalVariable(l) => self.tainted_local.insert((key, l)),
+            Expression::FunctionArgument(i) => self.tainted_arguments.insert((key, i)),
             _ => false,
         };
         self.changed |= fresh;
@@ -280,22 +296,39 @@ impl<'m> Analysis<'m> {
                         c.uniform = false;
                         changed = true;
                     }
-                    for (i, &a) in arguments.iter().enumerate() {
-                        if c.arguments.get(i).copied().unwrap_or(false) && !at(a) {
+                    let callee = &self.module.functions[function];
+                    let pointers: Vec<bool> = callee
+                        .arguments
+                        .iter()
+                        .map(|a| {
+                            matches!(
+                                self.module.types[a.ty].inner,
+                                naga::TypeInner::Pointer { .. }
+                                    | naga::TypeInner::ValuePointer { .. }
+                            )
+                        })
+                        .collect();
+                    let uniform: Vec<bool> = arguments
+                        .iter()
+                        .zip(&pointers)
+                        .map(|(&a, &p)| at(a) && (!p || self.uniform_memory(f, key, a)))
+                        .collect();
+                    let c = &mut self.callers[function.index()];
+                    for (i, &u) in uniform.iter().enumerate() {
+                        if c.arguments.get(i).copied().unwrap_or(false) && !u {
                             c.arguments[i] = false;
                             changed = true;
                         }
                     }
                     self.changed |= changed;
-                    // A callee may store anything through a pointer argument.
-                    for &a in arguments {
-                        if matches!(
-                            f.expressions[a],
-                            Expression::LocalVariable(_)
-                                | Expression::GlobalVariable(_)
-                                | Expression::Access { .. }
-                                | Expression::AccessIndex { .. }
-                        ) {
+                    // The callee may store anything through the pointer
+                    // arguments it writes through.
+                    for (i, &a) in arguments.iter().enumerate() {
+                        let written = self.writes_through[function.index()]
+                            .get(i)
+                            .copied()
+                            .unwrap_or(true);
+                        if pointers.get(i).copied().unwrap_or(false) && written {
                             self.taint(f, key, a);
                         }
                     }
@@ -326,6 +359,47 @@ impl<'m> Analysis<'m> {
         let c = self.block(which, f, key, u, continuing, cf_continuing);
         merge(b, c)
     }
+}
+
+/// The argument a pointer expression of `f` points into, if one.
+fn root_argument(f: &Function, mut e: Handle<Expression>) -> Option<u32> {
+    loop {
+        match f.expressions[e] {
+            Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => e = base,
+            Expression::FunctionArgument(i) => return Some(i),
+            _ => return None,
+        }
+    }
+}
+
+/// The arguments of `f` it stores through (or passes on to a call, which
+/// may).
+fn stores_through(f: &Function) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    crate::lower::ir::visit_blocks_ref(&f.body, &mut |b| {
+        for st in b.iter() {
+            match *st {
+                Statement::Store { pointer, .. }
+                | Statement::Atomic { pointer, .. }
+                | Statement::WorkGroupUniformLoad { pointer, .. } => {
+                    out.extend(root_argument(f, pointer));
+                }
+                Statement::Call { ref arguments, .. } => {
+                    out.extend(arguments.iter().filter_map(|&a| root_argument(f, a)));
+                }
+                _ => {}
+            }
+        }
+    });
+    out
+}
+
+/// For each argument of `f`, whether `f` may store through it.
+fn writes_through(f: &Function) -> Vec<bool> {
+    let written = stores_through(f);
+    (0..f.arguments.len() as u32)
+        .map(|i| written.contains(&i))
+        .collect()
 }
 
 fn merge(a: Exit, b: Exit) -> Exit {
@@ -359,8 +433,13 @@ fn analyze(module: &Module) -> Option<Found> {
                 arguments: vec![true; f.arguments.len()],
             })
             .collect(),
-        tainted_private: HashSet::new(),
+        writes_through: module
+            .functions
+            .iter()
+            .map(|(_, f)| writes_through(f))
+            .collect(),
         tainted_local: HashSet::new(),
+        tainted_arguments: HashSet::new(),
         changed: true,
         non_uniform: HashMap::new(),
         uniform_emits: HashSet::new(),
