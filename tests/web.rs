@@ -123,6 +123,38 @@ fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
     }))
 }
 
+/// Writes target/web/uniformity.json: each shader of tests/uniformity with
+/// atomport's verdict on its barriers, and the WGSL Tint is to judge: the
+/// WebGPU translation where atomport keeps them (Tint must accept it), the
+/// native one, barriers kept, where atomport refuses the shader for
+/// WebGPU (Tint must refuse it).
+fn write_uniformity(out: &Path) {
+    let mut cases = Vec::new();
+    for path in common::files_ending(&root().join("tests/uniformity"), "comp") {
+        let rel = path.strip_prefix(root()).unwrap().display().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let web = SourceOptions {
+            target: Platform::WebGpu,
+            ..SourceOptions::named(&rel)
+        };
+        let (verdict, wgsl) = match Kernel::from_glsl(&src, &web) {
+            Ok(k) => ("keep", k.wgsl().to_string()),
+            Err(e) => {
+                assert!(
+                    e.to_string().contains("uniformity analysis"),
+                    "{rel}: refused for another reason: {e}"
+                );
+                let native = Kernel::from_glsl(&src, &SourceOptions::named(&rel))
+                    .unwrap_or_else(|e| panic!("{rel}: {e}"));
+                ("refuse", native.wgsl().to_string())
+            }
+        };
+        println!("{rel}: atomport's verdict: {verdict}");
+        cases.push(serde_json::json!({ "name": rel, "atomport": verdict, "wgsl": wgsl }));
+    }
+    std::fs::write(out, serde_json::to_string(&cases).unwrap()).unwrap();
+}
+
 /// Writes target/web/jobs.json; returns how many kernels the WebGPU target
 /// refused, each printed with the reason.
 fn write_jobs(ctx: &Context, out: &Path) -> usize {
@@ -240,6 +272,7 @@ fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
     let ctx = Context::new(&opts.with_features(webgpu)).expect("lavapipe opens");
     write_jobs(&ctx, &web.join("jobs.json"));
     write_conformance(&ctx, &web.join("conformance.json"));
+    write_uniformity(&web.join("uniformity.json"));
     drop(ctx);
     let run = Command::new("node")
         .arg(root().join("examples/web/run.mjs"))

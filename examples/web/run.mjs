@@ -1,7 +1,9 @@
 // Drives atomport in Debian's headless Chromium (WebGPU on SwiftShader):
 //
 //   node run.mjs suite ROOT       the browser suite: every job in target/web/jobs.json, the
-//                                 conformance matrix with target/web/conformance.json, the
+//                                 conformance matrix with target/web/conformance.json,
+//                                 atomport's barrier verdicts in target/web/uniformity.json
+//                                 against Tint's, the
 //                                 dispatch-overhead benchmark, and the error without WebGPU;
 //                                 ends with one line, `N passed, M failed` (exit 1 if M > 0)
 //   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ until stopped
@@ -107,6 +109,19 @@ async function suite() {
         v = { name, passed: false, detail: String(e.message || e) };
       }
       record('conformance', v);
+    }
+    // Barriers: atomport's verdict (keep, or refuse the shader) against Tint's.
+    for (const c of JSON.parse(fs.readFileSync(path.join(webDir, 'uniformity.json'), 'utf8'))) {
+      let v;
+      try {
+        const t = await timed(page.evaluate((w) => window.suite.tint(w), c.wgsl), c.name);
+        const agrees = (c.atomport === 'keep') === t.accepted;
+        v = { name: c.name, passed: agrees,
+          detail: agrees ? '' : `atomport: ${c.atomport}; Tint: ${t.accepted ? 'accepts' : t.message}` };
+      } catch (e) {
+        v = { name: c.name, passed: false, detail: String(e.message || e) };
+      }
+      record('uniformity', v);
     }
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.

@@ -355,13 +355,7 @@ pub fn corpus() -> Vec<std::path::PathBuf> {
         ("examples/raster", "comp"),
         ("examples/embed/shaders", "comp"),
     ] {
-        let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == ext))
-            .collect();
-        v.sort();
-        out.extend(v);
+        out.extend(files_ending(&root.join(dir), ext));
     }
     out
 }
@@ -412,4 +406,15 @@ pub fn failures(outcomes: &[atomport::validate::conformance::Outcome]) -> Vec<St
         .filter(|o| !o.passed && o.skipped.is_none())
         .map(|o| format!("{}: {}", o.name, o.detail))
         .collect()
+}
+
+/// The files in `dir` with extension `ext`, sorted.
+pub fn files_ending(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
 }

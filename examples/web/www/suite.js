@@ -39,6 +39,17 @@ async function handLoop(wgsl, words, n) {
   return [performance.now() - start, last];
 }
 
+// Tint's verdict on a WGSL module: whether it compiles, and its errors.
+async function tint(wgsl) {
+  const adapter = await navigator.gpu.requestAdapter();
+  const device = await adapter.requestDevice();
+  const module = device.createShaderModule({ code: wgsl });
+  const info = await module.getCompilationInfo();
+  const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}: ${m.message}`);
+  device.destroy();
+  return { accepted: errors.length === 0, message: errors.join('; ') };
+}
+
 try {
   await init();
   window.suite = {
@@ -50,6 +61,7 @@ try {
     batch: () => atomport.batch(),
     atomportLoop: (wgsl, words, n) => atomport.dispatch_loop(wgsl, words, n),
     handLoop,
+    tint,
   };
   document.getElementById('status').textContent = 'ready';
 } catch (e) {
