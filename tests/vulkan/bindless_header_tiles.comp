@@ -7,7 +7,7 @@
 // beside them), and this kernel uses none of it: it reads a tile table from
 // an ordinary r32ui image and counts the dirty tiles. The unused arrays are
 // dropped with their types, so nothing formatless reaches WGSL.
-// run: --groups 2,2 --image table=8x8:r32ui --buffer Counts=u32:4
+// run: --groups 2,2 --image table=8x8:r32ui --buffer Counts=u32:4 --buffer Seeds=u32:64:iota
 layout(local_size_x = 4, local_size_y = 4) in;
 
 layout(set = 1, binding = 0) uniform image2D bindlessImages[];
@@ -17,6 +17,7 @@ layout(set = 1, binding = 1) uniform texture2D bindlessTextures[];
 
 layout(set = 0, binding = 0, r32ui) uniform uimage2D table;
 layout(set = 0, binding = 1) buffer Counts { uint backed; uint dirty; uint both; uint cleared; };
+layout(set = 0, binding = 2) readonly buffer Seeds { uint seeds[]; };
 
 const uint BACKED = 1u;
 const uint DIRTY = 2u;
@@ -26,8 +27,8 @@ void main() {
     if (any(greaterThanEqual(p, imageSize(table)))) {
         return;
     }
-    // A table with every state in it: the entry's flags come from its place.
-    uint entry = uint(p.x * 7 + p.y * 3) & 3u;
+    // A table with every state in it: the entry's flags come from its seed.
+    uint entry = (seeds[p.y * 8 + p.x] * 7u + uint(p.y) * 3u) & 3u;
     imageStore(table, p, uvec4(entry << 4u | entry));
     uint page = imageLoad(table, p).x;
     bool isBacked = (page & BACKED) != 0u;
