@@ -303,7 +303,7 @@ fn rewrite_chains(m: &mut Model, elements: &HashMap<Word, Vec<Word>>) -> Result<
 
 /// The descriptor sets holding an array of images, samplers or combined
 /// samplers (a binding array once the passes are done).
-fn sets_with_binding_arrays(m: &Model) -> std::collections::HashSet<u32> {
+pub(crate) fn sets_with_binding_arrays(m: &Model) -> std::collections::HashSet<u32> {
     m.variables()
         .filter(|&(_, class, pointee)| {
             m.global(pointee).is_some_and(|t| {

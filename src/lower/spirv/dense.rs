@@ -38,11 +38,15 @@ pub struct Renumbered {
 /// WebGPU's bind groups (`maxBindGroups`, which browsers do not raise).
 pub const WEBGPU_BIND_GROUPS: u32 = 4;
 
-/// Moves every descriptor set numbered `max_groups` or more to the lowest
-/// set number below it that the shader does not use, with its bindings,
-/// their aliases and the moves already made (`renumbered`); records each
-/// binding moved. Fails, naming the sets, when there are more sets than
-/// `max_groups`.
+/// Fits the descriptor sets into `max_groups` bind groups: every set
+/// numbered `max_groups` or more moves to the lowest set number below it
+/// that the shader does not use, with its bindings; when none is left, the
+/// set merges into the group with the fewest bindings (one without binding
+/// arrays, where there is one), its bindings numbered after that group's.
+/// The aliases and the moves already made (`renumbered`) follow; each
+/// binding moved is recorded with the set and binding the shader declared.
+/// Fails, naming the limit, when a merged group would need a binding
+/// number past [`MAX_BINDINGS_PER_GROUP`].
 pub fn dense_groups(
     m: &mut Model,
     aliases: &mut [Alias],
@@ -62,52 +66,100 @@ pub fn dense_groups(
         return Ok(());
     }
     let mut free = (0..max_groups).filter(|s| !used.contains(s));
-    let mut moves: Vec<(u32, u32)> = Vec::new();
+    let (mut moves, mut merged) = (Vec::new(), Vec::new());
     for &set in &high {
-        let Some(to) = free.next() else {
-            let sets: Vec<String> = used.iter().map(u32::to_string).collect();
-            return Err(crate::Error::Unsupported(format!(
-                "the shader uses {} descriptor sets ({}); WebGPU has {max_groups} bind groups",
-                used.len(),
-                sets.join(", ")
-            )));
-        };
-        moves.push((set, to));
+        match free.next() {
+            Some(to) => moves.push((set, to)),
+            None => merged.push(set),
+        }
     }
-    let to_of = |set: u32| moves.iter().find(|m| m.0 == set).map(|m| m.1);
+    // Where each (set, binding) goes: (group, binding).
+    let mut to: BTreeMap<(u32, u32), (u32, u32)> = BTreeMap::new();
     for &(_, set, binding) in &vars {
-        let Some(to) = to_of(set) else { continue };
+        let group = moves.iter().find(|m| m.0 == set).map_or(set, |m| m.1);
+        if !merged.contains(&set) {
+            to.insert((set, binding), (group, binding));
+        }
+    }
+    let arrays = crate::lower::spirv::arrays::sets_with_binding_arrays(m);
+    for &set in &merged {
+        let count = |g: u32| to.values().filter(|(group, _)| *group == g).count();
+        let target = (0..max_groups)
+            .min_by_key(|&g| (arrays.contains(&g), count(g), std::cmp::Reverse(g)))
+            .unwrap_or(0);
+        let mut next = to
+            .values()
+            .filter(|(group, _)| *group == target)
+            .map(|&(_, b)| b + 1)
+            .max()
+            .unwrap_or(0);
+        let bindings: BTreeSet<u32> = vars.iter().filter(|v| v.1 == set).map(|v| v.2).collect();
+        for binding in bindings {
+            if next >= MAX_BINDINGS_PER_GROUP {
+                return Err(crate::Error::Unsupported(format!(
+                    "the shader uses {} descriptor sets, and merging set {set} into bind group \
+                     {target} (WebGPU has {max_groups}) needs binding numbers past \
+                     maxBindingsPerBindGroup ({MAX_BINDINGS_PER_GROUP})",
+                    used.len()
+                )));
+            }
+            to.insert((set, binding), (target, next));
+            next += 1;
+        }
+    }
+    for &(_, set, binding) in &vars {
+        let (group, new) = to[&(set, binding)];
+        if (group, new) == (set, binding) {
+            continue;
+        }
         match renumbered
             .iter_mut()
             .find(|r| r.group == set && r.binding == binding)
         {
-            Some(r) => r.group = to,
+            Some(r) => (r.group, r.binding) = (group, new),
             None => renumbered.push(Renumbered {
-                group: to,
-                binding,
+                group,
+                binding: new,
                 declared: binding,
                 declared_group: set,
             }),
         }
     }
     for a in aliases.iter_mut() {
-        if let Some(to) = to_of(a.group) {
-            a.group = to;
+        let (set, binding, of) = (a.group, a.binding, a.of);
+        if let Some(&(group, new)) = to.get(&(set, binding)) {
+            (a.group, a.binding) = (group, new);
+        }
+        if let Some(&(_, new)) = to.get(&(set, of)) {
+            a.of = new;
         }
     }
-    let moved: Vec<(rspirv::spirv::Word, u32)> = vars
+    // An alias's number was atomport's own, never the shader's.
+    renumbered.retain(|r| {
+        !aliases
+            .iter()
+            .any(|a| a.group == r.group && a.binding == r.binding)
+    });
+    let placed: Vec<(rspirv::spirv::Word, (u32, u32))> = vars
         .iter()
-        .filter_map(|&(v, set, _)| Some((v, to_of(set)?)))
+        .map(|&(v, set, binding)| (v, to[&(set, binding)]))
         .collect();
     for a in &mut m.module_mut().annotations {
-        if let [
+        let [
             Operand::IdRef(t),
-            Operand::Decoration(Decoration::DescriptorSet),
+            Operand::Decoration(d),
             Operand::LiteralBit32(v),
         ] = a.operands.as_mut_slice()
-            && let Some(&(_, to)) = moved.iter().find(|(var, _)| var == t)
-        {
-            *v = to;
+        else {
+            continue;
+        };
+        let Some(&(_, (group, binding))) = placed.iter().find(|(var, _)| var == t) else {
+            continue;
+        };
+        match d {
+            Decoration::DescriptorSet => *v = group,
+            Decoration::Binding => *v = binding,
+            _ => {}
         }
     }
     Ok(())
