@@ -87,14 +87,14 @@ pub fn dense_groups(
         let target = (0..max_groups)
             .min_by_key(|&g| (arrays.contains(&g), count(g), std::cmp::Reverse(g)))
             .unwrap_or(0);
-        let mut next = to
+        let first = to
             .values()
             .filter(|(group, _)| *group == target)
             .map(|&(_, b)| b + 1)
             .max()
             .unwrap_or(0);
         let bindings: BTreeSet<u32> = vars.iter().filter(|v| v.1 == set).map(|v| v.2).collect();
-        for binding in bindings {
+        for (binding, next) in bindings.into_iter().zip(first..) {
             if next >= MAX_BINDINGS_PER_GROUP {
                 return Err(crate::Error::Unsupported(format!(
                     "the shader uses {} descriptor sets, and merging set {set} into bind group \
@@ -104,7 +104,6 @@ pub fn dense_groups(
                 )));
             }
             to.insert((set, binding), (target, next));
-            next += 1;
         }
     }
     for &(_, set, binding) in &vars {
