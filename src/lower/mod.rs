@@ -384,7 +384,8 @@ fn spirv_passes(
 /// passes that change bindings run — the caller's specialization values
 /// written as the defaults, unused globals dropped, OpenGL's binding numbers
 /// (or blocks sharing a binding moved apart) and combined samplers split
-/// into a texture and a sampler (wgpu binds no combined ones) — so that its
+/// into a texture and a sampler (wgpu binds no combined ones), and for the
+/// WebGPU target its sets fitted into four bind groups — so that its
 /// bindings are the translation's. Everything else is the compiler's.
 pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> Result<Vec<u32>> {
     let name = opts.display_name();
@@ -416,6 +417,11 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         dense::dense_bindings(&mut m, &mut []);
+        // The translation's bind groups, so that one set of bindings
+        // serves both runs.
+        if opts.target == front::Platform::WebGpu {
+            dense::dense_groups(&mut m, &mut [], &mut Vec::new(), dense::WEBGPU_BIND_GROUPS)?;
+        }
         sampler::split_combined_samplers(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).

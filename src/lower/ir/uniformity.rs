@@ -514,6 +514,19 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     let Some(mut found) = analyze(module) else {
         return Vec::new();
     };
+    // Early returns before a barrier become predication, where that makes
+    // some control barrier uniform.
+    if found.control > 0 {
+        let mut candidate = module.clone();
+        if super::predicate::early_returns(&mut candidate) > 0
+            && crate::front::validate(&candidate, None, "").is_ok()
+            && let Some(after) = analyze(&candidate)
+            && after.control < found.control
+        {
+            *module = candidate;
+            found = after;
+        }
+    }
     if found.control > 0 {
         let mut candidate = module.clone();
         if let Some(before) = analyze(&candidate)
