@@ -83,37 +83,7 @@ fn rewrite_block(
                 }
                 continue;
             }
-            Statement::Block(b) => Statement::Block(rewrite_block(b, f, types, rewrite, count)?),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-            } => Statement::If {
-                condition,
-                accept: rewrite_block(accept, f, types, rewrite, count)?,
-                reject: rewrite_block(reject, f, types, rewrite, count)?,
-            },
-            Statement::Switch { selector, cases } => Statement::Switch {
-                selector,
-                cases: cases
-                    .into_iter()
-                    .map(|mut c| {
-                        c.body =
-                            rewrite_block(std::mem::take(&mut c.body), f, types, rewrite, count)?;
-                        Ok(c)
-                    })
-                    .collect::<Result<Vec<_>>>()?,
-            },
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-            } => Statement::Loop {
-                body: rewrite_block(body, f, types, rewrite, count)?,
-                continuing: rewrite_block(continuing, f, types, rewrite, count)?,
-                break_if,
-            },
-            other => other,
+            other => super::map_blocks(other, |b, _| rewrite_block(b, f, types, rewrite, count))?,
         };
         out.push(stmt, span);
     }

@@ -285,6 +285,48 @@ pub(crate) fn functions_mut<'m>(
         .chain(entry_points.iter_mut().map(|ep| &mut ep.function))
 }
 
+/// `st` with each block it holds (an `if`'s, a `switch`'s cases, a loop's
+/// body and continuing, a nested block) replaced by `f(block, in_loop)`,
+/// where `in_loop` says the block is a loop's; other statements as they are.
+pub(crate) fn map_blocks<E>(
+    st: naga::Statement,
+    mut f: impl FnMut(naga::Block, bool) -> Result<naga::Block, E>,
+) -> Result<naga::Statement, E> {
+    use naga::Statement as S;
+    Ok(match st {
+        S::Block(b) => S::Block(f(b, false)?),
+        S::If {
+            condition,
+            accept,
+            reject,
+        } => S::If {
+            condition,
+            accept: f(accept, false)?,
+            reject: f(reject, false)?,
+        },
+        S::Switch { selector, cases } => S::Switch {
+            selector,
+            cases: cases
+                .into_iter()
+                .map(|mut c| {
+                    c.body = f(std::mem::take(&mut c.body), false)?;
+                    Ok(c)
+                })
+                .collect::<Result<Vec<_>, E>>()?,
+        },
+        S::Loop {
+            body,
+            continuing,
+            break_if,
+        } => S::Loop {
+            body: f(body, true)?,
+            continuing: f(continuing, true)?,
+            break_if,
+        },
+        other => other,
+    })
+}
+
 /// Calls `f` on `block` and every block nested in it, reading them only
 /// (outer blocks first).
 pub(crate) fn visit_blocks_ref(block: &naga::Block, f: &mut impl FnMut(&naga::Block)) {

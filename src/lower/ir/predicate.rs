@@ -188,39 +188,8 @@ impl Predicate<'_> {
     /// A compound statement with a barrier or a jump inside: kept, its
     /// blocks predicated.
     fn open(&mut self, st: Statement, in_loop: bool) -> Option<Statement> {
-        Some(match st {
-            Statement::Block(b) => Statement::Block(self.block(b, in_loop)?),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-            } => Statement::If {
-                condition,
-                accept: self.block(accept, in_loop)?,
-                reject: self.block(reject, in_loop)?,
-            },
-            Statement::Switch { selector, cases } => {
-                let mut out = Vec::with_capacity(cases.len());
-                for mut c in cases {
-                    c.body = self.block(c.body, in_loop)?;
-                    out.push(c);
-                }
-                Statement::Switch {
-                    selector,
-                    cases: out,
-                }
-            }
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-            } => Statement::Loop {
-                body: self.block(body, true)?,
-                continuing: self.block(continuing, true)?,
-                break_if,
-            },
-            other => other,
-        })
+        crate::lower::ir::map_blocks(st, |b, looped| self.block(b, in_loop || looped).ok_or(()))
+            .ok()
     }
 }
 
