@@ -285,6 +285,37 @@ pub(crate) fn functions_mut<'m>(
         .chain(entry_points.iter_mut().map(|ep| &mut ep.function))
 }
 
+/// The expression a pointer expression of `f` starts from: the variable or
+/// argument under its chain of accesses.
+pub(crate) fn pointer_root(
+    f: &naga::Function,
+    mut pointer: naga::Handle<naga::Expression>,
+) -> &naga::Expression {
+    loop {
+        match f.expressions[pointer] {
+            naga::Expression::Access { base, .. } | naga::Expression::AccessIndex { base, .. } => {
+                pointer = base
+            }
+            ref e => return e,
+        }
+    }
+}
+
+/// The blocks a statement holds (an `if`'s, a `switch`'s cases, a loop's
+/// body and continuing, a nested block), to read.
+pub(crate) fn child_blocks(st: &naga::Statement) -> Vec<&naga::Block> {
+    use naga::Statement as S;
+    match st {
+        S::Block(b) => vec![b],
+        S::If { accept, reject, .. } => vec![accept, reject],
+        S::Switch { cases, .. } => cases.iter().map(|c| &c.body).collect(),
+        S::Loop {
+            body, continuing, ..
+        } => vec![body, continuing],
+        _ => Vec::new(),
+    }
+}
+
 /// `st` with each block it holds (an `if`'s, a `switch`'s cases, a loop's
 /// body and continuing, a nested block) replaced by `f(block, in_loop)`,
 /// where `in_loop` says the block is a loop's; other statements as they are.
@@ -332,24 +363,8 @@ pub(crate) fn map_blocks<E>(
 pub(crate) fn visit_blocks_ref(block: &naga::Block, f: &mut impl FnMut(&naga::Block)) {
     f(block);
     for st in block.iter() {
-        match st {
-            naga::Statement::Block(b) => visit_blocks_ref(b, f),
-            naga::Statement::If { accept, reject, .. } => {
-                visit_blocks_ref(accept, f);
-                visit_blocks_ref(reject, f);
-            }
-            naga::Statement::Switch { cases, .. } => {
-                for c in cases {
-                    visit_blocks_ref(&c.body, f);
-                }
-            }
-            naga::Statement::Loop {
-                body, continuing, ..
-            } => {
-                visit_blocks_ref(body, f);
-                visit_blocks_ref(continuing, f);
-            }
-            _ => {}
+        for b in child_blocks(st) {
+            visit_blocks_ref(b, f);
         }
     }
 }

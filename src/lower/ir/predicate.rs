@@ -24,6 +24,8 @@ use naga::{
     Block, Expression, Function, Handle, Literal, LocalVariable, Module, Range, Span, Statement,
 };
 
+use crate::lower::ir::{child_blocks, pointer_root};
+
 /// Whether `block` reaches a barrier: directly, or through a call to one of
 /// `barrier_functions`.
 fn has_barrier(block: &Block, barrier_functions: &HashSet<Handle<Function>>) -> bool {
@@ -43,7 +45,12 @@ fn has_barrier(block: &Block, barrier_functions: &HashSet<Handle<Function>>) -> 
 /// Whether `block` leaves itself other than by falling through: a `break`
 /// or `continue` of a loop around it, or a `return`.
 fn jumps(block: &Block) -> bool {
-    block.iter().any(|st| match st {
+    block.iter().any(jumps_from)
+}
+
+/// Whether statement `st` leaves its block other than by falling through.
+fn jumps_from(st: &Statement) -> bool {
+    match st {
         Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill => true,
         Statement::Block(b) => jumps(b),
         Statement::If { accept, reject, .. } => jumps(accept) || jumps(reject),
@@ -53,7 +60,7 @@ fn jumps(block: &Block) -> bool {
             body, continuing, ..
         } => returns(body) || returns(continuing),
         _ => false,
-    })
+    }
 }
 
 /// Whether `block` holds a `return` anywhere.
@@ -65,17 +72,6 @@ fn returns(block: &Block) -> bool {
             .any(|st| matches!(st, Statement::Return { .. } | Statement::Kill));
     });
     found
-}
-
-/// The variable a pointer expression of `f` points into, if a local one.
-fn local_root(f: &Function, mut e: Handle<Expression>) -> Option<Handle<LocalVariable>> {
-    loop {
-        match f.expressions[e] {
-            Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => e = base,
-            Expression::LocalVariable(l) => return Some(l),
-            _ => return None,
-        }
-    }
 }
 
 struct Predicate<'a> {
@@ -128,7 +124,9 @@ impl Predicate<'_> {
                 | Statement::WorkGroupUniformLoad { .. }
                 | Statement::Break
                 | Statement::Continue => false,
-                Statement::Store { pointer, .. } => local_root(self.f, pointer).is_none(),
+                Statement::Store { pointer, .. } => {
+                    !matches!(pointer_root(self.f, pointer), Expression::LocalVariable(_))
+                }
                 // (A guarded atomic or call whose result is used after the
                 // guard leaves it out of scope: the caller validates.)
                 Statement::Call { function, .. } => {
@@ -157,9 +155,10 @@ impl Predicate<'_> {
                 | Statement::Switch { .. }
                 | Statement::Loop { .. }
                 | Statement::Block(_)) => {
-                    let mut probe = Block::new();
-                    probe.push(s.clone(), span);
-                    let opens = has_barrier(&probe, self.barrier_functions) || jumps(&probe);
+                    let opens = child_blocks(s)
+                        .into_iter()
+                        .any(|b| has_barrier(b, self.barrier_functions))
+                        || jumps_from(s);
                     if !opens {
                         // Neither a barrier nor a jump: all of it under the guard.
                         pending.push(st, span);

@@ -34,7 +34,7 @@ use naga::{
     StorageAccess,
 };
 
-use crate::lower::ir::visit_blocks;
+use crate::lower::ir::{pointer_root, visit_blocks};
 use crate::lower::spirv::compat::Warning;
 
 /// What one function's callers say about it.
@@ -49,6 +49,8 @@ struct Callers {
 struct Analysis<'m> {
     module: &'m Module,
     callers: Vec<Callers>,
+    /// Per function, which of its arguments are pointers.
+    pointer_arguments: Vec<Vec<bool>>,
     /// Per function, which pointer arguments it may store through (or pass
     /// on to a call): only those make the caller's memory non-uniform.
     writes_through: Vec<Vec<bool>>,
@@ -160,21 +162,9 @@ impl<'m> Analysis<'m> {
         u
     }
 
-    /// The variable a pointer expression points into.
-    fn root(f: &Function, mut pointer: Handle<Expression>) -> &Expression {
-        loop {
-            match f.expressions[pointer] {
-                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => {
-                    pointer = base
-                }
-                ref e => return e,
-            }
-        }
-    }
-
     /// Whether memory behind `pointer` holds uniform values.
     fn uniform_memory(&self, f: &Function, key: usize, pointer: Handle<Expression>) -> bool {
-        match *Self::root(f, pointer) {
+        match *pointer_root(f, pointer) {
             Expression::GlobalVariable(g) => match self.module.global_variables[g].space {
                 AddressSpace::Uniform | AddressSpace::Handle | AddressSpace::Immediate => true,
                 AddressSpace::Storage { access } => !access.contains(StorageAccess::STORE),
@@ -201,7 +191,7 @@ impl<'m> Analysis<'m> {
 
     /// Marks the variable behind `pointer` as holding non-uniform values.
     fn taint(&mut self, f: &Function, key: usize, pointer: Handle<Expression>) {
-        let fresh = match *Self::root(f, pointer) {
+        let fresh = match *pointer_root(f, pointer) {
             Expression::LocalVariable(l) => self.tainted_local.insert((key, l)),
             Expression::FunctionArgument(i) => self.tainted_arguments.insert((key, i)),
             _ => false,
@@ -296,21 +286,10 @@ impl<'m> Analysis<'m> {
                         c.uniform = false;
                         changed = true;
                     }
-                    let callee = &self.module.functions[function];
-                    let pointers: Vec<bool> = callee
-                        .arguments
-                        .iter()
-                        .map(|a| {
-                            matches!(
-                                self.module.types[a.ty].inner,
-                                naga::TypeInner::Pointer { .. }
-                                    | naga::TypeInner::ValuePointer { .. }
-                            )
-                        })
-                        .collect();
+                    let pointers = &self.pointer_arguments[function.index()];
                     let uniform: Vec<bool> = arguments
                         .iter()
-                        .zip(&pointers)
+                        .zip(pointers)
                         .map(|(&a, &p)| at(a) && (!p || self.uniform_memory(f, key, a)))
                         .collect();
                     let c = &mut self.callers[function.index()];
@@ -328,7 +307,11 @@ impl<'m> Analysis<'m> {
                             .get(i)
                             .copied()
                             .unwrap_or(true);
-                        if pointers.get(i).copied().unwrap_or(false) && written {
+                        let pointer = self.pointer_arguments[function.index()]
+                            .get(i)
+                            .copied()
+                            .unwrap_or(false);
+                        if pointer && written {
                             self.taint(f, key, a);
                         }
                     }
@@ -362,13 +345,10 @@ impl<'m> Analysis<'m> {
 }
 
 /// The argument a pointer expression of `f` points into, if one.
-fn root_argument(f: &Function, mut e: Handle<Expression>) -> Option<u32> {
-    loop {
-        match f.expressions[e] {
-            Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => e = base,
-            Expression::FunctionArgument(i) => return Some(i),
-            _ => return None,
-        }
+fn root_argument(f: &Function, pointer: Handle<Expression>) -> Option<u32> {
+    match *pointer_root(f, pointer) {
+        Expression::FunctionArgument(i) => Some(i),
+        _ => None,
     }
 }
 
@@ -433,6 +413,21 @@ fn analyze(module: &Module) -> Option<Found> {
                 arguments: vec![true; f.arguments.len()],
             })
             .collect(),
+        pointer_arguments: module
+            .functions
+            .iter()
+            .map(|(_, f)| {
+                f.arguments
+                    .iter()
+                    .map(|a| {
+                        matches!(
+                            module.types[a.ty].inner,
+                            naga::TypeInner::Pointer { .. } | naga::TypeInner::ValuePointer { .. }
+                        )
+                    })
+                    .collect()
+            })
+            .collect(),
         writes_through: module
             .functions
             .iter()
@@ -471,6 +466,23 @@ fn analyze(module: &Module) -> Option<Found> {
         control,
         uniform_emits: a.uniform_emits,
     })
+}
+
+/// `module` as `change` leaves a copy of it (saying whether it changed
+/// anything), where that leaves fewer control barriers non-uniform than
+/// `found` counts; `found` then is the copy's.
+fn keep_if_fewer(module: &mut Module, found: &mut Found, change: impl FnOnce(&mut Module) -> bool) {
+    if found.control == 0 {
+        return;
+    }
+    let mut candidate = module.clone();
+    if change(&mut candidate)
+        && let Some(after) = analyze(&candidate)
+        && after.control < found.control
+    {
+        *module = candidate;
+        *found = after;
+    }
 }
 
 /// Every barrier statement in source order (a statement before the blocks
@@ -514,30 +526,15 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     let Some(mut found) = analyze(module) else {
         return Vec::new();
     };
-    // Early returns before a barrier become predication, where that makes
-    // some control barrier uniform.
-    if found.control > 0 {
-        let mut candidate = module.clone();
-        if super::predicate::early_returns(&mut candidate) > 0
-            && crate::front::validate(&candidate, None, "").is_ok()
-            && let Some(after) = analyze(&candidate)
-            && after.control < found.control
-        {
-            *module = candidate;
-            found = after;
-        }
-    }
-    if found.control > 0 {
-        let mut candidate = module.clone();
-        if let Some(before) = analyze(&candidate)
-            && uniform_workgroup_loads(&mut candidate, &before.uniform_emits) > 0
-            && let Some(after) = analyze(&candidate)
-            && after.control < found.control
-        {
-            *module = candidate;
-            found = after;
-        }
-    }
+    // Early returns before a barrier become predication, and shared flags
+    // are read with workgroupUniformLoad, each where it makes some control
+    // barrier uniform.
+    keep_if_fewer(module, &mut found, |c| {
+        super::predicate::early_returns(c) > 0 && crate::front::validate(c, None, "").is_ok()
+    });
+    keep_if_fewer(module, &mut found, |c| {
+        analyze(c).is_some_and(|before| uniform_workgroup_loads(c, &before.uniform_emits) > 0)
+    });
     let non_uniform = found.non_uniform;
     if non_uniform.is_empty() {
         return Vec::new();
