@@ -311,6 +311,10 @@ pub(super) enum Command {
     /// binding with the first run's (exactly unless --compare says otherwise); exit 1 on a
     /// difference
     Diff(DiffArgs),
+    /// Check shaders against their original SPIR-V run natively, with inputs made from the
+    /// shaders' declarations (no inputs written): every output word compared, on every backend
+    /// present; exit 1 on a difference or a shader that does not translate
+    Check(CheckArgs),
     /// Translate a shader to WGSL (or, with --bindings, print its binding map as JSON)
     Translate {
         #[command(flatten)]
@@ -366,6 +370,85 @@ pub(super) struct DiffArgs {
     /// Print one JSON object on stdout
     #[arg(long)]
     pub(super) json: bool,
+}
+
+/// `atomport check`'s arguments.
+#[derive(clap::Args)]
+pub(super) struct CheckArgs {
+    /// Shaders (GLSL or SPIR-V), or folders checked for every .comp, .glsl and .spv in them
+    /// and below
+    #[arg(value_name = "SHADER", required = true)]
+    pub(super) shaders: Vec<PathBuf>,
+    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable), for every shader
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub(super) defines: Vec<String>,
+    /// Further folder for GLSL #include (repeatable; each shader's own folder comes first)
+    #[arg(short = 'I', value_name = "DIR")]
+    pub(super) include_dirs: Vec<PathBuf>,
+    /// GLSL dialect: vulkan or opengl [default: detected]
+    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
+    pub(super) dialect: Option<Dialect>,
+    /// The translation checked: native, or webgpu (the browser's, run natively) [default: native]
+    #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
+    pub(super) target: Option<atomport::Platform>,
+    /// Backends the translation runs on (vulkan, metal, dx12, gl), comma-separated [default:
+    /// every backend present]
+    #[arg(long, value_name = "A,B", value_parser = parse_backends)]
+    pub(super) backends: Option<Vec<BackendChoice>>,
+    /// Inputs given rather than generated, written as `run`'s job flags (as a `// run:` line
+    /// does): '--buffer Params=u32:[64] --groups 8' (repeatable; for every shader)
+    #[arg(long = "run", value_name = "FLAGS")]
+    pub(super) run: Vec<String>,
+    /// Ignore the shaders' own `// run:` lines: every input generated
+    #[arg(long)]
+    pub(super) no_run_lines: bool,
+    /// Compare binding NAME by RULE (multiset, forest, labels; as `diff --compare`): a binding
+    /// that holds order-dependent results (repeatable)
+    #[arg(long = "compare", value_name = "NAME=RULE", value_parser = parse_rule)]
+    pub(super) compare: Vec<atomport::validate::diff::Rule>,
+    /// Input variants to run, comma-separated: well-formed, one-group, zero, iota, random,
+    /// extremes [default: all]
+    #[arg(long, value_name = "A,B", value_parser = parse_variants)]
+    pub(super) variants: Option<Vec<atomport::validate::check::Variant>>,
+    /// Give up after SECS seconds on each translation, compilation and dispatch
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
+    pub(super) timeout: Duration,
+    /// Print one JSON array on stdout: each shader's report
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Also write a JUnit XML report to FILE (one test case per shader)
+    #[arg(long, value_name = "FILE")]
+    pub(super) junit: Option<PathBuf>,
+}
+
+fn parse_backends(s: &str) -> Result<Vec<BackendChoice>, String> {
+    let mut out = Vec::new();
+    for name in s.split(',').map(str::trim) {
+        match parse_backend(name)? {
+            BackendChoice::All => {
+                return Err("`all` is the default: name backends, or omit --backends".into());
+            }
+            b if out.contains(&b) => return Err(format!("`{name}` is named twice")),
+            b => out.push(b),
+        }
+    }
+    Ok(out)
+}
+
+fn parse_variants(s: &str) -> Result<Vec<atomport::validate::check::Variant>, String> {
+    use atomport::validate::check::Variant;
+    s.split(',')
+        .map(str::trim)
+        .map(|n| {
+            Variant::ALL
+                .into_iter()
+                .find(|v| v.name() == n)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+                    format!("`{n}` is not a variant ({})", names.join(", "))
+                })
+        })
+        .collect()
 }
 
 /// One run of `diff`: a backend's translation, or the original natively.

@@ -15,6 +15,7 @@ macro_rules! outln {
 }
 
 mod args;
+mod check;
 mod info;
 mod run;
 mod translate;
@@ -69,6 +70,7 @@ fn main() -> ExitCode {
         } => run::run(&shader, &job, &adapter, json),
         Command::Validate(args) => validate::validate(args),
         Command::Diff(args) => run::diff(&args),
+        Command::Check(args) => check::check(&args),
         Command::Translate {
             shader,
             out,

@@ -231,19 +231,7 @@ fn open(
     if backend != BackendChoice::Vulkan || !sides.contains(&Side::Native) {
         return Context::new(&o);
     }
-    // Push constants run natively as immediates; read-write storage
-    // images of any format need the adapter's own format features.
-    let native = wgpu::Features::PASSTHROUGH_SHADERS
-        | wgpu::Features::IMMEDIATES
-        | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
-    match o.adapter_features() {
-        Ok(have) => Context::new(&o.with_features(have & native)),
-        Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
-            adapter: "(no Vulkan adapter)".into(),
-            feature: atomport::runtime::native::NATIVE_FEATURE.into(),
-        }),
-        Err(e) => Err(e),
-    }
+    Context::new(&o.for_native()?)
 }
 
 /// `atomport diff`.

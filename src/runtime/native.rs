@@ -22,6 +22,27 @@ use crate::{Bind, BindingInfo, Context, Error, Kernel, Result, Workgroups};
 pub const NATIVE_FEATURE: &str =
     "PASSTHROUGH_SHADERS (running the original SPIR-V natively, on Vulkan adapters)";
 
+impl crate::ContextOptions {
+    /// These options (a Vulkan backend) with the features a native run
+    /// needs, where the adapter has them: PASSTHROUGH_SHADERS, push
+    /// constants as immediates, and the adapter's own format features
+    /// (read-write storage images of any format). No Vulkan adapter is the
+    /// feature missing.
+    pub fn for_native(self) -> Result<crate::ContextOptions> {
+        let native = wgpu::Features::PASSTHROUGH_SHADERS
+            | wgpu::Features::IMMEDIATES
+            | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+        match self.adapter_features() {
+            Ok(have) => Ok(self.with_features(have & native)),
+            Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
+                adapter: "(no Vulkan adapter)".into(),
+                feature: NATIVE_FEATURE.into(),
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 impl Context {
     /// Whether this context can run kernels natively: a Vulkan device opened
     /// with [`wgpu::Features::PASSTHROUGH_SHADERS`].

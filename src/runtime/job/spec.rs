@@ -176,6 +176,9 @@ pub enum BufferInit {
     },
     /// `@FILE`: the file's raw little-endian bytes; the type comes from the shader (u32 if unknown).
     File(PathBuf),
+    /// Bytes a program made (no spec text writes these: `validate::check`'s
+    /// generated inputs); the type comes from the shader, as for `@FILE`.
+    Bytes(Vec<u8>),
 }
 
 /// One value of a `TYPE:[…]` list.
@@ -289,6 +292,7 @@ impl BufferInit {
             | BufferInit::Fill { len, ty, .. }
             | BufferInit::Iota { len, ty } => (*len * ty.bytes()) as u64,
             BufferInit::Values { values, ty } => (values.len() * ty.bytes()) as u64,
+            BufferInit::Bytes(b) => b.len() as u64,
             BufferInit::File(path) => std::fs::metadata(path)
                 .map_err(|source| Error::Io {
                     path: path.clone(),
@@ -335,6 +339,7 @@ impl BufferInit {
                     .collect::<Result<Vec<u64>>>()?;
                 elements(*ty, &mut bits.into_iter())
             }
+            BufferInit::Bytes(b) => (None, b.clone()),
             BufferInit::File(path) => {
                 let bytes = crate::files::read_bounded(path, MAX_BYTES as u64, "buffer file")?;
                 if bytes.is_empty() {

@@ -1,0 +1,665 @@
+//! Inputs from the shader alone: every binding's resource made from its
+//! declared type, in one of several [`Variant`]s, and the type of each
+//! 4-byte word of a buffer, which both the inputs and the comparison read.
+//!
+//! A buffer's words are typed from the original SPIR-V's declarations (the
+//! block as the native run sees it; the translation keeps its bytes), read
+//! by naga's SPIR-V front end. Where that front end cannot read a module,
+//! the binding map's element type types every word.
+
+use crate::runtime::job::Resources;
+use crate::runtime::job::spec::{
+    BindingRef, BufferArg, BufferInit, ImageArg, SamplerArg, Slot, TextureArg,
+};
+use crate::{BindingInfo, BindingKind, Kernel};
+
+/// One set of generated inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// What a real caller passes: finite floats of moderate size (0.5 to
+    /// 2), small non-zero integers (1 to 3), and members named as counts,
+    /// sizes or extents set to the dispatch's, indices and offsets 0. The
+    /// verdict rests on it.
+    WellFormed,
+    /// [`Variant::WellFormed`]'s inputs on one workgroup.
+    OneGroup,
+    /// Every word zero.
+    Zero,
+    /// Word `i` holds `i` (as a float where the word is one).
+    Iota,
+    /// Random integers; floats random in -100 to 100.
+    Random,
+    /// The extremes: 0, -1, the largest and smallest integers; ±0, the
+    /// largest floats, infinities and NaN.
+    Extremes,
+}
+
+impl Variant {
+    /// Every variant, well-formed ones first.
+    pub const ALL: [Variant; 6] = [
+        Variant::WellFormed,
+        Variant::OneGroup,
+        Variant::Zero,
+        Variant::Iota,
+        Variant::Random,
+        Variant::Extremes,
+    ];
+
+    /// The name reports use (`well-formed`, `one-group`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::WellFormed => "well-formed",
+            Variant::OneGroup => "one-group",
+            Variant::Zero => "zero",
+            Variant::Iota => "iota",
+            Variant::Random => "random",
+            Variant::Extremes => "extremes",
+        }
+    }
+
+    /// Whether a real caller could pass these inputs: a difference under a
+    /// well-formed variant is a translation's, under a raw one possibly the
+    /// original's undefined behaviour.
+    pub fn well_formed(self) -> bool {
+        matches!(self, Variant::WellFormed | Variant::OneGroup)
+    }
+}
+
+/// What a 4-byte word of a buffer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// Bits of no known type (halfs, narrow integers, padding).
+    Bits,
+    /// A 32-bit integer, unsigned or signed.
+    Int,
+    /// The high word of a 64-bit integer.
+    IntHigh,
+    /// A 32-bit float.
+    F32,
+    /// The low word of a 64-bit float (the next word is its high word).
+    F64,
+    /// The high word of a 64-bit float.
+    F64High,
+}
+
+/// What an integer's name says it is, in the well-formed variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Nothing: a small non-zero value.
+    Plain,
+    /// A count or size: the number of invocations.
+    Count,
+    /// An extent along axis 0, 1 or 2 (`width`, `height`, `depth`).
+    Extent(usize),
+    /// An index, offset or start: 0.
+    Index,
+    /// A stride or step: 1.
+    Stride,
+}
+
+impl Role {
+    /// The role a member's name gives it.
+    fn of(name: &str) -> Role {
+        let n = name.to_ascii_lowercase();
+        let has = |w: &[&str]| w.iter().any(|w| n.contains(w));
+        if has(&["width", "size_x", "sizex", "dimx", "dim_x"]) || n == "w" || n == "nx" {
+            Role::Extent(0)
+        } else if has(&["height", "size_y", "sizey", "dimy", "dim_y"]) || n == "h" || n == "ny" {
+            Role::Extent(1)
+        } else if has(&["depth", "size_z", "dimz"]) || n == "nz" {
+            Role::Extent(2)
+        } else if has(&["stride", "step", "pitch"]) {
+            Role::Stride
+        } else if has(&[
+            "count", "num", "len", "size", "total", "max", "limit", "elements",
+        ]) || n == "n"
+        {
+            Role::Count
+        } else if has(&[
+            "index", "idx", "offset", "start", "first", "begin", "base", "min",
+        ]) {
+            Role::Index
+        } else {
+            Role::Plain
+        }
+    }
+}
+
+/// The typed words of a buffer binding, and the stride of the runtime
+/// array it ends with.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Word `i` of the fixed part and of one runtime-array element after it.
+    words: Vec<(Word, Role)>,
+    /// The byte offset and stride of the runtime array, if it ends with one.
+    runtime: Option<(u32, u32)>,
+}
+
+impl Layout {
+    /// The layout of the binding `info` in the original SPIR-V `module`
+    /// (none where it cannot be read: every word then has the binding map's
+    /// element type).
+    pub fn of(module: Option<&naga::Module>, info: &BindingInfo) -> Layout {
+        let ty = module.and_then(|m| {
+            let (_, g) = m.global_variables.iter().find(|(_, g)| {
+                if info.push_constant {
+                    g.space == naga::AddressSpace::Immediate
+                } else {
+                    g.binding.as_ref().is_some_and(|b| {
+                        (b.group, b.binding)
+                            == (
+                                info.declared_group.unwrap_or(info.group),
+                                info.declared.unwrap_or(info.binding),
+                            )
+                    })
+                }
+            })?;
+            Some((m, g.ty))
+        });
+        let mut layout = Layout::default();
+        match ty {
+            Some((m, ty)) => layout.walk(m, ty, 0, Role::Plain),
+            None => {
+                let word = match info.element_type {
+                    Some(crate::ElementType::F32) => Word::F32,
+                    Some(t) if t.bytes() == 4 => Word::Int,
+                    _ => Word::Bits,
+                };
+                layout.words = vec![(word, Role::Plain); (info.min_size as usize).div_ceil(4)];
+                if info.kind != BindingKind::Uniform && info.element_type.is_some() {
+                    let stride = info.element_type.map_or(4, |t| t.bytes() as u32);
+                    layout.runtime = Some(((info.min_size as u32).saturating_sub(stride), stride));
+                }
+            }
+        }
+        layout
+    }
+
+    /// Types the words of `ty` at byte `offset`.
+    fn walk(&mut self, m: &naga::Module, ty: naga::Handle<naga::Type>, offset: u32, role: Role) {
+        use naga::{ScalarKind as K, TypeInner as T};
+        let mut put = |at: u32, w: Word| {
+            let i = (at / 4) as usize;
+            if self.words.len() <= i {
+                self.words.resize(i + 1, (Word::Bits, Role::Plain));
+            }
+            self.words[i] = (w, role);
+        };
+        let scalar =
+            |at: u32, s: naga::Scalar, put: &mut dyn FnMut(u32, Word)| match (s.kind, s.width) {
+                (K::Float, 4) => put(at, Word::F32),
+                (K::Float, 8) => {
+                    put(at, Word::F64);
+                    put(at + 4, Word::F64High);
+                }
+                (K::Sint | K::Uint | K::Bool, 4) => put(at, Word::Int),
+                (K::Sint | K::Uint, 8) => {
+                    put(at, Word::Int);
+                    put(at + 4, Word::IntHigh);
+                }
+                _ => put(at & !3, Word::Bits),
+            };
+        match &m.types[ty].inner {
+            T::Scalar(s) | T::Atomic(s) => scalar(offset, *s, &mut put),
+            T::Vector { size, scalar: s } => {
+                for k in 0..*size as u32 {
+                    scalar(offset + k * u32::from(s.width), *s, &mut put);
+                }
+            }
+            T::Matrix {
+                columns,
+                rows,
+                scalar: s,
+            } => {
+                let column = match rows {
+                    naga::VectorSize::Bi => 2,
+                    _ => 4,
+                } * u32::from(s.width);
+                for c in 0..*columns as u32 {
+                    for r in 0..*rows as u32 {
+                        scalar(offset + c * column + r * u32::from(s.width), *s, &mut put);
+                    }
+                }
+            }
+            T::Array { base, size, stride } => match size {
+                naga::ArraySize::Constant(n) => {
+                    for k in 0..n.get().min(1 << 16) {
+                        self.walk(m, *base, offset + k * stride, role);
+                    }
+                }
+                _ => {
+                    self.runtime = Some((offset, *stride));
+                    self.walk(m, *base, offset, role);
+                }
+            },
+            T::Struct { members, .. } => {
+                for mem in members {
+                    let role = mem.name.as_deref().map_or(Role::Plain, Role::of);
+                    self.walk(m, mem.ty, offset + mem.offset, role);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The word types of a buffer of `len` bytes: the runtime array's
+    /// element repeated to the end.
+    pub fn words(&self, len: usize) -> Vec<(Word, Role)> {
+        let n = len.div_ceil(4);
+        (0..n)
+            .map(|i| match self.runtime {
+                Some((start, stride)) if i * 4 >= start as usize + stride as usize => {
+                    let stride = stride.max(4) as usize;
+                    let j = start as usize + (i * 4 - start as usize) % stride;
+                    self.words.get(j / 4).copied()
+                }
+                _ => self.words.get(i).copied(),
+            })
+            .map(|w| w.unwrap_or((Word::Bits, Role::Plain)))
+            .collect()
+    }
+
+    /// The bytes a buffer of the binding takes: the static part, and for a
+    /// runtime array `elements` elements.
+    pub fn len(&self, info: &BindingInfo, elements: u64) -> u64 {
+        let fixed = info.min_size.max(4 * self.words.len() as u64);
+        let len = match self.runtime {
+            Some((start, stride)) => u64::from(start) + u64::from(stride.max(4)) * elements,
+            None => fixed,
+        };
+        // Uniform blocks bind in multiples of 16 bytes.
+        len.max(fixed).div_ceil(16) * 16
+    }
+
+    /// Whether byte `at` lies in the last element of the runtime array of a
+    /// buffer of `len` bytes: where WGSL's clamped indices land an access
+    /// past the end that the native run (robust buffer access) discards.
+    pub fn in_last_element(&self, at: usize, len: usize) -> bool {
+        match self.runtime {
+            Some((start, stride)) => {
+                let stride = stride.max(4) as usize;
+                let body = len.saturating_sub(start as usize) / stride * stride;
+                at >= start as usize + body.saturating_sub(stride)
+            }
+            None => false,
+        }
+    }
+}
+
+/// The dispatch a check runs: enough workgroups that every axis the
+/// workgroup spans covers 32 invocations or more, and 4 along x at least.
+pub fn dispatch(workgroup: [u32; 3]) -> [u32; 3] {
+    let mut g = [1u32; 3];
+    for (k, &w) in workgroup.iter().enumerate() {
+        if w > 1 || k == 0 {
+            g[k] = 32u32.div_ceil(w.max(1)).max(if k == 0 { 4 } else { 1 });
+        }
+    }
+    g
+}
+
+/// A small deterministic random source (xorshift), so that a check's
+/// inputs are the same every time.
+pub struct Rng(u64);
+
+impl Rng {
+    /// The source for `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// The next 32 random bits.
+    pub fn word(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+
+    /// A float in `lo..hi`.
+    fn float(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * f64::from(self.word()) / f64::from(u32::MAX)
+    }
+}
+
+/// The bytes of a buffer of `words` in `variant`; `extent` is the
+/// dispatch's invocations along each axis.
+pub fn buffer_bytes(
+    words: &[(Word, Role)],
+    variant: Variant,
+    extent: [u32; 3],
+    rng: &mut Rng,
+) -> Vec<u8> {
+    let total = extent.iter().product::<u32>();
+    let well = variant.well_formed();
+    let mut out: Vec<u32> = Vec::with_capacity(words.len());
+    for (i, &(word, role)) in words.iter().enumerate() {
+        let double = |x: f64, half: usize| (x.to_bits() >> (32 * half)) as u32;
+        let v = match (variant, word) {
+            (Variant::Zero, _) => 0,
+            // A 64-bit float's words, each from the value its low word's
+            // index chose (the random one from a source reseeded by index).
+            (_, Word::F64 | Word::F64High) => {
+                let (at, half) = if word == Word::F64 {
+                    (i, 0)
+                } else {
+                    (i.saturating_sub(1), 1)
+                };
+                let mut r = Rng::new(at as u64 ^ variant as u64);
+                let x = match variant {
+                    Variant::Iota => at as f64,
+                    Variant::Random => r.float(-100.0, 100.0),
+                    Variant::Extremes => {
+                        [f64::MAX, f64::INFINITY, f64::NAN, -0.0, f64::NEG_INFINITY][at % 5]
+                    }
+                    _ => r.float(0.5, 2.0),
+                };
+                double(x, half)
+            }
+            (_, Word::Int) if well => match role {
+                Role::Count => total,
+                Role::Extent(k) => extent[k],
+                Role::Index => 0,
+                Role::Stride => 1,
+                Role::Plain => 1 + rng.word() % 3,
+            },
+            (_, Word::IntHigh) if well => 0,
+            (_, Word::F32) if well => (rng.float(0.5, 2.0) as f32).to_bits(),
+            // Halfs and bytes: each half a small positive number, each byte non-zero.
+            (_, Word::Bits) if well => 0x3C01_3C01,
+            (Variant::Iota, Word::F32) => (i as f32).to_bits(),
+            (Variant::Iota, Word::IntHigh) => 0,
+            (Variant::Iota, _) => i as u32,
+            (Variant::Random, Word::F32) => (rng.float(-100.0, 100.0) as f32).to_bits(),
+            (Variant::Random, _) => rng.word(),
+            (Variant::Extremes, Word::F32) => [
+                f32::MAX,
+                -f32::MAX,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NAN,
+                -0.0,
+                f32::MIN_POSITIVE / 2.0,
+                0.0,
+            ][i % 8]
+                .to_bits(),
+            (_, _) => [u32::MAX, 0x8000_0000, 0x7FFF_FFFF, 0, 1][i % 5],
+        };
+        out.push(v);
+    }
+    out.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Where `info` binds, as a spec names it.
+fn slot_of(info: &BindingInfo) -> BindingRef {
+    match (&info.name, &info.combined) {
+        (Some(n), _) | (None, Some(n)) => BindingRef::Name(n.clone()),
+        _ => BindingRef::Slot(Slot {
+            group: info.declared_group.unwrap_or(info.group),
+            binding: info.declared.unwrap_or(info.binding),
+            element: 0,
+        }),
+    }
+}
+
+/// The size an image or texture of shape `dim` gets, as a spec writes it.
+fn image_size(dim: &str) -> &'static str {
+    match dim {
+        "1d" | "buffer" => "64",
+        "1darray" => "64x4",
+        "2darray" | "2dmsarray" => "32x32x4",
+        "cubearray" => "16x16x2",
+        "cube" => "16x16",
+        "3d" => "16x16x8",
+        _ => "32x32",
+    }
+}
+
+/// The value every texel of a generated image starts at: 0 in the zero
+/// variant, in the extremes one the largest value of a 32- or 64-bit
+/// integer format (what a depth or minimum buffer is cleared to), 1
+/// otherwise.
+pub fn image_fill(info: &BindingInfo, variant: Variant) -> &'static str {
+    let format = match (&info.image, &info.texture) {
+        (Some(s), _) => s.format.name().to_string(),
+        (None, Some(t)) => t.format.clone().unwrap_or_default(),
+        _ => String::new(),
+    };
+    match variant {
+        Variant::Zero => "0",
+        Variant::Extremes if matches!(format.as_str(), "r32ui" | "r64ui" | "r32uint") => {
+            "4294967295"
+        }
+        Variant::Extremes if matches!(format.as_str(), "r32i" | "r64i" | "r32sint") => "2147483647",
+        _ => "1",
+    }
+}
+
+/// Each generated buffer's binding (group, binding) and initial bytes.
+pub type Made = Vec<((u32, u32), Vec<u8>)>;
+
+/// Every resource `kernel` needs that `given` does not name, made for
+/// `variant`; the dispatch covers `extent` invocations. Returns the
+/// resources and, for each generated buffer, its binding and bytes (to
+/// count what the run wrote). What cannot be generated is an `Err` naming
+/// it: the check reports it as not run.
+pub fn generate(
+    kernel: &Kernel,
+    module: Option<&naga::Module>,
+    given: &Resources,
+    variant: Variant,
+    extent: [u32; 3],
+) -> Result<(Resources, Made), String> {
+    let mut res = given.clone();
+    let mut made = Vec::new();
+    let mut rng = Rng::new(variant as u64 + 1);
+    let total = u64::from(extent.iter().product::<u32>());
+    let names = |info: &BindingInfo| {
+        let mut n: Vec<String> = [&info.name, &info.combined, &info.block_name]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        n.push(format!("{}.{}", info.group, info.binding));
+        n
+    };
+    let named = |r: &BindingRef, info: &BindingInfo| match r {
+        BindingRef::Name(n) => names(info).contains(n),
+        BindingRef::Slot(s) => {
+            (s.group, s.binding) == (info.group, info.binding)
+                || (s.group, s.binding)
+                    == (
+                        info.declared_group.unwrap_or(info.group),
+                        info.declared.unwrap_or(info.binding),
+                    )
+        }
+        BindingRef::Addressable(_) => false,
+    };
+    for info in kernel.bindings() {
+        if info.alias_of.is_some() {
+            continue;
+        }
+        if info.array.is_some() {
+            return Err(format!(
+                "`{}` is an array of resources: give its elements with --buffer/--image/--texture NAME[k]=…",
+                info.display_name()
+            ));
+        }
+        match info.kind {
+            k if k.is_buffer() => {
+                if res.buffers.iter().any(|a| named(&a.slot, info))
+                    || (info.push_constant && !res.push.is_empty())
+                    || (k == BindingKind::Uniform
+                        && !info.push_constant
+                        && res
+                            .uniforms
+                            .iter()
+                            .any(|u| info.members.iter().any(|m| m.name == u.name)))
+                {
+                    continue;
+                }
+                if info.name.as_deref() == Some(crate::Arena::BINDING) {
+                    return Err("the kernel reaches buffers by address (buffer_reference): give them with --buffer @NAME=…".into());
+                }
+                let layout = Layout::of(module, info);
+                let len = layout.len(info, (total * 4).max(64)).min(64 << 20);
+                let words = layout.words(len as usize);
+                let bytes = buffer_bytes(&words, variant, extent, &mut rng);
+                made.push(((info.group, info.binding), bytes.clone()));
+                res.buffers.push(BufferArg {
+                    slot: slot_of(info),
+                    init: BufferInit::Bytes(bytes),
+                });
+            }
+            BindingKind::Image | BindingKind::StorageTexture => {
+                if res.images.iter().any(|a| named(&a.slot, info)) {
+                    continue;
+                }
+                let dim = match (&info.image, &info.texture) {
+                    (Some(s), _) => serde_json::to_value(s.dim)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from)),
+                    (None, Some(t)) => t.dim.map(|d| d.name().to_string()),
+                    _ => None,
+                }
+                .unwrap_or_default();
+                let spec = format!(
+                    "0.0={}:fill={}",
+                    image_size(&dim),
+                    image_fill(info, variant)
+                );
+                let mut arg: ImageArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
+                arg.slot = slot_of(info);
+                if dim.contains("ms") {
+                    arg.samples = 4;
+                }
+                res.images.push(arg);
+            }
+            BindingKind::SampledTexture => {
+                if res.textures.iter().any(|a| named(&a.slot, info)) {
+                    continue;
+                }
+                let dim = info
+                    .texture
+                    .as_ref()
+                    .and_then(|t| t.dim)
+                    .map_or("2d", |d| d.name());
+                let mode = if variant == Variant::Zero {
+                    "fill=0"
+                } else {
+                    "iota"
+                };
+                let mut arg: TextureArg = format!("0.0={}:{mode}", image_size(dim))
+                    .parse()
+                    .map_err(|e: crate::Error| e.to_string())?;
+                arg.slot = slot_of(info);
+                res.textures.push(arg);
+            }
+            BindingKind::Sampler => {
+                let shadow = info.comparison == Some(true);
+                let name = match (&info.combined, &info.name) {
+                    // A combined sampler samples with nearest,clamp unless
+                    // it compares, which has no default.
+                    (Some(c), _) if shadow => c.clone(),
+                    (None, Some(n)) => n.clone(),
+                    _ => continue,
+                };
+                if res.samplers.iter().any(|s| s.name == name) {
+                    continue;
+                }
+                let spec = if shadow {
+                    "nearest,clamp,compare=less"
+                } else {
+                    "nearest,clamp"
+                };
+                res.samplers.push(SamplerArg {
+                    name,
+                    desc: spec.parse().map_err(|e: crate::Error| e.to_string())?,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok((res, made))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SourceOptions;
+
+    #[test]
+    fn names_say_what_integers_are() {
+        assert_eq!(Role::of("elementCount"), Role::Count);
+        assert_eq!(Role::of("num_items"), Role::Count);
+        assert_eq!(Role::of("width"), Role::Extent(0));
+        assert_eq!(Role::of("imageHeight"), Role::Extent(1));
+        assert_eq!(Role::of("baseIndex"), Role::Index);
+        assert_eq!(Role::of("rowStride"), Role::Stride);
+        assert_eq!(Role::of("seed"), Role::Plain);
+    }
+
+    #[test]
+    fn the_dispatch_covers_every_axis_the_workgroup_spans() {
+        assert_eq!(dispatch([64, 1, 1]), [4, 1, 1]);
+        assert_eq!(dispatch([8, 8, 1]), [4, 4, 1]);
+        assert_eq!(dispatch([256, 1, 1]), [4, 1, 1]);
+        assert_eq!(dispatch([4, 4, 4]), [8, 8, 8]);
+    }
+
+    #[test]
+    fn words_are_typed_from_the_declarations() {
+        let k = Kernel::from_glsl(
+            r#"#version 450
+layout(local_size_x = 1) in;
+struct P { vec2 at; uint id; float w; };
+layout(set = 0, binding = 0) buffer B { uint count; float scale; double d; P items[]; };
+void main() { items[0].id = count; }
+"#,
+            &SourceOptions::named("t.comp"),
+        )
+        .unwrap();
+        let words = k.original_spirv().unwrap();
+        let module = crate::validate::check::declarations(words).expect("declarations read");
+        let info = k.binding_named("B").unwrap();
+        let l = Layout::of(Some(&module), info);
+        let w: Vec<Word> = l.words(48).into_iter().map(|x| x.0).collect();
+        use Word::*;
+        assert_eq!(
+            w,
+            vec![
+                Int, F32, F64, F64High, F32, F32, Int, F32, F32, F32, Int, F32
+            ]
+        );
+        assert_eq!(l.words(8)[0].1, Role::Count);
+        // The runtime array's elements (16 bytes from byte 16), as many as asked.
+        assert_eq!(l.len(info, 10), 16 + 160);
+        assert!(l.in_last_element(160, 176));
+        assert!(!l.in_last_element(140, 176));
+    }
+
+    #[test]
+    fn well_formed_values_are_moderate() {
+        let words = vec![
+            (Word::F32, Role::Plain),
+            (Word::Int, Role::Count),
+            (Word::Int, Role::Plain),
+            (Word::Int, Role::Index),
+        ];
+        let b = buffer_bytes(&words, Variant::WellFormed, [64, 2, 1], &mut Rng::new(1));
+        let w: Vec<u32> = b
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert!((0.5..2.0).contains(&f32::from_bits(w[0])));
+        assert_eq!(w[1], 128);
+        assert!((1..=3).contains(&w[2]));
+        assert_eq!(w[3], 0);
+        assert!(
+            buffer_bytes(&words, Variant::Zero, [1, 1, 1], &mut Rng::new(1))
+                .iter()
+                .all(|&x| x == 0)
+        );
+    }
+}

@@ -1,0 +1,790 @@
+//! `check`: a shader proven against its own native run with no inputs
+//! written. Every resource is made from the shader's declarations in
+//! several [`Variant`]s ([`inputs`]); the original SPIR-V runs natively on
+//! the Vulkan adapter (robust buffer access), the translation on every
+//! backend present, on the same bytes; every word the kernel can write is
+//! compared, floats as floats where the declared types say a word is one.
+//!
+//! The verdict rests on the well-formed variants, the inputs a real caller
+//! passes. A raw variant (zeros, iota, random, extremes) that differs is
+//! reported as a possible undefined behaviour of the original (a division
+//! by zero, `int()` of an infinity, an index past an array), not as a
+//! translation error. A binding whose native run differs from itself
+//! depends on the order invocations ran in: it is compared by the rule
+//! that fits (`multiset`), or reported as not compared. A variant that
+//! writes nothing proves nothing: a shader no variant makes write is
+//! unchecked, not passed.
+
+pub mod inputs;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+pub use inputs::Variant;
+use inputs::{Layout, Word};
+
+use crate::runtime::job::{self, Resources};
+use crate::runtime::run::{BindingOutput, Data, RunOutput};
+use crate::validate::diff::{Comparison, Difference, FIRST, Rule};
+use crate::{BackendChoice, Context, ContextOptions, Error, Kernel};
+
+/// What to check and how.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// The backends the translation runs on; empty: every one present.
+    pub backends: Vec<BackendChoice>,
+    /// Inputs the user gives (`run`'s specs, a shader's `// run:` lines):
+    /// they replace the generated ones for the bindings they name.
+    pub given: Resources,
+    /// The dispatch, when given (else one from the workgroup size).
+    pub groups: Option<[u32; 3]>,
+    /// Bindings the user says are order-dependent, with their rules.
+    pub rules: Vec<Rule>,
+    /// The variants to run, well-formed ones first.
+    pub variants: Vec<Variant>,
+    /// The timeout of each compilation and dispatch.
+    pub timeout: Duration,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            backends: Vec::new(),
+            given: Resources::default(),
+            groups: None,
+            rules: Vec::new(),
+            variants: Variant::ALL.to_vec(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A check's verdict, for one run or a whole shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every written word equal (floats as floats, any NaN equal to any).
+    Exact,
+    /// Equal under an order-independent rule, or order-dependent and not
+    /// compared.
+    OrderIndependent,
+    /// Nothing written: nothing proven.
+    Unchecked,
+    /// It could not run (a limit, a feature the adapter lacks, inputs that
+    /// cannot be generated).
+    NotRun,
+    /// The translation's results differ from the original's.
+    Differs,
+}
+
+impl Verdict {
+    /// The name reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Exact => "exact",
+            Verdict::OrderIndependent => "order-independent",
+            Verdict::Unchecked => "unchecked",
+            Verdict::NotRun => "not run",
+            Verdict::Differs => "differs",
+        }
+    }
+}
+
+/// One binding that differs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Found {
+    /// The binding's name, or `GROUP.BINDING`.
+    pub binding: String,
+    /// How many elements differ.
+    pub count: usize,
+    /// The first differing elements (native first).
+    pub first: Vec<Difference>,
+    /// Every differing word lies in the last element of a runtime array,
+    /// where WGSL's clamped indices put an access past the end that the
+    /// native run drops: an out-of-range access could explain it.
+    pub out_of_range: bool,
+    /// Every differing element is a float within 1e-4 of the other, relatively.
+    pub float_sums: bool,
+}
+
+/// One variant on one backend.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// The inputs.
+    pub variant: Variant,
+    /// The backend the translation ran on.
+    pub backend: String,
+    /// The workgroups dispatched.
+    pub groups: [u32; 3],
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Words (texel channels for images) the native run changed.
+    pub written: usize,
+    /// For an order-independent verdict: the rule applied to each
+    /// order-dependent binding (`NAME=multiset`), or `NAME not compared`.
+    pub rules: Vec<String>,
+    /// What differs.
+    pub differences: Vec<Found>,
+    /// Why it did not run, or what else is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A shader's check.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The verdict: from the well-formed variants, or where they write
+    /// nothing from the raw ones that write.
+    pub verdict: Verdict,
+    /// Why, for a verdict other than exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Raw variants that differ: possible undefined behaviour of the
+    /// original under those inputs (`VARIANT on BACKEND: BINDING`).
+    pub possible_undefined: Vec<String>,
+    /// Every run.
+    pub runs: Vec<Run>,
+    /// Seconds the check took.
+    pub seconds: f64,
+}
+
+impl Report {
+    fn not_run(reason: String, start: Instant) -> Report {
+        Report {
+            verdict: Verdict::NotRun,
+            reason: Some(reason),
+            possible_undefined: Vec::new(),
+            runs: Vec::new(),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// The contexts a check runs on: the native one (Vulkan with passthrough
+/// shaders, which also runs the Vulkan translation) and one per other
+/// backend, or why a backend cannot run the kernel.
+struct Contexts {
+    native: Context,
+    others: Vec<(BackendChoice, std::result::Result<Context, String>)>,
+}
+
+impl Contexts {
+    fn open(kernel: &Kernel, opts: &CheckOptions) -> crate::Result<Contexts> {
+        let base = ContextOptions::from_env_with(Some(BackendChoice::Vulkan))?
+            .with_timeout(opts.timeout)
+            .with_features(kernel.required_features());
+        let native = Context::new(&base.clone().for_native()?)?;
+        let backends: Vec<BackendChoice> = if opts.backends.is_empty() {
+            BackendChoice::SINGLE
+                .into_iter()
+                .filter(|b| !crate::adapters(*b).is_empty())
+                .collect()
+        } else {
+            opts.backends.clone()
+        };
+        let others = backends
+            .into_iter()
+            .filter(|b| *b != BackendChoice::Vulkan)
+            .map(|b| {
+                let ctx = Context::new(&base.clone().with_backend(b)).map_err(|e| e.to_string());
+                (b, ctx)
+            })
+            .collect();
+        let with_vulkan =
+            opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan);
+        let mut c = Contexts { native, others };
+        if !with_vulkan {
+            c.others.retain(|(b, _)| *b != BackendChoice::Vulkan);
+        }
+        Ok(c)
+    }
+
+    /// The translation's contexts, Vulkan's (the native one) first.
+    fn translations<'c>(
+        &'c self,
+        opts: &CheckOptions,
+    ) -> Vec<(&'static str, std::result::Result<&'c Context, &'c str>)> {
+        let mut out = Vec::new();
+        if opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan) {
+            out.push(("vulkan", Ok(&self.native)));
+        }
+        for (b, c) in &self.others {
+            out.push((b.name(), c.as_ref().map_err(String::as_str)));
+        }
+        out
+    }
+}
+
+/// Checks `kernel` (read from GLSL or SPIR-V) against its original run
+/// natively. Never fails: what cannot run is a [`Verdict::NotRun`] with
+/// its reason.
+pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
+    let start = Instant::now();
+    if kernel.original_spirv().is_none() {
+        return Report::not_run("WGSL has no original SPIR-V to run natively".into(), start);
+    }
+    let contexts = match Contexts::open(kernel, opts) {
+        Ok(c) => c,
+        Err(e) => return Report::not_run(format!("no native run: {e}"), start),
+    };
+    let native_words = match kernel.native_spirv() {
+        Ok(w) => w.to_vec(),
+        Err(e) => return Report::not_run(format!("no native run: {e}"), start),
+    };
+    let module = declarations(&native_words);
+    let layouts: Vec<((u32, u32), Layout)> = kernel
+        .bindings()
+        .iter()
+        .map(|b| ((b.group, b.binding), Layout::of(module.as_ref(), b)))
+        .collect();
+    let traits = traits(&native_words);
+    let workgroup = kernel.workgroup_size();
+    let groups = opts.groups.unwrap_or_else(|| inputs::dispatch(workgroup));
+    let mut runs = Vec::new();
+    let mut seen: Vec<(Resources, [u32; 3])> = Vec::new();
+    for &variant in &opts.variants {
+        let g = if variant == Variant::OneGroup {
+            [1, 1, 1]
+        } else {
+            groups
+        };
+        let extent = [0, 1, 2].map(|k| g[k] * workgroup[k]);
+        let (res, made) =
+            match inputs::generate(kernel, module.as_ref(), &opts.given, variant, extent) {
+                Ok(r) => r,
+                Err(e) => return Report::not_run(e, start),
+            };
+        // Inputs the user gave whole run once.
+        if seen.iter().any(|(r, s)| *r == res && *s == g) {
+            continue;
+        }
+        seen.push((res.clone(), g));
+        let ctx = Variant_ {
+            variant,
+            groups: g,
+            res: &res,
+            made: &made,
+        };
+        runs.extend(run_variant(kernel, &contexts, opts, &ctx, &layouts, traits));
+    }
+    let mut report = verdict_of(runs);
+    report.seconds = start.elapsed().as_secs_f64();
+    report
+}
+
+/// The module's types and globals as naga reads them: its instructions up
+/// to the first function, without entry points (the declarations are all
+/// a layout needs, and naga's reader refuses some functions a driver
+/// runs). None where even they cannot be read.
+pub(crate) fn declarations(words: &[u32]) -> Option<naga::Module> {
+    let mut kept: Vec<u32> = words.get(..5)?.to_vec();
+    let mut i = 5;
+    while i < words.len() {
+        let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xFFFF);
+        if count == 0 || i + count > words.len() || op == 54 {
+            break;
+        }
+        // OpEntryPoint, OpExecutionMode, OpExecutionModeId.
+        if !matches!(op, 15 | 16 | 331) {
+            kept.extend_from_slice(&words[i..i + count]);
+        }
+        i += count;
+    }
+    crate::guard("naga's SPIR-V reader", || {
+        naga::front::spv::Frontend::new(kept.into_iter(), &naga::front::spv::Options::default())
+            .parse()
+            .map_err(|e| Error::Internal(e.to_string()))
+    })
+    .ok()
+}
+
+/// One variant's inputs.
+struct Variant_<'a> {
+    variant: Variant,
+    groups: [u32; 3],
+    res: &'a Resources,
+    made: &'a [((u32, u32), Vec<u8>)],
+}
+
+/// The runs of one variant: the native run (twice for the first
+/// well-formed one, to see which bindings depend on the order invocations
+/// ran in), then the translation on each backend.
+fn run_variant(
+    kernel: &Kernel,
+    contexts: &Contexts,
+    opts: &CheckOptions,
+    v: &Variant_,
+    layouts: &[((u32, u32), Layout)],
+    traits: Traits,
+) -> Vec<Run> {
+    let blank = |backend: &str, verdict, note: String| Run {
+        variant: v.variant,
+        backend: backend.to_string(),
+        groups: v.groups,
+        verdict,
+        written: 0,
+        rules: Vec::new(),
+        differences: Vec::new(),
+        note: Some(note),
+    };
+    let native = match job::run(&contexts.native, kernel, v.groups, v.res, true) {
+        Ok(o) => o,
+        Err(e) => return vec![blank("native", Verdict::NotRun, format!("native run: {e}"))],
+    };
+    let written = written_words(kernel, &native, v);
+    // A second native run, made once a translation differs: the bindings
+    // it leaves different depend on the order invocations ran in.
+    let mut again: Option<Option<RunOutput>> = None;
+    let mut out = Vec::new();
+    for (backend, ctx) in contexts.translations(opts) {
+        let ctx = match ctx {
+            Ok(c) => c,
+            Err(e) => {
+                out.push(blank(backend, Verdict::NotRun, e.to_string()));
+                continue;
+            }
+        };
+        let mut run = blank(backend, Verdict::Exact, String::new());
+        run.note = None;
+        run.written = written;
+        match job::run(ctx, kernel, v.groups, v.res, false) {
+            Ok(t) => {
+                let found = differing(&native, &t, layouts);
+                let mut varying = Vec::new();
+                if !found.is_empty() {
+                    let n2 = again.get_or_insert_with(|| {
+                        job::run(&contexts.native, kernel, v.groups, v.res, true).ok()
+                    });
+                    let t2 = job::run(ctx, kernel, v.groups, v.res, false).ok();
+                    for (x, y) in [(Some(&native), n2.as_ref()), (Some(&t), t2.as_ref())] {
+                        if let (Some(x), Some(y)) = (x, y) {
+                            varying.extend(differing(x, y, layouts).into_iter().map(|f| f.binding));
+                        }
+                    }
+                }
+                judge(&mut run, (&native, &t), found, &varying, opts, traits);
+            }
+            Err(e @ Error::Timeout { .. }) => {
+                run.verdict = Verdict::Differs;
+                run.note = Some(format!(
+                    "the translation did not finish where the original did: {e}"
+                ));
+            }
+            Err(e) => {
+                run.verdict = Verdict::NotRun;
+                run.note = Some(e.to_string());
+            }
+        }
+        if run.verdict == Verdict::Exact && written == 0 {
+            run.verdict = Verdict::Unchecked;
+            run.note = Some("the native run wrote nothing".into());
+        }
+        out.push(run);
+    }
+    out
+}
+
+/// `run`'s verdict from the differences `found` between the native output
+/// and the translation's (`outs`); `varying` names the bindings that a
+/// second run of either left different.
+fn judge(
+    run: &mut Run,
+    outs: (&RunOutput, &RunOutput),
+    found: Vec<Found>,
+    varying: &[String],
+    opts: &CheckOptions,
+    traits: Traits,
+) {
+    let (native, translated) = outs;
+    for found in found {
+        let b = native
+            .bindings
+            .iter()
+            .find(|b| name_of(b) == found.binding)
+            .expect("a difference names a binding");
+        let varies = varying.contains(&found.binding);
+        let ruled = opts.rules.iter().find(|r| r.names(b)).map(|r| r.comparison);
+        let rule = ruled.unwrap_or(Comparison::Multiset);
+        let other = translated
+            .bindings
+            .iter()
+            .find(|x| (x.group, x.binding) == (b.group, b.binding));
+        let equal = other.is_some_and(|o| {
+            crate::validate::diff::compare_with(
+                &single(native, b),
+                &single(translated, o),
+                &[Rule {
+                    binding: found.binding.clone(),
+                    comparison: rule,
+                }],
+            )
+            .is_ok_and(|d| d.is_empty())
+        });
+        let applied = if (varies || traits.atomic_results_used || ruled.is_some()) && equal {
+            Some(format!("{}={}", found.binding, rule.name()))
+        } else if traits.float_atomics && found.float_sums {
+            Some(format!(
+                "{}=float sums (within 1e-4 relative: float atomics add in the order invocations ran)",
+                found.binding
+            ))
+        } else if varies {
+            Some(format!(
+                "{} not compared (a second run differs from the first)",
+                found.binding
+            ))
+        } else {
+            None
+        };
+        match applied {
+            Some(rule) => {
+                run.rules.push(rule);
+                run.verdict = run.verdict.max(Verdict::OrderIndependent);
+            }
+            None => {
+                run.verdict = Verdict::Differs;
+                run.differences.push(found);
+            }
+        }
+    }
+}
+
+/// What the original's code says about which results may depend on the
+/// order invocations ran in.
+#[derive(Clone, Copy, Debug, Default)]
+struct Traits {
+    /// It stores or branches on the value an atomic returns (an append
+    /// buffer's slot, a ticket): a binding holding the same values in
+    /// another order is not a difference.
+    atomic_results_used: bool,
+    /// It adds floats atomically: sums round by the order of their terms.
+    float_atomics: bool,
+}
+
+/// `out` with only binding `b`, for [`crate::validate::diff::compare_with`].
+fn single(out: &RunOutput, b: &BindingOutput) -> RunOutput {
+    RunOutput {
+        adapter: out.adapter.clone(),
+        bindings: vec![b.clone()],
+        counters: Vec::new(),
+        push_constants: Vec::new(),
+        addressable: Vec::new(),
+    }
+}
+
+/// The name a report gives binding `b`.
+fn name_of(b: &BindingOutput) -> String {
+    b.name
+        .clone()
+        .unwrap_or_else(|| format!("{}.{}", b.group, b.binding))
+}
+
+/// Every writable binding of `a` that differs in `b`: buffers word by word
+/// in their declared types, images and textures channel by channel.
+fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> Vec<Found> {
+    let mut out = Vec::new();
+    for (x, y) in a.bindings.iter().zip(&b.bindings) {
+        if !x.writable {
+            continue;
+        }
+        let layout = layouts
+            .iter()
+            .find(|(s, _)| *s == (x.group, x.binding))
+            .map(|(_, l)| l);
+        let buffer = layout.filter(|_| x.kind == "buffer");
+        let (idx, near): (Vec<usize>, Vec<bool>) = match buffer {
+            Some(l) => buffer_differences(l, &x.bytes, &y.bytes)
+                .into_iter()
+                .unzip(),
+            None => data_differences(&x.data, &y.data).into_iter().unzip(),
+        };
+        let shown = |o: &BindingOutput, i: usize| match buffer {
+            Some(l) => word_text(l, o, i),
+            None if i < o.data.len() => o.data.show(i),
+            None => "(missing)".into(),
+        };
+        if idx.is_empty() {
+            continue;
+        }
+        let out_of_range =
+            buffer.is_some_and(|l| idx.iter().all(|&i| l.in_last_element(i * 4, x.bytes.len())));
+        out.push(Found {
+            binding: name_of(x),
+            count: idx.len(),
+            first: idx
+                .iter()
+                .take(FIRST)
+                .map(|&i| Difference {
+                    index: i,
+                    a: shown(x, i),
+                    b: shown(y, i),
+                })
+                .collect(),
+            out_of_range,
+            float_sums: near.iter().all(|&n| n),
+        });
+    }
+    out
+}
+
+/// Word `i` of a buffer as its declared type reads it.
+fn word_text(l: &Layout, o: &BindingOutput, i: usize) -> String {
+    let words = l.words(o.bytes.len());
+    let w = word(&o.bytes, i);
+    match words.get(i).map(|w| w.0) {
+        None if i * 4 >= o.bytes.len() => "(missing)".into(),
+        Some(Word::F32) => f32::from_bits(w).to_string(),
+        Some(Word::F64) => {
+            f64::from_bits(u64::from(w) | u64::from(word(&o.bytes, i + 1)) << 32).to_string()
+        }
+        _ => format!("{w:#010x}"),
+    }
+}
+
+/// Word `i` of `bytes` (0 past the end).
+fn word(bytes: &[u8], i: usize) -> u32 {
+    bytes
+        .get(i * 4..i * 4 + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// The words of two buffers that differ, floats compared as floats; with
+/// each, whether it is a float close to the other ([`near`]).
+fn buffer_differences(l: &Layout, x: &[u8], y: &[u8]) -> Vec<(usize, bool)> {
+    let n = x.len().max(y.len()).div_ceil(4);
+    let words = l.words(n * 4);
+    let double = |lo: u32, bytes: &[u8], i: usize| {
+        f64::from_bits(u64::from(lo) | u64::from(word(bytes, i + 1)) << 32)
+    };
+    (0..n)
+        .filter_map(|i| {
+            let (a, b) = (word(x, i), word(y, i));
+            let (p, q) = match words[i].0 {
+                Word::F32 => (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b))),
+                Word::F64 => (double(a, x, i), double(b, y, i)),
+                // Compared with its low word.
+                Word::F64High => return None,
+                _ => {
+                    let missing = (i * 4 >= x.len()) != (i * 4 >= y.len());
+                    return (a != b || missing).then_some((i, false));
+                }
+            };
+            (!same_f64(p, q)).then_some((i, near(p, q)))
+        })
+        .collect()
+}
+
+/// Elements of two images' data that differ, floats as floats; with each,
+/// whether it is a float close to the other.
+fn data_differences(x: &Data, y: &Data) -> Vec<(usize, bool)> {
+    let n = x.len().max(y.len());
+    let (xb, yb) = (x.bits(), y.bits());
+    (0..n)
+        .filter_map(|i| match (x, y) {
+            (Data::F32(a), Data::F32(b)) => match (a.get(i), b.get(i)) {
+                (Some(p), Some(q)) => {
+                    let (p, q) = (f64::from(*p), f64::from(*q));
+                    (!same_f64(p, q)).then_some((i, near(p, q)))
+                }
+                _ => Some((i, false)),
+            },
+            _ => (xb.get(i) != yb.get(i)).then_some((i, false)),
+        })
+        .collect()
+}
+
+/// Whether two finite floats are within 1e-4 of each other, relatively:
+/// sums of the same terms added in another order.
+fn near(a: f64, b: f64) -> bool {
+    a.is_finite() && b.is_finite() && (a - b).abs() <= 1e-4 * a.abs().max(b.abs())
+}
+
+/// Floats equal as floats (so -0 equals 0), and any NaN equal to any: no
+/// spec fixes a NaN's sign or payload.
+fn same_f64(a: f64, b: f64) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// Words (texel channels for images) the native run changed from its inputs.
+fn written_words(kernel: &Kernel, native: &RunOutput, v: &Variant_) -> usize {
+    let mut n = 0;
+    for b in native.bindings.iter().filter(|b| b.writable) {
+        if b.kind == "buffer" {
+            let input = v
+                .made
+                .iter()
+                .find(|(s, _)| *s == (b.group, b.binding))
+                .map(|(_, bytes)| bytes.clone())
+                .or_else(|| given_bytes(v.res, b));
+            n += match input {
+                Some(i) => (0..b.bytes.len().div_ceil(4))
+                    .filter(|&k| word(&i, k) != word(&b.bytes, k))
+                    .count(),
+                // Bytes the check cannot know: every non-zero word.
+                None => (0..b.bytes.len().div_ceil(4))
+                    .filter(|&k| word(&b.bytes, k) != 0)
+                    .count(),
+            };
+        } else {
+            // Generated images start at one value ([`inputs::image_fill`]).
+            let fill: f64 = kernel
+                .bindings()
+                .iter()
+                .find(|i| (i.group, i.binding) == (b.group, b.binding))
+                .map_or(0.0, |i| {
+                    inputs::image_fill(i, v.variant).parse().unwrap_or(0.0)
+                });
+            let value = |i: usize| match &b.data {
+                Data::U32(d) => f64::from(d[i]),
+                Data::I32(d) => f64::from(d[i]),
+                Data::F32(d) => f64::from(d[i]),
+                Data::U64(d) => d[i] as f64,
+                Data::I64(d) => d[i] as f64,
+            };
+            n += (0..b.data.len()).filter(|&i| value(i) != fill).count();
+        }
+    }
+    n
+}
+
+/// The bytes a given `--buffer` spec put in binding `b`, where known.
+fn given_bytes(res: &Resources, b: &BindingOutput) -> Option<Vec<u8>> {
+    res.buffers.iter().find_map(|a| {
+        let named = match &a.slot {
+            crate::runtime::job::spec::BindingRef::Name(n) => b.name.as_deref() == Some(n),
+            crate::runtime::job::spec::BindingRef::Slot(s) => {
+                (s.group, s.binding) == (b.group, b.binding)
+            }
+            crate::runtime::job::spec::BindingRef::Addressable(_) => false,
+        };
+        named
+            .then(|| a.init.materialize(&|_| Ok(0)).ok().map(|(_, bytes)| bytes))
+            .flatten()
+    })
+}
+
+/// The [`Traits`] of a SPIR-V module (none known where rspirv cannot read it).
+fn traits(words: &[u32]) -> Traits {
+    use rspirv::spirv::Op;
+    let Ok(module) = rspirv::dr::load_words(words) else {
+        return Traits::default();
+    };
+    let atomic = |op: Op| {
+        matches!(
+            op,
+            Op::AtomicExchange
+                | Op::AtomicCompareExchange
+                | Op::AtomicCompareExchangeWeak
+                | Op::AtomicIIncrement
+                | Op::AtomicIDecrement
+                | Op::AtomicIAdd
+                | Op::AtomicISub
+                | Op::AtomicSMin
+                | Op::AtomicUMin
+                | Op::AtomicSMax
+                | Op::AtomicUMax
+                | Op::AtomicAnd
+                | Op::AtomicOr
+                | Op::AtomicXor
+                | Op::AtomicFAddEXT
+                | Op::AtomicFMinEXT
+                | Op::AtomicFMaxEXT
+        )
+    };
+    let body = module
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions);
+    let results: Vec<u32> = body
+        .clone()
+        .filter(|i| atomic(i.class.opcode))
+        .filter_map(|i| i.result_id)
+        .collect();
+    let used = body.clone().any(|i| {
+        i.operands
+            .iter()
+            .any(|o| matches!(o, rspirv::dr::Operand::IdRef(id) if results.contains(id)))
+    });
+    Traits {
+        atomic_results_used: used,
+        float_atomics: body.clone().any(|i| i.class.opcode == Op::AtomicFAddEXT),
+    }
+}
+
+/// The shader's verdict from its runs: the worst of the well-formed runs
+/// that wrote; where none wrote, of the raw runs that did.
+fn verdict_of(runs: Vec<Run>) -> Report {
+    let wrote = |r: &&Run| r.written > 0 && r.verdict != Verdict::NotRun;
+    let well: Vec<&Run> = runs
+        .iter()
+        .filter(|r| r.variant.well_formed())
+        .filter(wrote)
+        .collect();
+    let raw: Vec<&Run> = runs
+        .iter()
+        .filter(|r| !r.variant.well_formed())
+        .filter(wrote)
+        .collect();
+    let possible_undefined: Vec<String> = runs
+        .iter()
+        .filter(|r| !r.variant.well_formed() && r.verdict == Verdict::Differs)
+        .map(|r| {
+            let b: Vec<&str> = r.differences.iter().map(|d| d.binding.as_str()).collect();
+            format!("{} on {}: {}", r.variant.name(), r.backend, b.join(", "))
+        })
+        .collect();
+    let basis = if well.is_empty() {
+        raw.clone()
+    } else {
+        well.clone()
+    };
+    let (verdict, reason) = if runs.iter().all(|r| r.verdict == Verdict::NotRun) {
+        (Verdict::NotRun, runs.iter().find_map(|r| r.note.clone()))
+    } else if basis.is_empty() {
+        (
+            Verdict::Unchecked,
+            Some("no variant made the native run write anything".to_string()),
+        )
+    } else {
+        let worst = basis
+            .iter()
+            .map(|r| r.verdict)
+            .max()
+            .unwrap_or(Verdict::Exact);
+        let why = match worst {
+            Verdict::Differs => basis
+                .iter()
+                .find(|r| r.verdict == Verdict::Differs)
+                .map(|r| {
+                    let b: Vec<String> = r
+                        .differences
+                        .iter()
+                        .map(|d| format!("{} ({} elements)", d.binding, d.count))
+                        .collect();
+                    format!(
+                        "{} on {}: {}",
+                        r.variant.name(),
+                        r.backend,
+                        r.note.clone().unwrap_or_else(|| b.join(", "))
+                    )
+                }),
+            Verdict::OrderIndependent => basis
+                .iter()
+                .find(|r| r.verdict == Verdict::OrderIndependent)
+                .map(|r| r.rules.join("; ")),
+            _ if well.is_empty() => Some("only raw inputs made the native run write".to_string()),
+            _ => None,
+        };
+        (worst, why)
+    };
+    Report {
+        verdict,
+        reason,
+        possible_undefined,
+        runs,
+        seconds: 0.0,
+    }
+}
+#[cfg(test)]
+mod tests;

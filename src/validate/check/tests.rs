@@ -1,0 +1,180 @@
+//! `check` on kernels written for it: a translation broken on purpose (a
+//! fault injected through the test-only hook) must differ; order-dependent
+//! output must not; a kernel that writes only under some inputs must be
+//! made to write, and one that never writes is unchecked.
+
+use super::*;
+use crate::SourceOptions;
+use crate::lower::fault::{Fault, inject};
+
+fn glsl(src: &str) -> Kernel {
+    Kernel::from_glsl(src, &SourceOptions::named("check-test.comp")).expect("translates")
+}
+
+/// Whether this machine can run a check at all (a Vulkan adapter with
+/// passthrough shaders).
+fn native_present() -> bool {
+    ContextOptions::from_env_with(Some(BackendChoice::Vulkan))
+        .and_then(ContextOptions::for_native)
+        .and_then(|o| o.adapter_features())
+        .is_ok_and(|f| f.contains(wgpu::Features::PASSTHROUGH_SHADERS))
+}
+
+/// Each invocation adds its own value at its own texel: a transposed
+/// image holds the values at other texels.
+const IMAGE_ADD: &str = r#"#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D tally;
+layout(set = 0, binding = 1) readonly buffer Weights { uint weight[]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    imageAtomicAdd(tally, p, weight[p.y * 32 + p.x] + uint(p.x) * 7u);
+}
+"#;
+
+#[test]
+fn swapped_image_axes_differ() {
+    if !native_present() {
+        eprintln!("skipped: no Vulkan adapter with passthrough shaders");
+        return;
+    }
+    let opts = CheckOptions::default();
+    let good = check(&glsl(IMAGE_ADD), &opts);
+    assert_eq!(good.verdict, Verdict::Exact, "{good:#?}");
+    let broken = inject(Some(Fault::SwappedImageAxes), || glsl(IMAGE_ADD));
+    let r = check(&broken, &opts);
+    assert_eq!(r.verdict, Verdict::Differs, "{r:#?}");
+    let run = r
+        .runs
+        .iter()
+        .find(|x| x.variant == Variant::WellFormed && x.verdict == Verdict::Differs)
+        .expect("the well-formed run differs");
+    assert_eq!(run.differences[0].binding, "tally");
+    assert!(run.differences[0].count > 0);
+    assert!(run.written > 0);
+}
+
+#[test]
+fn an_append_buffer_is_not_a_difference() {
+    if !native_present() {
+        return;
+    }
+    // Keys above a threshold appended in whatever order invocations ran.
+    let k = glsl(
+        r#"#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) readonly buffer Keys { float keys[]; };
+layout(set = 0, binding = 1) buffer Kept { uint kept_count; uint kept[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (keys[i] > 1.25) {
+        uint slot = atomicAdd(kept_count, 1u);
+        kept[slot] = i;
+    }
+}
+"#,
+    );
+    let opts = CheckOptions {
+        groups: Some([16, 1, 1]),
+        ..CheckOptions::default()
+    };
+    let r = check(&k, &opts);
+    println!("append buffer: {:?} {:?}", r.verdict, r.reason);
+    assert!(
+        matches!(r.verdict, Verdict::Exact | Verdict::OrderIndependent),
+        "{r:#?}"
+    );
+    for run in r
+        .runs
+        .iter()
+        .filter(|x| x.verdict == Verdict::OrderIndependent)
+    {
+        assert!(run.rules.iter().any(|x| x.starts_with("Kept")), "{run:#?}");
+    }
+}
+
+#[test]
+fn zero_inputs_write_nothing_and_the_others_write() {
+    if !native_present() {
+        return;
+    }
+    // Nothing happens with a zero scale: only the other variants prove it.
+    let k = glsl(
+        r#"#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform Params { float scale; uint count; };
+layout(set = 0, binding = 1) buffer Data { vec2 v[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= count || scale == 0.0) return;
+    v[i] = v[i] * scale + vec2(float(i));
+}
+"#,
+    );
+    let r = check(&k, &CheckOptions::default());
+    assert_eq!(r.verdict, Verdict::Exact, "{r:#?}");
+    let zero = r.runs.iter().find(|x| x.variant == Variant::Zero).unwrap();
+    assert_eq!((zero.written, zero.verdict), (0, Verdict::Unchecked));
+    let well = r
+        .runs
+        .iter()
+        .find(|x| x.variant == Variant::WellFormed)
+        .unwrap();
+    // `count` reads as a count: every invocation of the dispatch works.
+    let invocations = (well.groups[0] * 64) as usize;
+    assert_eq!(well.written, 2 * invocations, "{well:#?}");
+}
+
+#[test]
+fn a_kernel_that_never_writes_is_unchecked() {
+    if !native_present() {
+        return;
+    }
+    let k = glsl(
+        r#"#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+void main() {
+    if (gl_GlobalInvocationID.x > 1000000u) o[0] = 1u;
+}
+"#,
+    );
+    let r = check(&k, &CheckOptions::default());
+    assert_eq!(r.verdict, Verdict::Unchecked, "{r:#?}");
+    assert!(r.reason.unwrap().contains("write anything"));
+}
+
+#[test]
+fn floats_compare_as_floats() {
+    assert!(same_f64(0.0, -0.0));
+    assert!(same_f64(f64::NAN, -f64::NAN));
+    assert!(!same_f64(1.0, 1.0 + 1e-12));
+    assert!(near(1000.0, 1000.01));
+    assert!(!near(1.0, 1.1));
+    assert!(!near(f64::INFINITY, f64::INFINITY - 1.0) || f64::INFINITY == f64::INFINITY);
+    let d = data_differences(
+        &Data::F32(vec![0.0, f32::NAN, 1.0]),
+        &Data::F32(vec![-0.0, -f32::NAN, 2.0]),
+    );
+    assert_eq!(d, vec![(2, false)]);
+}
+
+#[test]
+fn atomic_results_used_are_found() {
+    let used = glsl(
+        r#"#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint n; uint o[]; };
+void main() { o[atomicAdd(n, 1u)] = 5u; }
+"#,
+    );
+    let unused = glsl(
+        r#"#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint n; uint o[]; };
+void main() { atomicAdd(n, 1u); o[0] = 5u; }
+"#,
+    );
+    assert!(traits(used.original_spirv().unwrap()).atomic_results_used);
+    assert!(!traits(unused.original_spirv().unwrap()).atomic_results_used);
+}
