@@ -394,10 +394,10 @@ pub(super) struct CheckArgs {
     /// Backends the translation runs on (vulkan, metal, dx12, gl), comma-separated [default:
     /// every backend present]
     #[arg(long, value_name = "A,B", value_parser = parse_backends)]
-    pub(super) backends: Option<Vec<BackendChoice>>,
+    pub(super) backends: Option<List<BackendChoice>>,
     /// Inputs given rather than generated, written as `run`'s job flags (as a `// run:` line
     /// does): '--buffer Params=u32:[64] --groups 8' (repeatable; for every shader)
-    #[arg(long = "run", value_name = "FLAGS")]
+    #[arg(long = "run", value_name = "FLAGS", allow_hyphen_values = true)]
     pub(super) run: Vec<String>,
     /// Ignore the shaders' own `// run:` lines: every input generated
     #[arg(long)]
@@ -409,7 +409,7 @@ pub(super) struct CheckArgs {
     /// Input variants to run, comma-separated: well-formed, one-group, zero, iota, random,
     /// extremes [default: all]
     #[arg(long, value_name = "A,B", value_parser = parse_variants)]
-    pub(super) variants: Option<Vec<atomport::validate::check::Variant>>,
+    pub(super) variants: Option<List<atomport::validate::check::Variant>>,
     /// Give up after SECS seconds on each translation, compilation and dispatch
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
     pub(super) timeout: Duration,
@@ -421,7 +421,11 @@ pub(super) struct CheckArgs {
     pub(super) junit: Option<PathBuf>,
 }
 
-fn parse_backends(s: &str) -> Result<Vec<BackendChoice>, String> {
+/// A comma-separated list of values (one flag's value, as clap sees it).
+#[derive(Clone, Debug)]
+pub(super) struct List<T>(pub(super) Vec<T>);
+
+fn parse_backends(s: &str) -> Result<List<BackendChoice>, String> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim) {
         match parse_backend(name)? {
@@ -432,10 +436,10 @@ fn parse_backends(s: &str) -> Result<Vec<BackendChoice>, String> {
             b => out.push(b),
         }
     }
-    Ok(out)
+    Ok(List(out))
 }
 
-fn parse_variants(s: &str) -> Result<Vec<atomport::validate::check::Variant>, String> {
+fn parse_variants(s: &str) -> Result<List<atomport::validate::check::Variant>, String> {
     use atomport::validate::check::Variant;
     s.split(',')
         .map(str::trim)
@@ -448,7 +452,8 @@ fn parse_variants(s: &str) -> Result<Vec<atomport::validate::check::Variant>, St
                     format!("`{n}` is not a variant ({})", names.join(", "))
                 })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()
+        .map(List)
 }
 
 /// One run of `diff`: a backend's translation, or the original natively.

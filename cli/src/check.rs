@@ -19,7 +19,6 @@ struct Checked {
 }
 
 pub fn check(args: &CheckArgs) -> atomport::Result<()> {
-    let shaders = expand(&args.shaders)?;
     // The flags --run gives every shader, refused here if they do not parse.
     let run_flags: Vec<String> = args
         .run
@@ -27,8 +26,9 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
         .flat_map(|r| r.split_whitespace().map(String::from))
         .collect();
     Resources::from_flags(&run_flags).map_err(|e| Error::Spec(format!("--run: {e}")))?;
+    let shaders = expand(&args.shaders)?;
     let present: Vec<BackendChoice> = match &args.backends {
-        Some(b) => b.clone(),
+        Some(b) => b.0.clone(),
         None => BackendChoice::SINGLE
             .into_iter()
             .filter(|b| !atomport::adapters(*b).is_empty())
@@ -182,8 +182,8 @@ fn one(
         rules,
         variants: args
             .variants
-            .clone()
-            .unwrap_or_else(|| check::Variant::ALL.to_vec()),
+            .as_ref()
+            .map_or_else(|| check::Variant::ALL.to_vec(), |v| v.0.clone()),
         timeout: args.timeout,
     };
     Ok(check::check(&kernel, &o))

@@ -26,54 +26,60 @@ struct Samples {
     samples: array<f32>,
 }
 
+struct Filtered {
+    filtered: array<f32>,
+}
+
 var<private> gl_GlobalInvocationID_1: vec3<u32>;
-@group(0) @binding(2) 
+@group(0) @binding(3) 
 var<uniform> unnamed: gl_DefaultUniformBlock;
 @group(0) @binding(1) 
 var<uniform> material: Material;
 @group(0) @binding(0) 
-var<storage, read_write> unnamed_1: Samples;
+var<storage> unnamed_1: Samples;
+@group(0) @binding(2) 
+var<storage, read_write> unnamed_2: Filtered;
 
 fn main_1() {
     var i: u32;
     var acc: f32;
     var k: i32;
 
-    let _e14 = gl_GlobalInvocationID_1[0u];
-    i = _e14;
-    let _e15 = i;
-    let _e17 = unnamed.u_count;
-    if (_e15 >= _e17) {
+    let _e15 = gl_GlobalInvocationID_1[0u];
+    i = _e15;
+    let _e16 = i;
+    let _e18 = unnamed.u_count;
+    if (_e16 >= _e18) {
         return;
     }
     acc = 0f;
     k = 0i;
     loop {
-        let _e19 = k;
-        if (_e19 < 4i) {
-            let _e21 = k;
-            let _e25 = material.weights[_e21].value;
-            let _e26 = i;
-            let _e27 = k;
-            let _e31 = unnamed.u_count;
-            let _e35 = unnamed_1.samples[((_e26 + bitcast<u32>(_e27)) % _e31)];
-            let _e37 = acc;
-            acc = (_e37 + (_e25 * _e35));
+        let _e20 = k;
+        if (_e20 < 4i) {
+            let _e22 = k;
+            let _e26 = material.weights[_e22].value;
+            let _e27 = i;
+            let _e28 = k;
+            let _e32 = unnamed.u_count;
+            let _e36 = unnamed_1.samples[((_e27 + bitcast<u32>(_e28)) % _e32)];
+            let _e38 = acc;
+            acc = (_e38 + (_e26 * _e36));
             continue;
         } else {
             break;
         }
         continuing {
-            let _e39 = k;
-            k = (_e39 + 1i);
+            let _e40 = k;
+            k = (_e40 + 1i);
         }
     }
-    let _e41 = i;
-    let _e42 = acc;
-    let _e44 = unnamed.u_gain;
-    let _e48 = material.tint[0u];
-    let _e54 = material.offsets[1i].value[1u];
-    unnamed_1.samples[_e41] = (((_e42 * _e44) * _e48) + f32(_e54));
+    let _e42 = i;
+    let _e43 = acc;
+    let _e45 = unnamed.u_gain;
+    let _e49 = material.tint[0u];
+    let _e55 = material.offsets[1i].value[1u];
+    unnamed_2.filtered[_e42] = (((_e43 * _e45) * _e49) + f32(_e55));
     return;
 }
 

@@ -1,0 +1,176 @@
+//! `atomport check`: every golden and demo kernel checked with no inputs
+//! written (their `// run:` lines ignored), each given a verdict; the
+//! command's errors, exit codes, `--json` and `--junit` shapes.
+
+mod common;
+
+use common::{assert_fails, atomport, stderr, temp_file};
+
+/// The shaders `check` leaves unchecked with every input generated, and
+/// why: what they need is geometry a generator does not guess.
+const UNCHECKED: [(&str, &str); 2] = [
+    (
+        "raster.comp",
+        "writes only for triangles that cover a pixel centre",
+    ),
+    (
+        "gl_point_raster_min_depth.comp",
+        "writes only for points a projection matrix puts on screen",
+    ),
+];
+
+#[test]
+fn every_golden_and_demo_kernel_gets_a_verdict_with_no_inputs_written() {
+    let corpus: Vec<String> = common::corpus()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let junit = temp_file("check", "corpus.xml", "");
+    let mut args = vec!["check", "--no-run-lines", "--json", "--junit", &junit];
+    args.extend(corpus.iter().map(String::as_str));
+    let start = std::time::Instant::now();
+    let o = atomport(&args);
+    let seconds = start.elapsed().as_secs_f64();
+    let reports: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    let reports = reports.as_array().expect("an array");
+    assert_eq!(reports.len(), corpus.len());
+    let mut by = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for r in reports {
+        let name = r["shader"].as_str().unwrap().rsplit('/').next().unwrap();
+        let verdict = r["verdict"].as_str().unwrap().to_string();
+        if verdict != "exact" {
+            println!("{name}: {verdict}: {}", r["reason"]);
+            assert!(r["reason"].is_string(), "{name}: a verdict says why");
+        }
+        by.entry(verdict).or_default().push(name.to_string());
+    }
+    println!(
+        "{} shaders in {seconds:.1} s ({:.2} s each): {:?}",
+        corpus.len(),
+        seconds / corpus.len() as f64,
+        by.iter().map(|(v, n)| (v, n.len())).collect::<Vec<_>>()
+    );
+    assert!(!by.contains_key("differs"), "{:?}", by.get("differs"));
+    assert!(!by.contains_key("not translated"), "{by:?}");
+    let unchecked = by.get("unchecked").cloned().unwrap_or_default();
+    for name in &unchecked {
+        assert!(
+            UNCHECKED.iter().any(|(n, _)| n == name),
+            "{name} is unchecked: nothing made it write"
+        );
+    }
+    assert!(
+        by.get("exact")
+            .is_some_and(|e| e.len() * 10 >= corpus.len() * 8)
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The JUnit report: one test case per shader.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml"));
+    assert_eq!(xml.matches("<testcase ").count(), corpus.len());
+    assert!(xml.contains(&format!("tests=\"{}\" failures=\"0\"", corpus.len())));
+}
+
+#[test]
+fn run_lines_give_the_inputs_and_the_dispatch() {
+    let o = atomport(&[
+        "check",
+        "--json",
+        "--backends",
+        "vulkan",
+        "tests/glsl/gl_std140_next_to_loose.comp",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+    // The run line's --groups 4, and its inputs in every variant (but the
+    // one-group one): a single run of each.
+    let runs = v[0]["runs"].as_array().unwrap();
+    assert!(runs.iter().all(|r| r["backend"] == "vulkan"));
+    assert_eq!(runs[0]["groups"], serde_json::json!([4, 1, 1]));
+    assert!(runs.iter().any(|r| r["variant"] == "one-group"));
+}
+
+#[test]
+fn text_output_ends_with_the_summary() {
+    let shader = temp_file(
+        "check",
+        "copy.comp",
+        "#version 450\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) readonly buffer In { float a[]; };\nlayout(set = 0, binding = 1) buffer Out { float b[]; };\nvoid main() { uint i = gl_GlobalInvocationID.x; b[i] = a[i] * 2.0 + 1.0; }\n",
+    );
+    let o = atomport(&["check", &shader]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("copy.comp: exact"), "{out}");
+    assert_eq!(
+        out.lines().last(),
+        Some("1 exact, 0 order-independent, 0 differ, 0 unchecked, 0 not run")
+    );
+}
+
+#[test]
+fn a_shader_that_does_not_translate_fails_the_check() {
+    let bad = temp_file(
+        "check",
+        "bad.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undefined_thing(); }\n",
+    );
+    let good = temp_file(
+        "check",
+        "fine.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint b[]; };\nvoid main() { b[0] = 1u; }\n",
+    );
+    let o = atomport(&["check", "--json", &bad, &good]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "not translated");
+    assert!(
+        v[0]["reason"].as_str().unwrap().contains("bad.comp:3"),
+        "{v}"
+    );
+    // The others are checked all the same.
+    assert_eq!(v[1]["verdict"], "exact");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_fails(
+        &atomport(&["check", "--variants", "warm", "x.comp"]),
+        2,
+        "`warm` is not a variant",
+    );
+    assert_fails(
+        &atomport(&["check", "--backends", "all", "x.comp"]),
+        2,
+        "`all` is the default",
+    );
+    let shader = temp_file(
+        "check",
+        "u.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
+    );
+    assert_fails(
+        &atomport(&["check", "--run", "--buffer", &shader]),
+        2,
+        "--run",
+    );
+    assert_fails(
+        &atomport(&["check", "--run", "--frobnicate 3", &shader]),
+        2,
+        "--run: `--frobnicate` is not a job flag",
+    );
+    let empty = std::env::temp_dir().join(format!("atomport-check-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_fails(
+        &atomport(&["check", empty.to_str().unwrap()]),
+        2,
+        "the folder holds no shader",
+    );
+    assert_fails(
+        &atomport(&["check", "no/such/shader.comp"]),
+        1,
+        "no/such/shader.comp",
+    );
+    assert_fails(&atomport(&["check"]), 2, "SHADER");
+}
