@@ -289,4 +289,57 @@ fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
         run.status.success() && summary.ends_with(" passed, 0 failed"),
         "the browser suite: {summary}"
     );
+    check_in_the_browser(&web);
+}
+
+/// `atomport check --browser`: kernels checked with generated inputs in
+/// Chromium against the same native bytes, each variant a `browser` run
+/// judged as the native backends' are.
+fn check_in_the_browser(web: &Path) {
+    let shaders = [
+        "examples/histogram/equalize.comp",
+        "examples/histogram/luma.comp",
+        "examples/embed/shaders/compact.comp",
+        "tests/glsl/atomic_min_max_int.comp",
+        "tests/vulkan/partition_histogram_return.comp",
+    ];
+    let mut args = vec![
+        "check",
+        "--browser",
+        "--json",
+        "--no-run-lines",
+        "--variants",
+        "well-formed,one-group,iota",
+    ];
+    args.extend(shaders);
+    let o = common::atomport_command(&args)
+        .env("ATOMPORT_WEB_DIR", web)
+        .output()
+        .expect("atomport runs");
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let reports: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for r in reports.as_array().unwrap() {
+        let name = r["shader"].as_str().unwrap();
+        let browser: Vec<&serde_json::Value> = r["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["backend"] == "browser")
+            .collect();
+        println!("check --browser {name}: {}", r["verdict"]);
+        assert_eq!(browser.len(), 3, "{name}: a browser run per variant: {r}");
+        for b in browser {
+            assert!(
+                matches!(
+                    b["verdict"].as_str(),
+                    Some("exact" | "order-independent" | "unchecked")
+                ),
+                "{name}: {b}"
+            );
+        }
+        assert!(
+            matches!(r["verdict"].as_str(), Some("exact" | "order-independent")),
+            "{name}: {r}"
+        );
+    }
 }

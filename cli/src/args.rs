@@ -419,6 +419,15 @@ pub(super) struct CheckArgs {
     /// Also write a JUnit XML report to FILE (one test case per shader)
     #[arg(long, value_name = "FILE")]
     pub(super) junit: Option<PathBuf>,
+    /// Also run the WebGPU translation in headless Chromium (implies --target webgpu), on the
+    /// same bytes as the native run: needs atomport's browser set-up (scripts/setup-web,
+    /// scripts/build-web) in this source tree, or where ATOMPORT_ROOT says
+    #[arg(long)]
+    pub(super) browser: bool,
+    /// Check in this process (each shader is otherwise checked in a child process, so that a
+    /// driver crash under generated inputs ends only it)
+    #[arg(long, hide = true)]
+    pub(super) in_process: bool,
 }
 
 /// A comma-separated list of values (one flag's value, as clap sees it).

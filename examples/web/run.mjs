@@ -8,6 +8,10 @@
 //                                 ends with one line, `N passed, M failed` (exit 1 if M > 0)
 //   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ until stopped
 //   node run.mjs screenshot ROOT OUT.png  the demo page, rendered, as a PNG
+//   node run.mjs outputs ROOT IN.json OUT.json  runs each job of IN.json (`atomport check
+//                                 --browser`'s: a translation and `run`'s flags) and writes
+//                                 each one's bindings, [{"bindings":[{group,binding,hex}]}
+//                                 or {"error"}], to OUT.json
 //
 // ROOT is the repository; the pages load the wasm from $ATOMPORT_WEB_DIR/pkg (ROOT/target/web/pkg).
 import http from 'node:http';
@@ -15,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-const [mode, root = '.', third] = process.argv.slice(2);
+const [mode, root = '.', third, fourth] = process.argv.slice(2);
 // Where scripts/build-web and the suite's native side wrote (ROOT/target/web by default).
 const webDir = process.env.ATOMPORT_WEB_DIR || path.join(root, 'target/web');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
@@ -176,12 +180,34 @@ async function screenshot(out) {
   }
 }
 
+async function outputs(input, output) {
+  const server = await serve();
+  const b = await browser();
+  const results = [];
+  try {
+    const page = await openSuite(b, `http://127.0.0.1:${server.address().port}`);
+    for (const c of JSON.parse(fs.readFileSync(input, 'utf8'))) {
+      try {
+        const out = await timed(page.evaluate((c) => window.suite.outputs(c), JSON.stringify(c)), c.name);
+        results.push({ bindings: JSON.parse(out) });
+      } catch (e) {
+        results.push({ error: String(e.message || e) });
+      }
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
+  fs.writeFileSync(output, JSON.stringify(results));
+}
+
 if (mode === 'suite') await suite();
+else if (mode === 'outputs' && third && fourth) await outputs(third, fourth);
 else if (mode === 'screenshot') await screenshot(third || 'demo.png');
 else if (mode === 'serve') {
   const server = await serve(Number(third || 8000));
   console.log(`atomport's demo: http://localhost:${server.address().port}/ (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
 } else {
-  console.error('usage: node run.mjs suite|serve|screenshot ROOT [PORT|OUT.png]');
+  console.error('usage: node run.mjs suite|serve|screenshot|outputs ROOT [PORT|OUT.png|IN.json OUT.json]');
   process.exitCode = 2;
 }

@@ -117,6 +117,10 @@ pub(crate) mod fault {
     }
 }
 
+/// The warning of a WebGPU translation whose subgroups are of one
+/// invocation (`check` knows such a kernel by it).
+pub(crate) const ONE_LANE_SUBGROUPS: &str = "subgroup operations run in subgroups of one invocation: WebGPU through wgpu grants no subgroups";
+
 /// What the passes changed, logged at debug level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LowerReport {
@@ -266,7 +270,9 @@ fn spirv_passes(
             ..SpirvOutcome::default()
         };
         found.warnings.extend(printf::drop_debug_printf(&mut m));
-        found.warnings.extend(compat::drop_reconvergence_modes(&mut m));
+        found
+            .warnings
+            .extend(compat::drop_reconvergence_modes(&mut m));
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;
@@ -311,7 +317,7 @@ fn spirv_passes(
         subgroup_bool::lower_boolean_subgroup_operations(&mut m)?;
         if web && one_lane::one_lane_subgroups(&mut m)? > 0 {
             found.warnings.push(compat::Warning::new(
-                "subgroup operations run in subgroups of one invocation: WebGPU through wgpu grants no subgroups",
+                ONE_LANE_SUBGROUPS,
                 one_lane::GLSL_WORDS,
             ));
         }

@@ -121,7 +121,7 @@ impl Rule {
 }
 
 /// One element that differs.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Difference {
     /// Element index (texel channel index for images); under `multiset`,
     /// the index into both sides' values sorted by their bits.

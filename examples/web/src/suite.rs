@@ -30,6 +30,7 @@ struct JobCase {
     /// `atomport run`'s flags.
     job: Vec<String>,
     /// `NAME=RULE` comparisons for bindings whose values depend on order.
+    #[serde(default)]
     rules: Vec<String>,
     /// Each binding's bytes after lavapipe's run, in hexadecimal.
     #[serde(default)]
@@ -87,15 +88,38 @@ fn verdict(
     .map_err(fail)
 }
 
-/// `None` when every binding the kernel writes holds what lavapipe's run
-/// left; otherwise the first difference.
-async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
+/// Runs one job (a JSON `JobCase`, `atomport check --browser`'s); resolves
+/// to every binding's bytes after it, `[{"group","binding","hex"}]`.
+#[wasm_bindgen]
+pub async fn outputs(case: String) -> Result<String, JsValue> {
+    let case: JobCase = serde_json::from_str(&case).map_err(fail)?;
+    let (_, out) = run(&case).await.map_err(fail)?;
+    let bindings: Vec<serde_json::Value> = out
+        .bindings
+        .iter()
+        .map(|b| {
+            let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
+            serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
+        })
+        .collect();
+    serde_json::to_string(&bindings).map_err(fail)
+}
+
+/// The case's kernel, and what its job left here.
+async fn run(case: &JobCase) -> atomport::Result<(Kernel, atomport::runtime::run::RunOutput)> {
     let ctx = context()
         .await
         .map_err(|e| atomport::Error::Dispatch(e.as_string().unwrap_or_default()))?;
     let kernel = Kernel::from_translation(&case.translation, &SourceOptions::named(&case.name))?;
     let (resources, groups): (Resources, [u32; 3]) = Resources::from_flags(&case.job)?;
-    let here = job::run_async(&ctx, &kernel, groups, &resources).await?;
+    let out = job::run_async(&ctx, &kernel, groups, &resources).await?;
+    Ok((kernel, out))
+}
+
+/// `None` when every binding the kernel writes holds what lavapipe's run
+/// left; otherwise the first difference.
+async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
+    let (kernel, here) = run(case).await?;
     let mut there = here.clone();
     for b in &mut there.bindings {
         let Some(w) = case

@@ -55,6 +55,7 @@ try {
   window.suite = {
     adapter: () => atomport.adapter(),
     job: (c) => atomport.job(c),
+    outputs: (c) => atomport.outputs(c),
     conformanceLoad: (json) => atomport.conformance_load(json),
     conformanceCases: () => JSON.parse(atomport.conformance_cases()),
     conformanceCase: (name) => atomport.conformance_case(name),

@@ -14,7 +14,7 @@ use crate::runtime::job::spec::{
 use crate::{BindingInfo, BindingKind, Kernel};
 
 /// One set of generated inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// What a real caller passes: finite floats of moderate size (0.5 to
@@ -391,6 +391,19 @@ pub fn buffer_bytes(
     out.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// Where `info` binds, as a spec writes it: its name, or `GROUP.BINDING`
+/// as the shader declared them.
+fn slot_text(info: &BindingInfo) -> String {
+    match (&info.name, &info.combined) {
+        (Some(n), _) | (None, Some(n)) => n.clone(),
+        _ => format!(
+            "{}.{}",
+            info.declared_group.unwrap_or(info.group),
+            info.declared.unwrap_or(info.binding)
+        ),
+    }
+}
+
 /// Where `info` binds, as a spec names it.
 fn slot_of(info: &BindingInfo) -> BindingRef {
     match (&info.name, &info.combined) {
@@ -436,13 +449,21 @@ pub fn image_fill(info: &BindingInfo, variant: Variant) -> &'static str {
     }
 }
 
-/// Each generated buffer's binding (group, binding) and initial bytes.
-pub type Made = Vec<((u32, u32), Vec<u8>)>;
+/// What [`generate`] made: each generated buffer's binding (group,
+/// binding) and initial bytes, and every generated resource as `run`'s
+/// flags would give it (`--buffer 0.1=u32:[…]`), for a runner that takes
+/// flags.
+#[derive(Clone, Debug, Default)]
+pub struct Made {
+    /// Each generated buffer's binding and initial bytes.
+    pub buffers: Vec<((u32, u32), Vec<u8>)>,
+    /// The generated resources as job flags.
+    pub flags: Vec<String>,
+}
 
 /// Every resource `kernel` needs that `given` does not name, made for
 /// `variant`; the dispatch covers `extent` invocations. Returns the
-/// resources and, for each generated buffer, its binding and bytes (to
-/// count what the run wrote). What cannot be generated is an `Err` naming
+/// resources and what was generated ([`Made`]). What cannot be generated is an `Err` naming
 /// it: the check reports it as not run.
 pub fn generate(
     kernel: &Kernel,
@@ -452,7 +473,7 @@ pub fn generate(
     extent: [u32; 3],
 ) -> Result<(Resources, Made), String> {
     let mut res = given.clone();
-    let mut made = Vec::new();
+    let mut made = Made::default();
     let mut rng = Rng::new(variant as u64 + 1);
     let total = u64::from(extent.iter().product::<u32>());
     let names = |info: &BindingInfo| {
@@ -506,7 +527,16 @@ pub fn generate(
                 let len = layout.len(info, (total * 4).max(64)).min(64 << 20);
                 let words = layout.words(len as usize);
                 let bytes = buffer_bytes(&words, variant, extent, &mut rng);
-                made.push(((info.group, info.binding), bytes.clone()));
+                let words: Vec<String> = bytes
+                    .chunks(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]).to_string())
+                    .collect();
+                made.flags.extend([
+                    "--buffer".to_string(),
+                    format!("{}=u32:[{}]", slot_text(info), words.join(",")),
+                ]);
+                made.buffers
+                    .push(((info.group, info.binding), bytes.clone()));
                 res.buffers.push(BufferArg {
                     slot: slot_of(info),
                     init: BufferInit::Bytes(bytes),
@@ -524,16 +554,15 @@ pub fn generate(
                     _ => None,
                 }
                 .unwrap_or_default();
+                let samples = if dim.contains("ms") { ":samples=4" } else { "" };
                 let spec = format!(
-                    "0.0={}:fill={}",
+                    "{}={}:fill={}{samples}",
+                    slot_text(info),
                     image_size(&dim),
                     image_fill(info, variant)
                 );
-                let mut arg: ImageArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
-                arg.slot = slot_of(info);
-                if dim.contains("ms") {
-                    arg.samples = 4;
-                }
+                let arg: ImageArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
+                made.flags.extend(["--image".to_string(), spec]);
                 res.images.push(arg);
             }
             BindingKind::SampledTexture => {
@@ -550,10 +579,9 @@ pub fn generate(
                 } else {
                     "iota"
                 };
-                let mut arg: TextureArg = format!("0.0={}:{mode}", image_size(dim))
-                    .parse()
-                    .map_err(|e: crate::Error| e.to_string())?;
-                arg.slot = slot_of(info);
+                let spec = format!("{}={}:{mode}", slot_text(info), image_size(dim));
+                let arg: TextureArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
+                made.flags.extend(["--texture".to_string(), spec]);
                 res.textures.push(arg);
             }
             BindingKind::Sampler => {
@@ -573,6 +601,8 @@ pub fn generate(
                 } else {
                     "nearest,clamp"
                 };
+                made.flags
+                    .extend(["--sampler".to_string(), format!("{name}={spec}")]);
                 res.samplers.push(SamplerArg {
                     name,
                     desc: spec.parse().map_err(|e: crate::Error| e.to_string())?,
@@ -637,6 +667,32 @@ void main() { items[0].id = count; }
         assert_eq!(l.len(info, 10), 16 + 160);
         assert!(l.in_last_element(160, 176));
         assert!(!l.in_last_element(140, 176));
+    }
+
+    #[test]
+    fn arrays_sized_by_specialization_constants_do_not_stop_the_layout() {
+        let k = Kernel::from_glsl(
+            r#"#version 450
+layout(constant_id = 0) const uint BLOCK = 32;
+layout(local_size_x_id = 0) in;
+layout(push_constant) uniform P { uint KX; uint count; float scale; } p;
+layout(set = 0, binding = 0) buffer D { float d[]; };
+shared float vals[BLOCK];
+void main() {
+    vals[gl_LocalInvocationID.x] = p.scale;
+    barrier();
+    if (gl_LocalInvocationID.x < p.KX) d[gl_LocalInvocationID.x] = vals[p.count % BLOCK];
+}
+"#,
+            &SourceOptions::named("t.comp"),
+        )
+        .unwrap();
+        let module = crate::validate::check::declarations(k.native_spirv().unwrap())
+            .expect("declarations read");
+        let info = k.bindings().iter().find(|b| b.push_constant).unwrap();
+        let w = Layout::of(Some(&module), info).words(12);
+        assert_eq!(w[2].0, Word::F32);
+        assert_eq!(w[1], (Word::Int, Role::Count));
     }
 
     #[test]

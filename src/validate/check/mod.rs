@@ -15,11 +15,14 @@
 //! writes nothing proves nothing: a shader no variant makes write is
 //! unchecked, not passed.
 
+mod foreign;
 pub mod inputs;
+
+pub use foreign::{Foreign, ForeignJob, ForeignOutput};
 
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use inputs::Variant;
 use inputs::{Layout, Word};
@@ -34,34 +37,36 @@ use crate::{BackendChoice, Context, ContextOptions, Error, Kernel};
 pub struct CheckOptions {
     /// The backends the translation runs on; empty: every one present.
     pub backends: Vec<BackendChoice>,
-    /// Inputs the user gives (`run`'s specs, a shader's `// run:` lines):
-    /// they replace the generated ones for the bindings they name.
-    pub given: Resources,
-    /// The dispatch, when given (else one from the workgroup size).
-    pub groups: Option<[u32; 3]>,
+    /// Inputs the user gives, as `run`'s flags (a shader's `// run:`
+    /// lines): they replace the generated ones for the bindings they name;
+    /// `--groups` gives the dispatch (else one from the workgroup size).
+    pub job: Vec<String>,
     /// Bindings the user says are order-dependent, with their rules.
     pub rules: Vec<Rule>,
     /// The variants to run, well-formed ones first.
     pub variants: Vec<Variant>,
     /// The timeout of each compilation and dispatch.
     pub timeout: Duration,
+    /// A runner of WebGPU translations outside this process (a browser),
+    /// which also runs each variant against the same native bytes.
+    pub foreign: Option<Foreign>,
 }
 
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
             backends: Vec::new(),
-            given: Resources::default(),
-            groups: None,
+            job: Vec::new(),
             rules: Vec::new(),
             variants: Variant::ALL.to_vec(),
             timeout: Duration::from_secs(10),
+            foreign: None,
         }
     }
 }
 
 /// A check's verdict, for one run or a whole shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Every written word equal (floats as floats, any NaN equal to any).
@@ -92,7 +97,7 @@ impl Verdict {
 }
 
 /// One binding that differs.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Found {
     /// The binding's name, or `GROUP.BINDING`.
     pub binding: String,
@@ -109,7 +114,7 @@ pub struct Found {
 }
 
 /// One variant on one backend.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {
     /// The inputs.
     pub variant: Variant,
@@ -127,18 +132,18 @@ pub struct Run {
     /// What differs.
     pub differences: Vec<Found>,
     /// Why it did not run, or what else is known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
 /// A shader's check.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// The verdict: from the well-formed variants, or where they write
     /// nothing from the raw ones that write.
     pub verdict: Verdict,
     /// Why, for a verdict other than exact.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Raw variants that differ: possible undefined behaviour of the
     /// original under those inputs (`VARIANT on BACKEND: BINDING`).
@@ -150,6 +155,14 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of `runs` (a shader's, perhaps gathered from several
+    /// processes), its verdict decided as [`check`] decides it.
+    pub fn of_runs(runs: Vec<Run>, seconds: f64) -> Report {
+        let mut r = verdict_of(runs);
+        r.seconds = seconds;
+        r
+    }
+
     fn not_run(reason: String, start: Instant) -> Report {
         Report {
             verdict: Verdict::NotRun,
@@ -224,6 +237,16 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
     if kernel.original_spirv().is_none() {
         return Report::not_run("WGSL has no original SPIR-V to run natively".into(), start);
     }
+    if kernel
+        .warnings()
+        .iter()
+        .any(|w| w.message == crate::lower::ONE_LANE_SUBGROUPS)
+    {
+        return Report::not_run(
+            "the translation runs subgroups of one invocation, the native run wider ones: what depends on the subgroup's size is not comparable".into(),
+            start,
+        );
+    }
     let contexts = match Contexts::open(kernel, opts) {
         Ok(c) => c,
         Err(e) => return Report::not_run(format!("no native run: {e}"), start),
@@ -239,10 +262,23 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
         .map(|b| ((b.group, b.binding), Layout::of(module.as_ref(), b)))
         .collect();
     let traits = traits(&native_words);
+    let (given, given_groups) = match Resources::from_flags(&opts.job) {
+        Ok(g) => g,
+        Err(e) => return Report::not_run(format!("the inputs given: {e}"), start),
+    };
     let workgroup = kernel.workgroup_size();
-    let groups = opts.groups.unwrap_or_else(|| inputs::dispatch(workgroup));
+    let groups = if opts
+        .job
+        .iter()
+        .any(|f| f == "--groups" || f.starts_with("--groups="))
+    {
+        given_groups
+    } else {
+        inputs::dispatch(workgroup)
+    };
     let mut runs = Vec::new();
     let mut seen: Vec<(Resources, [u32; 3])> = Vec::new();
+    let mut pending = Vec::new();
     for &variant in &opts.variants {
         let g = if variant == Variant::OneGroup {
             [1, 1, 1]
@@ -250,23 +286,29 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
             groups
         };
         let extent = [0, 1, 2].map(|k| g[k] * workgroup[k]);
-        let (res, made) =
-            match inputs::generate(kernel, module.as_ref(), &opts.given, variant, extent) {
-                Ok(r) => r,
-                Err(e) => return Report::not_run(e, start),
-            };
+        let (res, made) = match inputs::generate(kernel, module.as_ref(), &given, variant, extent) {
+            Ok(r) => r,
+            Err(e) => return Report::not_run(e, start),
+        };
         // Inputs the user gave whole run once.
         if seen.iter().any(|(r, s)| *r == res && *s == g) {
             continue;
         }
         seen.push((res.clone(), g));
-        let ctx = Variant_ {
+        let v = Variant_ {
             variant,
             groups: g,
             res: &res,
             made: &made,
         };
-        runs.extend(run_variant(kernel, &contexts, opts, &ctx, &layouts, traits));
+        let (native, ran) = run_variant(kernel, &contexts, opts, &v, &layouts, traits);
+        runs.extend(ran);
+        if let (Some((native, written)), Some(_)) = (native, &opts.foreign) {
+            pending.push(foreign::Pending::new(&v, &opts.job, native, written));
+        }
+    }
+    if let Some(f) = &opts.foreign {
+        runs.extend(foreign::run(f, kernel, opts, pending, &layouts, traits));
     }
     let mut report = verdict_of(runs);
     report.seconds = start.elapsed().as_secs_f64();
@@ -285,9 +327,20 @@ pub(crate) fn declarations(words: &[u32]) -> Option<naga::Module> {
         if count == 0 || i + count > words.len() || op == 54 {
             break;
         }
-        // OpEntryPoint, OpExecutionMode, OpExecutionModeId.
-        if !matches!(op, 15 | 16 | 331) {
+        // OpEntryPoint, OpExecutionMode, OpExecutionModeId go, and
+        // OpSpecConstantOp, which naga does not read (the functions that
+        // use its values are gone too); a
+        // specialization constant is its default (naga sizes no array by
+        // one): OpSpecConstantTrue, False, OpSpecConstant and Composite
+        // become the constants they default to, their SpecId decorations
+        // dropped.
+        let spec_id = op == 71 && words.get(i + 2) == Some(&1);
+        if !matches!(op, 15 | 16 | 52 | 331) && !spec_id {
+            let at = kept.len();
             kept.extend_from_slice(&words[i..i + count]);
+            if let 48..=51 = op {
+                kept[at] = (words[i] & 0xFFFF_0000) | (op - 7);
+            }
         }
         i += count;
     }
@@ -304,12 +357,13 @@ struct Variant_<'a> {
     variant: Variant,
     groups: [u32; 3],
     res: &'a Resources,
-    made: &'a [((u32, u32), Vec<u8>)],
+    made: &'a inputs::Made,
 }
 
-/// The runs of one variant: the native run (twice for the first
-/// well-formed one, to see which bindings depend on the order invocations
-/// ran in), then the translation on each backend.
+/// The runs of one variant: the native run, then the translation on each
+/// backend (each run twice, where they differ, to see which bindings
+/// depend on the order invocations ran in). Returns the native output and
+/// the words it wrote, where it ran, and the runs.
 fn run_variant(
     kernel: &Kernel,
     contexts: &Contexts,
@@ -317,7 +371,7 @@ fn run_variant(
     v: &Variant_,
     layouts: &[((u32, u32), Layout)],
     traits: Traits,
-) -> Vec<Run> {
+) -> (Option<(RunOutput, usize)>, Vec<Run>) {
     let blank = |backend: &str, verdict, note: String| Run {
         variant: v.variant,
         backend: backend.to_string(),
@@ -330,7 +384,10 @@ fn run_variant(
     };
     let native = match job::run(&contexts.native, kernel, v.groups, v.res, true) {
         Ok(o) => o,
-        Err(e) => return vec![blank("native", Verdict::NotRun, format!("native run: {e}"))],
+        Err(e) => {
+            let note = format!("native run: {e}");
+            return (None, vec![blank("native", Verdict::NotRun, note)]);
+        }
     };
     let written = written_words(kernel, &native, v);
     // A second native run, made once a translation differs: the bindings
@@ -382,7 +439,7 @@ fn run_variant(
         }
         out.push(run);
     }
-    out
+    (Some((native, written)), out)
 }
 
 /// `run`'s verdict from the differences `found` between the native output
@@ -496,7 +553,9 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
             Some(l) => buffer_differences(l, &x.bytes, &y.bytes)
                 .into_iter()
                 .unzip(),
-            None => data_differences(&x.data, &y.data).into_iter().unzip(),
+            None => data_differences(&x.data, &y.data, rounding_step(x.format.as_deref()))
+                .into_iter()
+                .unzip(),
         };
         let shown = |o: &BindingOutput, i: usize| match buffer {
             Some(l) => word_text(l, o, i),
@@ -574,9 +633,10 @@ fn buffer_differences(l: &Layout, x: &[u8], y: &[u8]) -> Vec<(usize, bool)> {
         .collect()
 }
 
-/// Elements of two images' data that differ, floats as floats; with each,
-/// whether it is a float close to the other.
-fn data_differences(x: &Data, y: &Data) -> Vec<(usize, bool)> {
+/// Elements of two images' data that differ, floats as floats and no
+/// closer than one rounding `step` of the format ([`rounding_step`]); with
+/// each, whether it is a float close to the other.
+fn data_differences(x: &Data, y: &Data, step: Step) -> Vec<(usize, bool)> {
     let n = x.len().max(y.len());
     let (xb, yb) = (x.bits(), y.bits());
     (0..n)
@@ -584,13 +644,47 @@ fn data_differences(x: &Data, y: &Data) -> Vec<(usize, bool)> {
             (Data::F32(a), Data::F32(b)) => match (a.get(i), b.get(i)) {
                 (Some(p), Some(q)) => {
                     let (p, q) = (f64::from(*p), f64::from(*q));
-                    (!same_f64(p, q)).then_some((i, near(p, q)))
+                    let within =
+                        (p - q).abs() <= step.absolute.max(step.relative * p.abs().max(q.abs()));
+                    (!same_f64(p, q) && !within).then_some((i, near(p, q)))
                 }
                 _ => Some((i, false)),
             },
             _ => (xb.get(i) != yb.get(i)).then_some((i, false)),
         })
         .collect()
+}
+
+/// How far apart two conversions of one value to a texel format may be.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Step {
+    absolute: f64,
+    relative: f64,
+}
+
+/// One representable step of a storage format whose conversion from a
+/// 32-bit float the Vulkan and WebGPU specs leave to the implementation
+/// (round to nearest, or toward zero): normalized 8-, 10- and 16-bit
+/// channels, 16-bit floats, and the 11- and 10-bit floats of
+/// `r11f_g11f_b10f`. None for 32-bit channels, which hold the float itself.
+fn rounding_step(format: Option<&str>) -> Step {
+    let f = format.unwrap_or_default().to_ascii_lowercase();
+    let integer =
+        f.ends_with("ui") || f.ends_with('i') || f.ends_with("uint") || f.ends_with("sint");
+    let step = |absolute, relative| Step { absolute, relative };
+    if integer || f.contains("32") || f.is_empty() {
+        step(0.0, 0.0)
+    } else if f.contains("11") {
+        step(0.0, 1.0 / 32.0)
+    } else if f.contains("16f") || f.contains("16float") {
+        step(0.0, 1.0 / 1024.0)
+    } else if f.contains("10") {
+        step(1.0 / 1023.0 + 1e-9, 0.0)
+    } else if f.contains("16") {
+        step(1.0 / 65535.0 + 1e-12, 0.0)
+    } else {
+        step(1.0 / 255.0 + 1e-9, 0.0)
+    }
 }
 
 /// Whether two finite floats are within 1e-4 of each other, relatively:
@@ -612,6 +706,7 @@ fn written_words(kernel: &Kernel, native: &RunOutput, v: &Variant_) -> usize {
         if b.kind == "buffer" {
             let input = v
                 .made
+                .buffers
                 .iter()
                 .find(|(s, _)| *s == (b.group, b.binding))
                 .map(|(_, bytes)| bytes.clone())

@@ -5,12 +5,15 @@
 use std::path::{Path, PathBuf};
 
 use atomport::runtime::job::{Annotations, Resources};
-use atomport::validate::check::{self, CheckOptions, Report, Verdict};
+use atomport::validate::check::{self, CheckOptions, Foreign, Report, Verdict};
 use atomport::validate::diff::Rule;
 use atomport::{BackendChoice, Error, Kernel, SourceOptions};
 
 use super::args::CheckArgs;
 use super::{emit, leave};
+
+mod browser;
+mod isolate;
 
 /// A shader's report, or why it did not translate.
 struct Checked {
@@ -34,6 +37,11 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
             .filter(|b| !atomport::adapters(*b).is_empty())
             .collect(),
     };
+    let foreign = if args.browser {
+        Some(browser::browser()?)
+    } else {
+        None
+    };
     let bar = if args.json {
         indicatif::ProgressBar::hidden()
     } else {
@@ -46,7 +54,14 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
     let mut checked = Vec::new();
     for path in shaders {
         bar.set_message(path.display().to_string());
-        let report = one(args, &path, &run_flags, &present);
+        // Each shader in a process of its own: inputs a shader was never
+        // meant to see can crash a driver (lavapipe does not bound shared
+        // memory), and that ends only that process.
+        let report = if args.in_process {
+            one(args, &path, &run_flags, &present, foreign.as_ref())
+        } else {
+            isolate::check(args, &path)
+        };
         checked.push(Checked { path, report });
         bar.inc(1);
     }
@@ -66,10 +81,8 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
         Ok(r) => r.verdict == Verdict::Differs,
         Err(_) => true,
     });
-    if failed {
-        leave(1);
-    }
-    Ok(())
+    // A dispatch that timed out may still hold the driver: exit at once.
+    leave(u8::from(failed))
 }
 
 /// The shaders `paths` name: files as given, folders by every `.comp`,
@@ -133,6 +146,7 @@ fn one(
     path: &Path,
     run_flags: &[String],
     present: &[BackendChoice],
+    foreign: Option<&Foreign>,
 ) -> Result<Report, String> {
     let name = path.display().to_string();
     let annotations = annotations(path).map_err(|e| format!("{name}: {e}"))?;
@@ -142,7 +156,11 @@ fn one(
     }
     opts.include_dirs = args.include_dirs.clone();
     opts.dialect = args.dialect;
-    opts.target = args.target.unwrap_or_default();
+    opts.target = if args.browser {
+        atomport::Platform::WebGpu
+    } else {
+        args.target.unwrap_or_default()
+    };
     opts.timeout = Some(args.timeout);
     let opts = annotations.apply(opts).map_err(|e| e.to_string())?;
     let kernel = Kernel::from_path(path, None, &opts).map_err(|e| e.to_string())?;
@@ -162,10 +180,9 @@ fn one(
         annotations.job.clone()
     };
     flags.extend(run_flags.iter().cloned());
-    let (given, groups) = match Resources::from_flags(&flags) {
-        Ok(g) => g,
-        Err(e) => return Ok(not_run(format!("its `// run:` line: {e}"))),
-    };
+    if let Err(e) = Resources::from_flags(&flags) {
+        return Ok(not_run(format!("its `// run:` line: {e}")));
+    }
     let mut rules = args.compare.clone();
     for (rule, _) in &annotations.rules {
         rules.push(Rule::parse(rule).map_err(|e| format!("{name}: {e}"))?);
@@ -177,14 +194,14 @@ fn one(
         .collect();
     let o = CheckOptions {
         backends,
-        given,
-        groups: flags.iter().any(|f| f == "--groups").then_some(groups),
+        job: flags,
         rules,
         variants: args
             .variants
             .as_ref()
             .map_or_else(|| check::Variant::ALL.to_vec(), |v| v.0.clone()),
         timeout: args.timeout,
+        foreign: foreign.cloned(),
     };
     Ok(check::check(&kernel, &o))
 }
