@@ -96,6 +96,8 @@ pub enum Role {
     Index,
     /// A stride or step: 1.
     Stride,
+    /// A lock, mutex or semaphore: 0, free.
+    Lock,
 }
 
 impl Role {
@@ -111,6 +113,8 @@ impl Role {
             Role::Extent(2)
         } else if has(&["stride", "step", "pitch"]) {
             Role::Stride
+        } else if has(&["lock", "mutex", "semaphore", "spin"]) {
+            Role::Lock
         } else if has(&[
             "count", "num", "len", "size", "total", "max", "limit", "elements",
         ]) || n == "n"
@@ -159,7 +163,13 @@ impl Layout {
         });
         let mut layout = Layout::default();
         match ty {
-            Some((m, ty)) => layout.walk(m, ty, 0, Role::Plain),
+            // Members say what they are, or inherit what their block's
+            // name says (`buffer Lock { uint value; }`).
+            Some((m, ty)) => {
+                let named = [&info.block_name, &info.name].into_iter().flatten();
+                let role = named.map(|n| Role::of(n)).find(|r| *r != Role::Plain);
+                layout.walk(m, ty, 0, role.unwrap_or(Role::Plain));
+            }
             None => {
                 let word = match info.element_type {
                     Some(crate::ElementType::F32) => Word::F32,
@@ -235,7 +245,8 @@ impl Layout {
             },
             T::Struct { members, .. } => {
                 for mem in members {
-                    let role = mem.name.as_deref().map_or(Role::Plain, Role::of);
+                    let own = mem.name.as_deref().map_or(Role::Plain, Role::of);
+                    let role = if own == Role::Plain { role } else { own };
                     self.walk(m, mem.ty, offset + mem.offset, role);
                 }
             }
@@ -360,7 +371,7 @@ pub fn buffer_bytes(
             (_, Word::Int) if well => match role {
                 Role::Count => total,
                 Role::Extent(k) => extent[k],
-                Role::Index => 0,
+                Role::Index | Role::Lock => 0,
                 Role::Stride => 1,
                 Role::Plain => 1 + rng.word() % 3,
             },
@@ -628,6 +639,7 @@ mod tests {
         assert_eq!(Role::of("baseIndex"), Role::Index);
         assert_eq!(Role::of("rowStride"), Role::Stride);
         assert_eq!(Role::of("seed"), Role::Plain);
+        assert_eq!(Role::of("Lock"), Role::Lock);
     }
 
     #[test]

@@ -829,13 +829,24 @@ fn verdict_of(runs: Vec<Run>) -> Report {
             format!("{} on {}: {}", r.variant.name(), r.backend, b.join(", "))
         })
         .collect();
-    let basis = if well.is_empty() {
-        raw.clone()
+    // Where only raw inputs made it write, their differences are the
+    // original's possible undefined behaviour: the verdict rests on the
+    // raw runs that agree.
+    let basis: Vec<&Run> = if well.is_empty() {
+        raw.iter()
+            .copied()
+            .filter(|r| r.verdict != Verdict::Differs)
+            .collect()
     } else {
         well.clone()
     };
     let (verdict, reason) = if runs.iter().all(|r| r.verdict == Verdict::NotRun) {
         (Verdict::NotRun, runs.iter().find_map(|r| r.note.clone()))
+    } else if basis.is_empty() && !raw.is_empty() {
+        (
+            Verdict::Unchecked,
+            Some("only raw inputs made the native run write, and the translation differs under them: possibly the original's undefined behaviour".to_string()),
+        )
     } else if basis.is_empty() {
         (
             Verdict::Unchecked,
