@@ -298,15 +298,20 @@ impl Layout {
     }
 }
 
-/// The dispatch a check runs: enough workgroups that every axis the
-/// workgroup spans covers 32 invocations or more, and 4 along x at least.
+/// The dispatch a check runs: two workgroups along every axis the
+/// workgroup spans (and x), and along x 16 invocations at least. Two, not
+/// more: kernels are often written for a grid a little larger than one
+/// workgroup (arrays, images and output rows sized for it), and past it
+/// invocations write over each other, which says nothing of the
+/// translation.
 pub fn dispatch(workgroup: [u32; 3]) -> [u32; 3] {
     let mut g = [1u32; 3];
     for (k, &w) in workgroup.iter().enumerate() {
         if w > 1 || k == 0 {
-            g[k] = 32u32.div_ceil(w.max(1)).max(if k == 0 { 4 } else { 1 });
+            g[k] = 2;
         }
     }
+    g[0] = g[0].max(16u32.div_ceil(workgroup[0].max(1)));
     g
 }
 
@@ -644,10 +649,10 @@ mod tests {
 
     #[test]
     fn the_dispatch_covers_every_axis_the_workgroup_spans() {
-        assert_eq!(dispatch([64, 1, 1]), [4, 1, 1]);
-        assert_eq!(dispatch([8, 8, 1]), [4, 4, 1]);
-        assert_eq!(dispatch([256, 1, 1]), [4, 1, 1]);
-        assert_eq!(dispatch([4, 4, 4]), [8, 8, 8]);
+        assert_eq!(dispatch([64, 1, 1]), [2, 1, 1]);
+        assert_eq!(dispatch([8, 8, 1]), [2, 2, 1]);
+        assert_eq!(dispatch([1, 1, 1]), [16, 1, 1]);
+        assert_eq!(dispatch([4, 4, 4]), [4, 2, 2]);
     }
 
     #[test]

@@ -390,9 +390,9 @@ fn run_variant(
         }
     };
     let written = written_words(kernel, &native, v);
-    // A second native run, made once a translation differs: the bindings
-    // it leaves different depend on the order invocations ran in.
-    let mut again: Option<Option<RunOutput>> = None;
+    // More native runs, made once a translation differs: the bindings
+    // they leave different depend on the order invocations ran in.
+    let mut again: Option<Vec<RunOutput>> = None;
     let mut out = Vec::new();
     for (backend, ctx) in contexts.translations(opts) {
         let ctx = match ctx {
@@ -410,14 +410,17 @@ fn run_variant(
                 let found = differing(&native, &t, layouts);
                 let mut varying = Vec::new();
                 if !found.is_empty() {
-                    let n2 = again.get_or_insert_with(|| {
-                        job::run(&contexts.native, kernel, v.groups, v.res, true).ok()
+                    // Invocations that race show it in some runs only:
+                    // two more native runs, one more of the translation.
+                    let again = again.get_or_insert_with(|| {
+                        (0..2)
+                            .filter_map(|_| job::run(&contexts.native, kernel, v.groups, v.res, true).ok())
+                            .collect::<Vec<RunOutput>>()
                     });
                     let t2 = job::run(ctx, kernel, v.groups, v.res, false).ok();
-                    for (x, y) in [(Some(&native), n2.as_ref()), (Some(&t), t2.as_ref())] {
-                        if let (Some(x), Some(y)) = (x, y) {
-                            varying.extend(differing(x, y, layouts).into_iter().map(|f| f.binding));
-                        }
+                    let pairs = again.iter().map(|n| (&native, n)).chain(t2.iter().map(|t2| (&t, t2)));
+                    for (x, y) in pairs {
+                        varying.extend(differing(x, y, layouts).into_iter().map(|f| f.binding));
                     }
                 }
                 judge(&mut run, (&native, &t), found, &varying, opts, traits);
@@ -444,7 +447,7 @@ fn run_variant(
 
 /// `run`'s verdict from the differences `found` between the native output
 /// and the translation's (`outs`); `varying` names the bindings that a
-/// second run of either left different.
+/// run of either side, repeated, left different.
 fn judge(
     run: &mut Run,
     outs: (&RunOutput, &RunOutput),
@@ -487,7 +490,7 @@ fn judge(
             ))
         } else if varies {
             Some(format!(
-                "{} not compared (a second run differs from the first)",
+                "{} not compared (another run differs from the first)",
                 found.binding
             ))
         } else {
