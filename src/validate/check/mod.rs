@@ -414,11 +414,16 @@ fn run_variant(
                     // two more native runs, one more of the translation.
                     let again = again.get_or_insert_with(|| {
                         (0..2)
-                            .filter_map(|_| job::run(&contexts.native, kernel, v.groups, v.res, true).ok())
+                            .filter_map(|_| {
+                                job::run(&contexts.native, kernel, v.groups, v.res, true).ok()
+                            })
                             .collect::<Vec<RunOutput>>()
                     });
                     let t2 = job::run(ctx, kernel, v.groups, v.res, false).ok();
-                    let pairs = again.iter().map(|n| (&native, n)).chain(t2.iter().map(|t2| (&t, t2)));
+                    let pairs = again
+                        .iter()
+                        .map(|n| (&native, n))
+                        .chain(t2.iter().map(|t2| (&t, t2)));
                     for (x, y) in pairs {
                         varying.extend(differing(x, y, layouts).into_iter().map(|f| f.binding));
                     }
