@@ -772,27 +772,10 @@ fn traits(words: &[u32]) -> Traits {
     let Ok(module) = rspirv::dr::load_words(words) else {
         return Traits::default();
     };
+    // An atomic's value: every atomic but a load or a store (whose value
+    // is read or written whatever the order).
     let atomic = |op: Op| {
-        matches!(
-            op,
-            Op::AtomicExchange
-                | Op::AtomicCompareExchange
-                | Op::AtomicCompareExchangeWeak
-                | Op::AtomicIIncrement
-                | Op::AtomicIDecrement
-                | Op::AtomicIAdd
-                | Op::AtomicISub
-                | Op::AtomicSMin
-                | Op::AtomicUMin
-                | Op::AtomicSMax
-                | Op::AtomicUMax
-                | Op::AtomicAnd
-                | Op::AtomicOr
-                | Op::AtomicXor
-                | Op::AtomicFAddEXT
-                | Op::AtomicFMinEXT
-                | Op::AtomicFMaxEXT
-        )
+        crate::lower::model::is_atomic(op) && !matches!(op, Op::AtomicLoad | Op::AtomicStore)
     };
     let body = module
         .functions
