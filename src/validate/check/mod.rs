@@ -249,11 +249,12 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
     }
     let contexts = match Contexts::open(kernel, opts) {
         Ok(c) => c,
+        Err(e @ Error::NoNative(_)) => return Report::not_run(e.to_string(), start),
         Err(e) => return Report::not_run(format!("no native run: {e}"), start),
     };
     let native_words = match kernel.native_spirv() {
         Ok(w) => w.to_vec(),
-        Err(e) => return Report::not_run(format!("no native run: {e}"), start),
+        Err(e) => return Report::not_run(e.to_string(), start),
     };
     let module = declarations(&native_words);
     let layouts: Vec<((u32, u32), Layout)> = kernel
