@@ -174,3 +174,21 @@ fn usage_errors_exit_2() {
     );
     assert_fails(&atomport(&["check"]), 2, "SHADER");
 }
+
+#[test]
+fn browser_without_its_set_up_says_what_is_missing() {
+    let shader = temp_file(
+        "check",
+        "b.comp",
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
+    );
+    let o = common::atomport_command(&["check", "--browser", &shader])
+        .env("ATOMPORT_ROOT", "/nonexistent-atomport")
+        .output()
+        .unwrap();
+    common::assert_fails_in_one_line(
+        &o,
+        1,
+        "--browser: no /nonexistent-atomport/examples/web/run.mjs",
+    );
+}

@@ -107,17 +107,8 @@ pub(super) struct ShaderArgs {
     /// Compute entry point (default: the only one)
     #[arg(long, value_name = "NAME")]
     pub(super) entry: Option<String>,
-    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable)
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    pub(super) defines: Vec<String>,
-    /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
-    #[arg(short = 'I', value_name = "DIR")]
-    pub(super) include_dirs: Vec<PathBuf>,
-    /// GLSL dialect: vulkan or opengl (loose uniforms, atomic counters, per-kind binding
-    /// numbers) [default: detected; a shader without `set =` that needs OpenGL's rules is
-    /// OpenGL GLSL]
-    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
-    pub(super) dialect: Option<Dialect>,
+    #[command(flatten)]
+    pub(super) glsl: GlslArgs,
     /// Value of a specialization constant, by constant_id or name (repeatable): 0=64, BINS=256,
     /// WIDE=true
     #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
@@ -164,15 +155,39 @@ impl JobArgs {
     }
 }
 
-impl ShaderArgs {
-    pub(super) fn options(&self) -> SourceOptions {
-        let mut o =
-            SourceOptions::named(self.path.display().to_string()).with_entry(self.entry.clone());
+/// How GLSL is read, shared by the commands that read shaders.
+#[derive(clap::Args)]
+pub(super) struct GlslArgs {
+    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable)
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub(super) defines: Vec<String>,
+    /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
+    #[arg(short = 'I', value_name = "DIR")]
+    pub(super) include_dirs: Vec<PathBuf>,
+    /// GLSL dialect: vulkan or opengl (loose uniforms, atomic counters, per-kind binding
+    /// numbers) [default: detected; a shader without `set =` that needs OpenGL's rules is
+    /// OpenGL GLSL]
+    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
+    pub(super) dialect: Option<Dialect>,
+}
+
+impl GlslArgs {
+    /// `o` with these defines, include folders and dialect.
+    pub(super) fn apply(&self, mut o: SourceOptions) -> SourceOptions {
         for d in &self.defines {
             o = o.define(d);
         }
         o.include_dirs = self.include_dirs.clone();
         o.dialect = self.dialect;
+        o
+    }
+}
+
+impl ShaderArgs {
+    pub(super) fn options(&self) -> SourceOptions {
+        let mut o = self.glsl.apply(
+            SourceOptions::named(self.path.display().to_string()).with_entry(self.entry.clone()),
+        );
         o.specializations = self.specs.clone();
         o.target_env = self.target_env;
         o.images_as_texel_buffers = self.texel_buffers;
@@ -379,15 +394,8 @@ pub(super) struct CheckArgs {
     /// and below
     #[arg(value_name = "SHADER", required = true)]
     pub(super) shaders: Vec<PathBuf>,
-    /// GLSL preprocessor definition NAME or NAME=VALUE (repeatable), for every shader
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    pub(super) defines: Vec<String>,
-    /// Further folder for GLSL #include (repeatable; each shader's own folder comes first)
-    #[arg(short = 'I', value_name = "DIR")]
-    pub(super) include_dirs: Vec<PathBuf>,
-    /// GLSL dialect: vulkan or opengl [default: detected]
-    #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
-    pub(super) dialect: Option<Dialect>,
+    #[command(flatten)]
+    pub(super) glsl: GlslArgs,
     /// The translation checked: native, or webgpu (the browser's, run natively) [default: native]
     #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
     pub(super) target: Option<atomport::Platform>,

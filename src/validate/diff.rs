@@ -208,7 +208,7 @@ pub fn compare_with(a: &RunOutput, b: &RunOutput, rules: &[Rule]) -> Result<Vec<
 }
 
 /// Every difference between `x` and `y` under `rule`.
-fn differences(rule: Comparison, x: &Data, y: &Data) -> Vec<Difference> {
+pub(crate) fn differences(rule: Comparison, x: &Data, y: &Data) -> Vec<Difference> {
     let (mut xb, mut yb) = (x.bits(), y.bits());
     let n = xb.len().max(yb.len());
     let show = |d: &Data, i: usize| {

@@ -55,13 +55,13 @@ pub(super) fn check(args: &CheckArgs, path: &Path) -> Result<Report, String> {
 /// The flags that make a child check as `args` say, for `variants`.
 fn flags(args: &CheckArgs, variants: &[Variant]) -> Vec<String> {
     let mut f: Vec<String> = vec!["check".into(), "--in-process".into(), "--json".into()];
-    for d in &args.defines {
+    for d in &args.glsl.defines {
         f.extend(["-D".into(), d.clone()]);
     }
-    for i in &args.include_dirs {
+    for i in &args.glsl.include_dirs {
         f.extend(["-I".into(), i.display().to_string()]);
     }
-    if let Some(d) = args.dialect {
+    if let Some(d) = args.glsl.dialect {
         f.extend(["--dialect".into(), d.name().into()]);
     }
     if let Some(t) = args.target {

@@ -150,12 +150,7 @@ fn one(
 ) -> Result<Report, String> {
     let name = path.display().to_string();
     let annotations = annotations(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut opts = SourceOptions::named(&name);
-    for d in &args.defines {
-        opts = opts.define(d);
-    }
-    opts.include_dirs = args.include_dirs.clone();
-    opts.dialect = args.dialect;
+    let mut opts = args.glsl.apply(SourceOptions::named(&name));
     opts.target = if args.browser {
         atomport::Platform::WebGpu
     } else {

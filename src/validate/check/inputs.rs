@@ -471,7 +471,8 @@ pub fn image_fill(info: &BindingInfo, variant: Variant) -> &'static str {
 /// flags.
 #[derive(Clone, Debug, Default)]
 pub struct Made {
-    /// Each generated buffer's binding and initial bytes.
+    /// Each buffer's binding and initial bytes: the generated ones, and
+    /// those given whose bytes are known before the run.
     pub buffers: Vec<((u32, u32), Vec<u8>)>,
     /// The generated resources as job flags.
     pub flags: Vec<String>,
@@ -492,26 +493,11 @@ pub fn generate(
     let mut made = Made::default();
     let mut rng = Rng::new(variant as u64 + 1);
     let total = u64::from(extent.iter().product::<u32>());
-    let names = |info: &BindingInfo| {
-        let mut n: Vec<String> = [&info.name, &info.combined, &info.block_name]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect();
-        n.push(format!("{}.{}", info.group, info.binding));
-        n
-    };
-    let named = |r: &BindingRef, info: &BindingInfo| match r {
-        BindingRef::Name(n) => names(info).contains(n),
-        BindingRef::Slot(s) => {
-            (s.group, s.binding) == (info.group, info.binding)
-                || (s.group, s.binding)
-                    == (
-                        info.declared_group.unwrap_or(info.group),
-                        info.declared.unwrap_or(info.binding),
-                    )
-        }
-        BindingRef::Addressable(_) => false,
+    // Whether a given spec binds `info`, as the job will resolve it.
+    let named = |r: &BindingRef, info: &BindingInfo| {
+        r.resolve(kernel).is_ok_and(|(_, i)| {
+            i.is_some_and(|i| (i.group, i.binding) == (info.group, info.binding))
+        })
     };
     for info in kernel.bindings() {
         if info.alias_of.is_some() {
@@ -525,8 +511,15 @@ pub fn generate(
         }
         match info.kind {
             k if k.is_buffer() => {
-                if res.buffers.iter().any(|a| named(&a.slot, info))
-                    || (info.push_constant && !res.push.is_empty())
+                if let Some(a) = res.buffers.iter().find(|a| named(&a.slot, info)) {
+                    // Its bytes, where they can be known before the run,
+                    // to count what the run wrote.
+                    if let Ok((_, bytes)) = a.init.materialize(&|_| Ok(0)) {
+                        made.buffers.push(((info.group, info.binding), bytes));
+                    }
+                    continue;
+                }
+                if (info.push_constant && !res.push.is_empty())
                     || (k == BindingKind::Uniform
                         && !info.push_constant
                         && res
@@ -563,10 +556,8 @@ pub fn generate(
                     continue;
                 }
                 let dim = match (&info.image, &info.texture) {
-                    (Some(s), _) => serde_json::to_value(s.dim)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from)),
-                    (None, Some(t)) => t.dim.map(|d| d.name().to_string()),
+                    (Some(s), _) => Some(s.dim.name()),
+                    (None, Some(t)) => t.dim.map(|d| d.name()),
                     _ => None,
                 }
                 .unwrap_or_default();
@@ -574,7 +565,7 @@ pub fn generate(
                 let spec = format!(
                     "{}={}:fill={}{samples}",
                     slot_text(info),
-                    image_size(&dim),
+                    image_size(dim),
                     image_fill(info, variant)
                 );
                 let arg: ImageArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;

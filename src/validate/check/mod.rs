@@ -101,6 +101,9 @@ impl Verdict {
 pub struct Found {
     /// The binding's name, or `GROUP.BINDING`.
     pub binding: String,
+    /// Its group and binding.
+    #[serde(skip)]
+    slot: (u32, u32),
     /// How many elements differ.
     pub count: usize,
     /// The first differing elements (native first).
@@ -204,13 +207,7 @@ impl Contexts {
                 (b, ctx)
             })
             .collect();
-        let with_vulkan =
-            opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan);
-        let mut c = Contexts { native, others };
-        if !with_vulkan {
-            c.others.retain(|(b, _)| *b != BackendChoice::Vulkan);
-        }
-        Ok(c)
+        Ok(Contexts { native, others })
     }
 
     /// The translation's contexts, Vulkan's (the native one) first.
@@ -296,7 +293,7 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
             continue;
         }
         seen.push((res.clone(), g));
-        let v = Variant_ {
+        let v = Inputs {
             variant,
             groups: g,
             res: &res,
@@ -311,9 +308,7 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
     if let Some(f) = &opts.foreign {
         runs.extend(foreign::run(f, kernel, opts, pending, &layouts, traits));
     }
-    let mut report = verdict_of(runs);
-    report.seconds = start.elapsed().as_secs_f64();
-    report
+    Report::of_runs(runs, start.elapsed().as_secs_f64())
 }
 
 /// The module's types and globals as naga reads them: its instructions up
@@ -354,7 +349,7 @@ pub(crate) fn declarations(words: &[u32]) -> Option<naga::Module> {
 }
 
 /// One variant's inputs.
-struct Variant_<'a> {
+struct Inputs<'a> {
     variant: Variant,
     groups: [u32; 3],
     res: &'a Resources,
@@ -362,32 +357,32 @@ struct Variant_<'a> {
 }
 
 /// The runs of one variant: the native run, then the translation on each
-/// backend (each run twice, where they differ, to see which bindings
-/// depend on the order invocations ran in). Returns the native output and
+/// backend (where it differs, two more native runs and one more of its
+/// own show which bindings depend on the order invocations ran in). Returns the native output and
 /// the words it wrote, where it ran, and the runs.
 fn run_variant(
     kernel: &Kernel,
     contexts: &Contexts,
     opts: &CheckOptions,
-    v: &Variant_,
+    v: &Inputs,
     layouts: &[((u32, u32), Layout)],
     traits: Traits,
 ) -> (Option<(RunOutput, usize)>, Vec<Run>) {
-    let blank = |backend: &str, verdict, note: String| Run {
+    let blank = |backend: &str, verdict, written, note: Option<String>| Run {
         variant: v.variant,
         backend: backend.to_string(),
         groups: v.groups,
         verdict,
-        written: 0,
+        written,
         rules: Vec::new(),
         differences: Vec::new(),
-        note: Some(note),
+        note,
     };
     let native = match job::run(&contexts.native, kernel, v.groups, v.res, true) {
         Ok(o) => o,
         Err(e) => {
             let note = format!("native run: {e}");
-            return (None, vec![blank("native", Verdict::NotRun, note)]);
+            return (None, vec![blank("native", Verdict::NotRun, 0, Some(note))]);
         }
     };
     let written = written_words(kernel, &native, v);
@@ -399,13 +394,11 @@ fn run_variant(
         let ctx = match ctx {
             Ok(c) => c,
             Err(e) => {
-                out.push(blank(backend, Verdict::NotRun, e.to_string()));
+                out.push(blank(backend, Verdict::NotRun, 0, Some(e.to_string())));
                 continue;
             }
         };
-        let mut run = blank(backend, Verdict::Exact, String::new());
-        run.note = None;
-        run.written = written;
+        let mut run = blank(backend, Verdict::Exact, written, None);
         match job::run(ctx, kernel, v.groups, v.res, false) {
             Ok(t) => {
                 let found = differing(&native, &t, layouts);
@@ -442,10 +435,6 @@ fn run_variant(
                 run.note = Some(e.to_string());
             }
         }
-        if run.verdict == Verdict::Exact && written == 0 {
-            run.verdict = Verdict::Unchecked;
-            run.note = Some("the native run wrote nothing".into());
-        }
         out.push(run);
     }
     (Some((native, written)), out)
@@ -453,7 +442,8 @@ fn run_variant(
 
 /// `run`'s verdict from the differences `found` between the native output
 /// and the translation's (`outs`); `varying` names the bindings that a
-/// run of either side, repeated, left different.
+/// run of either side, repeated, left different. Equal outputs of a run
+/// that wrote nothing are unchecked.
 fn judge(
     run: &mut Run,
     outs: (&RunOutput, &RunOutput),
@@ -464,29 +454,23 @@ fn judge(
 ) {
     let (native, translated) = outs;
     for found in found {
-        let b = native
-            .bindings
-            .iter()
-            .find(|b| name_of(b) == found.binding)
-            .expect("a difference names a binding");
+        let (x, y) = (
+            binding_at(native, found.slot),
+            binding_at(translated, found.slot),
+        );
         let varies = varying.contains(&found.binding);
-        let ruled = opts.rules.iter().find(|r| r.names(b)).map(|r| r.comparison);
-        let rule = ruled.unwrap_or(Comparison::Multiset);
-        let other = translated
-            .bindings
+        let ruled = opts
+            .rules
             .iter()
-            .find(|x| (x.group, x.binding) == (b.group, b.binding));
-        let equal = other.is_some_and(|o| {
-            crate::validate::diff::compare_with(
-                &single(native, b),
-                &single(translated, o),
-                &[Rule {
-                    binding: found.binding.clone(),
-                    comparison: rule,
-                }],
-            )
-            .is_ok_and(|d| d.is_empty())
-        });
+            .find(|r| x.is_some_and(|b| r.names(b)))
+            .map(|r| r.comparison);
+        let rule = ruled.unwrap_or(Comparison::Multiset);
+        let equal = match (x, y) {
+            (Some(x), Some(y)) => {
+                crate::validate::diff::differences(rule, &x.data, &y.data).is_empty()
+            }
+            _ => false,
+        };
         let applied = if (varies || traits.atomic_results_used || ruled.is_some()) && equal {
             Some(format!("{}={}", found.binding, rule.name()))
         } else if traits.float_atomics && found.float_sums {
@@ -513,6 +497,10 @@ fn judge(
             }
         }
     }
+    if run.verdict == Verdict::Exact && run.written == 0 {
+        run.verdict = Verdict::Unchecked;
+        run.note = Some("the native run wrote nothing".into());
+    }
 }
 
 /// What the original's code says about which results may depend on the
@@ -527,15 +515,9 @@ struct Traits {
     float_atomics: bool,
 }
 
-/// `out` with only binding `b`, for [`crate::validate::diff::compare_with`].
-fn single(out: &RunOutput, b: &BindingOutput) -> RunOutput {
-    RunOutput {
-        adapter: out.adapter.clone(),
-        bindings: vec![b.clone()],
-        counters: Vec::new(),
-        push_constants: Vec::new(),
-        addressable: Vec::new(),
-    }
+/// The binding of `out` at `slot` (group, binding).
+fn binding_at(out: &RunOutput, slot: (u32, u32)) -> Option<&BindingOutput> {
+    out.bindings.iter().find(|b| (b.group, b.binding) == slot)
 }
 
 /// The name a report gives binding `b`.
@@ -566,8 +548,9 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
                 .into_iter()
                 .unzip(),
         };
-        let shown = |o: &BindingOutput, i: usize| match buffer {
-            Some(l) => word_text(l, o, i),
+        let kinds = buffer.map(|l| l.words(x.bytes.len().max(y.bytes.len())));
+        let shown = |o: &BindingOutput, i: usize| match &kinds {
+            Some(k) => word_text(k.get(i).map(|w| w.0), o, i),
             None if i < o.data.len() => o.data.show(i),
             None => "(missing)".into(),
         };
@@ -578,6 +561,7 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
             buffer.is_some_and(|l| idx.iter().all(|&i| l.in_last_element(i * 4, x.bytes.len())));
         out.push(Found {
             binding: name_of(x),
+            slot: (x.group, x.binding),
             count: idx.len(),
             first: idx
                 .iter()
@@ -595,12 +579,11 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
     out
 }
 
-/// Word `i` of a buffer as its declared type reads it.
-fn word_text(l: &Layout, o: &BindingOutput, i: usize) -> String {
-    let words = l.words(o.bytes.len());
+/// Word `i` of a buffer, of type `kind`, as that type reads it.
+fn word_text(kind: Option<Word>, o: &BindingOutput, i: usize) -> String {
     let w = word(&o.bytes, i);
-    match words.get(i).map(|w| w.0) {
-        None if i * 4 >= o.bytes.len() => "(missing)".into(),
+    match kind {
+        _ if i * 4 >= o.bytes.len() => "(missing)".into(),
         Some(Word::F32) => f32::from_bits(w).to_string(),
         Some(Word::F64) => {
             f64::from_bits(u64::from(w) | u64::from(word(&o.bytes, i + 1)) << 32).to_string()
@@ -709,7 +692,7 @@ fn same_f64(a: f64, b: f64) -> bool {
 }
 
 /// Words (texel channels for images) the native run changed from its inputs.
-fn written_words(kernel: &Kernel, native: &RunOutput, v: &Variant_) -> usize {
+fn written_words(kernel: &Kernel, native: &RunOutput, v: &Inputs) -> usize {
     let mut n = 0;
     for b in native.bindings.iter().filter(|b| b.writable) {
         if b.kind == "buffer" {
@@ -718,11 +701,10 @@ fn written_words(kernel: &Kernel, native: &RunOutput, v: &Variant_) -> usize {
                 .buffers
                 .iter()
                 .find(|(s, _)| *s == (b.group, b.binding))
-                .map(|(_, bytes)| bytes.clone())
-                .or_else(|| given_bytes(v.res, b));
+                .map(|(_, bytes)| bytes);
             n += match input {
                 Some(i) => (0..b.bytes.len().div_ceil(4))
-                    .filter(|&k| word(&i, k) != word(&b.bytes, k))
+                    .filter(|&k| word(i, k) != word(&b.bytes, k))
                     .count(),
                 // Bytes the check cannot know: every non-zero word.
                 None => (0..b.bytes.len().div_ceil(4))
@@ -749,22 +731,6 @@ fn written_words(kernel: &Kernel, native: &RunOutput, v: &Variant_) -> usize {
         }
     }
     n
-}
-
-/// The bytes a given `--buffer` spec put in binding `b`, where known.
-fn given_bytes(res: &Resources, b: &BindingOutput) -> Option<Vec<u8>> {
-    res.buffers.iter().find_map(|a| {
-        let named = match &a.slot {
-            crate::runtime::job::spec::BindingRef::Name(n) => b.name.as_deref() == Some(n),
-            crate::runtime::job::spec::BindingRef::Slot(s) => {
-                (s.group, s.binding) == (b.group, b.binding)
-            }
-            crate::runtime::job::spec::BindingRef::Addressable(_) => false,
-        };
-        named
-            .then(|| a.init.materialize(&|_| Ok(0)).ok().map(|(_, bytes)| bytes))
-            .flatten()
-    })
 }
 
 /// The [`Traits`] of a SPIR-V module (none known where rspirv cannot read it).
