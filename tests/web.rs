@@ -106,20 +106,12 @@ fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
     let (resources, groups) = Resources::from_flags(&a.job).map_err(|e| e.to_string())?;
     let out =
         job::run(ctx, &kernel, groups, &resources, false).map_err(|e| format!("lavapipe: {e}"))?;
-    let outputs: Vec<serde_json::Value> = out
-        .bindings
-        .iter()
-        .map(|b| {
-            let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
-            serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
-        })
-        .collect();
     Ok(serde_json::json!({
         "name": rel,
         "translation": Translation::of_kernel(&kernel),
         "job": a.job,
         "rules": a.rules.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(),
-        "outputs": outputs,
+        "outputs": out.hex_bindings(),
     }))
 }
 

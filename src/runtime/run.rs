@@ -284,12 +284,48 @@ pub struct PushOutput {
 }
 
 impl RunOutput {
+    /// Every binding's bytes, `[{"group","binding","hex"}]`: how a run's
+    /// outputs pass between the browser and the native side ([`from_hex`]
+    /// reads them back).
+    pub fn hex_bindings(&self) -> serde_json::Value {
+        self.bindings
+            .iter()
+            .map(|b| {
+                let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
+                serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
+            })
+            .collect()
+    }
+
     /// The binding the shader calls `name`.
     pub fn binding(&self, name: &str) -> Option<&BindingOutput> {
         self.bindings
             .iter()
             .find(|b| b.name.as_deref() == Some(name))
     }
+}
+
+/// Bytes from hexadecimal text, two digits a byte, as
+/// [`RunOutput::hex_bindings`] writes them.
+pub fn from_hex(hex: &str) -> Result<Vec<u8>> {
+    let digits = hex.as_bytes();
+    if !digits.len().is_multiple_of(2) {
+        return Err(crate::Error::Input("an odd number of hex digits".into()));
+    }
+    digits
+        .chunks(2)
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .and_then(|t| u8::from_str_radix(t, 16).ok())
+                .ok_or_else(|| {
+                    crate::Error::Input(format!(
+                        "`{}` is not a hex byte",
+                        String::from_utf8_lossy(p)
+                    ))
+                })
+        })
+        .collect()
 }
 
 impl Context {

@@ -113,9 +113,7 @@ fn browser_output(v: &serde_json::Value) -> Result<ForeignOutput, String> {
                 b["binding"].as_u64().unwrap_or(0) as u32,
             );
             let hex = b["hex"].as_str().unwrap_or_default();
-            let bytes = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
-                .collect::<Result<Vec<u8>, _>>()
+            let bytes = atomport::runtime::run::from_hex(hex)
                 .map_err(|e| format!("the browser's bytes: {e}"))?;
             Ok((slot, bytes))
         })

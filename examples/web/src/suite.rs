@@ -94,15 +94,7 @@ fn verdict(
 pub async fn outputs(case: String) -> Result<String, JsValue> {
     let case: JobCase = serde_json::from_str(&case).map_err(fail)?;
     let (_, out) = run(&case).await.map_err(fail)?;
-    let bindings: Vec<serde_json::Value> = out
-        .bindings
-        .iter()
-        .map(|b| {
-            let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
-            serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
-        })
-        .collect();
-    serde_json::to_string(&bindings).map_err(fail)
+    serde_json::to_string(&out.hex_bindings()).map_err(fail)
 }
 
 /// The case's kernel, and what its job left here.
@@ -129,7 +121,7 @@ async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
         else {
             continue;
         };
-        *b = b.with_bytes(from_hex(&w.hex)?);
+        *b = b.with_bytes(atomport::runtime::run::from_hex(&w.hex)?);
     }
     let rules = case
         .rules
@@ -151,27 +143,6 @@ async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
             d.binding
         )
     }))
-}
-
-fn from_hex(hex: &str) -> atomport::Result<Vec<u8>> {
-    let digits = hex.as_bytes();
-    if !digits.len().is_multiple_of(2) {
-        return Err(atomport::Error::Input("an odd number of hex digits".into()));
-    }
-    digits
-        .chunks(2)
-        .map(|p| {
-            std::str::from_utf8(p)
-                .ok()
-                .and_then(|t| u8::from_str_radix(t, 16).ok())
-                .ok_or_else(|| {
-                    atomport::Error::Input(format!(
-                        "`{}` is not a hex byte",
-                        String::from_utf8_lossy(p)
-                    ))
-                })
-        })
-        .collect()
 }
 
 thread_local! {
