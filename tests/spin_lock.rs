@@ -11,9 +11,29 @@ mod common;
 use atomport::{Kernel, SourceOptions};
 
 fn ring_lock() -> Kernel {
-    let src = std::fs::read_to_string("tests/vulkan/volatile_ring_lock.comp").unwrap();
-    Kernel::from_glsl(&src, &SourceOptions::named("volatile_ring_lock.comp"))
+    kernel(&ring_lock_source())
+}
+
+fn ring_lock_source() -> String {
+    std::fs::read_to_string("tests/vulkan/volatile_ring_lock.comp").unwrap()
+}
+
+fn kernel(src: &str) -> Kernel {
+    Kernel::from_glsl(src, &SourceOptions::named("volatile_ring_lock.comp"))
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every load of the ring is an `atomicAdd` of 0 and every store an
+/// `atomicExchange`: no plain access to it is left in the WGSL.
+fn ring_accesses_are_read_modify_writes(k: &Kernel) {
+    let wgsl = k.wgsl();
+    assert!(wgsl.contains("atomicAdd((&ring.words["), "{wgsl}");
+    assert!(wgsl.contains("atomicExchange((&ring.words["), "{wgsl}");
+    let plain = wgsl
+        .lines()
+        .filter(|l| l.contains("ring.words[") && !l.contains("atomic"))
+        .count();
+    assert_eq!(plain, 0, "{wgsl}");
 }
 
 fn words(b: &[u8]) -> Vec<u32> {
@@ -50,22 +70,74 @@ fn the_binding_map_says_volatile_and_coherent() {
         .unwrap();
     assert!(!mutex.volatile && !mutex.coherent, "{mutex:?}");
     assert!(
-        k.warnings().iter().any(|w| w.message.contains("@volatile")),
+        k.warnings()
+            .iter()
+            .any(|w| w.message.contains("atomicExchange")),
         "{:?}",
         k.warnings()
     );
 }
 
+/// The same lock under the Vulkan memory model, where glslang marks each
+/// access volatile rather than the buffer: the ring is accessed the same
+/// way, and every section still runs once.
+#[test]
+fn volatile_accesses_of_the_vulkan_memory_model_are_read_modify_writes_too() {
+    let src = ring_lock_source().replace(
+        "#version 450\n",
+        "#version 450\n#pragma use_vulkan_memory_model\n#extension GL_KHR_memory_scope_semantics : require\n",
+    );
+    let k = kernel(&src);
+    ring_accesses_are_read_modify_writes(&k);
+    every_section_runs_once(&k);
+}
+
+/// A read-only volatile buffer (a flag another dispatch sets) is read
+/// plainly: WGSL has no atomics on read-only storage.
+#[test]
+fn a_read_only_volatile_buffer_keeps_plain_loads() {
+    let src = "#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) readonly buffer volatile Flags { uint go[]; } flags;
+layout(set = 0, binding = 1) buffer Out { uint seen[]; } outs;
+void main() { outs.seen[gl_GlobalInvocationID.x] = flags.go[gl_GlobalInvocationID.x] * 3u; }
+";
+    let k = kernel(src);
+    assert!(!k.wgsl().contains("atomic"), "{}", k.wgsl());
+    let flags = k
+        .bindings()
+        .iter()
+        .find(|b| b.name.as_deref() == Some("flags"))
+        .unwrap();
+    assert!(flags.volatile, "{flags:?}");
+    let go: Vec<u32> = (0..16u32).map(|i| i * 7 + 1).collect();
+    let want: Vec<u32> = go.iter().map(|g| g * 3).collect();
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        let inputs = [
+            ("Flags", bytemuck::cast_slice(&go).to_vec()),
+            ("Out", vec![0u8; 64]),
+        ];
+        for (backend, out) in common::translated_and_native(&ctx, &k, [2, 1, 1], &inputs) {
+            assert_eq!(words(&out[1]), want, "{backend}");
+        }
+    }
+}
+
 #[test]
 fn every_critical_section_runs_once_on_every_backend() {
     let k = ring_lock();
+    ring_accesses_are_read_modify_writes(&k);
+    every_section_runs_once(&k);
+}
+
+fn every_section_runs_once(k: &Kernel) {
     let n = 48;
     let groups = 4;
     let sections = groups * 32;
     let want = ring_model(n, sections);
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
         let inputs = [("Ring", vec![0u8; 4 * n]), ("Mutex", vec![0u8; 8])];
-        for (backend, out) in common::translated_and_native(&ctx, &k, [groups, 1, 1], &inputs) {
+        for (backend, out) in common::translated_and_native(&ctx, k, [groups, 1, 1], &inputs) {
             assert_eq!(words(&out[0]), want, "{backend}: the ring");
             assert_eq!(
                 words(&out[1]),

@@ -116,7 +116,7 @@ fn constructs_wgsl_lacks_are_refused_by_name() {
     let cases = [
         (
             "#version 450\n#extension GL_EXT_shader_8bit_storage : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint8_t bytes[4]; int lowest; };\nvoid main() { atomicMin(lowest, int(bytes[0])); }",
-            "a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers",
+            "a signed atomicMin/atomicMax in memory atomport addresses as 32-bit words",
         ),
         (
             "#version 450\n#extension GL_EXT_shader_8bit_storage : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\nlayout(local_size_x = 1) in;\n#extension GL_EXT_shader_atomic_int64 : require\nlayout(set = 0, binding = 0) buffer B { uint8_t bytes[4]; uint64_t big; };\nvoid main() { atomicAdd(big, uint64_t(bytes[0])); }",

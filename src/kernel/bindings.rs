@@ -216,9 +216,11 @@ pub struct BindingInfo {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub coherent: bool,
     /// For a buffer the shader declared `volatile`: `true` (and `coherent`
-    /// too, as GLSL treats volatile memory). Core WGSL has no `@volatile`;
-    /// atomport's runtime compiles the buffer so where the device has
-    /// MEMORY_DECORATION_VOLATILE.
+    /// too, as GLSL treats volatile memory). Core WGSL has no `@volatile`:
+    /// a writable volatile buffer is addressed as words, every access an
+    /// atomic read-modify-write, and its `members` say where the host
+    /// writes what the shader declared; the runtime also compiles it
+    /// `@volatile` where the device has MEMORY_DECORATION_VOLATILE.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub volatile: bool,
     /// For a push-constant block (`layout(push_constant)`): `true`. WebGPU

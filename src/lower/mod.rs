@@ -300,7 +300,7 @@ fn spirv_passes(
         found.push = push::push_constants_to_buffers(&mut m)?;
         let (views, mut word_loops) = references::buffer_references(&mut m)?;
         found.aliases.extend(views);
-        let (word_blocks, more_loops) = words::word_addressed_memory(&mut m)?;
+        let (word_blocks, more_loops) = words::word_addressed_memory(&mut m, &qualified.volatile)?;
         found.words = word_blocks;
         word_loops.extend(more_loops);
         halfs::lower_halfs(&mut m)?;

@@ -80,6 +80,7 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Wor
         class: StorageClass::StorageBuffer,
         block: false,
         atomic: false,
+        ordered: false,
         word_ptr: m.pointer_to(StorageClass::StorageBuffer, uint),
         guard: None,
         atomic_view: Some(atomic_arena),

@@ -1,8 +1,9 @@
 //! Memory WGSL cannot type, addressed as 32-bit words: storage buffers,
-//! uniform blocks and shared memory holding 8- or 16-bit integers, and
+//! uniform blocks and shared memory holding 8- or 16-bit integers,
 //! buffers laid out where WGSL's rules cannot place their members (scalar
 //! layout's `vec3` arrays of stride 12 or a `vec3` at offset 4, std140's
-//! `mat2` with 16-byte columns).
+//! `mat2` with 16-byte columns), and `volatile` buffers, whose every
+//! access becomes an atomic read-modify-write of its words.
 //!
 //! Such a variable becomes an array of words (`uint w[]` in a storage
 //! buffer, `uvec4 w[N]` in a uniform block, `uint w[N]` in shared memory)
@@ -59,6 +60,10 @@ pub(super) struct Target {
     /// A uniform block: words read as `uvec4`s.
     pub(super) block: bool,
     pub(super) atomic: bool,
+    /// Every access a read-modify-write (a `volatile` buffer): a load adds
+    /// 0, a store exchanges, so that no backend reuses a value loaded
+    /// before or moves the access across the shader's own atomics.
+    pub(super) ordered: bool,
     /// The pointer type to one word (`uvec4` in a uniform block).
     pub(super) word_ptr: Word,
     /// For an access through a buffer reference: whether its address is in
@@ -364,7 +369,7 @@ pub(super) fn uniform_block(m: &Model, class: StorageClass, pointee: Word) -> bo
 }
 
 /// The variable an access chain (of chains) starts at.
-pub(super) fn root(m: &Model, mut p: Word) -> Word {
+pub(crate) fn root(m: &Model, mut p: Word) -> Word {
     for _ in 0..64 {
         match m.def(p) {
             Some(d)
@@ -381,6 +386,16 @@ pub(super) fn root(m: &Model, mut p: Word) -> Word {
     p
 }
 
+/// Whether every member of block `pointee` is `readonly`.
+fn read_only(m: &Model, pointee: Word) -> bool {
+    m.global(pointee).is_some_and(|t| {
+        (0..t.operands.len() as u32).all(|k| {
+            m.member_decoration(pointee, k, Decoration::NonWritable)
+                .is_some()
+        })
+    })
+}
+
 /// Retypes `var` (of `class`, holding `pointee`) as words: an array of
 /// `uint` (a runtime-sized one in a storage buffer, `uvec4`s in a uniform
 /// block) at its own binding, with the block's decorations and name.
@@ -388,7 +403,7 @@ fn retype_as_words(
     m: &mut Model,
     narrow: &HashMap<Word, u32>,
     (var, class, pointee): (Word, StorageClass, Word),
-    atomic: bool,
+    (atomic, ordered): (bool, bool),
 ) -> Result<Target> {
     let uint = m.uint();
     let uvec4 = m.vector_type(uint, 4);
@@ -442,13 +457,7 @@ fn retype_as_words(
             &[],
         );
         m.member_decorate(new_ty, 0, Decoration::Offset, &[0]);
-        let readonly = m.global(pointee).is_some_and(|t| {
-            (0..t.operands.len() as u32).all(|k| {
-                m.member_decoration(pointee, k, Decoration::NonWritable)
-                    .is_some()
-            })
-        });
-        if readonly {
+        if read_only(m, pointee) {
             m.member_decorate(new_ty, 0, Decoration::NonWritable, &[]);
         }
         let name = m.name(pointee).unwrap_or("Words").to_string();
@@ -460,7 +469,8 @@ fn retype_as_words(
     Ok(Target {
         class,
         block,
-        atomic,
+        atomic: atomic || ordered,
+        ordered,
         word_ptr,
         guard: None,
         atomic_view: None,
@@ -468,17 +478,39 @@ fn retype_as_words(
 }
 
 /// Makes every storage buffer, uniform block and shared variable holding
-/// 8- or 16-bit integers, and every buffer laid out where WGSL cannot
-/// place its members, an array of words; returns the buffers, with the
-/// members they declared.
-pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, WordLoops)> {
+/// 8- or 16-bit integers, every buffer laid out where WGSL cannot place
+/// its members, and every writable buffer among `volatile` (the variables
+/// the shader declared so) an array of words; returns the buffers, with
+/// the members they declared.
+///
+/// A volatile buffer's words are accessed by read-modify-writes only:
+/// core WGSL has no volatile access, and `@volatile` (where a device has
+/// it) neither orders plain accesses against the atomics of a lock that
+/// guards them nor exists off Vulkan and GL, so a critical section's
+/// updates were lost on llvmpipe's GL. An atomic read-modify-write is
+/// never served from a copy, and no compiler moves one across another.
+pub fn word_addressed_memory(
+    m: &mut Model,
+    volatile: &[Word],
+) -> Result<(Vec<WordBlock>, WordLoops)> {
     let narrow = narrow_widths(m);
+    let ordered: HashSet<Word> = m
+        .variables()
+        .filter(|&(v, class, pointee)| {
+            volatile.contains(&v)
+                && matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+                && !uniform_block(m, class, pointee)
+                && !read_only(m, pointee)
+        })
+        .map(|v| v.0)
+        .collect();
     let vars: Vec<(Word, StorageClass, Word)> = m
         .variables()
-        .filter(|&(_, class, pointee)| match class {
+        .filter(|&(v, class, pointee)| match class {
             StorageClass::Workgroup => holds_narrow(m, &narrow, pointee, 0),
             StorageClass::StorageBuffer | StorageClass::Uniform => {
-                holds_narrow(m, &narrow, pointee, 0)
+                ordered.contains(&v)
+                    || holds_narrow(m, &narrow, pointee, 0)
                     || misplaced(m, pointee, uniform_block(m, class, pointee), 0)
             }
             _ => false,
@@ -521,7 +553,8 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, WordLoops
     }
     let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
     for &(var, class, pointee) in &vars {
-        let target = retype_as_words(m, &narrow, (var, class, pointee), atomic.contains(&var))?;
+        let kind = (atomic.contains(&var), ordered.contains(&var));
+        let target = retype_as_words(m, &narrow, (var, class, pointee), kind)?;
         targets.insert(var, (target, pointee));
     }
     let mut ptrs: HashMap<Word, (Word, Off, Word, Option<u32>)> = targets
@@ -546,7 +579,7 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, WordLoops
                     &consts,
                     (off, ty, mstride),
                     indices,
-                    "in memory holding 8- or 16-bit integers",
+                    "in memory atomport addresses as 32-bit words",
                 )?;
                 if let Some(r) = inst.result_id {
                     ptrs.insert(r, (var, off, ty, mstride));
@@ -578,8 +611,15 @@ pub fn word_addressed_memory(m: &mut Model) -> Result<(Vec<WordBlock>, WordLoops
             _ => {
                 if let Some(p) = inst.operands.iter().filter_map(id).find(|p| ptrs.contains_key(p)) {
                     let var = ptrs[&p].0;
+                    let why = if targets[&var].0.ordered {
+                        "is volatile"
+                    } else if holds_narrow(e.m, &narrow, targets[&var].1, 0) {
+                        "holds 8- or 16-bit integers"
+                    } else {
+                        "is laid out where WGSL cannot place its members"
+                    };
                     return Err(Error::Unsupported(format!(
-                        "`{}` holds 8- or 16-bit integers, which atomport reads as 32-bit words, and Op{op:?} takes a pointer into it: load and store its members instead",
+                        "`{}` {why}, so atomport addresses it as 32-bit words, and Op{op:?} takes a pointer into it: load and store its members instead",
                         memory_name(e.m, var)
                     )));
                 }
@@ -679,7 +719,7 @@ pub(super) fn parts(
         Op::TypeMatrix => {
             let stride = mstride.ok_or_else(|| {
                 Error::Unsupported(
-                    "a matrix without a column stride in memory holding 8- or 16-bit integers"
+                    "a matrix without a column stride in memory atomport addresses as 32-bit words"
                         .into(),
                 )
             })?;
@@ -694,7 +734,7 @@ pub(super) fn parts(
                 .unwrap_or(0);
             if n > 256 {
                 return Err(Error::Unsupported(format!(
-                    "a whole array of {n} elements {verb} memory holding 8- or 16-bit integers: {short} its elements"
+                    "a whole array of {n} elements {verb} memory atomport addresses as 32-bit words: {short} its elements"
                 )));
             }
             let stride = l.array_stride(ty)?;
@@ -789,13 +829,13 @@ fn atomic_on_place(
     }
     if layout.scalar_bytes(ty) != 4 {
         return Err(Error::Unsupported(format!(
-            "an Op{op:?} on a value that is not 32 bits wide in memory holding 8- or 16-bit integers (`{}`)",
+            "an Op{op:?} on a value that is not 32 bits wide in memory atomport addresses as 32-bit words (`{}`)",
             memory_name(e.m, var)
         )));
     }
     if matches!(op, Op::AtomicSMin | Op::AtomicSMax) {
         return Err(Error::Unsupported(format!(
-            "a signed atomicMin/atomicMax in memory holding 8- or 16-bit integers (`{}`): its words are unsigned",
+            "a signed atomicMin/atomicMax in memory atomport addresses as 32-bit words (`{}`): its words are unsigned",
             memory_name(e.m, var)
         )));
     }
@@ -978,7 +1018,9 @@ pub(super) fn load_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off
         };
         return e.op(Op::VectorExtractDynamic, c.uint, &[v, lane]);
     }
-    if t.atomic {
+    if t.ordered {
+        e.op(Op::AtomicIAdd, c.uint, &[ptr, scope(c, t), c.zero, c.zero])
+    } else if t.atomic {
         e.op(Op::AtomicLoad, c.uint, &[ptr, scope(c, t), c.zero])
     } else {
         e.op(Op::Load, c.uint, &[ptr])
@@ -989,7 +1031,9 @@ pub(super) fn load_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off
 /// memory whose words are atomic).
 pub(super) fn store_word(e: &mut Emit, c: &Consts, var: Word, t: Target, off: Off, w: Word) {
     let ptr = word_pointer(e, c, var, t, off, true);
-    if t.atomic {
+    if t.ordered {
+        e.op(Op::AtomicExchange, c.uint, &[ptr, scope(c, t), c.zero, w]);
+    } else if t.atomic {
         e.push(with_ids(
             Op::AtomicStore,
             None,
@@ -1023,7 +1067,7 @@ pub(super) fn declared(
 ) -> Result<(Instruction, impl Fn(usize) -> u32 + use<>)> {
     if depth > 16 {
         return Err(Error::Unsupported(
-            "a value nested too deep in memory holding 8- or 16-bit integers".into(),
+            "a value nested too deep in memory atomport addresses as 32-bit words".into(),
         ));
     }
     let d =
@@ -1105,7 +1149,7 @@ pub(super) fn load(
             Ok(e.op(Op::CompositeConstruct, ty, &values))
         }
         _ => Err(Error::Unsupported(format!(
-            "a value of Op{:?} ({} bits) in memory holding 8- or 16-bit integers: atomport reads such memory as words and has no rule for it (64-bit values and halfs among them)",
+            "a value of Op{:?} ({} bits) in memory atomport addresses as 32-bit words: atomport reads such memory as words and has no rule for it (64-bit values and halfs among them)",
             d.class.opcode,
             lit(0)
         ))),
@@ -1185,7 +1229,7 @@ pub(super) fn store(
             Ok(())
         }
         _ => Err(Error::Unsupported(format!(
-            "a value of Op{:?} ({} bits) in memory holding 8- or 16-bit integers: atomport writes such memory as words and has no rule for it (64-bit values and halfs among them)",
+            "a value of Op{:?} ({} bits) in memory atomport addresses as 32-bit words: atomport writes such memory as words and has no rule for it (64-bit values and halfs among them)",
             d.class.opcode,
             lit(0)
         ))),

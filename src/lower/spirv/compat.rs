@@ -234,7 +234,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
         ],
         &["SPV_KHR_vulkan_memory_model"],
     );
-    let (ordered, mut volatile, mut coherent) = relax_accesses(m)?;
+    let (ordered, mut volatile, mut coherent, volatile_accesses) = relax_accesses(m)?;
     // glslang marks its own atomic-counter blocks coherent and volatile:
     // not something the shader asked for, and used only atomically.
     let counter_types: HashSet<Word> = m
@@ -279,6 +279,17 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
             qualified.volatile.extend(&buffers);
         }
         qualified.coherent.extend(buffers);
+    }
+    // Under the Vulkan memory model volatility is the access's, not the
+    // variable's: a buffer so accessed anywhere is volatile.
+    for p in volatile_accesses {
+        let var = crate::lower::memory::words::root(m, p);
+        if m.variables().any(|(v, class, _)| {
+            v == var && matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform)
+        }) {
+            qualified.volatile.push(var);
+            qualified.coherent.push(var);
+        }
     }
     for list in [&mut qualified.coherent, &mut qualified.volatile] {
         list.sort_unstable();
@@ -327,7 +338,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
     }
     if volatile {
         warnings.push(Warning::new(
-            "`volatile` memory: core WGSL has no volatile access, so a value loaded again may be reused; atomport's runtime compiles volatile buffers @volatile and @coherent where the device has MEMORY_DECORATION_VOLATILE (Vulkan, GL); elsewhere poll through atomics (atomicLoad or atomicAdd(x, 0))",
+            "`volatile` memory: core WGSL has no volatile access, so every load and store of a writable volatile buffer becomes an atomic read-modify-write of its words (atomicAdd(w, 0u) to load, atomicExchange to store), which no backend serves from a copy or moves across the shader's atomics, at the cost of an atomic per access; read-only volatile buffers and volatile images keep plain accesses, which the runtime compiles @volatile where the device has MEMORY_DECORATION_VOLATILE",
             &["volatile"],
         ));
     }
@@ -344,25 +355,33 @@ pub struct Qualified {
 }
 
 /// Drops the memory-model operands of loads, stores, copies and image
-/// instructions; returns whether an atomic asked for ordering and whether
-/// an access was volatile or made memory available/visible (coherent).
-fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool)> {
+/// instructions; returns whether an atomic asked for ordering, whether
+/// an access was volatile or made memory available/visible (coherent),
+/// and the pointers accessed volatile.
+fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool, Vec<Word>)> {
     let semantics = |m: &Model, op: Option<&Operand>| match op {
         Some(Operand::IdMemorySemantics(i) | Operand::IdRef(i)) => m.constant_u32(*i),
         _ => None,
     };
     let (mut ordered, mut volatile, mut coherent) = (false, false, false);
+    let mut volatile_accesses = Vec::new();
     m.rewrite(|e, inst| {
         let op = inst.class.opcode;
         let mut new = inst.clone();
         match op {
             Op::Load if inst.operands.len() > 1 => {
-                volatile |= memory_access_volatile(inst.operands.get(1));
+                if memory_access_volatile(inst.operands.get(1)) {
+                    volatile = true;
+                    volatile_accesses.extend(inst.operands.first().and_then(id));
+                }
                 coherent |= memory_access_coherent(inst.operands.get(1));
                 new.operands.truncate(1);
             }
             Op::Store | Op::CopyMemory if inst.operands.len() > 2 => {
-                volatile |= memory_access_volatile(inst.operands.get(2));
+                if memory_access_volatile(inst.operands.get(2)) {
+                    volatile = true;
+                    volatile_accesses.extend(inst.operands.first().and_then(id));
+                }
                 coherent |= memory_access_coherent(inst.operands.get(2));
                 new.operands.truncate(2);
             }
@@ -392,7 +411,7 @@ fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool)> {
         e.push(new);
         Ok(true)
     })?;
-    Ok((ordered, volatile, coherent))
+    Ok((ordered, volatile, coherent, volatile_accesses))
 }
 
 /// MemoryAccess bits.
