@@ -62,11 +62,13 @@ fn deep_expressions_and_nesting_translate_and_run() {
 }
 
 /// 140 nested `if`s: past the 127 braces WGSL's compilers must accept. The
-/// kernel runs natively from the module, with a warning; the WebGPU target,
-/// whose browsers compile the text, refuses it by name. Never an internal
-/// error.
+/// deep blocks move into functions of their own, so that the text stays
+/// within the limit: it runs on every backend with no warning, and the
+/// WebGPU target, whose browsers compile the text, accepts it.
+/// tests/vulkan/decision_tree_nest.comp runs the `break`, `continue` and
+/// `return` that leave such blocks against the original.
 #[test]
-fn blocks_nested_past_wgsls_brace_limit_run_natively_and_are_refused_for_browsers() {
+fn blocks_nested_past_wgsls_brace_limit_move_into_functions() {
     let mut src = String::from(
         "#version 450\nlayout(local_size_x = 1) in;\n\
          layout(set = 0, binding = 0) buffer B { uint v[]; };\nvoid main() {\n    uint x = v[0];\n",
@@ -91,16 +93,30 @@ fn blocks_nested_past_wgsls_brace_limit_run_natively_and_are_refused_for_browser
         ]);
         let err = stderr(&o);
         assert!(o.status.success(), "{b}: {err}");
-        assert!(err.contains("127 braces"), "{b}: {err}");
+        assert!(!err.contains("127 braces"), "{b}: {err}");
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        // x = 60 passes the first 60 tests. (llvmpipe ignores conditions
-        // nested past a depth of about 100, natively too: x = 100 counts
-        // 140 there.)
+        // x = 60 passes the first 60 tests. (llvmpipe mistakes conditions
+        // nested past a depth of about 80, natively too, so no test here
+        // is taken that deep.)
         assert_eq!(v["bindings"][0]["data"], serde_json::json!([60, 60]), "{b}");
     }
     let o = atomport(&["translate", &file, "--target", "webgpu"]);
-    assert_fails_in_one_line(&o, 1, "nests its blocks past the 127 braces");
-    assert!(!stderr(&o).contains("internal error"), "{}", stderr(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let wgsl = String::from_utf8(o.stdout).unwrap();
+    let mut depth = 0i32;
+    let mut deepest = 0;
+    for c in wgsl.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    assert!(deepest <= 127, "{deepest} braces deep:\n{wgsl}");
+    assert!(wgsl.contains("_nested("), "{wgsl}");
 }
 
 /// Runs the binary with stdout into `head -c N`-like reader that closes early.

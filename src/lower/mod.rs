@@ -136,6 +136,8 @@ pub struct LowerReport {
     pub padded_structs: usize,
     /// Arrays whose elements were wrapped to keep a stride wider than the element.
     pub padded_arrays: usize,
+    /// Blocks nested past WGSL's brace limit moved into functions.
+    pub outlined_blocks: usize,
 }
 
 /// The result of lowering: the naga module, its validation info and its WGSL.
@@ -488,6 +490,17 @@ fn ir_passes(
     if report.padded_structs > 0 {
         info = front::validate(module, None, name).map_err(no_wgsl)?;
     }
+    let too_deep = |f: &naga::Function| ir::outline::deepest(&f.body, 1) > ir::outline::LIMIT;
+    if module.functions.iter().any(|(_, f)| too_deep(f))
+        || module.entry_points.iter().any(|e| too_deep(&e.function))
+    {
+        report.outlined_blocks = guard("atomport's outlining pass", || {
+            ir::outline::outline_deep_blocks(module, |m| front::validate(m, None, name))
+        })
+        .map_err(no_wgsl)?;
+        naga::compact::compact(module, naga::compact::KeepUnused::No);
+        info = front::validate(module, None, name).map_err(no_wgsl)?;
+    }
     let wgsl = guard("naga's WGSL writer", || {
         naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| {
@@ -504,9 +517,11 @@ fn ir_passes(
 }
 
 /// The limit WGSL sets on nested braces in a function (127), checked on
-/// the text as written: blocks nested past it are the shader's, natively a
-/// warning (the runtime compiles the module), for the WebGPU target, whose
-/// browsers compile the text, a refusal.
+/// the text as written. Blocks nested past it were moved into functions
+/// ([`ir::outline`]); what is still past it (a block that cannot move: a
+/// loop's continuing, ray queries, more than 255 values to pass) is
+/// natively a warning (the runtime compiles the module), for the WebGPU
+/// target, whose browsers compile the text, a refusal.
 fn nesting(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<compat::Warning>> {
     const BRACE_NESTING_MAXIMUM: usize = 127;
     let mut depth = 0usize;

@@ -9,6 +9,7 @@ pub mod access;
 pub mod compswap;
 pub mod layout;
 pub mod literals;
+pub mod outline;
 pub mod predicate;
 pub mod privates;
 pub mod uniformity;

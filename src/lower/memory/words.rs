@@ -32,6 +32,7 @@ use crate::{Error, Result};
 
 pub use crate::lower::memory::declared::DeclaredMember;
 use crate::lower::memory::declared::declared_members;
+pub(super) use crate::lower::memory::declared::{laid_out_wrongly, reachable_types, strip_layout};
 
 /// A buffer made words, with the members it declared, for the binding map
 /// (the host writes them where the shader declared them).
@@ -1234,85 +1235,4 @@ pub(super) fn store(
             lit(0)
         ))),
     }
-}
-
-/// `ty` and the types in it whose layout WGSL cannot place.
-pub(super) fn laid_out_wrongly(m: &Model, ty: Word, uniform: bool) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut todo = vec![(ty, 0u32)];
-    while let Some((t, depth)) = todo.pop() {
-        if depth > 32 || !misplaced(m, t, uniform, 0) || out.contains(&t) {
-            continue;
-        }
-        out.push(t);
-        if let Some(d) = m.global(t) {
-            todo.extend(d.operands.iter().filter_map(id).map(|c| (c, depth + 1)));
-        }
-    }
-    out
-}
-
-/// Every type `roots` are made of, themselves among them, but what buffer
-/// references point at.
-pub(super) fn reachable_types(m: &Model, roots: &[Word]) -> HashSet<Word> {
-    let mut seen = HashSet::new();
-    let mut todo: Vec<Word> = roots.to_vec();
-    while let Some(t) = todo.pop() {
-        if !seen.insert(t) {
-            continue;
-        }
-        if let Some(d) = m.global(t).filter(|d| d.class.opcode != Op::TypePointer) {
-            todo.extend(
-                d.operands
-                    .iter()
-                    .filter_map(id)
-                    .filter(|c| m.global(*c).is_some()),
-            );
-        }
-    }
-    seen
-}
-
-/// Types holding narrow integers, and `also` (those only the replaced
-/// variables laid out, where WGSL cannot), keep no layout decorations:
-/// their values now live in registers only (32 bits per narrow integer),
-/// and naga would read the declared offsets as overlapping or misplaced
-/// members.
-pub(super) fn strip_layout(m: &mut Model, narrow: &HashMap<Word, u32>, also: &HashSet<Word>) {
-    let holding: HashSet<Word> = m
-        .module()
-        .types_global_values
-        .iter()
-        .filter_map(|t| t.result_id)
-        .filter(|&t| !narrow.contains_key(&t) && holds_narrow(m, narrow, t, 0))
-        .chain(also.iter().copied())
-        .collect();
-    if holding.is_empty() {
-        return;
-    }
-    m.module_mut().annotations.retain(|a| {
-        let target = a.operands.first().and_then(id).unwrap_or(0);
-        if !holding.contains(&target) {
-            return true;
-        }
-        !matches!(
-            (a.class.opcode, a.operands.get(1), a.operands.get(2)),
-            (
-                Op::MemberDecorate,
-                _,
-                Some(Operand::Decoration(
-                    Decoration::Offset
-                        | Decoration::MatrixStride
-                        | Decoration::ColMajor
-                        | Decoration::RowMajor
-                ))
-            ) | (
-                Op::Decorate,
-                Some(Operand::Decoration(
-                    Decoration::ArrayStride | Decoration::Block | Decoration::BufferBlock
-                )),
-                _
-            )
-        )
-    });
 }
