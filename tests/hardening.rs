@@ -61,7 +61,8 @@ fn deep_expressions_and_nesting_translate_and_run() {
     }
 }
 
-/// 140 nested `if`s: past the 127 braces WGSL's compilers must accept. The
+/// 140 nested `if`s: past the 127 levels of statements WGSL's compilers
+/// accept (Chromium's at 63 braces, counting an `if` and its block). The
 /// deep blocks move into functions of their own, so that the text stays
 /// within the limit: it runs on every backend with no warning, and the
 /// WebGPU target, whose browsers compile the text, accepts it.
@@ -93,7 +94,7 @@ fn blocks_nested_past_wgsls_brace_limit_move_into_functions() {
         ]);
         let err = stderr(&o);
         assert!(o.status.success(), "{b}: {err}");
-        assert!(!err.contains("127 braces"), "{b}: {err}");
+        assert!(!err.contains("63 braces"), "{b}: {err}");
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         // x = 60 passes the first 60 tests. (llvmpipe mistakes conditions
         // nested past a depth of about 80, natively too, so no test here
@@ -115,7 +116,7 @@ fn blocks_nested_past_wgsls_brace_limit_move_into_functions() {
             _ => {}
         }
     }
-    assert!(deepest <= 127, "{deepest} braces deep:\n{wgsl}");
+    assert!(deepest <= 63, "{deepest} braces deep:\n{wgsl}");
     assert!(wgsl.contains("_nested("), "{wgsl}");
 }
 

@@ -516,14 +516,16 @@ fn ir_passes(
     Ok((info, wgsl))
 }
 
-/// The limit WGSL sets on nested braces in a function (127), checked on
-/// the text as written. Blocks nested past it were moved into functions
+/// The limit WGSL sets on nested statements in a function (127, which
+/// Chromium's compiler reaches at 63 braces: it counts an `if` and its
+/// block both), checked on the text as written as 63 braces. Blocks
+/// nested past it were moved into functions
 /// ([`ir::outline`]); what is still past it (a block that cannot move: a
 /// loop's continuing, ray queries, more than 255 values to pass) is
 /// natively a warning (the runtime compiles the module), for the WebGPU
 /// target, whose browsers compile the text, a refusal.
 fn nesting(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<compat::Warning>> {
-    const BRACE_NESTING_MAXIMUM: usize = 127;
+    const BRACE_NESTING_MAXIMUM: usize = 63;
     let mut depth = 0usize;
     let mut deepest = 0usize;
     // naga writes no braces in comments, and WGSL has no strings: every
@@ -543,7 +545,7 @@ fn nesting(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<com
     if deepest <= BRACE_NESTING_MAXIMUM {
         return Ok(None);
     }
-    let what = "the shader nests its blocks past the 127 braces WGSL compilers must accept";
+    let what = "the shader nests its blocks past the 63 braces WGSL's compilers accept (127 levels of statements)";
     if target == front::Platform::WebGpu {
         return Err(Error::Unsupported(format!(
             "{name}: {what}, and browsers compile the text: nest fewer blocks (move \

@@ -1,5 +1,7 @@
-//! Blocks nested past the 127 braces WGSL's compilers must accept, moved
-//! into functions of their own, so that the text stays valid WGSL.
+//! Blocks nested past the braces WGSL's compilers accept, moved into
+//! functions of their own, so that the text stays valid WGSL: past 127
+//! levels of statements, which Chromium's compiler (Tint) reaches at 63
+//! nested `if`s, since it counts an `if` and its block both.
 //!
 //! A block nested [`CUT`] braces deep whose own nesting goes past [`LIMIT`]
 //! becomes a call to a new function holding its statements, which starts
@@ -34,11 +36,13 @@ use naga::{
 
 /// The depth at which a block too deep is moved out: deep enough that a
 /// shader nested a little past the limit keeps most of its shape, shallow
-/// enough that what is moved out gains 63 braces.
-const CUT: usize = 64;
-/// The depth past which a function is cut: WGSL's 127, less room for the
-/// `if`s a call site adds.
-pub const LIMIT: usize = 120;
+/// enough that what is moved out gains 29 braces.
+const CUT: usize = 30;
+/// The depth past which a function is cut: the 63 braces Chromium's WGSL
+/// compiler accepts (Tint counts an `if` and its block as two of the 127
+/// levels of statements WGSL sets), less room for the `if`s a call site
+/// adds.
+pub const LIMIT: usize = 60;
 
 /// WGSL's limit on a function's parameters (one kept for a returned value).
 const MAX_PARAMETERS: usize = 255;
