@@ -113,7 +113,9 @@ pub use error::{Error, FEATURES, Result, ShaderError, WgpuErrorKind};
 pub mod files {
     pub use crate::front::{MAX_SOURCE_BYTES, read_bounded, read_text};
 }
-pub use front::{Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv};
+pub use front::{
+    BINDING_ARRAY_FEATURES, Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv,
+};
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
     TextureDim, TextureInfo,

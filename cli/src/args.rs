@@ -213,13 +213,12 @@ impl ShaderArgs {
     /// (`diff` loads it per backend); `--deny-warnings` makes them an error.
     pub(super) fn load(
         &self,
-        native_float_atomics: bool,
+        features: atomport::wgpu::Features,
         timeout: Duration,
         verify_wgsl: bool,
     ) -> atomport::Result<Kernel> {
         static PRINTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-        let mut opts = self.options();
-        opts.native_float_atomics = native_float_atomics;
+        let mut opts = self.options().fitted_to(features);
         opts.timeout = Some(timeout);
         opts.verify_wgsl = verify_wgsl;
         let name = self.path.display().to_string();
@@ -349,6 +348,12 @@ pub(super) enum Command {
         /// portable compare-exchange loops
         #[arg(long)]
         native_float_atomics: bool,
+        /// Keep arrays of textures, samplers and storage images indexed at run time as
+        /// binding arrays (needs TEXTURE_BINDING_ARRAY, STORAGE_RESOURCE_BINDING_ARRAY and
+        /// their non-uniform indexing) instead of portable switches over one binding per
+        /// element (arrays of up to 16)
+        #[arg(long)]
+        binding_arrays: bool,
         /// Give up on the translation after SECS seconds (exit 1)
         #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
         timeout: Duration,

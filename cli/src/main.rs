@@ -77,12 +77,13 @@ fn main() -> ExitCode {
             bindings,
             translation,
             native_float_atomics,
+            binding_arrays,
             timeout,
         } => translate::translate(
             &shader,
             out.as_deref(),
             translate::Output::of(bindings, translation),
-            native_float_atomics,
+            translate::features(native_float_atomics, binding_arrays),
             timeout,
         ),
     };

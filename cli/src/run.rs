@@ -12,20 +12,19 @@ use super::args::{AdapterArgs, DiffArgs, JobArgs, ShaderArgs, Side};
 use super::{context_options, emit, leave};
 use atomport::runtime::job;
 
-/// Loads the shader once for every adapter of `opts` (native float
-/// atomics only where all of them have SHADER_FLOAT32_ATOMIC).
+/// Loads the shader once for every adapter of `opts`, in the forms all
+/// of them run (native float atomics, binding arrays: see
+/// `SourceOptions::fitted_to`).
 fn load(
     shader: &ShaderArgs,
     job: &JobArgs,
     opts: &[ContextOptions],
 ) -> atomport::Result<atomport::Kernel> {
-    let mut native = true;
+    let mut features = wgpu::Features::all();
     for o in opts {
-        native &= o
-            .adapter_features()?
-            .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC);
+        features &= o.adapter_features()?;
     }
-    shader.load(native, job.timeout, false)
+    shader.load(features, job.timeout, false)
 }
 
 /// Writes the `--out-png` textures of one job's output.

@@ -30,15 +30,28 @@ impl Output {
     }
 }
 
+/// The adapter features `--native-float-atomics` and `--binding-arrays`
+/// say the translation may use.
+pub fn features(native_float_atomics: bool, binding_arrays: bool) -> atomport::wgpu::Features {
+    let mut f = atomport::wgpu::Features::empty();
+    if native_float_atomics {
+        f |= atomport::wgpu::Features::SHADER_FLOAT32_ATOMIC;
+    }
+    if binding_arrays {
+        f |= atomport::BINDING_ARRAY_FEATURES;
+    }
+    f
+}
+
 pub fn translate(
     shader: &ShaderArgs,
     out: Option<&Path>,
     what: Output,
-    native_float_atomics: bool,
+    features: atomport::wgpu::Features,
     timeout: Duration,
 ) -> atomport::Result<()> {
     // The text leaves atomport: read back before it is printed.
-    let kernel = shader.load(native_float_atomics, timeout, true)?;
+    let kernel = shader.load(features, timeout, true)?;
     let text = match what {
         Output::Bindings => {
             serde_json::to_string_pretty(&kernel.binding_map()).expect("bindings serialize") + "\n"

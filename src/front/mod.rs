@@ -306,6 +306,15 @@ pub struct SourceOptions {
     /// that run everywhere. Off by default: the output is portable. The
     /// WebGPU target ([`Platform::WebGpu`]) ignores it: browsers have none.
     pub native_float_atomics: bool,
+    /// Keep arrays of textures, samplers and storage images indexed at run
+    /// time as WGSL binding arrays (needs the adapter's
+    /// TEXTURE_BINDING_ARRAY, and STORAGE_RESOURCE_BINDING_ARRAY for
+    /// images), instead of a `switch` over one binding per element that
+    /// runs everywhere (arrays of up to 16 elements; longer ones stay
+    /// binding arrays). Off by default: the output is portable (GL, Debian
+    /// 12's lavapipe and browsers have no binding arrays). The WebGPU
+    /// target ([`Platform::WebGpu`]) ignores it.
+    pub binding_arrays: bool,
     /// Hold every storage image of a declared format in a texel buffer,
     /// atomics or not, so that one [`crate::Image`] binds to every kernel
     /// of a multi-pass pipeline (e.g. one pass writes it with atomics, the
@@ -494,7 +503,27 @@ impl Comment {
     }
 }
 
+/// The features binding arrays of textures, samplers and storage images
+/// need, indexed by any value ([`SourceOptions::binding_arrays`]).
+pub const BINDING_ARRAY_FEATURES: wgt::Features = wgt::Features::TEXTURE_BINDING_ARRAY
+    .union(wgt::Features::STORAGE_RESOURCE_BINDING_ARRAY)
+    .union(wgt::Features::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING)
+    .union(wgt::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING);
+
 impl SourceOptions {
+    /// These options with the forms an adapter of `features` runs:
+    /// [`SourceOptions::native_float_atomics`] where it has
+    /// SHADER_FLOAT32_ATOMIC, [`SourceOptions::binding_arrays`] where it
+    /// has every one of [`BINDING_ARRAY_FEATURES`]; the portable forms
+    /// elsewhere. The features are an adapter's
+    /// (`ContextOptions::adapter_features`) or a device's the caller
+    /// opened (`device.features()`).
+    pub fn fitted_to(mut self, features: wgt::Features) -> Self {
+        self.native_float_atomics = features.contains(wgt::Features::SHADER_FLOAT32_ATOMIC);
+        self.binding_arrays = features.contains(BINDING_ARRAY_FEATURES);
+        self
+    }
+
     /// Options naming the source `name` (its path), with the default entry point.
     pub fn named(name: impl Into<String>) -> Self {
         Self {

@@ -287,7 +287,7 @@ fn spirv_passes(
             compat::remove_unused_globals(&mut m);
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
-        array_switch::switch_dynamic_indices(&mut m)?;
+        array_switch::switch_dynamic_indices(&mut m, opts.binding_arrays && !web)?;
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
@@ -421,7 +421,8 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             ));
         }
         references::logical_addressing(&mut m);
-        array_switch::switch_dynamic_indices(&mut m)?;
+        let web = opts.target == front::Platform::WebGpu;
+        array_switch::switch_dynamic_indices(&mut m, opts.binding_arrays && !web)?;
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         dense::dense_bindings(&mut m, &mut []);

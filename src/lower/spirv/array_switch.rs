@@ -14,7 +14,11 @@
 //!   whose comparison naga's reader cannot give a binding array (it
 //!   panicked);
 //! - storage images of such arrays that are held in texel buffers (used
-//!   by image atomics, or of no declared format).
+//!   by image atomics, or of no declared format);
+//! - every array of resources so indexed, where the translation is not
+//!   to use binding arrays (`SourceOptions::binding_arrays` off, as by
+//!   default, and always for WebGPU): GL, Debian 12's lavapipe and
+//!   browsers have none.
 //!
 //! Each use of an element (a sample, a load or store through a chain, an
 //! atomic, `imageSize`, `.length()`) goes into its own `switch`, whose
@@ -36,10 +40,11 @@ use crate::lower::model::{Model, id, with_ids};
 pub const MAX_SWITCHED: u32 = 16;
 
 /// Rewrites every use of an element of the arrays that need it (see the
-/// module docs); returns how many uses.
-pub fn switch_dynamic_indices(m: &mut Model) -> Result<usize> {
+/// module docs), binding arrays allowed where `binding_arrays`; returns
+/// how many uses.
+pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usize> {
     let folded = fold_specialized_lengths(m);
-    let chosen = choose(m, &folded);
+    let chosen = choose(m, &folded, binding_arrays);
     if chosen.is_empty() {
         return Ok(0);
     }
@@ -108,9 +113,9 @@ fn fold_specialized_lengths(m: &mut Model) -> HashSet<Word> {
 }
 
 /// The arrays to switch over: of at most [`MAX_SWITCHED`] elements,
-/// indexed at run time, and not bindable as a binding array (see the
-/// module docs).
-fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
+/// indexed at run time, and not to be a binding array (see the module
+/// docs).
+fn choose(m: &Model, folded: &HashSet<Word>, binding_arrays: bool) -> HashMap<Word, u32> {
     let compares = m.instructions().any(|i| {
         matches!(
             i.class.opcode,
@@ -152,7 +157,9 @@ fn choose(m: &Model, folded: &HashSet<Word>) -> HashMap<Word, u32> {
             continue;
         };
         let element = t.operands.first().and_then(id).unwrap_or(0);
-        let needs = folded.contains(&var) || !bindable(m, var, class, element, compares);
+        let needs = folded.contains(&var)
+            || (!binding_arrays && resource_kind(m, class, element).is_some())
+            || !bindable(m, var, class, element, compares);
         if needs {
             chosen.insert(var, len);
         }
