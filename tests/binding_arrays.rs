@@ -169,7 +169,8 @@ fn the_binding_map_names_binding_arrays_and_their_length() {
         k.required_features()
             .contains(wgpu::Features::TEXTURE_BINDING_ARRAY)
     );
-    let tiles = Kernel::from_glsl(TILES, &SourceOptions::named("tiles.comp")).unwrap();
+    let arrays = SourceOptions::named("tiles.comp").fitted_to(atomport::BINDING_ARRAY_FEATURES);
+    let tiles = Kernel::from_glsl(TILES, &arrays).unwrap();
     let info = tiles.binding_named("tiles").unwrap();
     assert_eq!(info.array, Some(ArrayLength::Fixed(4)));
     match tiles.element_named("tiles[4]") {
@@ -317,7 +318,11 @@ fn on_lavapipe_25(icd: &str, args: &[&str]) -> std::process::Output {
 #[test]
 fn fixed_arrays_are_switches_unless_the_adapter_binds_arrays() {
     let portable = Kernel::from_glsl(TILES, &SourceOptions::named("tiles.comp")).unwrap();
-    assert!(!portable.wgsl().contains("binding_array"), "{}", portable.wgsl());
+    assert!(
+        !portable.wgsl().contains("binding_array"),
+        "{}",
+        portable.wgsl()
+    );
     assert!(portable.wgsl().contains("switch"), "{}", portable.wgsl());
     assert!(
         !portable
@@ -326,7 +331,11 @@ fn fixed_arrays_are_switches_unless_the_adapter_binds_arrays() {
     );
     let fitted = SourceOptions::named("tiles.comp").fitted_to(atomport::BINDING_ARRAY_FEATURES);
     let arrays = Kernel::from_glsl(TILES, &fitted).unwrap();
-    assert!(arrays.wgsl().contains("binding_array<texture_2d<u32>, 4>"), "{}", arrays.wgsl());
+    assert!(
+        arrays.wgsl().contains("binding_array<texture_2d<u32>, 4>"),
+        "{}",
+        arrays.wgsl()
+    );
     let mut web = fitted.clone();
     web.target = atomport::Platform::WebGpu;
     let web = Kernel::from_glsl(TILES, &web).unwrap();

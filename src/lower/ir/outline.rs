@@ -501,25 +501,21 @@ fn exits_as_returns(
                 }
                 RETURNED
             }
-            Statement::Loop { .. } => {
-                let st = super::map_blocks(st, |b, _| {
-                    Ok::<_, ()>(exits_as_returns(b, true, in_switch, carrier, exit))
-                });
-                out.push(st.unwrap_or(Statement::Kill), span);
-                continue;
-            }
-            Statement::Switch { .. } => {
-                let st = super::map_blocks(st, |b, _| {
-                    Ok::<_, ()>(exits_as_returns(b, in_loop, true, carrier, exit))
-                });
-                out.push(st.unwrap_or(Statement::Kill), span);
-                continue;
-            }
             st => {
+                // Inside a loop or a switch of the block, a `break` is
+                // its own (and inside a loop a `continue`).
+                let inner_loop = in_loop || matches!(st, Statement::Loop { .. });
+                let inner_switch = in_switch || matches!(st, Statement::Switch { .. });
                 let st = super::map_blocks(st, |b, _| {
-                    Ok::<_, ()>(exits_as_returns(b, in_loop, in_switch, carrier, exit))
+                    Ok::<_, std::convert::Infallible>(exits_as_returns(
+                        b,
+                        inner_loop,
+                        inner_switch,
+                        carrier,
+                        exit,
+                    ))
                 });
-                out.push(st.unwrap_or(Statement::Kill), span);
+                out.push(st.unwrap_or_else(|never| match never {}), span);
                 continue;
             }
         };
