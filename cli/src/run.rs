@@ -20,11 +20,12 @@ fn load(
     job: &JobArgs,
     opts: &[ContextOptions],
 ) -> atomport::Result<atomport::Kernel> {
-    let mut features = wgpu::Features::all();
+    let mut features: Option<wgpu::Features> = None;
     for o in opts {
-        features &= o.adapter_features()?;
+        let has = o.adapter_features()?;
+        features = Some(features.map_or(has, |f| f & has));
     }
-    shader.load(features, job.timeout, false)
+    shader.load(features.unwrap_or_default(), job.timeout, false)
 }
 
 /// Writes the `--out-png` textures of one job's output.
