@@ -333,6 +333,36 @@ void main() {
     }
 }
 
+/// The last workgroup to finish carries on (tests/uniformity's
+/// keep_last_workgroup_call.comp, which the browser suite gives Chromium):
+/// a helper's result read from shared memory in uniform control flow is
+/// uniform, so the return on it keeps the barriers after. Run translated
+/// for WebGPU on every backend: the last workgroup sums every value.
+#[test]
+fn a_helper_s_uniform_result_keeps_the_barriers_after_a_return_on_it() {
+    let path = "tests/uniformity/keep_last_workgroup_call.comp";
+    let k = webgpu(path, &std::fs::read_to_string(path).unwrap());
+    assert!(k.wgsl().contains("workgroupUniformLoad"), "{}", k.wgsl());
+    let values: Vec<u32> = (0..256).collect();
+    let want: u32 = values.iter().map(|v| v + 1).sum();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let counter = Buffer::from_slice(&ctx, &[0u32]).unwrap();
+        let data = Buffer::from_slice(&ctx, &values).unwrap();
+        ctx.dispatch(
+            &k,
+            [4, 1, 1],
+            &[Bind::named("Counter", &counter), Bind::named("Data", &data)],
+        )
+        .unwrap();
+        assert_eq!(
+            counter.read::<u32>(&ctx).unwrap(),
+            [want],
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}
+
 #[test]
 fn read_write_images_of_formats_core_webgpu_cannot_store_are_texel_buffers() {
     // A tone-mapping pass that reads and writes its HDR target in place.

@@ -11,11 +11,13 @@
 //! - uniform values: constants, overrides, `gl_WorkGroupID`,
 //!   `gl_NumWorkGroups`, loads from uniform blocks, read-only buffers and
 //!   function-local variables only ever given uniform values in uniform
-//!   control flow, `workgroupUniformLoad`, and what is computed from them
-//!   alone;
+//!   control flow, `workgroupUniformLoad`, the results of functions that
+//!   return only such values in uniform control flow, and what is computed
+//!   from them alone;
 //! - everything else is non-uniform (invocation ids, read-write buffers,
 //!   `shared` memory, private variables, as WGSL has it: the uniform ones
-//!   become locals first, [`super::privates`]; atomics, function results);
+//!   become locals first, [`super::privates`]; atomics, other function
+//!   results);
 //! - control flow is uniform inside a branch or loop on a uniform value,
 //!   until a `break`, `continue` or `return` in non-uniform control flow
 //!   (after which the rest of the loop, or the function, is not); after a
@@ -60,6 +62,9 @@ struct Analysis<'m> {
     /// (function key, pointer argument) stored through with a non-uniform
     /// value or in non-uniform control flow.
     tainted_arguments: HashSet<(usize, u32)>,
+    /// Per function, whether every value it returns is uniform, returned
+    /// in uniform control flow (as WGSL tags a function's return value).
+    results: Vec<bool>,
     changed: bool,
     /// Barrier statements found in non-uniform control flow, by address,
     /// and whether each is a control barrier.
@@ -154,6 +159,7 @@ impl<'m> Analysis<'m> {
                     ..
                 } => at(arg) && [arg1, arg2, arg3].into_iter().flatten().all(at),
                 Expression::ArrayLength(e) => at(e),
+                Expression::CallResult(h) => self.results[h.index()],
                 Expression::ImageQuery { image, .. } => at(image),
                 _ => false,
             };
@@ -262,7 +268,18 @@ impl<'m> Analysis<'m> {
                 }
                 Statement::Break => exit.broke |= !cf,
                 Statement::Continue => exit.continued |= !cf,
-                Statement::Return { .. } | Statement::Kill => exit.returned |= !cf,
+                Statement::Return { value } => {
+                    exit.returned |= !cf;
+                    let uniform = cf && value.is_none_or(at);
+                    if let Which::Function(h) = which
+                        && !uniform
+                        && self.results[h.index()]
+                    {
+                        self.results[h.index()] = false;
+                        self.changed = true;
+                    }
+                }
+                Statement::Kill => exit.returned |= !cf,
                 Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) if !cf => {
                     self.non_uniform.insert(
                         st as *const Statement as usize,
@@ -435,6 +452,7 @@ fn analyze(module: &Module) -> Option<Found> {
             .collect(),
         tainted_local: HashSet::new(),
         tainted_arguments: HashSet::new(),
+        results: vec![true; module.functions.len()],
         changed: true,
         non_uniform: HashMap::new(),
         uniform_emits: HashSet::new(),
