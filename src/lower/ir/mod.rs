@@ -274,6 +274,63 @@ pub(crate) fn barriers_without_textures(module: &mut naga::Module) {
     }
 }
 
+/// Which function of a module: an entry point's or one of
+/// `module.functions`.
+#[derive(Clone, Copy)]
+pub(crate) enum Which {
+    Entry(usize),
+    Function(naga::Handle<naga::Function>),
+}
+
+impl Which {
+    /// Every function of `module`, module functions first.
+    pub(crate) fn all(module: &naga::Module) -> Vec<Which> {
+        module
+            .functions
+            .iter()
+            .map(|(h, _)| Which::Function(h))
+            .chain((0..module.entry_points.len()).map(Which::Entry))
+            .collect()
+    }
+
+    /// A number for each function of `module`, entry points after.
+    pub(crate) fn key(self, module: &naga::Module) -> usize {
+        match self {
+            Which::Entry(i) => module.functions.len() + i,
+            Which::Function(h) => h.index(),
+        }
+    }
+
+    /// The function, to read.
+    pub(crate) fn of(self, module: &naga::Module) -> &naga::Function {
+        match self {
+            Which::Entry(i) => &module.entry_points[i].function,
+            Which::Function(h) => &module.functions[h],
+        }
+    }
+
+    /// The function, to edit, given the module's two fields (so that its
+    /// other fields stay free to borrow).
+    pub(crate) fn in_mut<'m>(
+        self,
+        functions: &'m mut naga::Arena<naga::Function>,
+        entry_points: &'m mut [naga::EntryPoint],
+    ) -> &'m mut naga::Function {
+        match self {
+            Which::Entry(i) => &mut entry_points[i].function,
+            Which::Function(h) => &mut functions[h],
+        }
+    }
+
+    /// Its validation info.
+    pub(crate) fn info(self, info: &naga::valid::ModuleInfo) -> &naga::valid::FunctionInfo {
+        match self {
+            Which::Entry(i) => info.get_entry_point(i),
+            Which::Function(h) => &info[h],
+        }
+    }
+}
+
 /// Every function of a module, entry points' last, to edit (given the
 /// module's two fields, so that its other fields stay free to borrow).
 pub(crate) fn functions_mut<'m>(

@@ -29,6 +29,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::Which;
 use naga::{
     AddressSpace, BinaryOperator, Block, Expression, Function, FunctionArgument, FunctionResult,
     Handle, Literal, LocalVariable, Module, Scalar, Span, Statement, Type, TypeInner,
@@ -97,65 +98,32 @@ pub fn outline_deep_blocks(
     Ok(moved)
 }
 
-/// Which function a round is cutting: a module function or an entry point's.
-#[derive(Clone, Copy)]
-enum Which {
-    Function(Handle<Function>),
-    Entry(usize),
-}
-
-impl Which {
-    fn of(self, module: &mut Module) -> &mut Function {
-        match self {
-            Which::Function(h) => &mut module.functions[h],
-            Which::Entry(i) => &mut module.entry_points[i].function,
-        }
-    }
-}
-
 /// One round over every function; returns the blocks moved.
 fn outline_round(module: &mut Module, info: &naga::valid::ModuleInfo) -> usize {
-    let mut outer: Vec<Which> = module
-        .functions
-        .iter()
-        .map(|(h, _)| Which::Function(h))
-        .collect();
-    outer.extend((0..module.entry_points.len()).map(Which::Entry));
     // Each new function goes right before the function it came from.
     let mut before: HashMap<Handle<Function>, Vec<Handle<Function>>> = HashMap::new();
     let mut moved = 0;
-    for which in outer {
-        let f = which.of(module);
+    for which in Which::all(module) {
+        let f = which.in_mut(&mut module.functions, &mut module.entry_points);
         if deepest(&f.body, 1) <= LIMIT {
             continue;
         }
-        let fun_info = match which {
-            Which::Function(h) => &info[h],
-            Which::Entry(i) => info.get_entry_point(i),
-        };
         let mut body = std::mem::take(&mut f.body);
         let mut made = Vec::new();
         cut(&mut body, 1, &mut |block| {
-            let f = match which {
-                Which::Function(h) => &mut module.functions[h],
-                Which::Entry(i) => &mut module.entry_points[i].function,
-            };
-            let Some(new) = outline(f, block, fun_info, &mut module.types) else {
+            let f = which.in_mut(&mut module.functions, &mut module.entry_points);
+            let Some(new) = outline(f, block, which.info(info), &mut module.types) else {
                 return false;
             };
             let h = module.functions.append(new.function, Span::UNDEFINED);
             made.push(h);
-            call_site(
-                which.of(module),
-                block,
-                h,
-                new.arguments,
-                &new.ends,
-                new.result,
-            );
+            let f = which.in_mut(&mut module.functions, &mut module.entry_points);
+            call_site(f, block, h, new.arguments, &new.ends, new.result);
             true
         });
-        which.of(module).body = body;
+        which
+            .in_mut(&mut module.functions, &mut module.entry_points)
+            .body = body;
         moved += made.len();
         if let Which::Function(h) = which {
             before.entry(h).or_default().extend(made);

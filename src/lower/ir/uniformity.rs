@@ -36,7 +36,7 @@ use naga::{
     StorageAccess,
 };
 
-use crate::lower::ir::{pointer_root, visit_blocks};
+use crate::lower::ir::{Which, pointer_root, visit_blocks};
 use crate::lower::spirv::compat::Warning;
 
 /// What one function's callers say about it.
@@ -73,22 +73,6 @@ struct Analysis<'m> {
     uniform_emits: HashSet<usize>,
 }
 
-/// Which function: an entry point's or one of `module.functions`.
-#[derive(Clone, Copy)]
-enum Which {
-    Entry(usize),
-    Function(Handle<Function>),
-}
-
-impl Which {
-    fn key(self, module: &Module) -> usize {
-        match self {
-            Which::Entry(i) => module.functions.len() + i,
-            Which::Function(h) => h.index(),
-        }
-    }
-}
-
 /// How a block ended, for the statements after it.
 #[derive(Clone, Copy, Default)]
 struct Exit {
@@ -102,11 +86,7 @@ struct Exit {
 
 impl<'m> Analysis<'m> {
     fn function(&self, which: Which) -> &'m Function {
-        let module = self.module;
-        match which {
-            Which::Entry(i) => &module.entry_points[i].function,
-            Which::Function(h) => &module.functions[h],
-        }
+        which.of(self.module)
     }
 
     /// Whether each expression of the function is uniform.
