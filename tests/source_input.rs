@@ -444,3 +444,34 @@ fn wgsl_spec_on_the_command_line() {
     common::assert_fails(&o, 2, "`ENABLED` (--spec ENABLED=maybe) is a bool");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn included_files_given_by_their_text_translate_as_from_disk() {
+    let name = "tests/glsl/include_common_hash_buckets.comp";
+    let source = std::fs::read_to_string(name).unwrap();
+    let from_disk = Kernel::from_glsl(&source, &SourceOptions::named(name)).unwrap();
+    let header = "tests/glsl/include/common.glsl";
+    assert_eq!(from_disk.includes(), [PathBuf::from(header)]);
+    // Named as the search names it, `./` and `x/..` aside; the disk is not
+    // read (the shader is moved to a folder where the header is not).
+    let moved = "elsewhere/include_common_hash_buckets.comp";
+    let opts = SourceOptions {
+        files: vec![(
+            PathBuf::from("elsewhere/./x/../include/common.glsl"),
+            std::fs::read_to_string(header).unwrap(),
+        )],
+        ..SourceOptions::named(moved)
+    };
+    let given = Kernel::from_glsl(&source, &opts).unwrap();
+    assert_eq!(given.wgsl(), from_disk.wgsl());
+    assert_eq!(given.bindings(), from_disk.bindings());
+    assert_eq!(
+        given.includes(),
+        [PathBuf::from("elsewhere/./x/../include/common.glsl")]
+    );
+    // Without it, the search says where it looked.
+    let e = Kernel::from_glsl(&source, &SourceOptions::named(moved))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is not in elsewhere"), "{e}");
+}

@@ -106,8 +106,19 @@ fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
     let (resources, groups) = Resources::from_flags(&a.job).map_err(|e| e.to_string())?;
     let out =
         job::run(ctx, &kernel, groups, &resources, false).map_err(|e| format!("lavapipe: {e}"))?;
+    // GLSL is translated again in the page, where it must come out the
+    // same, with the files it includes given by their text.
+    let glsl = (path.extension().is_some_and(|e| e == "comp"))
+        .then(|| std::fs::read_to_string(path).unwrap());
+    let files: Vec<(String, String)> = kernel
+        .includes()
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+        .collect();
     Ok(serde_json::json!({
         "name": rel,
+        "glsl": glsl,
+        "files": files,
         "translation": Translation::of_kernel(&kernel),
         "job": a.job,
         "rules": a.rules.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(),
@@ -210,6 +221,44 @@ fn needing_what_the_browser_lacks() -> serde_json::Value {
     })
 }
 
+/// Writes target/web/glsl.json: shaders the page's glslang must refuse
+/// cleanly, each followed there by a translation that must still work.
+/// A syntax error must read as it does natively; a deep expression (which
+/// natively translates on a deep stack) and a macro that expands past
+/// glslang's memory in a browser must be errors, not a dead page.
+fn write_glsl_cases(out: &Path) {
+    let syntax = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n";
+    let native = Kernel::from_glsl(
+        syntax,
+        &SourceOptions {
+            target: Platform::WebGpu,
+            ..SourceOptions::named("syntax.comp")
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    let include =
+        "#version 450\n#include \"common.glsl\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    let deep =
+        std::fs::read_to_string(root().join("tests/fuzz/deep_sum_15000_terms.comp")).unwrap();
+    // 2^20 terms from 20 macros, each twice the one before.
+    let mut doubling = String::from(
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { float v[]; };\n#define A0 v[0]\n",
+    );
+    for i in 1..=20 {
+        doubling.push_str(&format!("#define A{i} (A{j} + A{j})\n", j = i - 1));
+    }
+    doubling.push_str("void main() { v[1] = A20; }\n");
+    let cases = serde_json::json!([
+        { "name": "syntax.comp", "source": syntax, "error": native },
+        { "name": "include.comp", "source": include,
+          "error_starts": "include.comp:2:1: error: '#include' : a browser has no files to read `common.glsl` from: pass its text in the options' files" },
+        { "name": "deep_sum_15000_terms.comp", "source": deep, "error_has": "ran out of stack", "or_translates": true },
+        { "name": "doubling_macros.comp", "source": doubling, "error_has": "ran out of memory" },
+    ]);
+    std::fs::write(out, serde_json::to_string(&cases).unwrap()).unwrap();
+}
+
 /// Runs the conformance matrix translated for WebGPU on lavapipe (every
 /// case must pass there) and writes its translations.
 fn write_conformance(ctx: &Context, out: &Path) {
@@ -265,6 +314,7 @@ fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
     write_jobs(&ctx, &web.join("jobs.json"));
     write_conformance(&ctx, &web.join("conformance.json"));
     write_uniformity(&web.join("uniformity.json"));
+    write_glsl_cases(&web.join("glsl.json"));
     drop(ctx);
     let run = Command::new("node")
         .arg(root().join("examples/web/run.mjs"))

@@ -3,7 +3,8 @@
 //   node run.mjs suite ROOT       the browser suite: every job in target/web/jobs.json, the
 //                                 conformance matrix with target/web/conformance.json,
 //                                 atomport's barrier verdicts in target/web/uniformity.json
-//                                 against Tint's, the
+//                                 against Tint's, target/web/glsl.json's shaders the page's
+//                                 glslang must refuse cleanly, the
 //                                 dispatch-overhead benchmark, and the error without WebGPU;
 //                                 ends with one line, `N passed, M failed` (exit 1 if M > 0)
 //   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ until stopped
@@ -126,6 +127,28 @@ async function suite() {
         v = { name: c.name, passed: false, detail: String(e.message || e) };
       }
       record('uniformity', v);
+    }
+    // GLSL the page's glslang must refuse cleanly; after each, a kernel must still translate.
+    const after = fs.readFileSync(path.join(root, 'examples/histogram/luma.comp'), 'utf8');
+    const translate = (name, source) => page.evaluate(([n, s]) => {
+      try { return { ok: window.suite.translateGlsl(n, s) }; } catch (e) { return { error: String(e) }; }
+    }, [name, source]);
+    for (const c of JSON.parse(fs.readFileSync(path.join(webDir, 'glsl.json'), 'utf8'))) {
+      let v;
+      try {
+        const r = await timed(translate(c.name, c.source), c.name);
+        const e = r.error;
+        const ok = e === undefined ? Boolean(c.or_translates)
+          : (c.error === undefined || e === c.error) && (c.error_starts === undefined || e.startsWith(c.error_starts))
+            && (c.error_has === undefined || e.includes(c.error_has)) && !e.includes('internal error');
+        const next = await timed(translate('luma.comp', after), 'luma.comp');
+        v = { name: c.name, passed: ok && next.ok !== undefined,
+          detail: !ok ? `said: ${e === undefined ? 'translated' : e}` : next.ok === undefined ? `the next translation failed: ${next.error}` : '' };
+        console.log(`glsl ${c.name}: ${e === undefined ? 'translated' : e.split('\n')[0]}`);
+      } catch (e) {
+        v = { name: c.name, passed: false, detail: String(e.message || e) };
+      }
+      record('glsl', v);
     }
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.

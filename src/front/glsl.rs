@@ -27,6 +27,8 @@ struct Includer {
     root: PathBuf,
     /// Why an include was refused, when atomport refused it (glslang only says it failed).
     refused: Option<String>,
+    /// Files given with their text ([`SourceOptions::files`]).
+    files: Vec<(PathBuf, String)>,
     /// Every file included, as found, with its text (the initializers of
     /// loose uniforms are read from it).
     included: Vec<(PathBuf, String)>,
@@ -59,6 +61,26 @@ impl IncludeHandler for Includer {
             candidates.push(base.join(header));
         }
         candidates.extend(self.dirs.iter().map(|d| d.join(header)));
+        if let Some((found, data)) = candidates
+            .iter()
+            .find_map(|c| self.files.iter().find(|(p, _)| same_path(p, c)))
+        {
+            self.missed_local = None;
+            self.included.push((found.clone(), data.clone()));
+            return Some(IncludeResult {
+                name: found.display().to_string(),
+                data: data.clone(),
+            });
+        }
+        if cfg!(target_arch = "wasm32") {
+            // glslang prints this as the reason, at the #include's line.
+            return Some(IncludeResult {
+                name: String::new(),
+                data: format!(
+                    "a browser has no files to read `{header}` from: pass its text in the options' files, or put it into the source"
+                ),
+            });
+        }
         let Some(found) = candidates.into_iter().find(|p| p.exists()) else {
             if ty == IncludeType::Local {
                 self.missed_local = Some((header.into(), includer.into(), base));
@@ -90,6 +112,26 @@ impl IncludeHandler for Includer {
             }
         }
     }
+}
+
+/// Whether two paths name one file, `.` and `x/..` aside (no file system
+/// is asked: in a browser there is none).
+fn same_path(a: &Path, b: &Path) -> bool {
+    fn parts(p: &Path) -> Vec<std::path::Component<'_>> {
+        use std::path::Component;
+        let mut out = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                    out.pop();
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    }
+    parts(a) == parts(b)
 }
 
 impl Includer {
@@ -170,6 +212,8 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
         )));
     }
     check_version(source, &name)?;
+    #[cfg(target_arch = "wasm32")]
+    super::wasm_c::construct();
     // glslang's wrapper panics on some inputs (e.g. a log that is not UTF-8).
     crate::guard("glslang", || match opts.dialect {
         Some(d) => compile_as(source, opts, d),
@@ -429,6 +473,7 @@ fn parse(
         dirs: opts.include_dirs.clone(),
         root,
         refused: None,
+        files: opts.files.clone(),
         included: Vec::new(),
         missed_local: None,
     };

@@ -3,6 +3,8 @@
 #[cfg(feature = "glsl")]
 pub mod glsl;
 pub mod spirv;
+#[cfg(all(feature = "glsl", target_arch = "wasm32"))]
+pub(crate) mod wasm_c;
 pub mod wgsl;
 
 /// glslang's name for the block of loose uniforms.
@@ -301,6 +303,11 @@ pub struct SourceOptions {
     pub defines: Vec<(String, Option<String>)>,
     /// Further folders searched by GLSL `#include` (`-I DIR`).
     pub include_dirs: Vec<PathBuf>,
+    /// Files GLSL `#include` may read without a file system, by path, as
+    /// the search above names them (`shaders/common.glsl` for `#include
+    /// "common.glsl"` in `shaders/x.comp`). They are looked up before the
+    /// disk, and they are the only files a browser has.
+    pub files: Vec<(PathBuf, String)>,
     /// Map float atomics onto WGSL `atomic<f32>` (needs the adapter's
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
     /// that run everywhere. Off by default: the output is portable. The

@@ -5,14 +5,21 @@
 use crate::Error;
 use crate::{Result, SourceOptions};
 
-/// In a browser there are no threads: the work runs on the caller's, and
-/// only WGSL and translations made ahead of time are read there (no
-/// glslang, no SPIR-V), which take milliseconds.
+/// In a browser there are no threads: the work runs on the caller's, with
+/// no timeout. With glslang linked in, a trap inside the work (glslang's
+/// stack or memory running out, a panic) comes back as an error and the
+/// module goes on.
 #[cfg(target_arch = "wasm32")]
 pub(super) fn bounded<T: 'static>(
     opts: &SourceOptions,
     work: impl FnOnce(&SourceOptions) -> Result<T> + 'static,
 ) -> Result<T> {
+    #[cfg(feature = "glsl")]
+    {
+        let owned = opts.clone();
+        crate::front::wasm_c::contain(opts.display_name(), move || work(&owned))
+    }
+    #[cfg(not(feature = "glsl"))]
     work(opts)
 }
 

@@ -53,3 +53,15 @@ pub async fn adapter() -> Result<String, JsValue> {
     let ctx = context().await?;
     Ok(format!("{} ({})", ctx.adapter_name(), ctx.backend_name()))
 }
+
+/// Translates GLSL in the page for WebGPU, with glslang compiled into this
+/// module and the options the shader's `// run:` lines give; returns the
+/// translation as JSON (`Translation::to_json`) or throws atomport's
+/// message (`NAME:LINE:COLUMN: error: …` for the shader's own errors).
+#[wasm_bindgen]
+pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
+    let kernel = suite::translate_here(&name, &source, &[]).map_err(fail)?;
+    let mut t = atomport::Translation::of_kernel(&kernel);
+    t.sources.clear();
+    Ok(t.to_json())
+}

@@ -38,6 +38,14 @@ struct JobCase {
     /// For a job that must fail here: what the error names.
     #[serde(default)]
     expect_error: Option<String>,
+    /// The GLSL, for a kernel translated here too: the translation made
+    /// in the page must equal `translation` (the native one), and the job
+    /// runs the page's.
+    #[serde(default)]
+    glsl: Option<String>,
+    /// The files it `#include`s, by path, with their text.
+    #[serde(default)]
+    files: Vec<(std::path::PathBuf, String)>,
 }
 
 #[derive(Deserialize)]
@@ -102,16 +110,72 @@ async fn run(case: &JobCase) -> atomport::Result<(Kernel, atomport::runtime::run
     let ctx = context()
         .await
         .map_err(|e| atomport::Error::Dispatch(e.as_string().unwrap_or_default()))?;
-    let kernel = Kernel::from_translation(&case.translation, &SourceOptions::named(&case.name))?;
+    let kernel = match &case.glsl {
+        Some(source) => translate_here(&case.name, source, &case.files)?,
+        None => Kernel::from_translation(&case.translation, &SourceOptions::named(&case.name))?,
+    };
     let (resources, groups): (Resources, [u32; 3]) = Resources::from_flags(&case.job)?;
     let out = job::run_async(&ctx, &kernel, groups, &resources).await?;
     Ok((kernel, out))
 }
 
+/// A GLSL kernel translated in the page for WebGPU, with the options its
+/// `// run:` lines give and the files it includes, as the native side
+/// translated it.
+pub(crate) fn translate_here(
+    name: &str,
+    source: &str,
+    files: &[(std::path::PathBuf, String)],
+) -> atomport::Result<Kernel> {
+    let annotations = atomport::runtime::job::Annotations::parse(source)
+        .map_err(|e| atomport::Error::Spec(format!("{name}: {e}")))?;
+    let mut opts = annotations.apply(SourceOptions::named(name))?;
+    opts.target = Platform::WebGpu;
+    opts.files = files.to_vec();
+    Kernel::from_glsl(source, &opts)
+}
+
+/// Where the page's translation differs from the native one, if it does.
+fn translation_differs(kernel: &Kernel, native: &Translation) -> Option<String> {
+    let here = Translation::of_kernel(kernel);
+    // As serialized: what the JSON leaves out (the files read, each
+    // binding's element type) is not compared.
+    if serde_json::to_value(&here).ok() == serde_json::to_value(native).ok() {
+        return None;
+    }
+    if here.wgsl != native.wgsl {
+        let line = here
+            .wgsl
+            .lines()
+            .zip(native.wgsl.lines())
+            .position(|(a, b)| a != b)
+            .map_or(
+                here.wgsl.lines().count().min(native.wgsl.lines().count()),
+                |l| l,
+            );
+        return Some(format!(
+            "the page's WGSL differs from the native translation's at line {}",
+            line + 1
+        ));
+    }
+    Some(format!(
+        "the page's translation differs from the native one beside its WGSL: {}",
+        serde_json::to_string(&here).unwrap_or_default()
+    ))
+}
+
 /// `None` when every binding the kernel writes holds what lavapipe's run
-/// left; otherwise the first difference.
+/// left (and a kernel translated here equals the native translation);
+/// otherwise the first difference.
 async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
     let (kernel, here) = run(case).await?;
+    if let Some(why) = case
+        .glsl
+        .as_ref()
+        .and_then(|_| translation_differs(&kernel, &case.translation))
+    {
+        return Ok(Some(why));
+    }
     let mut there = here.clone();
     for b in &mut there.bindings {
         let Some(w) = case

@@ -51,7 +51,7 @@ async function tint(wgsl) {
 }
 
 try {
-  await init();
+  const wasm = await init();
   window.suite = {
     adapter: () => atomport.adapter(),
     job: (c) => atomport.job(c),
@@ -60,6 +60,8 @@ try {
     conformanceCases: () => JSON.parse(atomport.conformance_cases()),
     conformanceCase: (name) => atomport.conformance_case(name),
     batch: () => atomport.batch(),
+    translateGlsl: (name, source) => atomport.translate_glsl(name, source),
+    memoryBytes: () => wasm.memory.buffer.byteLength,
     atomportLoop: (wgsl, words, n) => atomport.dispatch_loop(wgsl, words, n),
     handLoop,
     tint,
