@@ -58,6 +58,7 @@ pub async fn adapter() -> Result<String, JsValue> {
 /// module and the options the shader's `// run:` lines give; returns the
 /// translation as JSON (`Translation::to_json`) or throws atomport's
 /// message (`NAME:LINE:COLUMN: error: …` for the shader's own errors).
+#[cfg(feature = "glsl")]
 #[wasm_bindgen]
 pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
     let kernel = suite::translate_here(&name, &source, &[]).map_err(fail)?;

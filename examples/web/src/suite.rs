@@ -111,7 +111,15 @@ async fn run(case: &JobCase) -> atomport::Result<(Kernel, atomport::runtime::run
         .await
         .map_err(|e| atomport::Error::Dispatch(e.as_string().unwrap_or_default()))?;
     let kernel = match &case.glsl {
+        #[cfg(feature = "glsl")]
         Some(source) => translate_here(&case.name, source, &case.files)?,
+        #[cfg(not(feature = "glsl"))]
+        Some(_) => {
+            return Err(atomport::Error::Unsupported(format!(
+                "{}: this page was built without GLSL (atomport-web's glsl feature)",
+                case.name
+            )));
+        }
         None => Kernel::from_translation(&case.translation, &SourceOptions::named(&case.name))?,
     };
     let (resources, groups): (Resources, [u32; 3]) = Resources::from_flags(&case.job)?;
@@ -119,6 +127,7 @@ async fn run(case: &JobCase) -> atomport::Result<(Kernel, atomport::runtime::run
     Ok((kernel, out))
 }
 
+#[cfg(feature = "glsl")]
 /// A GLSL kernel translated in the page for WebGPU, with the options its
 /// `// run:` lines give and the files it includes, as the native side
 /// translated it.
