@@ -2,10 +2,11 @@
 //! canvas (`index.html`), and the entry points the browser test suite
 //! (`scripts/test-web`, `suite.html`) drives — the conformance matrix, the
 //! golden and demo kernels' jobs, and the dispatch-overhead benchmark.
-//! Every kernel comes translated ahead of time: the demo's at build time
-//! (`build.rs`), the suite's by the native side; the browser runs no
-//! glslang and reads no SPIR-V. Every error comes back as a rejected
-//! promise with atomport's one-line message: nothing here panics.
+//! The demo's kernels come translated at build time (`build.rs`); the
+//! suite's GLSL kernels are translated again in the page (the `glsl`
+//! feature: glslang compiled into this module) and must equal the native
+//! side's translation. Every error comes back as a rejected promise or a
+//! thrown string with atomport's message: nothing here panics.
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
