@@ -332,6 +332,150 @@ fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
         "the browser suite: {summary}"
     );
     check_in_the_browser(&web);
+    check_the_package(&web);
+}
+
+/// The package's options for a corpus kernel, where its annotations need
+/// only what the package takes (defines, dialect, included files).
+fn package_options(opts: &SourceOptions, kernel: &Kernel) -> Option<serde_json::Value> {
+    let plain = opts.target_env.is_none()
+        && opts.specializations.is_empty()
+        && opts.buffer_texture_formats.is_empty()
+        && opts.entry.is_none()
+        && !opts.native_float_atomics
+        && !opts.binding_arrays
+        && !opts.images_as_texel_buffers;
+    plain.then(|| {
+        let files: serde_json::Map<String, serde_json::Value> = kernel
+            .includes()
+            .iter()
+            .map(|p| {
+                (
+                    p.display().to_string(),
+                    std::fs::read_to_string(p).unwrap().into(),
+                )
+            })
+            .collect();
+        serde_json::json!({
+            "target": "webgpu",
+            "dialect": opts.dialect.map(|d| d.name()),
+            "defines": opts.defines.iter().map(|(k, v)| match v {
+                Some(v) => format!("{k}={v}"),
+                None => k.clone(),
+            }).collect::<Vec<_>>(),
+            "files": files,
+        })
+    })
+}
+
+/// The JavaScript package in Node: every GLSL golden and demo kernel whose
+/// options it can express translates as natively for WebGPU (the same
+/// translation JSON); a syntax error comes back with its line and column;
+/// `examples/web/translate.mjs` prints what `atomport translate` prints.
+fn check_the_package(web: &Path) {
+    let mut cases = Vec::new();
+    let mut expected = Vec::new();
+    let mut skipped = 0;
+    for path in common::corpus() {
+        if path.extension().is_none_or(|e| e != "comp") {
+            continue;
+        }
+        let rel = path.strip_prefix(root()).unwrap().display().to_string();
+        let a = common::corpus_annotations(&path).unwrap();
+        let Ok(kernel) = common::corpus_kernel(&path, &rel, &a, Platform::WebGpu) else {
+            continue;
+        };
+        let opts = a.apply(SourceOptions::named(&rel)).unwrap();
+        let Some(options) = package_options(&opts, &kernel) else {
+            skipped += 1;
+            continue;
+        };
+        cases.push(serde_json::json!({
+            "name": rel,
+            "source": std::fs::read_to_string(&path).unwrap(),
+            "options": options,
+        }));
+        expected.push(serde_json::to_value(Translation::of_kernel(&kernel)).unwrap());
+    }
+    cases.push(serde_json::json!({
+        "name": "syntax.comp",
+        "source": "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
+        "options": { "target": "webgpu" },
+    }));
+    let input = web.join("package-in.json");
+    let output = web.join("package-out.json");
+    std::fs::write(&input, serde_json::to_string(&cases).unwrap()).unwrap();
+    let start = std::time::Instant::now();
+    let run = Command::new("node")
+        .arg(root().join("examples/web/run.mjs"))
+        .arg("package")
+        .arg(root())
+        .args([&input, &output])
+        .env("ATOMPORT_WEB_DIR", web)
+        .output()
+        .expect("node runs");
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    let got: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&output).unwrap()).unwrap();
+    assert_eq!(got.len(), cases.len());
+    for ((c, want), g) in cases.iter().zip(&expected).zip(&got) {
+        assert_eq!(
+            &g["translation"], want,
+            "{}: the package's translation in Node differs: {g}",
+            c["name"]
+        );
+    }
+    let e = &got.last().unwrap()["error"];
+    assert_eq!(
+        (&e["kind"], &e["file"], &e["line"], &e["column"]),
+        (
+            &serde_json::json!("shader"),
+            &serde_json::json!("syntax.comp"),
+            &serde_json::json!(3),
+            &serde_json::json!(23)
+        ),
+        "{e}"
+    );
+    println!(
+        "the JavaScript package in Node: {} kernels translate as natively, {skipped} with options it does not take, in {:.1} s",
+        expected.len(),
+        start.elapsed().as_secs_f64()
+    );
+    // The command-line example against `atomport translate`.
+    let shader = "tests/glsl/include_common_hash_buckets.comp";
+    let node = |args: &[&str]| {
+        Command::new("node")
+            .arg(root().join("examples/web/translate.mjs"))
+            .args(args)
+            .current_dir(root())
+            .env("ATOMPORT_WEB_DIR", web)
+            .output()
+            .expect("node runs")
+    };
+    let by_node = node(&[shader, "--target", "webgpu", "-D", "UNUSED=1"]);
+    let by_cli =
+        common::atomport_command(&["translate", shader, "--target", "webgpu", "-D", "UNUSED=1"])
+            .output()
+            .unwrap();
+    assert!(by_node.status.success(), "{}", common::stderr(&by_node));
+    assert_eq!(
+        String::from_utf8_lossy(&by_node.stdout),
+        String::from_utf8_lossy(&by_cli.stdout)
+    );
+    std::fs::write(
+        web.join("bad.comp"),
+        "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
+    )
+    .unwrap();
+    let bad = node(&[&web.join("bad.comp").display().to_string()]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        common::stderr(&bad).contains("bad.comp:3:23: error:"),
+        "{}",
+        common::stderr(&bad)
+    );
+    assert_eq!(node(&[]).status.code(), Some(2));
+    assert_eq!(node(&[shader, "--bogus"]).status.code(), Some(2));
 }
 
 /// `atomport check --browser`: kernels checked with generated inputs in

@@ -13,6 +13,10 @@
 //                                 --browser`'s: a translation and `run`'s flags) and writes
 //                                 each one's bindings, [{"bindings":[{group,binding,hex}]}
 //                                 or {"error"}], to OUT.json
+//   node run.mjs package ROOT IN.json OUT.json  translates each shader of IN.json
+//                                 ([{name, source, options}]) in Node through the JavaScript
+//                                 package ($ATOMPORT_WEB_DIR/npm/atomport) and writes each one's
+//                                 translation (atomport's JSON) or error, [{translation}|{error}]
 //
 // ROOT is the repository; the pages load the wasm from $ATOMPORT_WEB_DIR/pkg (ROOT/target/web/pkg).
 import http from 'node:http';
@@ -34,7 +38,7 @@ function serve(port = 0) {
   const server = http.createServer((req, res) => {
     const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const rel = url === '/' ? 'index.html' : url.slice(1);
-    const where = rel.startsWith('pkg/') ? path.join(webDir, rel) : path.join(www, rel);
+    const where = rel.startsWith('pkg/') || rel.startsWith('npm/') ? path.join(webDir, rel) : path.join(www, rel);
     const file = url.includes('..') || !fs.existsSync(where) || !fs.statSync(where).isFile() ? undefined : where;
     if (!file) {
       res.writeHead(404).end('not found');
@@ -156,6 +160,34 @@ async function suite() {
       }
       record('glsl', v);
     }
+    // The JavaScript package in the page: GLSL translated there, run on the page's own
+    // GPUDevice, its counts checked against the same count made here.
+    const values = Array.from({ length: 1000 }, (_, i) => (i * 2654435761) >>> 0);
+    const want = new Array(16).fill(0);
+    for (const v of values) want[v % 16]++;
+    const counted = await timed(page.evaluate(async (values) => {
+      const atomport = await import('/npm/atomport/index.js');
+      const glsl = `#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer Input { uint count; uint values[]; };
+layout(set = 0, binding = 1) buffer Histogram { uint bins[BINS]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < count) atomicAdd(bins[values[i] % BINS], 1u);
+}`;
+      const kernel = await atomport.translate(glsl, { name: 'count.comp', target: 'webgpu', defines: ['BINS=16'] });
+      const adapter = await navigator.gpu.requestAdapter();
+      const device = await adapter.requestDevice();
+      const out = await atomport.run(device, kernel, {
+        groups: [Math.ceil(values.length / 64), 1, 1],
+        buffers: { Input: new Uint32Array([values.length, ...values]) },
+      });
+      device.destroy();
+      return { type: out.Histogram.constructor.name, bins: Array.from(out.Histogram) };
+    }, values), 'package run');
+    const same = counted.type === 'Uint32Array' && JSON.stringify(counted.bins) === JSON.stringify(want);
+    record('package', { name: 'GLSL translated and run on the page\'s GPUDevice through the JavaScript package', passed: same,
+      detail: same ? '' : `${counted.type} ${counted.bins}, where the count here is ${want}` });
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.
     const wgsl = '@group(0) @binding(0) var<storage, read_write> counter: array<atomic<u32>>;\n' +
@@ -230,13 +262,29 @@ async function outputs(input, output) {
   fs.writeFileSync(output, JSON.stringify(results));
 }
 
+// Node has no WebGPU: the package translates only.
+async function packageTranslations(input, output) {
+  const atomport = await import(path.join(webDir, 'npm/atomport/index.js'));
+  await atomport.load();
+  const results = [];
+  for (const c of JSON.parse(fs.readFileSync(input, 'utf8'))) {
+    try {
+      results.push({ translation: atomport.translateSync(c.source, { name: c.name, ...c.options }).translation });
+    } catch (e) {
+      results.push({ error: { message: e.message, kind: e.kind, file: e.file, line: e.line, column: e.column } });
+    }
+  }
+  fs.writeFileSync(output, JSON.stringify(results));
+}
+
 if (mode === 'suite') await suite();
+else if (mode === 'package' && third && fourth) await packageTranslations(third, fourth);
 else if (mode === 'outputs' && third && fourth) await outputs(third, fourth);
 else if (mode === 'screenshot') await screenshot(third || 'demo.png');
 else if (mode === 'serve') {
   const server = await serve(Number(third || 8000));
   console.log(`atomport's demo: http://localhost:${server.address().port}/ (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
 } else {
-  console.error('usage: node run.mjs suite|serve|screenshot|outputs ROOT [PORT|OUT.png|IN.json OUT.json]');
+  console.error('usage: node run.mjs suite|serve|screenshot|outputs|package ROOT [PORT|OUT.png|IN.json OUT.json]');
   process.exitCode = 2;
 }

@@ -1,0 +1,60 @@
+/** How a shader is read and what its translation is for (atomport's `SourceOptions`). */
+export interface Options {
+  /** The name in messages, and the folder `#include "x"` is searched from. */
+  name?: string;
+  /** `glsl`, `spirv` or `wgsl`; by default WGSL when the text has `@compute`, GLSL for other text, SPIR-V for bytes. */
+  lang?: 'glsl' | 'spirv' | 'wgsl';
+  /** `native` (the default) or `webgpu`, for a browser's kernels. */
+  target?: 'native' | 'webgpu';
+  /** The GLSL dialect; detected when absent. */
+  dialect?: 'vulkan' | 'opengl';
+  /** The compute entry point, where a module has several. */
+  entry?: string;
+  /** `NAME` or `NAME=VALUE`, as `-D` takes them. */
+  defines?: string[];
+  /** Folders `#include` searches, as `-I`. */
+  includeDirs?: string[];
+  /** The files `#include` may read, by path, with their text (there is no file system). */
+  files?: Record<string, string>;
+}
+
+/** One binding of the map: atomport's `BindingInfo`, as `atomport translate --translation` writes it. */
+export interface Binding {
+  group: number;
+  binding: number;
+  name: string;
+  kind: string;
+  element: 'u32' | 'i32' | 'f32' | string | null;
+  min_size: number;
+  block?: string;
+  [more: string]: unknown;
+}
+
+export interface Translation {
+  wgsl: string;
+  entry: string;
+  workgroupSize: [number, number, number];
+  dialect?: 'vulkan' | 'opengl';
+  bindings: Binding[];
+  overrides: number[];
+  warnings: unknown[];
+  /** The translation as atomport's JSON (`Translation::from_json` reads it). */
+  translation: object;
+}
+
+export class AtomportError extends Error {
+  kind: 'shader' | 'usage' | 'translation';
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+export function load(wasm?: BufferSource | URL | string): Promise<void>;
+export function translate(source: string | Uint8Array | Uint32Array | ArrayBuffer, options?: Options): Promise<Translation>;
+export function translateSync(source: string | Uint8Array | Uint32Array | ArrayBuffer, options?: Options): Translation;
+export function run(
+  /** A GPUDevice. */
+  device: object,
+  kernel: Translation,
+  options?: { groups?: [number, number, number]; buffers?: Record<string, ArrayBufferView | ArrayBuffer> },
+): Promise<Record<string, Uint32Array | Int32Array | Float32Array | Uint8Array>>;

@@ -1,0 +1,96 @@
+//! The wasm of atomport's JavaScript package (`target/web/npm`, made by
+//! `scripts/build-web`): one call, a shader in GLSL, SPIR-V or WGSL with
+//! the options of [`atomport::SourceOptions`] as JSON, to its translation as
+//! JSON. `package/index.js` wraps it in the package's API.
+#![cfg(target_arch = "wasm32")]
+
+use std::path::PathBuf;
+
+use atomport::{Dialect, Lang, Platform, SourceOptions};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+/// The options as JavaScript passes them (`index.d.ts`: `Options`).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    name: Option<String>,
+    /// `"native"` (the default) or `"webgpu"`.
+    target: Option<String>,
+    /// `"vulkan"` or `"opengl"`; detected when absent.
+    dialect: Option<String>,
+    entry: Option<String>,
+    /// `NAME` or `NAME=VALUE`, as `-D` takes them.
+    defines: Vec<String>,
+    include_dirs: Vec<PathBuf>,
+    /// The files `#include` may read, by path, with their text.
+    files: std::collections::BTreeMap<PathBuf, String>,
+}
+
+impl Options {
+    fn source_options(self) -> Result<SourceOptions, String> {
+        let mut o = SourceOptions::named(self.name.as_deref().unwrap_or(""));
+        o.target = match self.target.as_deref() {
+            None | Some("native") => Platform::Native,
+            Some("webgpu") => Platform::WebGpu,
+            Some(t) => return Err(format!("target: `{t}` is neither `native` nor `webgpu`")),
+        };
+        o.dialect = match self.dialect.as_deref() {
+            None => None,
+            Some("vulkan") => Some(Dialect::Vulkan),
+            Some("opengl") => Some(Dialect::OpenGl),
+            Some(d) => return Err(format!("dialect: `{d}` is neither `vulkan` nor `opengl`")),
+        };
+        o.entry = self.entry;
+        o.defines = self
+            .defines
+            .into_iter()
+            .map(|d| match d.split_once('=') {
+                Some((k, v)) => (k.to_string(), Some(v.to_string())),
+                None => (d, None),
+            })
+            .collect();
+        o.include_dirs = self.include_dirs;
+        o.files = self.files.into_iter().collect();
+        Ok(o)
+    }
+}
+
+/// Translates `source` (`lang`: `glsl`, `spirv` or `wgsl`) with `options`
+/// (JSON); returns the translation as JSON, or throws a JSON object
+/// `{"message", "kind", "file", "line", "column"}`.
+#[wasm_bindgen]
+pub fn translate(source: &[u8], lang: &str, options: &str) -> Result<String, JsValue> {
+    let fail = |kind: &str, message: String, at: Option<&atomport::ShaderError>| {
+        let json = serde_json::json!({
+            "message": message,
+            "kind": kind,
+            "file": at.and_then(|e| e.file.clone()),
+            "line": at.and_then(|e| e.line),
+            "column": at.and_then(|e| e.column),
+        });
+        JsValue::from_str(&json.to_string())
+    };
+    let lang = match lang {
+        "glsl" => Lang::Glsl,
+        "spirv" => Lang::Spirv,
+        "wgsl" => Lang::Wgsl,
+        l => {
+            return Err(fail(
+                "usage",
+                format!("lang: `{l}` is none of glsl, spirv, wgsl"),
+                None,
+            ));
+        }
+    };
+    let options: Options =
+        serde_json::from_str(options).map_err(|e| fail("usage", format!("options: {e}"), None))?;
+    let opts = options
+        .source_options()
+        .map_err(|e| fail("usage", e, None))?;
+    match atomport::translate(source, lang, &opts) {
+        Ok(t) => Ok(t.to_json()),
+        Err(atomport::Error::Shader(e)) => Err(fail("shader", e.message.clone(), Some(&e))),
+        Err(e) => Err(fail("translation", e.to_string(), None)),
+    }
+}
