@@ -7,8 +7,9 @@
 //                                 glslang must refuse cleanly, the
 //                                 dispatch-overhead benchmark, and the error without WebGPU;
 //                                 ends with one line, `N passed, M failed` (exit 1 if M > 0)
-//   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ until stopped
+//   node run.mjs serve ROOT [PORT] serves the demo at http://localhost:PORT/ (and playground.html) until stopped
 //   node run.mjs screenshot ROOT OUT.png  the demo page, rendered, as a PNG
+//   node run.mjs playground-screenshot ROOT OUT.png  the playground after Run, as a PNG
 //   node run.mjs outputs ROOT IN.json OUT.json  runs each job of IN.json (`atomport check
 //                                 --browser`'s: a translation and `run`'s flags) and writes
 //                                 each one's bindings, [{"bindings":[{group,binding,hex}]}
@@ -188,6 +189,7 @@ void main() {
     const same = counted.type === 'Uint32Array' && JSON.stringify(counted.bins) === JSON.stringify(want);
     record('package', { name: 'GLSL translated and run on the page\'s GPUDevice through the JavaScript package', passed: same,
       detail: same ? '' : `${counted.type} ${counted.bins}, where the count here is ${want}` });
+    await checkPlayground(b, base, record);
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.
     const wgsl = '@group(0) @binding(0) var<storage, read_write> counter: array<atomic<u32>>;\n' +
@@ -222,6 +224,60 @@ void main() {
   console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;
+}
+
+// The playground: its example translates as the page loads; Run leaves the
+// histogram of 0..255 (bin (7v mod 16): 16 values each) and a first
+// invocation per bin, each counted here; an error is shown at its line.
+async function openPlayground(b, base) {
+  const page = await b.newPage({ viewport: { width: 1300, height: 900 } });
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  await page.goto(`${base}/playground.html`);
+  await page.waitForFunction(() => window.playgroundLoaded, null, { timeout: CASE_MS });
+  return page;
+}
+
+async function checkPlayground(b, base, record) {
+  const page = await openPlayground(b, base);
+  try {
+    const wgsl = await page.textContent('#wgsl');
+    record('playground', { name: 'the example translates as the page loads', passed: wgsl.includes('atomicAdd'),
+      detail: wgsl.includes('atomicAdd') ? '' : `WGSL pane: ${wgsl.slice(0, 200)}; status: ${await page.textContent('#status')}` });
+    await page.click('#run');
+    await page.waitForFunction(() => window.playgroundRan, null, { timeout: CASE_MS });
+    const cells = await page.$$eval('#bindings tr', (rows) => rows.slice(1).map((r) => [r.cells[1].textContent, r.cells[5].textContent]));
+    const byName = Object.fromEntries(cells);
+    const bins = (byName.Histogram ?? '').split(', ').map(Number);
+    const first = (byName.First ?? '').split(', ').map(Number);
+    const binsOk = bins.length === 16 && bins.every((n) => n === 16);
+    // Each bin's first recorder is one of the invocations that counted there (1-based).
+    const firstOk = first.length === 16 && first.every((f, bin) => f >= 1 && f <= 256 && ((f - 1) * 7) % 16 === bin);
+    record('playground', { name: 'Run dispatches the example with its // run: lines', passed: binsOk && firstOk,
+      detail: binsOk && firstOk ? '' : `Histogram ${byName.Histogram}; First ${byName.First}; status: ${await page.textContent('#status')}` });
+    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n');
+    await page.waitForFunction(() => document.getElementById('status').className === 'error', null, { timeout: CASE_MS });
+    const said = await page.textContent('#status');
+    const marked = await page.$$eval('#gutter .bad', (d) => d.map((x) => x.textContent));
+    const ok = said.startsWith('playground.comp:3:23: error:') && marked.join() === '3';
+    record('playground', { name: 'an error is shown at its line', passed: ok, detail: ok ? '' : `said ${said}; marked ${marked}` });
+  } finally {
+    await page.close();
+  }
+}
+
+async function playgroundScreenshot(out) {
+  const server = await serve();
+  const b = await browser();
+  try {
+    const page = await openPlayground(b, `http://127.0.0.1:${server.address().port}`);
+    await page.click('#run');
+    await page.waitForFunction(() => window.playgroundRan, null, { timeout: CASE_MS });
+    console.log(await page.textContent('#status'));
+    await page.screenshot({ path: out, fullPage: true });
+  } finally {
+    await b.close();
+    server.close();
+  }
 }
 
 async function screenshot(out) {
@@ -281,10 +337,11 @@ if (mode === 'suite') await suite();
 else if (mode === 'package' && third && fourth) await packageTranslations(third, fourth);
 else if (mode === 'outputs' && third && fourth) await outputs(third, fourth);
 else if (mode === 'screenshot') await screenshot(third || 'demo.png');
+else if (mode === 'playground-screenshot') await playgroundScreenshot(third || 'playground.png');
 else if (mode === 'serve') {
   const server = await serve(Number(third || 8000));
-  console.log(`atomport's demo: http://localhost:${server.address().port}/ (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
+  console.log(`atomport's demo: http://localhost:${server.address().port}/, the playground: http://localhost:${server.address().port}/playground.html (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
 } else {
-  console.error('usage: node run.mjs suite|serve|screenshot|outputs|package ROOT [PORT|OUT.png|IN.json OUT.json]');
+  console.error('usage: node run.mjs suite|serve|screenshot|playground-screenshot|outputs|package ROOT [PORT|OUT.png|IN.json OUT.json]');
   process.exitCode = 2;
 }

@@ -67,3 +67,26 @@ pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
     t.sources.clear();
     Ok(t.to_json())
 }
+
+/// The playground's Run: translates `source` in the page for WebGPU and
+/// runs the job its `// run:` lines describe (as `atomport run` takes
+/// them); resolves to every binding's bytes after it,
+/// `[{"group","binding","hex"}]`.
+#[cfg(feature = "glsl")]
+#[wasm_bindgen]
+pub async fn playground_run(name: String, source: String) -> Result<String, JsValue> {
+    use atomport::runtime::job::{self, Annotations, Resources};
+    let kernel = suite::translate_here(&name, &source, &[]).map_err(fail)?;
+    let a = Annotations::parse(&source).map_err(|e| fail(format!("{name}: {e}")))?;
+    if a.job.is_empty() {
+        return Err(fail(format!(
+            "{name}: no `// run:` line says how to run it (for example `// run: --groups 4 --buffer Input=u32:256:iota`)"
+        )));
+    }
+    let ctx = context().await?;
+    let (resources, groups) = Resources::from_flags(&a.job).map_err(fail)?;
+    let out = job::run_async(&ctx, &kernel, groups, &resources)
+        .await
+        .map_err(fail)?;
+    serde_json::to_string(&out.hex_bindings()).map_err(fail)
+}

@@ -1,0 +1,101 @@
+// The playground: GLSL in the editor is translated in the page (atomport
+// with glslang compiled into its wasm) as you type; the WGSL, the binding
+// map and errors (marked at their line) show beside it; Run dispatches the
+// kernel on this browser's WebGPU with the inputs its `// run:` lines give
+// and shows every binding after it.
+import init, * as atomport from '/pkg/atomport_web.js';
+
+const EXAMPLE = `#version 450
+// A 16-bin histogram: each invocation counts its value with atomicAdd,
+// and the first to reach a bin records itself there with atomicCompSwap.
+// run: --groups 4 --buffer Input=u32:256:iota --buffer Histogram=u32:16 --buffer First=u32:16
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer Input { uint values[]; };
+layout(set = 0, binding = 1) buffer Histogram { uint bins[16]; };
+layout(set = 0, binding = 2) buffer First { uint first[16]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint bin = (values[i] * 7u) % 16u;
+    atomicAdd(bins[bin], 1u);
+    atomicCompSwap(first[bin], 0u, i + 1u);
+}
+`;
+
+const $ = (id) => document.getElementById(id);
+let translation = null;
+let timer = 0;
+
+function status(text, error = false) {
+  $('status').textContent = text;
+  $('status').className = error ? 'error' : '';
+}
+
+function gutter(badLine) {
+  const n = $('glsl').value.split('\n').length;
+  $('gutter').innerHTML = Array.from({ length: n }, (_, i) =>
+    `<div${i + 1 === badLine ? ' class="bad"' : ''}>${i + 1}</div>`).join('');
+  $('gutter').scrollTop = $('glsl').scrollTop;
+}
+
+function showMap(t) {
+  const rows = t.bindings.map((b) => `<tr><td>${b.group}.${b.binding}</td><td>${b.name}</td><td>${b.kind}</td><td>${b.element ?? ''}</td><td>${b.min_size}</td><td class="values"></td></tr>`);
+  $('bindings').innerHTML = '<tr><th>group.binding</th><th>name</th><th>kind</th><th>element</th><th>least bytes</th><th>after Run</th></tr>' + rows.join('');
+}
+
+function translate() {
+  const source = $('glsl').value;
+  try {
+    translation = JSON.parse(atomport.translate_glsl('playground.comp', source));
+    $('wgsl').textContent = translation.wgsl;
+    URL.revokeObjectURL($('download').href);
+    $('download').href = URL.createObjectURL(new Blob([translation.wgsl], { type: 'text/plain' }));
+    showMap(translation);
+    const warnings = (translation.warnings || []).map((w) => `warning: ${w.line ? `line ${w.line}: ` : ''}${w.message}`);
+    status(['translated for WebGPU', ...warnings].join('\n'));
+    gutter(0);
+  } catch (e) {
+    const message = String(e);
+    const at = /^[^:\n]*:(\d+)(?::\d+)?:/.exec(message);
+    status(message, true);
+    gutter(at ? Number(at[1]) : 0);
+  }
+}
+
+// A binding's bytes as its values: by the element type the map names.
+function values(b, hex) {
+  const bytes = new Uint8Array(hex.match(/../g)?.map((h) => parseInt(h, 16)) ?? []);
+  const Type = { u32: Uint32Array, i32: Int32Array, f32: Float32Array }[b.element] ?? Uint32Array;
+  const list = Array.from(new Type(bytes.buffer, 0, Math.floor(bytes.length / 4)));
+  return list.length > 512 ? `${list.slice(0, 512).join(', ')}, … (${list.length} in all)` : list.join(', ');
+}
+
+async function run() {
+  if (!translation) return;
+  status('running…');
+  try {
+    const out = JSON.parse(await atomport.playground_run('playground.comp', $('glsl').value));
+    const cells = $('bindings').querySelectorAll('td.values');
+    translation.bindings.forEach((b, i) => {
+      const o = out.find((x) => x.group === b.group && x.binding === b.binding);
+      cells[i].textContent = o ? values(b, o.hex) : '';
+    });
+    status(`ran on ${await atomport.adapter()}`);
+  } catch (e) {
+    status(String(e), true);
+  }
+  window.playgroundRan = true;
+}
+
+try {
+  await init();
+  $('glsl').value = EXAMPLE;
+  $('glsl').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(translate, 250); });
+  $('glsl').addEventListener('scroll', () => { $('gutter').scrollTop = $('glsl').scrollTop; });
+  $('run').addEventListener('click', run);
+  translate();
+  window.playground = { run, translate };
+} catch (e) {
+  status(`failed: ${e}`, true);
+}
+window.playgroundLoaded = true;
