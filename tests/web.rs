@@ -110,11 +110,7 @@ fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
     // same, with the files it includes given by their text.
     let glsl = (path.extension().is_some_and(|e| e == "comp"))
         .then(|| std::fs::read_to_string(path).unwrap());
-    let files: Vec<(String, String)> = kernel
-        .includes()
-        .iter()
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
-        .collect();
+    let files = included_files(&kernel);
     Ok(serde_json::json!({
         "name": rel,
         "glsl": glsl,
@@ -124,6 +120,15 @@ fn job_case(ctx: &Context, path: &Path) -> Result<serde_json::Value, String> {
         "rules": a.rules.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(),
         "outputs": out.hex_bindings(),
     }))
+}
+
+/// The files a kernel included, by path, with their text.
+fn included_files(kernel: &Kernel) -> Vec<(String, String)> {
+    kernel
+        .includes()
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+        .collect()
 }
 
 /// Writes target/web/uniformity.json: each shader of tests/uniformity with
@@ -346,15 +351,9 @@ fn package_options(opts: &SourceOptions, kernel: &Kernel) -> Option<serde_json::
         && !opts.binding_arrays
         && !opts.images_as_texel_buffers;
     plain.then(|| {
-        let files: serde_json::Map<String, serde_json::Value> = kernel
-            .includes()
-            .iter()
-            .map(|p| {
-                (
-                    p.display().to_string(),
-                    std::fs::read_to_string(p).unwrap().into(),
-                )
-            })
+        let files: serde_json::Map<String, serde_json::Value> = included_files(kernel)
+            .into_iter()
+            .map(|(p, text)| (p, text.into()))
             .collect();
         serde_json::json!({
             "target": "webgpu",
@@ -402,6 +401,11 @@ fn check_the_package(web: &Path) {
         "source": "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
         "options": { "target": "webgpu" },
     }));
+    cases.push(serde_json::json!({
+        "name": "usage.comp",
+        "source": "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n",
+        "options": { "target": "gpu" },
+    }));
     let input = web.join("package-in.json");
     let output = web.join("package-out.json");
     std::fs::write(&input, serde_json::to_string(&cases).unwrap()).unwrap();
@@ -425,7 +429,16 @@ fn check_the_package(web: &Path) {
             c["name"]
         );
     }
-    let e = &got.last().unwrap()["error"];
+    let usage = &got[got.len() - 1]["error"];
+    assert_eq!(usage["kind"], "usage", "{usage}");
+    assert!(
+        usage["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("target: `gpu`"),
+        "{usage}"
+    );
+    let e = &got[got.len() - 2]["error"];
     assert_eq!(
         (&e["kind"], &e["file"], &e["line"], &e["column"]),
         (

@@ -254,8 +254,17 @@ async function checkPlayground(b, base, record) {
     const firstOk = first.length === 16 && first.every((f, bin) => f >= 1 && f <= 256 && ((f - 1) * 7) % 16 === bin);
     record('playground', { name: 'Run dispatches the example with its // run: lines', passed: binsOk && firstOk,
       detail: binsOk && firstOk ? '' : `Histogram ${byName.Histogram}; First ${byName.First}; status: ${await page.textContent('#status')}` });
+    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n');
+    await page.waitForFunction(() => document.getElementById('wgsl').textContent.includes('workgroup_size(1, 1, 1)'), null, { timeout: CASE_MS });
+    await page.evaluate(() => { window.playgroundRan = false; });
+    await page.click('#run');
+    await page.waitForFunction(() => window.playgroundRan, null, { timeout: CASE_MS });
+    const noJob = await page.textContent('#status');
+    const named = noJob.includes('no `// run:` line says how to run it');
+    record('playground', { name: 'Run without a // run: line says what to add', passed: named, detail: named ? '' : `said ${noJob}` });
     await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n');
-    await page.waitForFunction(() => document.getElementById('status').className === 'error', null, { timeout: CASE_MS });
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('playground.comp:3:'), null, { timeout: CASE_MS })
+      .catch(() => {});
     const said = await page.textContent('#status');
     const marked = await page.$$eval('#gutter .bad', (d) => d.map((x) => x.textContent));
     const ok = said.startsWith('playground.comp:3:23: error:') && marked.join() === '3';
