@@ -254,14 +254,27 @@ async function checkPlayground(b, base, record) {
     const firstOk = first.length === 16 && first.every((f, bin) => f >= 1 && f <= 256 && ((f - 1) * 7) % 16 === bin);
     record('playground', { name: 'Run dispatches the example with its // run: lines', passed: binsOk && firstOk,
       detail: binsOk && firstOk ? '' : `Histogram ${byName.Histogram}; First ${byName.First}; status: ${await page.textContent('#status')}` });
-    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n');
-    await page.waitForFunction(() => document.getElementById('wgsl').textContent.includes('workgroup_size(1, 1, 1)'), null, { timeout: CASE_MS });
+    // No // run: line: inputs generated, the count's buffer sized to the dispatch (2 x 8).
+    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 8) in;\n' +
+      'layout(set = 0, binding = 0) buffer Count { uint n; uint hits[]; };\n' +
+      'void main() { if (gl_GlobalInvocationID.x < n) atomicAdd(hits[gl_GlobalInvocationID.x % 4u], 1u); }\n');
+    await page.waitForFunction(() => document.getElementById('wgsl').textContent.includes('workgroup_size(8, 1, 1)'), null, { timeout: CASE_MS });
     await page.evaluate(() => { window.playgroundRan = false; });
     await page.click('#run');
     await page.waitForFunction(() => window.playgroundRan, null, { timeout: CASE_MS });
-    const noJob = await page.textContent('#status');
-    const named = noJob.includes('no `// run:` line says how to run it');
-    record('playground', { name: 'Run without a // run: line says what to add', passed: named, detail: named ? '' : `said ${noJob}` });
+    const generatedSaid = await page.textContent('#status');
+    const count = (await page.$$eval('#bindings tr', (rows) => rows.slice(1).map((r) => r.cells[5].textContent)))[0] ?? '';
+    const words = count.split(', ').map(Number);
+    // Well-formed inputs set a count to the dispatch's invocations (16): they add 16
+    // over the counters, to what the generated flags put there.
+    const last = await page.evaluate(() => window.playgroundLastRun);
+    const spec = last?.generated?.[1] ?? '';
+    const before = spec.slice(spec.indexOf('[') + 1, -1).split(',').map(Number);
+    const sum = (list) => list.slice(1).reduce((a, v) => a + v, 0);
+    const generatedOk = generatedSaid.includes('generated well-formed inputs') && words[0] === 16
+      && before[0] === 16 && words.length === before.length && sum(words) - sum(before) === 16;
+    record('playground', { name: 'Run without a // run: line runs on generated inputs', passed: generatedOk,
+      detail: generatedOk ? '' : `said ${generatedSaid}; Count ${count}; generated ${spec}` });
     await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n');
     await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('playground.comp:3:'), null, { timeout: CASE_MS })
       .catch(() => {});

@@ -70,23 +70,46 @@ pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
 
 /// The playground's Run: translates `source` in the page for WebGPU and
 /// runs the job its `// run:` lines describe (as `atomport run` takes
-/// them); resolves to every binding's bytes after it,
-/// `[{"group","binding","hex"}]`.
+/// them), or, where it has none, on the inputs `atomport check` makes for
+/// its well-formed variant. Resolves to `{"bindings":
+/// [{"group","binding","hex"}], "generated": [flags] | null}`.
 #[cfg(feature = "glsl")]
 #[wasm_bindgen]
 pub async fn playground_run(name: String, source: String) -> Result<String, JsValue> {
     use atomport::runtime::job::{self, Annotations, Resources};
+    use atomport::validate::check::inputs;
     let kernel = suite::translate_here(&name, &source, &[]).map_err(fail)?;
     let a = Annotations::parse(&source).map_err(|e| fail(format!("{name}: {e}")))?;
-    if a.job.is_empty() {
-        return Err(fail(format!(
-            "{name}: no `// run:` line says how to run it (for example `// run: --groups 4 --buffer Input=u32:256:iota`)"
-        )));
-    }
+    let (resources, groups, generated) = if a.job.is_empty() {
+        let groups = inputs::dispatch(kernel.workgroup_size());
+        let extent = [0, 1, 2].map(|k| groups[k] * kernel.workgroup_size()[k]);
+        // Words typed from the original's declarations, as `check` types them.
+        let module = kernel.native_spirv().ok().and_then(inputs::declarations);
+        let (res, made) = inputs::generate(
+            &kernel,
+            module.as_ref(),
+            &Resources::default(),
+            inputs::Variant::WellFormed,
+            extent,
+        )
+        .map_err(|e| {
+            fail(format!(
+                "{name}: no `// run:` line, and no inputs can be made: {e}"
+            ))
+        })?;
+        (res, groups, Some(made.flags))
+    } else {
+        let (res, groups) = Resources::from_flags(&a.job).map_err(fail)?;
+        (res, groups, None)
+    };
     let ctx = context().await?;
-    let (resources, groups) = Resources::from_flags(&a.job).map_err(fail)?;
     let out = job::run_async(&ctx, &kernel, groups, &resources)
         .await
         .map_err(fail)?;
-    serde_json::to_string(&out.hex_bindings()).map_err(fail)
+    serde_json::to_string(&serde_json::json!({
+        "bindings": out.hex_bindings(),
+        "generated": generated,
+        "groups": groups,
+    }))
+    .map_err(fail)
 }

@@ -1,8 +1,9 @@
 // The playground: GLSL in the editor is translated in the page (atomport
 // with glslang compiled into its wasm) as you type; the WGSL, the binding
 // map and errors (marked at their line) show beside it; Run dispatches the
-// kernel on this browser's WebGPU with the inputs its `// run:` lines give
-// and shows every binding after it.
+// kernel on this browser's WebGPU with the inputs its `// run:` lines give,
+// or inputs generated as `atomport check` makes them, and shows every
+// binding after it.
 import init, * as atomport from '/pkg/atomport_web.js';
 
 const EXAMPLE = `#version 450
@@ -75,12 +76,14 @@ async function run() {
   status('running…');
   try {
     const out = JSON.parse(await atomport.playground_run('playground.comp', $('glsl').value));
+    window.playgroundLastRun = out;
     const cells = $('bindings').querySelectorAll('td.values');
     translation.bindings.forEach((b, i) => {
-      const o = out.find((x) => x.group === b.group && x.binding === b.binding);
+      const o = out.bindings.find((x) => x.group === b.group && x.binding === b.binding);
       cells[i].textContent = o ? values(b, o.hex) : '';
     });
-    status(`ran on ${await atomport.adapter()}`);
+    const inputs = out.generated ? `; no // run: line, so on generated well-formed inputs (atomport check's), ${out.groups.join('x')} workgroups` : '';
+    status(`ran on ${await atomport.adapter()}${inputs}`);
   } catch (e) {
     status(String(e), true);
   }

@@ -13,6 +13,43 @@ use crate::runtime::job::spec::{
 };
 use crate::{BindingInfo, BindingKind, Kernel};
 
+/// The module's types and globals as naga reads them: its instructions up
+/// to the first function, without entry points (the declarations are all
+/// a layout needs, and naga's reader refuses some functions a driver
+/// runs). None where even they cannot be read.
+pub fn declarations(words: &[u32]) -> Option<naga::Module> {
+    let mut kept: Vec<u32> = words.get(..5)?.to_vec();
+    let mut i = 5;
+    while i < words.len() {
+        let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xFFFF);
+        if count == 0 || i + count > words.len() || op == 54 {
+            break;
+        }
+        // OpEntryPoint, OpExecutionMode, OpExecutionModeId go, and
+        // OpSpecConstantOp, which naga does not read (the functions that
+        // use its values are gone too); a
+        // specialization constant is its default (naga sizes no array by
+        // one): OpSpecConstantTrue, False, OpSpecConstant and Composite
+        // become the constants they default to, their SpecId decorations
+        // dropped.
+        let spec_id = op == 71 && words.get(i + 2) == Some(&1);
+        if !matches!(op, 15 | 16 | 52 | 331) && !spec_id {
+            let at = kept.len();
+            kept.extend_from_slice(&words[i..i + count]);
+            if let 48..=51 = op {
+                kept[at] = (words[i] & 0xFFFF_0000) | (op - 7);
+            }
+        }
+        i += count;
+    }
+    crate::guard("naga's SPIR-V reader", || {
+        naga::front::spv::Frontend::new(kept.into_iter(), &naga::front::spv::Options::default())
+            .parse()
+            .map_err(|e| crate::Error::Internal(e.to_string()))
+    })
+    .ok()
+}
+
 /// One set of generated inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -659,7 +696,7 @@ void main() { items[0].id = count; }
         )
         .unwrap();
         let words = k.original_spirv().unwrap();
-        let module = crate::validate::check::declarations(words).expect("declarations read");
+        let module = super::declarations(words).expect("declarations read");
         let info = k.binding_named("B").unwrap();
         let l = Layout::of(Some(&module), info);
         let w: Vec<Word> = l.words(48).into_iter().map(|x| x.0).collect();
@@ -695,8 +732,7 @@ void main() {
             &SourceOptions::named("t.comp"),
         )
         .unwrap();
-        let module = crate::validate::check::declarations(k.native_spirv().unwrap())
-            .expect("declarations read");
+        let module = super::declarations(k.native_spirv().unwrap()).expect("declarations read");
         let info = k.bindings().iter().find(|b| b.push_constant).unwrap();
         let w = Layout::of(Some(&module), info).words(12);
         assert_eq!(w[2].0, Word::F32);

@@ -253,7 +253,7 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
         Ok(w) => w.to_vec(),
         Err(e) => return Report::not_run(e.to_string(), start),
     };
-    let module = declarations(&native_words);
+    let module = inputs::declarations(&native_words);
     let layouts: Vec<((u32, u32), Layout)> = kernel
         .bindings()
         .iter()
@@ -309,43 +309,6 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
         runs.extend(foreign::run(f, kernel, opts, pending, &layouts, traits));
     }
     Report::of_runs(runs, start.elapsed().as_secs_f64())
-}
-
-/// The module's types and globals as naga reads them: its instructions up
-/// to the first function, without entry points (the declarations are all
-/// a layout needs, and naga's reader refuses some functions a driver
-/// runs). None where even they cannot be read.
-pub(crate) fn declarations(words: &[u32]) -> Option<naga::Module> {
-    let mut kept: Vec<u32> = words.get(..5)?.to_vec();
-    let mut i = 5;
-    while i < words.len() {
-        let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xFFFF);
-        if count == 0 || i + count > words.len() || op == 54 {
-            break;
-        }
-        // OpEntryPoint, OpExecutionMode, OpExecutionModeId go, and
-        // OpSpecConstantOp, which naga does not read (the functions that
-        // use its values are gone too); a
-        // specialization constant is its default (naga sizes no array by
-        // one): OpSpecConstantTrue, False, OpSpecConstant and Composite
-        // become the constants they default to, their SpecId decorations
-        // dropped.
-        let spec_id = op == 71 && words.get(i + 2) == Some(&1);
-        if !matches!(op, 15 | 16 | 52 | 331) && !spec_id {
-            let at = kept.len();
-            kept.extend_from_slice(&words[i..i + count]);
-            if let 48..=51 = op {
-                kept[at] = (words[i] & 0xFFFF_0000) | (op - 7);
-            }
-        }
-        i += count;
-    }
-    crate::guard("naga's SPIR-V reader", || {
-        naga::front::spv::Frontend::new(kept.into_iter(), &naga::front::spv::Options::default())
-            .parse()
-            .map_err(|e| Error::Internal(e.to_string()))
-    })
-    .ok()
 }
 
 /// One variant's inputs.
