@@ -41,15 +41,10 @@ impl Options {
             Some("opengl") => Some(Dialect::OpenGl),
             Some(d) => return Err(format!("dialect: `{d}` is neither `vulkan` nor `opengl`")),
         };
-        o.entry = self.entry;
-        o.defines = self
+        o = self
             .defines
-            .into_iter()
-            .map(|d| match d.split_once('=') {
-                Some((k, v)) => (k.to_string(), Some(v.to_string())),
-                None => (d, None),
-            })
-            .collect();
+            .iter()
+            .fold(o.with_entry(self.entry), |o, d| o.define(d));
         o.include_dirs = self.include_dirs;
         o.files = self.files.into_iter().collect();
         Ok(o)

@@ -99,10 +99,9 @@ extern "C" {
     fn atomport_call_caught(f: &js_sys::Function) -> u32;
 }
 
-/// How a call through JavaScript ended.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// How a call through JavaScript that did not return ended.
+#[derive(Clone, Copy)]
 enum Ended {
-    Returned,
     /// The engine's own call stack ran out.
     CallStack,
     /// A memory access out of bounds: the shadow stack, at the bottom of
@@ -114,13 +113,12 @@ enum Ended {
 
 /// Calls `f` from JavaScript. Not inlined, and with a frame of its own on
 /// the shadow stack: its epilogue restores the stack pointer that a trap
-/// in `f` left low.
+/// in `f` left low. Its answer is read only when `f` left no result.
 #[inline(never)]
 fn call(f: &js_sys::Function) -> Ended {
     let mut frame = [0u8; 16];
     std::hint::black_box(&mut frame);
     match atomport_call_caught(f) {
-        0 => Ended::Returned,
         1 => Ended::CallStack,
         2 => Ended::OutOfBounds,
         _ => Ended::Trapped,
@@ -139,7 +137,7 @@ fn trapped(name: &str, how: Ended) -> Error {
         Ended::CallStack | Ended::OutOfBounds => Error::shader(format!(
             "{name}: translating it ran out of stack: it nests too deeply for a browser (natively it has a deeper stack)"
         )),
-        _ => Error::Internal(format!(
+        Ended::Trapped => Error::Internal(format!(
             "translating {name} stopped with a trap (an abort or a panic inside glslang or atomport)"
         )),
     }
@@ -149,7 +147,7 @@ fn trapped(name: &str, how: Ended) -> Error {
 const HEADER: usize = 16;
 
 /// Allocates `size` bytes aligned to `align` (a power of two), with the
-/// header before them.
+/// header before them. Never null: what cannot be had traps ([`refuse`]).
 unsafe fn c_alloc(size: usize, align: usize) -> *mut u8 {
     let align = align.max(HEADER);
     let held = C_HELD.with(Cell::get);
@@ -207,12 +205,12 @@ pub unsafe extern "C" fn calloc(count: usize, size: usize) -> *mut u8 {
     let Some(n) = count.checked_mul(size) else {
         refuse()
     };
-    let p = unsafe { c_alloc(n, HEADER) };
-    if !p.is_null() {
-        // SAFETY: `p` holds `n` bytes.
-        unsafe { p.write_bytes(0, n) };
+    // SAFETY: the block holds `n` bytes.
+    unsafe {
+        let p = c_alloc(n, HEADER);
+        p.write_bytes(0, n);
+        p
     }
-    p
 }
 
 /// C's `free`, for glslang.
@@ -241,10 +239,8 @@ pub unsafe extern "C" fn realloc(p: *mut u8, size: usize) -> *mut u8 {
         let (_, layout) = c_layout(p);
         let old = layout.size() - layout.align();
         let q = c_alloc(size, layout.align());
-        if !q.is_null() {
-            q.copy_from_nonoverlapping(p, old.min(size));
-            free(p);
-        }
+        q.copy_from_nonoverlapping(p, old.min(size));
+        free(p);
         q
     }
 }
@@ -262,16 +258,11 @@ pub unsafe extern "C" fn aligned_alloc(align: usize, size: usize) -> *mut u8 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn posix_memalign(out: *mut *mut u8, align: usize, size: usize) -> i32 {
     const EINVAL: i32 = 28;
-    const ENOMEM: i32 = 48;
     if !align.is_power_of_two() || align < size_of::<usize>() {
         return EINVAL;
     }
-    let p = unsafe { c_alloc(size, align) };
-    if p.is_null() {
-        return ENOMEM;
-    }
     // SAFETY: the caller passes a place for the pointer.
-    unsafe { out.write(p) };
+    unsafe { out.write(c_alloc(size, align)) };
     0
 }
 

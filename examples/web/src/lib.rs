@@ -63,9 +63,7 @@ pub async fn adapter() -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
     let kernel = suite::translate_here(&name, &source, &[]).map_err(fail)?;
-    let mut t = atomport::Translation::of_kernel(&kernel);
-    t.sources.clear();
-    Ok(t.to_json())
+    Ok(atomport::Translation::of_kernel(&kernel).to_json())
 }
 
 /// The playground's Run: translates `source` in the page for WebGPU and

@@ -127,10 +127,10 @@ async fn run(case: &JobCase) -> atomport::Result<(Kernel, atomport::runtime::run
     Ok((kernel, out))
 }
 
-#[cfg(feature = "glsl")]
 /// A GLSL kernel translated in the page for WebGPU, with the options its
 /// `// run:` lines give and the files it includes, as the native side
 /// translated it.
+#[cfg(feature = "glsl")]
 pub(crate) fn translate_here(
     name: &str,
     source: &str,
@@ -158,10 +158,7 @@ fn translation_differs(kernel: &Kernel, native: &Translation) -> Option<String> 
             .lines()
             .zip(native.wgsl.lines())
             .position(|(a, b)| a != b)
-            .map_or(
-                here.wgsl.lines().count().min(native.wgsl.lines().count()),
-                |l| l,
-            );
+            .unwrap_or(here.wgsl.lines().count().min(native.wgsl.lines().count()));
         return Some(format!(
             "the page's WGSL differs from the native translation's at line {}",
             line + 1
