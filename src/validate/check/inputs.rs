@@ -135,6 +135,10 @@ pub enum Role {
     Stride,
     /// A lock, mutex or semaphore: 0, free.
     Lock,
+    /// A ticket counter that workgroups take turns from (`done`,
+    /// `finished`, `arrived`): 0, as the host clears it before a
+    /// dispatch, so that the last to arrive is the last to run.
+    Ticket,
 }
 
 impl Role {
@@ -152,6 +156,8 @@ impl Role {
             Role::Stride
         } else if has(&["lock", "mutex", "semaphore", "spin"]) {
             Role::Lock
+        } else if has(&["done", "finished", "arrived", "ticket", "retired", "completed"]) {
+            Role::Ticket
         } else if has(&[
             "count", "num", "len", "size", "total", "max", "limit", "elements",
         ]) || n == "n"
@@ -413,7 +419,7 @@ pub fn buffer_bytes(
             (_, Word::Int) if well => match role {
                 Role::Count => total,
                 Role::Extent(k) => extent[k],
-                Role::Index | Role::Lock => 0,
+                Role::Index | Role::Lock | Role::Ticket => 0,
                 Role::Stride => 1,
                 Role::Plain => 1 + rng.word() % 3,
             },
@@ -673,6 +679,7 @@ mod tests {
         assert_eq!(Role::of("rowStride"), Role::Stride);
         assert_eq!(Role::of("seed"), Role::Plain);
         assert_eq!(Role::of("Lock"), Role::Lock);
+        assert_eq!(Role::of("groupsDone"), Role::Ticket);
     }
 
     #[test]
