@@ -396,6 +396,8 @@ fn compile_for(
     target: TargetEnv,
 ) -> Result<Compiled> {
     let name = opts.display_name().to_string();
+    #[cfg(test)]
+    tests::COMPILES.with(|c| c.set(c.get() + 1));
     let compiler = glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
     let (shader, included) = parse(compiler, source, opts, dialect, target)?;
@@ -615,14 +617,24 @@ fn split_layout(decl: &str) -> (&str, &str) {
     }
 }
 
-/// For a block head without a binding (`layout(std430) buffer Name`): its name.
+/// For a block head without a binding (`layout(std430) buffer Name`): its
+/// name. Push-constant blocks, buffer-reference types and shader-record
+/// blocks are bound by no binding in either dialect, so they leave the
+/// dialect to the one compile.
 fn block_declaration(head: &str) -> Option<Vec<String>> {
     let (layout, rest) = split_layout(head);
     let words: Vec<&str> = identifiers(rest).collect();
     let kw = words
         .iter()
         .position(|w| *w == "buffer" || *w == "uniform")?;
-    if identifiers(layout).any(|w| w == "binding") {
+    let unbindable = [
+        "binding",
+        "push_constant",
+        "buffer_reference",
+        "shaderRecordEXT",
+        "shaderRecordNV",
+    ];
+    if identifiers(layout).any(|w| unbindable.contains(&w)) {
         return None;
     }
     Some(
@@ -931,6 +943,33 @@ fn bindings_shared(words: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many times glslang compiled on this thread.
+        pub(super) static COMPILES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A Vulkan shader that names no set, with a push-constant block and a
+    /// buffer-reference type (neither is bound by a binding), as ggml and
+    /// meshlet culling write them: one compile decides its dialect.
+    #[test]
+    fn push_constants_and_buffer_references_take_one_compile() {
+        let src = "#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint n; float scale; } p;
+layout(buffer_reference, std430) buffer Floats { float v[]; };
+layout(binding = 0) buffer Out { float out_v[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < p.n) out_v[i] *= p.scale;
+}
+";
+        COMPILES.with(|c| c.set(0));
+        let c = compile(src, &SourceOptions::named("pc.comp")).unwrap();
+        assert_eq!(c.dialect, Dialect::Vulkan);
+        assert_eq!(COMPILES.with(|c| c.get()), 1);
+    }
 
     /// Every GLSL shader of the corpus that names no descriptor set gets
     /// the dialect and SPIR-V that compiling under Vulkan's rules first,
