@@ -3,7 +3,11 @@
 //! detection, glslang, SPIR-V passes, naga, IR passes, WGSL out), median of
 //! many runs, as a ratio to one glslang compile of the same shader in its
 //! dialect: as a kernel made at run time, and as text to ship (the WGSL
-//! parsed and validated back, as `atomport translate` does).
+//! parsed and validated back, as `atomport translate` does). Then the same
+//! cold, as a command-line tool pays it: a fresh process that translates
+//! once against a fresh process that compiles once with the same glslang
+//! (CPU time and peak memory), where glslang's built-in tables, built once
+//! per process, weigh most.
 //!
 //! `cargo bench --bench translate`
 
@@ -139,7 +143,76 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> (Duratio
     (median(total), median(front))
 }
 
+/// The cold measurement's child: one glslang compile (`glslang`) or one
+/// translation (`translate`) of the `vulkan` or `opengl` shader in this
+/// fresh process; prints its CPU time in µs and its peak memory in KiB.
+fn cold_child(what: &str) {
+    let (op, which) = what.split_once(':').expect("op:shader");
+    let (src, dialect) = match which {
+        "vulkan" => (shader(), Dialect::Vulkan),
+        _ => (opengl_shader(), Dialect::OpenGl),
+    };
+    let t = process_cpu_time();
+    if op == "glslang" {
+        let opts = SourceOptions {
+            dialect: Some(dialect),
+            ..SourceOptions::named("bench.comp")
+        };
+        std::hint::black_box(atomport::compile_glsl(&src, &opts).unwrap());
+    } else {
+        let k = Kernel::from_glsl(&src, &SourceOptions::named("bench.comp")).unwrap();
+        assert_eq!(k.dialect(), Some(dialect));
+    }
+    let cpu = process_cpu_time() - t;
+    println!("{} {}", cpu.as_micros(), common::peak_memory_kib());
+}
+
+/// Medians of `runs` fresh processes each of a glslang compile and a
+/// translation of `which`, interleaved: (translation CPU, compile CPU,
+/// translation peak KiB, compile peak KiB).
+fn cold(which: &str, runs: usize) -> (Duration, Duration, u64, u64) {
+    let child = |op: &str| -> (Duration, u64) {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .env("ATOMPORT_BENCH_COLD", format!("{op}:{which}"))
+            .output()
+            .expect("the bench runs itself");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut w = text.split_whitespace().map(|w| w.parse::<u64>().unwrap());
+        (Duration::from_micros(w.next().unwrap()), w.next().unwrap())
+    };
+    let (mut t, mut g, mut tm, mut gm) = (vec![], vec![], vec![], vec![]);
+    for i in 0..runs {
+        let order = if i % 2 == 0 {
+            ["translate", "glslang"]
+        } else {
+            ["glslang", "translate"]
+        };
+        for op in order {
+            let (cpu, kib) = child(op);
+            if op == "translate" {
+                t.push(cpu);
+                tm.push(kib);
+            } else {
+                g.push(cpu);
+                gm.push(kib);
+            }
+        }
+    }
+    tm.sort();
+    gm.sort();
+    (median(t), median(g), tm[runs / 2], gm[runs / 2])
+}
+
 fn main() {
+    if let Ok(what) = std::env::var("ATOMPORT_BENCH_COLD") {
+        cold_child(&what);
+        return;
+    }
     let rounds = 15;
     for (what, src, dialect, verify) in [
         ("Vulkan", shader(), Dialect::Vulkan, false),
@@ -160,6 +233,19 @@ fn main() {
             t.as_secs_f64() / g.as_secs_f64(),
             g.as_secs_f64() * 1e3,
             (t.saturating_sub(g)).as_secs_f64() * 1e3
+        );
+    }
+    let runs = 15;
+    for (what, which) in [("Vulkan", "vulkan"), ("OpenGL", "opengl")] {
+        let (t, g, tm, gm) = cold(which, runs);
+        println!(
+            "cold, a fresh process: translate the {what} shader {:.1} ms of CPU, {:.2}x a fresh process's one glslang compile ({:.1} ms); peak memory {:.0} MiB against {:.0} MiB ({:.2}x), medians of {runs} processes each",
+            t.as_secs_f64() * 1e3,
+            t.as_secs_f64() / g.as_secs_f64(),
+            g.as_secs_f64() * 1e3,
+            tm as f64 / 1024.0,
+            gm as f64 / 1024.0,
+            tm as f64 / gm as f64
         );
     }
 }

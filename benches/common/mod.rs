@@ -45,6 +45,17 @@ pub fn process_cpu_time() -> Duration {
     tv(u.ru_utime) + tv(u.ru_stime)
 }
 
+/// This process's peak resident memory so far, in KiB: `VmHWM`, which
+/// an exec starts afresh (getrusage's `ru_maxrss` keeps the parent's).
+pub fn peak_memory_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The median.
 pub fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();

@@ -413,8 +413,10 @@ impl Kernel {
             bindings.push(b);
         }
         bindings.sort_by_key(|b| (b.group, b.binding));
-        let features = required_features(module);
-        accepted_with(module, features, opts.display_name())?;
+        let (features, accepted) = required_features(module);
+        if !accepted {
+            accepted_with(module, features, opts.display_name())?;
+        }
         Ok(Kernel {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             wgsl,
@@ -1117,8 +1119,21 @@ fn element_type(module: &naga::Module, ty: &TypeInner) -> Option<ScalarType> {
     }
 }
 
-/// The optional device features a module needs: 64-bit and float atomics,
-/// texture atomics, and the 64-bit / 16-bit scalar types.
+/// Whether the module validates with only the capabilities wgpu grants a
+/// device opened with `features`.
+fn validates_with(module: &naga::Module, features: wgt::Features) -> bool {
+    let caps =
+        wgpu_naga_bridge::features_to_naga_capabilities(features, wgt::DownlevelFlags::all());
+    guard("naga's validator", || {
+        Ok(
+            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+                .validate(module)
+                .is_ok(),
+        )
+    })
+    .unwrap_or(false)
+}
+
 /// Checks that the module validates with only the capabilities wgpu grants
 /// a device opened with `features` (what the runtime will ask for): a
 /// translation naga accepts must be one the device accepts too.
@@ -1139,7 +1154,11 @@ fn accepted_with(module: &naga::Module, features: wgt::Features, name: &str) -> 
     })
 }
 
-fn required_features(module: &naga::Module) -> wgt::Features {
+/// The optional device features a module needs: 64-bit and float atomics,
+/// texture atomics, the 64-bit / 16-bit scalar types, subgroups and binding
+/// arrays; and whether the module is already known to validate with them
+/// (the usual case takes that one validation, no more).
+fn required_features(module: &naga::Module) -> (wgt::Features, bool) {
     use wgt::Features as F;
     let mut f = F::empty();
     let mut int64_atomics = false;
@@ -1160,9 +1179,7 @@ fn required_features(module: &naga::Module) -> wgt::Features {
             _ => {}
         }
     }
-    // Subgroup operations: whatever naga's validator needs the capability
-    // for. One validation without both settles the usual shader that has
-    // none; only one that fails is asked about each.
+    // Whether the module validates with every capability but `cap`.
     let holds_without = |cap: naga::valid::Capabilities| {
         guard("naga's validator", || {
             Ok(naga::valid::Validator::new(
@@ -1174,23 +1191,6 @@ fn required_features(module: &naga::Module) -> wgt::Features {
         })
         .unwrap_or(true)
     };
-    // 64-bit values only in expressions (a word-addressed `uint64_t`
-    // assembled from two words) leave no type behind that the scan sees.
-    use naga::valid::Capabilities as C;
-    let optional = [
-        (C::SUBGROUP, F::SUBGROUP),
-        (C::SUBGROUP_BARRIER, F::SUBGROUP_BARRIER),
-        (C::SHADER_INT64, F::SHADER_INT64),
-        (C::FLOAT64, F::SHADER_F64),
-    ];
-    let all = optional.iter().fold(C::empty(), |a, (c, _)| a | *c);
-    if !holds_without(all) {
-        for (cap, feature) in optional {
-            if !f.contains(feature) && !holds_without(cap) {
-                f |= feature;
-            }
-        }
-    }
     // Binding arrays: of textures and samplers, of storage textures; the
     // non-uniform indexing features only where naga's uniformity analysis
     // finds an index varying within a workgroup.
@@ -1266,5 +1266,23 @@ fn required_features(module: &naga::Module) -> wgt::Features {
             F::SHADER_INT64_ATOMIC_ALL_OPS
         };
     }
-    f
+    // Subgroup operations and 64-bit values only in expressions (a
+    // word-addressed `uint64_t` assembled from two words) leave no type
+    // behind that the scan sees: where the module validates without them
+    // it needs none of them, and only one that fails is asked about each.
+    if validates_with(module, f) {
+        return (f, true);
+    }
+    use naga::valid::Capabilities as C;
+    for (cap, feature) in [
+        (C::SUBGROUP, F::SUBGROUP),
+        (C::SUBGROUP_BARRIER, F::SUBGROUP_BARRIER),
+        (C::SHADER_INT64, F::SHADER_INT64),
+        (C::FLOAT64, F::SHADER_F64),
+    ] {
+        if !f.contains(feature) && !holds_without(cap) {
+            f |= feature;
+        }
+    }
+    (f, false)
 }

@@ -156,7 +156,14 @@ impl Role {
             Role::Stride
         } else if has(&["lock", "mutex", "semaphore", "spin"]) {
             Role::Lock
-        } else if has(&["done", "finished", "arrived", "ticket", "retired", "completed"]) {
+        } else if has(&[
+            "done",
+            "finished",
+            "arrived",
+            "ticket",
+            "retired",
+            "completed",
+        ]) {
             Role::Ticket
         } else if has(&[
             "count", "num", "len", "size", "total", "max", "limit", "elements",
