@@ -1215,3 +1215,105 @@ fn infinite_specialization_constants_compute_as_natively() {
         assert_eq!(o, want, "{extra:?}");
     }
 }
+
+/// AMD's `min3`, `max3` and `mid3` (GL_AMD_shader_trinary_minmax), and
+/// misses recorded with NaN and infinite sentinels folded into constant
+/// vectors, in tests/vulkan/bvh_slab_extremes.comp. lavapipe does not run
+/// the extension's SPIR-V, so the reference is the same kernel with each
+/// call spelled as the extension defines it (`max(max(a, b), c)`;
+/// `mid3` as `max(min(a, b), min(max(a, b), c))`), run natively: every
+/// word of every binding, the NaN's bits included, must equal it on every
+/// backend.
+#[test]
+fn trinary_min_max_and_non_finite_sentinels_equal_their_definition_run_natively() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(root.join("tests/vulkan/bvh_slab_extremes.comp")).unwrap();
+    let three = |name: &str, text: &str| -> Option<(usize, usize)> {
+        let at = text.find(&format!("{name}("))?;
+        let open = at + name.len();
+        let close = open + text[open..].find(')')?;
+        Some((at, close + 1))
+    };
+    let mut plain = source.replace("#extension GL_AMD_shader_trinary_minmax : enable\n", "");
+    for (name, form) in [
+        ("min3", "min(min(A, B), C)"),
+        ("max3", "max(max(A, B), C)"),
+        ("mid3", "max(min(A, B), min(max(A, B), C))"),
+    ] {
+        while let Some((at, end)) = three(name, &plain) {
+            let args: Vec<&str> = plain[at + name.len() + 1..end - 1].split(", ").collect();
+            assert_eq!(args.len(), 3, "{}", &plain[at..end]);
+            let spelled = form
+                .replace('A', args[0])
+                .replace('B', args[1])
+                .replace('C', args[2]);
+            plain.replace_range(at..end, &spelled);
+        }
+    }
+    assert!(!plain.contains("min3(") && !plain.contains("mid3("));
+    let k = common::glsl(&source);
+    let reference = common::glsl(&plain);
+    let boxes: Vec<f32> = source
+        .lines()
+        .find_map(|l| l.strip_prefix("// run: --buffer Boxes=f32:["))
+        .unwrap()
+        .trim_end_matches(']')
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let inputs = [
+        ("Boxes", bytemuck::cast_slice(&boxes).to_vec()),
+        ("Hits", vec![0u8; 256 * 4]),
+        ("counts", vec![0u8; 264 * 4]),
+    ];
+    let mut native = None;
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        if ctx.has_native() && native.is_none() {
+            let runs = common::translated_and_native(&ctx, &reference, [2, 1, 1], &inputs);
+            native = runs
+                .into_iter()
+                .find(|(name, _)| name.contains("native: true"));
+        }
+    }
+    let Some((_, native)) = native else {
+        println!("no adapter runs SPIR-V natively: not compared");
+        return;
+    };
+    let hits: &[u32] = bytemuck::cast_slice(&native[1]);
+    assert!(hits.chunks(4).any(|h| h[3] == u32::MAX), "a miss");
+    assert!(hits.chunks(4).any(|h| h[3] != u32::MAX), "a hit");
+    for ctx in common::contexts_with_available(wgpu::Features::empty()) {
+        let runs = common::translated_and_native_where(&ctx, &k, [2, 1, 1], &inputs, false);
+        for (backend, read) in runs {
+            assert_eq!(read, native, "{backend}");
+            println!("{backend}: equal to the definition run natively");
+        }
+    }
+}
+
+/// A gather at a level of detail (GL_AMD_texture_gather_bias_lod) has no
+/// WGSL form: refused in one line at the call, exit 1. Enabled and unused,
+/// the extension is dropped (tests/vulkan/bvh_slab_extremes.comp).
+#[test]
+fn gathers_at_a_level_of_detail_are_refused_at_their_line() {
+    let file = temp_file(
+        "long_tail",
+        "gather_lod.comp",
+        "#version 450
+#extension GL_AMD_texture_gather_bias_lod : require
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) uniform sampler2D heights;
+layout(set = 0, binding = 1) buffer Out { vec4 quads[]; };
+void main() {
+    vec2 uv = vec2(gl_GlobalInvocationID.xy) / 8.0;
+    quads[gl_GlobalInvocationID.x] = textureGatherLodAMD(heights, uv, 2.0);
+}
+",
+    );
+    let o = atomport(&["translate", &file]);
+    common::assert_fails(
+        &o,
+        1,
+        "gather_lod.comp:8:38: `textureGatherLodAMD` gathers with a level of detail",
+    );
+}

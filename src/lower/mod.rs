@@ -16,7 +16,8 @@
 //!    instructions naga reads wrong (`-x` on a uint,
 //!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); built-ins it
 //!    cannot read or WGSL lacks (`isnan`, `umulExtended`, `uaddCarry`, …)
-//!    spelled in plain instructions ([`builtins`]); buffer blocks sharing a
+//!    spelled in plain instructions ([`builtins`]); AMD's `min3`, `max3`,
+//!    `mid3` as two minimums and maximums ([`trinary`]); buffer blocks sharing a
 //!    binding given bindings of their own ([`alias`]); subgroup operations
 //!    naga lacks rewritten ([`subgroup`], OpenGL's ARB ones first in
 //!    [`arb_subgroup`], those on booleans last in [`subgroup_bool`]);
@@ -60,7 +61,7 @@ use memory::{copies, references, std140, words};
 use spirv::{
     alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
     fall_through, float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf,
-    push, refuse, sampler, spec, subgroup, subgroup_bool, vector, wide_ints,
+    push, refuse, sampler, spec, subgroup, subgroup_bool, trinary, vector, wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -275,6 +276,8 @@ fn spirv_passes(
         found
             .warnings
             .extend(compat::drop_reconvergence_modes(&mut m));
+        compat::drop_unused_gather_bias_lod(&mut m)?;
+        trinary::lower_trinary_min_max(&mut m)?;
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;
@@ -312,6 +315,7 @@ fn spirv_passes(
         builtins::lower_builtins(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
         compat::non_finite_constants(&mut m)?;
+        compat::non_finite_bitcasts(&mut m)?;
         arb_subgroup::lower_arb_subgroup_operations(&mut m)?;
         clustered::lower_clustered_reductions(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
@@ -337,6 +341,7 @@ fn spirv_passes(
         // Folding can make infinities (`BIG * 4.0`); so can arithmetic on
         // an override when the pipeline is created.
         compat::non_finite_constants(&mut m)?;
+        compat::non_finite_bitcasts(&mut m)?;
         spec::constants_at_run_time(&mut m)?;
         let (images, texel_stores) = image::images_to_texel_buffers(
             &mut m,

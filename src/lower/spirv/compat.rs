@@ -613,6 +613,74 @@ pub fn drop_reconvergence_modes(m: &mut Model) -> Option<Warning> {
     })
 }
 
+/// SPV_AMD_texture_gather_bias_lod, which glslang declares wherever
+/// GL_AMD_texture_gather_bias_lod is enabled and naga's reader refuses:
+/// dropped where no gather takes a bias or a level (the usual case: a
+/// shared header enables it). A gather that does is refused, since WGSL
+/// gathers from level 0 only.
+pub fn drop_unused_gather_bias_lod(m: &mut Model) -> Result<()> {
+    use rspirv::spirv::ImageOperands as I;
+    const EXTENSION: &str = "SPV_AMD_texture_gather_bias_lod";
+    let declared =
+        m.module().extensions.iter().any(
+            |e| matches!(e.operands.first(), Some(Operand::LiteralString(s)) if s == EXTENSION),
+        );
+    if !declared {
+        return Ok(());
+    }
+    let biased = m
+        .module()
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .filter(|i| {
+            matches!(
+                i.class.opcode,
+                Op::ImageGather | Op::ImageSparseGather | Op::ImageDrefGather
+            )
+        })
+        .find_map(|i| {
+            i.operands.iter().find_map(|o| match o {
+                Operand::ImageOperands(f) if f.intersects(I::BIAS | I::LOD) => {
+                    Some((i.class.opcode, *f))
+                }
+                _ => None,
+            })
+        });
+    if let Some((op, f)) = biased {
+        // The GLSL function, so that the error finds its line.
+        let function = if f.contains(I::BIAS) {
+            "textureGather".to_string()
+        } else {
+            let sparse = if op == Op::ImageSparseGather {
+                "sparseTextureGatherLod"
+            } else {
+                "textureGatherLod"
+            };
+            let offset = if f.contains(I::CONST_OFFSETS) {
+                "Offsets"
+            } else if f.intersects(I::CONST_OFFSET | I::OFFSET) {
+                "Offset"
+            } else {
+                ""
+            };
+            format!("{sparse}{offset}AMD")
+        };
+        return Err(Error::Unsupported(format!(
+            "`{function}` gathers with a {} (GL_AMD_texture_gather_bias_lod), which has no WGSL \
+             form: WGSL gathers from level 0 only",
+            if f.contains(I::BIAS) {
+                "bias"
+            } else {
+                "level of detail"
+            }
+        )));
+    }
+    m.drop_capabilities(&[Capability::ImageGatherBiasLodAMD], &[EXTENSION]);
+    Ok(())
+}
+
 /// `OpCopyLogical` (SPIR-V 1.4+): glslang copies a struct or array between
 /// a block's laid-out type and a variable's plain one with it (`Meshlet m =
 /// meshlets[i];` for Vulkan 1.2 and later), which naga cannot read. Each
@@ -1035,6 +1103,18 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
     if odd.is_empty() {
         return Ok(0);
     }
+    // Constant composites that hold one, directly or through another
+    // (`vec4(1.0, 0.0, 0.0, 1.0 / 0.0)`, which glslang folds whole): each
+    // function that uses one builds it.
+    let mut odd_held: HashSet<Word> = odd.iter().map(|o| o.0).collect();
+    let mut composites: Vec<Instruction> = Vec::new();
+    for i in &m.module().types_global_values {
+        let holds = |o: &Operand| id(o).is_some_and(|c| odd_held.contains(&c));
+        if i.class.opcode == Op::ConstantComposite && i.operands.iter().any(holds) {
+            odd_held.extend(i.result_id);
+            composites.push(i.clone());
+        }
+    }
     let uint = m.uint();
     let bits: Vec<Word> = odd
         .iter()
@@ -1042,23 +1122,54 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
         .collect();
     m.with_functions(|m, functions| {
         for f in functions {
+            let operands = f
+                .blocks
+                .iter_mut()
+                .flat_map(|b| b.instructions.iter_mut())
+                .flat_map(|i| i.operands.iter_mut());
+            let mut local: HashMap<Word, Word> = HashMap::new();
+            for o in operands {
+                if let Operand::IdRef(r) = o
+                    && odd_held.contains(r)
+                {
+                    *r = *local.entry(*r).or_insert_with(|| m.fresh());
+                }
+            }
+            if local.is_empty() {
+                continue;
+            }
+            // A composite built here needs its odd parts built here too.
+            for c in composites.iter().rev() {
+                if c.result_id.is_some_and(|r| local.contains_key(&r)) {
+                    for part in c.operands.iter().filter_map(id) {
+                        if odd_held.contains(&part) && !local.contains_key(&part) {
+                            local.insert(part, m.fresh());
+                        }
+                    }
+                }
+            }
             let mut made = Vec::new();
             for (&(r, _), &b) in odd.iter().zip(&bits) {
-                let uses = f
-                    .blocks
-                    .iter_mut()
-                    .flat_map(|b| b.instructions.iter_mut())
-                    .flat_map(|i| i.operands.iter_mut())
-                    .filter(|o| **o == Operand::IdRef(r));
-                let local = m.fresh();
-                let mut used = false;
-                for o in uses {
-                    *o = Operand::IdRef(local);
-                    used = true;
+                if let Some(&l) = local.get(&r) {
+                    made.push(with_ids(Op::Bitcast, Some(float), Some(l), &[b]));
                 }
-                if used {
-                    made.push(with_ids(Op::Bitcast, Some(float), Some(local), &[b]));
-                }
+            }
+            for c in &composites {
+                let Some(&l) = c.result_id.and_then(|r| local.get(&r)) else {
+                    continue;
+                };
+                let parts: Vec<Word> = c
+                    .operands
+                    .iter()
+                    .filter_map(id)
+                    .map(|p| local.get(&p).copied().unwrap_or(p))
+                    .collect();
+                made.push(with_ids(
+                    Op::CompositeConstruct,
+                    c.result_type,
+                    Some(l),
+                    &parts,
+                ));
             }
             if let Some(entry) = f.blocks.first_mut() {
                 let at = entry
@@ -1070,21 +1181,107 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
             }
         }
     });
-    // The literals themselves go where nothing global holds them: naga
-    // would read each into a constant, and refuse it.
-    let held: std::collections::HashSet<Word> = m
+    // The literals and composites themselves go where nothing global
+    // holds them (a variable's initializer may): naga would read each into
+    // a constant, and refuse it.
+    let mut kept: HashSet<Word> = m
         .module()
         .types_global_values
         .iter()
+        .filter(|i| !i.result_id.is_some_and(|r| odd_held.contains(&r)))
         .flat_map(|i| i.operands.iter().filter_map(id))
         .collect();
-    let gone: Vec<Word> = odd
-        .iter()
-        .map(|o| o.0)
-        .filter(|r| !held.contains(r))
-        .collect();
+    for c in composites.iter().rev() {
+        if c.result_id.is_some_and(|r| kept.contains(&r)) {
+            kept.extend(c.operands.iter().filter_map(id));
+        }
+    }
+    let gone: Vec<Word> = odd_held.into_iter().filter(|r| !kept.contains(r)).collect();
     m.remove_definitions(&gone);
     Ok(odd.len())
+}
+
+/// `intBitsToFloat(-1)`, `uintBitsToFloat(0x7f800000u)`: a bitcast of a
+/// constant to a float that is not finite. naga's reader folds it, and what
+/// it is built into, to a NaN or infinite literal, which WGSL forbids. The
+/// bits are read from a private variable instead, a value naga never folds.
+pub fn non_finite_bitcasts(m: &mut Model) -> Result<usize> {
+    let odd: Vec<(Word, Word)> = m
+        .instructions()
+        .filter(|i| i.class.opcode == Op::Bitcast)
+        .filter_map(|i| {
+            let (ty, from) = (i.result_type?, i.operands.first().and_then(id)?);
+            let bytes = constant_bytes(m, from)?;
+            let width = float_width(m, m.scalar_of(ty))?;
+            let finite = bytes.chunks(width as usize / 8).all(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                let bits = u64::from_le_bytes(b);
+                match width {
+                    16 => (bits >> 10) & 0x1f != 0x1f,
+                    32 => f32::from_bits(bits as u32).is_finite(),
+                    _ => f64::from_bits(bits).is_finite(),
+                }
+            });
+            (!finite).then_some((i.result_id?, from))
+        })
+        .collect();
+    let mut made = HashMap::new();
+    for &(_, from) in &odd {
+        if let std::collections::hash_map::Entry::Vacant(v) = made.entry(from) {
+            let ty = m.result_type(from).unwrap_or(0);
+            v.insert((ty, m.private_variable(ty, from)));
+        }
+    }
+    let casts: HashMap<Word, Word> = odd.into_iter().collect();
+    m.rewrite(|e, inst| {
+        let Some(&from) = inst.result_id.and_then(|r| casts.get(&r)) else {
+            return Ok(false);
+        };
+        let (ty, var) = made[&from];
+        let loaded = e.op(Op::Load, ty, &[var]);
+        let mut cast = inst.clone();
+        cast.operands = vec![Operand::IdRef(loaded)];
+        e.push(cast);
+        Ok(true)
+    })
+}
+
+/// The bytes of a scalar or vector constant of integers or floats, in
+/// memory order.
+fn constant_bytes(m: &Model, c: Word) -> Option<Vec<u8>> {
+    let def = m.global(c)?;
+    match def.class.opcode {
+        Op::Constant => {
+            let ty = def.result_type?;
+            let width = match m.int_type_of(ty) {
+                Some((w, _)) => w,
+                None => float_width(m, ty)?,
+            };
+            let bits = match def.operands.first()? {
+                Operand::LiteralBit32(b) => u64::from(*b),
+                Operand::LiteralBit64(b) => *b,
+                _ => return None,
+            };
+            Some(bits.to_le_bytes()[..width as usize / 8].to_vec())
+        }
+        Op::ConstantComposite => def
+            .operands
+            .iter()
+            .map(|o| id(o).and_then(|c| constant_bytes(m, c)))
+            .collect::<Option<Vec<_>>>()
+            .map(|parts| parts.concat()),
+        _ => None,
+    }
+}
+
+/// The width of a float type.
+fn float_width(m: &Model, ty: Word) -> Option<u32> {
+    let def = m.global(ty)?;
+    match (def.class.opcode, def.operands.first()) {
+        (Op::TypeFloat, Some(Operand::LiteralBit32(w))) => Some(*w),
+        _ => None,
+    }
 }
 
 /// Drops `OpLine`/`OpNoLine` (debug line info, `glslangValidator -g`),

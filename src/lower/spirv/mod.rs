@@ -28,5 +28,6 @@ pub mod sampler;
 pub mod spec;
 pub mod subgroup;
 pub mod subgroup_bool;
+pub mod trinary;
 pub mod vector;
 pub mod wide_ints;
