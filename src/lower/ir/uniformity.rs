@@ -71,6 +71,9 @@ struct Analysis<'m> {
     non_uniform: HashMap<usize, bool>,
     /// `Emit` statements in uniform control flow, by address.
     uniform_emits: HashSet<usize>,
+    /// `If`s and loops reached in uniform control flow whose condition
+    /// (a loop's `break_if`) is not uniform, by address.
+    non_uniform_conditions: HashSet<usize>,
 }
 
 /// How a block ended, for the statements after it.
@@ -215,6 +218,10 @@ impl<'m> Analysis<'m> {
                     ref reject,
                 } => {
                     let inner = cf && at(condition);
+                    if cf && !inner {
+                        self.non_uniform_conditions
+                            .insert(st as *const Statement as usize);
+                    }
                     let a = self.block(which, f, key, u, accept, inner);
                     let r = self.block(which, f, key, u, reject, inner);
                     exit = merge(exit, merge(a, r));
@@ -238,6 +245,10 @@ impl<'m> Analysis<'m> {
                 } => {
                     let mut e = self.loop_body(which, f, key, u, body, continuing, cf);
                     let break_uniform = break_if.is_none_or(at);
+                    if cf && !break_uniform {
+                        self.non_uniform_conditions
+                            .insert(st as *const Statement as usize);
+                    }
                     if cf && (e.broke || e.continued || !break_uniform) {
                         // Later iterations diverge: the whole loop is not uniform.
                         e = self.loop_body(which, f, key, u, body, continuing, false);
@@ -395,6 +406,8 @@ struct Found {
     control: usize,
     /// `Emit` statements in uniform control flow.
     uniform_emits: HashSet<usize>,
+    /// `If`s and loops in uniform control flow on a non-uniform condition.
+    non_uniform_conditions: HashSet<usize>,
 }
 
 /// Runs the analysis to its fixed point; `None` when there is none within
@@ -436,6 +449,7 @@ fn analyze(module: &Module) -> Option<Found> {
         changed: true,
         non_uniform: HashMap::new(),
         uniform_emits: HashSet::new(),
+        non_uniform_conditions: HashSet::new(),
     };
     // Variables only get tainted and callers only lose uniformity: a fixed
     // point comes within a bounded number of rounds.
@@ -444,6 +458,7 @@ fn analyze(module: &Module) -> Option<Found> {
         a.changed = false;
         a.non_uniform.clear();
         a.uniform_emits.clear();
+        a.non_uniform_conditions.clear();
         for i in 0..module.entry_points.len() {
             a.run(Which::Entry(i), true);
         }
@@ -463,6 +478,7 @@ fn analyze(module: &Module) -> Option<Found> {
         non_uniform: a.non_uniform,
         control,
         uniform_emits: a.uniform_emits,
+        non_uniform_conditions: a.non_uniform_conditions,
     })
 }
 
@@ -532,6 +548,23 @@ pub fn barriers_in_uniform_control_flow(module: &mut Module) -> Vec<Warning> {
     });
     keep_if_fewer(module, &mut found, |c| {
         analyze(c).is_some_and(|before| uniform_workgroup_loads(c, &before.uniform_emits) > 0)
+    });
+    // What still decides whether a barrier is reached takes the value the
+    // workgroup agrees on, outermost constructs first: each round makes
+    // the next level in uniform.
+    // A level converted may leave the count as it was until the levels
+    // inside it are: the rounds are kept together, where they end with
+    // fewer barriers the analysis cannot prove uniform.
+    keep_if_fewer(module, &mut found, |c| {
+        let mut any = false;
+        for _ in 0..16 {
+            let Some(a) = analyze(c) else { break };
+            if a.control == 0 || uniform_conditions(c, &a.non_uniform_conditions) == 0 {
+                break;
+            }
+            any = true;
+        }
+        any
     });
     let non_uniform = found.non_uniform;
     if non_uniform.is_empty() {
@@ -706,4 +739,233 @@ fn uniform_workgroup_loads(module: &mut Module, uniform_emits: &HashSet<usize>) 
         convert(&mut ep.function, &mut converted);
     }
     converted
+}
+
+/// Whether `block` reaches a control barrier: `barrier()`, a
+/// `workgroupUniformLoad`, or a call to a function in `reaching`.
+fn reaches_barrier(block: &Block, reaching: &[bool]) -> bool {
+    block.iter().any(|st| match st {
+        Statement::ControlBarrier(_) | Statement::WorkGroupUniformLoad { .. } => true,
+        Statement::Call { function, .. } => reaching[function.index()],
+        Statement::Block(b) => reaches_barrier(b, reaching),
+        Statement::If { accept, reject, .. } => {
+            reaches_barrier(accept, reaching) || reaches_barrier(reject, reaching)
+        }
+        Statement::Switch { cases, .. } => cases.iter().any(|c| reaches_barrier(&c.body, reaching)),
+        Statement::Loop {
+            body, continuing, ..
+        } => reaches_barrier(body, reaching) || reaches_barrier(continuing, reaching),
+        _ => false,
+    })
+}
+
+/// Whether `block` leaves the loop around it or its iteration (`break`,
+/// `continue`; a `break` inside a `switch` leaves the switch only).
+fn leaves_iteration(block: &Block, in_switch: bool) -> bool {
+    block.iter().any(|st| match st {
+        Statement::Break => !in_switch,
+        Statement::Continue => true,
+        Statement::Block(b) => leaves_iteration(b, in_switch),
+        Statement::If { accept, reject, .. } => {
+            leaves_iteration(accept, in_switch) || leaves_iteration(reject, in_switch)
+        }
+        Statement::Switch { cases, .. } => cases.iter().any(|c| leaves_iteration(&c.body, true)),
+        _ => false,
+    })
+}
+
+/// The workgroup variable through which a condition's value is shared.
+const SHARED_CONDITION: &str = "atomport_uniform_condition";
+
+/// GLSL requires every invocation of a workgroup to reach each `barrier()`
+/// together, so every condition deciding whether one is reached (a branch
+/// around it, a loop's exit or `break`/`continue` in a loop that holds one)
+/// has one value across the workgroup in a valid program, though WGSL
+/// cannot prove it (a count read from a buffer, a ballot merged in shared
+/// memory). Each such construct in `candidates` (reached in uniform
+/// control flow) gets that value through a workgroup variable: every
+/// invocation stores it (all the same value), and `workgroupUniformLoad`
+/// reads it back, which WGSL knows uniform. No valid program's results
+/// change. Returns how many conditions were converted.
+fn uniform_conditions(module: &mut Module, candidates: &HashSet<usize>) -> usize {
+    if candidates.is_empty() {
+        return 0;
+    }
+    // Which functions reach a barrier (callees come first in the arena).
+    let mut reaching = vec![false; module.functions.len()];
+    for (h, f) in module.functions.iter() {
+        reaching[h.index()] = reaches_barrier(&f.body, &reaching);
+    }
+    let u32_ty = module.types.insert(
+        naga::Type {
+            name: None,
+            inner: naga::TypeInner::Scalar(naga::Scalar::U32),
+        },
+        naga::Span::UNDEFINED,
+    );
+    let existing = module
+        .global_variables
+        .iter()
+        .find(|(_, g)| g.name.as_deref() == Some(SHARED_CONDITION))
+        .map(|(h, _)| h);
+    let var = match existing {
+        Some(h) => h,
+        None => module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some(SHARED_CONDITION.into()),
+                space: AddressSpace::WorkGroup,
+                binding: None,
+                ty: u32_ty,
+                init: None,
+                memory_decorations: Default::default(),
+            },
+            naga::Span::UNDEFINED,
+        ),
+    };
+    let mut converted = 0;
+    let mut convert = |f: &mut Function| {
+        let mut body = std::mem::take(&mut f.body);
+        share(
+            &mut body,
+            f,
+            false,
+            &Share {
+                candidates,
+                reaching: &reaching,
+                var,
+                u32_ty,
+            },
+            &mut converted,
+        );
+        f.body = body;
+    };
+    for (_, f) in module.functions.iter_mut() {
+        convert(f);
+    }
+    for ep in module.entry_points.iter_mut() {
+        convert(&mut ep.function);
+    }
+    converted
+}
+
+/// What [`share`] needs besides the block.
+struct Share<'a> {
+    candidates: &'a HashSet<usize>,
+    reaching: &'a [bool],
+    var: Handle<naga::GlobalVariable>,
+    u32_ty: Handle<naga::Type>,
+}
+
+/// The statements that give `condition` the workgroup's value: stored to
+/// the shared variable and read back uniformly; and that value.
+fn shared_value(
+    f: &mut Function,
+    how: &Share,
+    condition: Handle<Expression>,
+    span: naga::Span,
+) -> (Vec<Statement>, Handle<Expression>) {
+    let e = &mut f.expressions;
+    let pointer = e.append(Expression::GlobalVariable(how.var), span);
+    let one = e.append(Expression::Literal(naga::Literal::U32(1)), span);
+    let zero = e.append(Expression::Literal(naga::Literal::U32(0)), span);
+    let select = e.append(
+        Expression::Select {
+            condition,
+            accept: one,
+            reject: zero,
+        },
+        span,
+    );
+    let result = e.append(
+        Expression::WorkGroupUniformLoadResult { ty: how.u32_ty },
+        span,
+    );
+    let agreed = e.append(
+        Expression::Binary {
+            op: naga::BinaryOperator::NotEqual,
+            left: result,
+            right: zero,
+        },
+        span,
+    );
+    let statements = vec![
+        Statement::Emit(naga::Range::new_from_bounds(select, select)),
+        Statement::Store {
+            pointer,
+            value: select,
+        },
+        Statement::WorkGroupUniformLoad { pointer, result },
+        Statement::Emit(naga::Range::new_from_bounds(agreed, agreed)),
+    ];
+    (statements, agreed)
+}
+
+/// Converts the candidate constructs of `block` and of the blocks it
+/// holds (see [`uniform_conditions`]); `in_barrier_loop`: the innermost
+/// loop around `block` reaches a barrier.
+fn share(
+    block: &mut Block,
+    f: &mut Function,
+    in_barrier_loop: bool,
+    how: &Share,
+    converted: &mut usize,
+) {
+    let chosen: Vec<bool> = block
+        .iter()
+        .map(|st| how.candidates.contains(&(st as *const Statement as usize)))
+        .collect();
+    let old = std::mem::take(block);
+    for ((mut st, span), chosen) in old.span_into_iter().zip(chosen) {
+        match st {
+            Statement::Block(ref mut b) => share(b, f, in_barrier_loop, how, converted),
+            Statement::If {
+                ref mut condition,
+                ref mut accept,
+                ref mut reject,
+            } => {
+                share(accept, f, in_barrier_loop, how, converted);
+                share(reject, f, in_barrier_loop, how, converted);
+                let decides = reaches_barrier(accept, how.reaching)
+                    || reaches_barrier(reject, how.reaching)
+                    || (in_barrier_loop
+                        && (leaves_iteration(accept, false) || leaves_iteration(reject, false)));
+                if chosen && decides {
+                    let (before, agreed) = shared_value(f, how, *condition, span);
+                    for s in before {
+                        block.push(s, span);
+                    }
+                    *condition = agreed;
+                    *converted += 1;
+                }
+            }
+            Statement::Switch { ref mut cases, .. } => {
+                for c in cases.iter_mut() {
+                    share(&mut c.body, f, in_barrier_loop, how, converted);
+                }
+            }
+            Statement::Loop {
+                ref mut body,
+                ref mut continuing,
+                ref mut break_if,
+            } => {
+                let holds = reaches_barrier(body, how.reaching)
+                    || reaches_barrier(continuing, how.reaching);
+                share(body, f, holds, how, converted);
+                share(continuing, f, holds, how, converted);
+                if let Some(condition) = *break_if
+                    && chosen
+                    && holds
+                {
+                    let (after, agreed) = shared_value(f, how, condition, span);
+                    for s in after {
+                        continuing.push(s, span);
+                    }
+                    *break_if = Some(agreed);
+                    *converted += 1;
+                }
+            }
+            _ => {}
+        }
+        block.push(st, span);
+    }
 }

@@ -1,7 +1,9 @@
 #version 450
 // A tile classifier whose helper writes the invocation's own index through
-// its `inout` parameter, then waits at a barrier under a branch on it:
-// non-uniform, to WGSL and to GLSL.
+// its `inout` parameter, then waits at a barrier under a branch on it. GLSL
+// requires the branch to be uniform (this one is not: the program is not
+// valid), so atomport branches on the value the workgroup shares through a
+// workgroupUniformLoad, which WGSL accepts; the stored slots are unchanged.
 layout(local_size_x = 16) in;
 layout(set = 0, binding = 0) buffer Tiles { uint tiles[]; };
 layout(set = 0, binding = 1) readonly buffer Count { uint count; };

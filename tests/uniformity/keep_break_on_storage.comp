@@ -1,7 +1,9 @@
 #version 450
-// A work loop that stops at a sentinel read from a read-write buffer
-// (another workgroup may change it), with a barrier each round: the break
-// is non-uniform, and so is every barrier after it in the loop.
+// A work loop that stops at a sentinel read from a read-write buffer, with a
+// barrier each round. WGSL cannot prove the break uniform, but GLSL requires
+// every invocation to reach each barrier together, so the sentinel has one
+// value across the workgroup: atomport takes that value through a
+// workgroupUniformLoad, and the barriers are uniform to WGSL too.
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer Queue { uint head; uint items[]; };
 shared uint batch[32];
