@@ -279,17 +279,23 @@ layout(set = 0, binding = 0) buffer B { uint v[]; };
 shared uint tile[64];
 void main() {
     uint l = gl_LocalInvocationID.x;
-    tile[l] = v[l];
-    if (v[l] > 3u) {
+    for (uint r = 0u; r < 4u; r++) {
+        if (v[l] == r) {
+            return;
+        }
+        tile[l] = v[l] + r;
         barrier();
+        v[l] = tile[63u - l];
     }
-    v[l] = tile[63u - l];
 }
 ";
+    // A return inside a loop with a barrier: neither predication nor the
+    // workgroup's value applies (the invocations that returned would leave
+    // the others waiting on later rounds).
     let e = Kernel::from_glsl(src, &for_webgpu("divergent.comp"))
         .unwrap_err()
         .to_string();
-    assert!(e.starts_with("divergent.comp:9: barrier()"), "{e}");
+    assert!(e.starts_with("divergent.comp:12: barrier()"), "{e}");
     assert!(e.contains("uniformity analysis"), "{e}");
     // The native target keeps it, with a warning.
     let native = common::glsl(src);
