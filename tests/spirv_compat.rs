@@ -611,7 +611,11 @@ void main() {
     let k = common::glsl(&divergent);
     assert!(k.warnings().is_empty(), "{:?}", k.warnings());
     assert!(k.wgsl().contains("workgroupUniformLoad("), "{}", k.wgsl());
-    assert!(k.wgsl().contains("atomport_uniform_condition"), "{}", k.wgsl());
+    assert!(
+        k.wgsl().contains("atomport_uniform_condition"),
+        "{}",
+        k.wgsl()
+    );
     assert!(k.wgsl().matches("Barrier()").count() >= 9, "{}", k.wgsl());
     // A non-uniform break ends uniformity for the rest of the loop only.
     let after_loop = "#version 450
