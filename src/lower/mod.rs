@@ -17,7 +17,7 @@
 //!    `%` on ints, `texelFetchOffset`) rewritten ([`misread`]); built-ins it
 //!    cannot read or WGSL lacks (`isnan`, `umulExtended`, `uaddCarry`, …)
 //!    spelled in plain instructions ([`builtins`]); AMD's `min3`, `max3`,
-//!    `mid3` as two minimums and maximums ([`trinary`]); buffer blocks sharing a
+//!    `mid3` as two minimums and maximums ([`amd`], which also drops GL_AMD_texture_gather_bias_lod where unused); infinite and NaN constants built at run time ([`non_finite`]); buffer blocks sharing a
 //!    binding given bindings of their own ([`alias`]); subgroup operations
 //!    naga lacks rewritten ([`subgroup`], OpenGL's ARB ones first in
 //!    [`arb_subgroup`], those on booleans last in [`subgroup_bool`]);
@@ -59,9 +59,10 @@ use ir::{
 };
 use memory::{copies, references, std140, words};
 use spirv::{
-    alias, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat, dense,
-    fall_through, float, halfs, image, integer_sampling, misread, narrow, one_lane, opengl, printf,
-    push, refuse, sampler, spec, subgroup, subgroup_bool, trinary, vector, wide_ints,
+    alias, amd, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat,
+    dense, fall_through, float, halfs, image, integer_sampling, misread, narrow, non_finite,
+    one_lane, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool, vector,
+    wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -276,8 +277,7 @@ fn spirv_passes(
         found
             .warnings
             .extend(compat::drop_reconvergence_modes(&mut m));
-        compat::drop_unused_gather_bias_lod(&mut m)?;
-        trinary::lower_trinary_min_max(&mut m)?;
+        amd::lower_amd_extensions(&mut m)?;
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;
@@ -314,8 +314,7 @@ fn spirv_passes(
         misread::rewrite_misread_instructions(&mut m)?;
         builtins::lower_builtins(&mut m)?;
         compat::split_wide_bitcasts(&mut m)?;
-        compat::non_finite_constants(&mut m)?;
-        compat::non_finite_bitcasts(&mut m)?;
+        non_finite::non_finite_values(&mut m)?;
         arb_subgroup::lower_arb_subgroup_operations(&mut m)?;
         clustered::lower_clustered_reductions(&mut m)?;
         subgroup::lower_subgroup_operations(&mut m)?;
@@ -340,8 +339,7 @@ fn spirv_passes(
         report.folded_spec_constants = spec::fold_specialization_constants(&mut m, local_size)?;
         // Folding can make infinities (`BIG * 4.0`); so can arithmetic on
         // an override when the pipeline is created.
-        compat::non_finite_constants(&mut m)?;
-        compat::non_finite_bitcasts(&mut m)?;
+        non_finite::non_finite_values(&mut m)?;
         spec::constants_at_run_time(&mut m)?;
         let (images, texel_stores) = image::images_to_texel_buffers(
             &mut m,

@@ -4,6 +4,7 @@
 //! OpenGL bindings). [`crate::lower`] runs them in its fixed order.
 
 pub mod alias;
+pub mod amd;
 pub mod arb_subgroup;
 pub mod array_switch;
 pub mod arrays;
@@ -19,6 +20,7 @@ pub mod image;
 pub mod integer_sampling;
 pub mod misread;
 pub mod narrow;
+pub mod non_finite;
 pub mod one_lane;
 pub mod opengl;
 pub mod printf;
@@ -28,6 +30,5 @@ pub mod sampler;
 pub mod spec;
 pub mod subgroup;
 pub mod subgroup_bool;
-pub mod trinary;
 pub mod vector;
 pub mod wide_ints;
