@@ -475,6 +475,19 @@ fn check_the_package(web: &Path) {
         String::from_utf8_lossy(&by_node.stdout),
         String::from_utf8_lossy(&by_cli.stdout)
     );
+    // Warnings are worded as the CLI words them, at their line.
+    let warned = "tests/vulkan/memory_model_flag.comp";
+    let by_node = node(&[warned, "--target", "webgpu"]);
+    let by_cli = common::atomport_command(&["translate", warned, "--target", "webgpu"])
+        .output()
+        .unwrap();
+    assert!(by_node.status.success(), "{}", common::stderr(&by_node));
+    assert!(
+        common::stderr(&by_cli).contains(&format!("{warned}:18: warning: ")),
+        "{}",
+        common::stderr(&by_cli)
+    );
+    assert_eq!(common::stderr(&by_node), common::stderr(&by_cli));
     std::fs::write(
         web.join("bad.comp"),
         "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",

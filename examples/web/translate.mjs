@@ -75,7 +75,11 @@ if (!fs.existsSync(pkg)) fail(`no package at ${pkg}: run scripts/build-web`, 1);
 const atomport = await import(pkg);
 try {
   const t = await atomport.translate(lang === 'spirv' ? new Uint8Array(source) : source.toString('utf8'), options);
-  for (const w of t.warnings) process.stderr.write(`atomport: warning: ${w.message ?? JSON.stringify(w)}\n`);
+  // As `atomport translate` words them: the shader as named, the line where known.
+  for (const w of t.warnings) {
+    const at = w.line === undefined ? shader : `${shader}:${w.line}`;
+    process.stderr.write(`${at}: warning: ${w.message}\n`);
+  }
   process.stdout.write(whole ? `${JSON.stringify(t.translation, null, 2)}\n` : t.wgsl);
 } catch (e) {
   if (!(e instanceof atomport.AtomportError)) throw e;

@@ -30,6 +30,13 @@ export interface Binding {
   [more: string]: unknown;
 }
 
+/** A guarantee the GLSL asks for that WGSL does not give in full. */
+export interface Warning {
+  message: string;
+  /** The shader's line it is about, where known (1-based). */
+  line?: number;
+}
+
 export interface Translation {
   wgsl: string;
   entry: string;
@@ -37,7 +44,7 @@ export interface Translation {
   dialect?: 'vulkan' | 'opengl';
   bindings: Binding[];
   overrides: number[];
-  warnings: unknown[];
+  warnings: Warning[];
   /** The translation as atomport's JSON (`Translation::from_json` reads it). */
   translation: object;
 }
