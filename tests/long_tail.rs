@@ -1317,3 +1317,34 @@ void main() {
         "gather_lod.comp:8:38: `textureGatherLodAMD` gathers with a level of detail",
     );
 }
+
+/// An integer texture sampled through a bindless array (Frogfood's culling
+/// style: `usampler2DArray(textures[nonuniformEXT(i)], samplers[j])`) is
+/// refused naming the array and its declaration, not an unnamed texture.
+#[test]
+fn integer_sampling_through_a_texture_array_names_the_array() {
+    let file = temp_file(
+        "long_tail",
+        "bindless_int.comp",
+        "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) uniform utexture2DArray bitmasks[];
+layout(set = 0, binding = 1) uniform sampler samplers[];
+layout(set = 0, binding = 2) buffer Out { uint visible[]; };
+layout(push_constant) uniform Ids { uint hzb; uint nearest; } ids;
+void main() {
+    vec2 uv = vec2(gl_GlobalInvocationID.xy) / 8.0;
+    visible[gl_GlobalInvocationID.x] = textureLod(
+        usampler2DArray(bitmasks[nonuniformEXT(ids.hzb)], samplers[ids.nearest]),
+        vec3(uv, 0.0), 0.0).x;
+}
+",
+    );
+    let o = atomport(&["translate", &file]);
+    common::assert_fails(
+        &o,
+        1,
+        "bindless_int.comp:4:54: an element of the integer texture array `bitmasks` is sampled",
+    );
+}

@@ -575,9 +575,11 @@ impl Model {
             let d = self.def(v)?;
             match d.class.opcode {
                 Op::Variable => return Some(v),
+                // `nonuniformEXT(x)` is a copy.
                 Op::Load
                 | Op::SampledImage
                 | Op::Image
+                | Op::CopyObject
                 | Op::AccessChain
                 | Op::InBoundsAccessChain => v = d.operands.first().and_then(id)?,
                 _ => return None,
