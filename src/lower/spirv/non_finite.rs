@@ -226,6 +226,11 @@ fn constant_bytes(m: &Model, c: Word) -> Option<Vec<u8>> {
                 Some((w, _)) => w,
                 None => float_width(m, ty)?,
             };
+            // Malformed SPIR-V may declare any width: only whole bytes up
+            // to 64 bits are read.
+            if width == 0 || width % 8 != 0 || width > 64 {
+                return None;
+            }
             let bits = match def.operands.first()? {
                 Operand::LiteralBit32(b) => u64::from(*b),
                 Operand::LiteralBit64(b) => *b,
@@ -243,11 +248,11 @@ fn constant_bytes(m: &Model, c: Word) -> Option<Vec<u8>> {
     }
 }
 
-/// The width of a float type.
+/// The width of a float type: 16, 32 or 64 (no other is read).
 fn float_width(m: &Model, ty: Word) -> Option<u32> {
     let def = m.global(ty)?;
     match (def.class.opcode, def.operands.first()) {
-        (Op::TypeFloat, Some(Operand::LiteralBit32(w))) => Some(*w),
+        (Op::TypeFloat, Some(Operand::LiteralBit32(w))) if matches!(w, 16 | 32 | 64) => Some(*w),
         _ => None,
     }
 }
