@@ -206,56 +206,78 @@ void main() {
 #[test]
 fn a_linked_list_built_on_a_node_pool_by_reference() {
     let k = Kernel::from_glsl(LIST, &SourceOptions::named("list.comp")).unwrap();
-    let n = 128u32;
     for ctx in contexts(&k) {
-        let arena = Arena::new(
-            &ctx,
-            &[("pool", &vec![0u8; n as usize * 16]), ("heads", &[0u8; 20])],
-        )
-        .unwrap();
-        let pool = arena.address("pool").unwrap();
-        let roots = Buffer::from_bytes(
-            &ctx,
-            &push_bytes(&[pool, arena.address("heads").unwrap()], &[]),
-        )
-        .unwrap();
-        ctx.dispatch(
-            &k,
-            [n / 64, 1, 1],
-            &[Bind::named("Roots", &roots), arena.bind()],
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
-        let nodes = arena.read(&ctx, "pool").unwrap();
-        let heads = words(&arena.read(&ctx, "heads").unwrap());
-        assert_eq!(heads[0], n, "every invocation allocated one node");
-        // Walk each list by the addresses stored in the nodes.
-        let mut seen = Vec::new();
-        for list in 0..4u32 {
-            let mut at = heads[1 + list as usize];
-            let mut address = if at == 0 {
-                0
-            } else {
-                pool + u64::from(at - 1) * 16
-            };
-            let mut steps = 0;
-            while address != 0 {
-                assert!(steps <= n, "list {list} loops");
-                let slot = ((address - pool) / 16) as usize;
-                let node = &nodes[slot * 16..slot * 16 + 16];
-                let value = u32::from_le_bytes(node[0..4].try_into().unwrap());
-                let index = u32::from_le_bytes(node[4..8].try_into().unwrap());
-                assert_eq!(index as usize, slot);
-                let invocation = (value - 1) / 3;
-                assert_eq!(invocation % 4, list, "node {slot} is on the wrong list");
-                seen.push(invocation);
-                address = u64::from_le_bytes(node[8..16].try_into().unwrap());
-                at = at.wrapping_sub(1);
-                steps += 1;
-            }
-        }
-        seen.sort_unstable();
-        assert_eq!(seen, (0..n).collect::<Vec<u32>>(), "{}", ctx.backend_name());
+        build_list(&ctx, &k);
     }
+}
+
+#[test]
+fn a_node_pool_reached_atomically_and_plainly_is_one_binding_for_webgpu() {
+    // The pool's words are allocated with atomics and written plainly:
+    // WebGPU binds a buffer once where it is written, so the arena is one
+    // view, its words atomic, and the addresses pairs of words (no 64-bit
+    // integers needed, so llvmpipe GL runs it too).
+    let mut o = SourceOptions::named("list.comp");
+    o.target = atomport::Platform::WebGpu;
+    let k = Kernel::from_glsl(LIST, &o).unwrap();
+    let buffers = k.bindings().iter().filter(|b| b.kind.is_buffer()).count();
+    assert_eq!(buffers, 2, "{:?}", k.bindings());
+    assert!(!k.wgsl().contains("_atomic"), "{}", k.wgsl());
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        build_list(&ctx, &k);
+    }
+}
+
+/// Runs LIST's kernel `k` on `ctx` and walks the lists it built.
+fn build_list(ctx: &Context, k: &Kernel) {
+    let n = 128u32;
+    let arena = Arena::new(
+        ctx,
+        &[("pool", &vec![0u8; n as usize * 16]), ("heads", &[0u8; 20])],
+    )
+    .unwrap();
+    let pool = arena.address("pool").unwrap();
+    let roots = Buffer::from_bytes(
+        ctx,
+        &push_bytes(&[pool, arena.address("heads").unwrap()], &[]),
+    )
+    .unwrap();
+    ctx.dispatch(
+        k,
+        [n / 64, 1, 1],
+        &[Bind::named("Roots", &roots), arena.bind()],
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+    let nodes = arena.read(ctx, "pool").unwrap();
+    let heads = words(&arena.read(ctx, "heads").unwrap());
+    assert_eq!(heads[0], n, "every invocation allocated one node");
+    // Walk each list by the addresses stored in the nodes.
+    let mut seen = Vec::new();
+    for list in 0..4u32 {
+        let mut at = heads[1 + list as usize];
+        let mut address = if at == 0 {
+            0
+        } else {
+            pool + u64::from(at - 1) * 16
+        };
+        let mut steps = 0;
+        while address != 0 {
+            assert!(steps <= n, "list {list} loops");
+            let slot = ((address - pool) / 16) as usize;
+            let node = &nodes[slot * 16..slot * 16 + 16];
+            let value = u32::from_le_bytes(node[0..4].try_into().unwrap());
+            let index = u32::from_le_bytes(node[4..8].try_into().unwrap());
+            assert_eq!(index as usize, slot);
+            let invocation = (value - 1) / 3;
+            assert_eq!(invocation % 4, list, "node {slot} is on the wrong list");
+            seen.push(invocation);
+            address = u64::from_le_bytes(node[8..16].try_into().unwrap());
+            at = at.wrapping_sub(1);
+            steps += 1;
+        }
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, (0..n).collect::<Vec<u32>>(), "{}", ctx.backend_name());
 }
 
 const NULL: &str = "#version 450

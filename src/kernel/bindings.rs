@@ -237,6 +237,13 @@ pub struct BindingInfo {
     /// (`buffer Particles { … } particles;`): binding by either name works.
     #[serde(rename = "block", default, skip_serializing_if = "Option::is_none")]
     pub block_name: Option<String>,
+    /// For a buffer other blocks were declared at the same binding as
+    /// (aliases, translated for [`crate::Platform::WebGpu`], which binds a
+    /// buffer once): their GLSL names. One buffer serves all of them, read
+    /// as words at each block's declared layout; binding it by any of the
+    /// names (instance or block) binds it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// How many elements a binding array has.

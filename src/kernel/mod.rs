@@ -395,6 +395,7 @@ impl Kernel {
             {
                 b.members = declared(&w.members, &provenance.initializers);
                 b.element = None;
+                b.also = w.also.clone();
             }
             if let Some(img) = provenance
                 .images
@@ -548,9 +549,9 @@ impl Kernel {
             .iter()
             .find(|b| b.name.as_deref() == Some(name))
             .or_else(|| {
-                self.bindings
-                    .iter()
-                    .find(|b| b.block_name.as_deref() == Some(name))
+                self.bindings.iter().find(|b| {
+                    b.block_name.as_deref() == Some(name) || b.also.iter().any(|a| a == name)
+                })
             })
             .or_else(|| {
                 self.bindings.iter().find(|b| {
@@ -612,6 +613,9 @@ impl Kernel {
                 let mut n = b.display_name();
                 if let Some(block) = b.block_name.as_ref().filter(|k| **k != n) {
                     n = format!("{n} (or {block})");
+                }
+                if !b.also.is_empty() {
+                    n = format!("{n} (or {})", b.also.join(", or "));
                 }
                 if b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter) {
                     let counters: Vec<&str> = b.members.iter().map(|m| m.name.as_str()).collect();
@@ -880,6 +884,7 @@ fn reflect(
         address_override: None,
         comparison,
         combined: None,
+        also: Vec::new(),
         alias_of: None,
         declared: None,
         declared_group: None,

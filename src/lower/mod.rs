@@ -303,9 +303,18 @@ fn spirv_passes(
             )?;
         }
         found.push = push::push_constants_to_buffers(&mut m)?;
-        let (views, mut word_loops) = references::buffer_references(&mut m)?;
+        // WebGPU binds a written buffer once per dispatch: blocks declared
+        // at one binding share one array of words there, and buffer
+        // references' memory has one view.
+        let shared = if web {
+            alias::alias_classes(&m, std::mem::take(&mut found.aliases))
+        } else {
+            Vec::new()
+        };
+        let (views, mut word_loops) = references::buffer_references(&mut m, web)?;
         found.aliases.extend(views);
-        let (word_blocks, more_loops) = words::word_addressed_memory(&mut m, &qualified.volatile)?;
+        let (word_blocks, more_loops) =
+            words::word_addressed_memory(&mut m, &qualified.volatile, &shared)?;
         found.words = word_blocks;
         word_loops.extend(more_loops);
         halfs::lower_halfs(&mut m)?;
@@ -413,7 +422,12 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             compat::remove_unused_globals(&mut m);
         } else {
             compat::remove_unused_globals(&mut m);
-            alias::alias_shared_bindings(&mut m)?;
+            // The WebGPU target serves blocks declared at one binding from
+            // one binding: the original keeps them there too (Vulkan binds
+            // one buffer to both).
+            if opts.target != front::Platform::WebGpu {
+                alias::alias_shared_bindings(&mut m)?;
+            }
         }
         // wgpu gives buffers no device addresses to pass the original; a
         // reference type a shared header declared and the kernel never

@@ -47,7 +47,17 @@ pub const ARENA_BASE: u64 = 1 << 32;
 /// 64-bit atomic's address is a multiple of 8, as GLSL aligns them). The
 /// runtime binds the arena's buffer to every view (as to any alias).
 /// Returns the views, and the half atomics for the float pass.
-pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, WordLoops)> {
+///
+/// With `one_view` (the WebGPU target, which binds a written buffer once
+/// per dispatch) the arena is the only view: where anything through a
+/// reference is atomic or stored below a word, every access to the arena
+/// is (`atomicLoad` and `atomicStore` for plain ones), and atomics that
+/// need elements other than `uint` (signed min/max, floats, 64-bit) are
+/// refused.
+pub fn buffer_references(
+    m: &mut Model,
+    one_view: bool,
+) -> Result<(Vec<crate::lower::Alias>, WordLoops)> {
     let refs: HashSet<Word> = m
         .module()
         .types_global_values
@@ -74,16 +84,16 @@ pub fn buffer_references(m: &mut Model) -> Result<(Vec<crate::lower::Alias>, Wor
         atomic_arena,
         aliases,
         views,
-    } = arena_views(m, uint)?;
+    } = arena_views(m, uint, one_view)?;
     let mut halves: Vec<HalfAtomic> = Vec::new();
     let target = Target {
         class: StorageClass::StorageBuffer,
         block: false,
-        atomic: false,
+        atomic: one_view && atomic_through_references(m, &narrow),
         ordered: false,
         word_ptr: m.pointer_to(StorageClass::StorageBuffer, uint),
         guard: None,
-        atomic_view: Some(atomic_arena),
+        atomic_view: (!one_view).then_some(atomic_arena),
     };
     let consts = Consts::new(m, Some(ulong));
     let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
@@ -356,20 +366,53 @@ struct Views {
     views: HashMap<Word, (Word, Word)>,
 }
 
+/// Whether an atomic, or a store of a type holding 8- or 16-bit integers,
+/// goes through a buffer reference: then the arena's words are atomic.
+fn atomic_through_references(m: &Model, narrow: &HashMap<Word, u32>) -> bool {
+    let through_reference = |p: Option<Word>| {
+        p.and_then(|p| m.result_type(p))
+            .and_then(|t| m.global(t))
+            .is_some_and(|t| {
+                t.class.opcode == Op::TypePointer
+                    && t.operands.first()
+                        == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+            })
+    };
+    m.instructions().any(|i| {
+        let p = i.operands.first().and_then(id);
+        match i.class.opcode {
+            op if is_atomic(op) => through_reference(p),
+            Op::Store => {
+                through_reference(p)
+                    && p.and_then(|p| m.pointee(p))
+                        .is_some_and(|(_, t)| holds_narrow(m, narrow, t, 0))
+            }
+            _ => false,
+        }
+    })
+}
+
 /// The arena: `struct { uint words[]; }`, at a free binding of set 0, and
 /// a second view of the same buffer at the next, for atomics (and sub-word
 /// stores), so that plain loads and stores stay plain; then one view per
-/// other type the atomics through references use.
-fn arena_views(m: &mut Model, uint: Word) -> Result<Views> {
+/// other type the atomics through references use. With `one_view`, the
+/// arena alone, whose words serve the `uint` atomics too; an atomic
+/// needing another view is refused.
+fn arena_views(m: &mut Model, uint: Word, one_view: bool) -> Result<Views> {
     let mut free = m.free_bindings();
     let (arena, arena_binding) = arena_view(m, &mut free, ARENA, uint)?;
-    let (atomic_arena, atomic_binding) =
-        arena_view(m, &mut free, &format!("{ARENA}_atomic"), uint)?;
-    let mut aliases = vec![crate::lower::Alias {
-        group: 0,
-        binding: atomic_binding,
-        of: arena_binding,
-    }];
+    let (atomic_arena, mut aliases) = if one_view {
+        (arena, Vec::new())
+    } else {
+        let (atomic_arena, atomic_binding) =
+            arena_view(m, &mut free, &format!("{ARENA}_atomic"), uint)?;
+        let alias = crate::lower::Alias {
+            group: 0,
+            binding: atomic_binding,
+            of: arena_binding,
+        };
+        (atomic_arena, vec![alias])
+    };
     // The other views the atomics through references need, by element type.
     let mut views: HashMap<Word, (Word, Word)> = HashMap::new();
     views.insert(
@@ -403,6 +446,16 @@ fn arena_views(m: &mut Model, uint: Word) -> Result<Views> {
         };
         if views.contains_key(&ty) {
             continue;
+        }
+        if one_view {
+            let what = match w {
+                ViewType::Int(32, true) => "a signed atomicMin or atomicMax",
+                ViewType::Int(..) => "a 64-bit atomic",
+                ViewType::Float(_) => "a float atomic",
+            };
+            return Err(Error::Unsupported(format!(
+                "{what} through a buffer reference: WebGPU binds the memory behind references once, as `uint` words, and this atomic needs elements of another type (make it an unsigned 32-bit atomic, or translate for a native target)"
+            )));
         }
         let suffix = match w {
             ViewType::Int(32, true) => "int",

@@ -44,6 +44,10 @@ pub struct WordBlock {
     pub binding: u32,
     /// Its members as declared.
     pub members: Vec<DeclaredMember>,
+    /// The other blocks declared at this binding and served by its words
+    /// (the WebGPU target binds a buffer once): their GLSL instance and
+    /// block names, by which the host may bind it too.
+    pub also: Vec<String>,
 }
 
 /// A byte offset: known, or computed at run time.
@@ -404,7 +408,7 @@ fn retype_as_words(
     m: &mut Model,
     narrow: &HashMap<Word, u32>,
     (var, class, pointee): (Word, StorageClass, Word),
-    (atomic, ordered): (bool, bool),
+    (atomic, ordered, writable): (bool, bool, bool),
 ) -> Result<Target> {
     let uint = m.uint();
     let uvec4 = m.vector_type(uint, 4);
@@ -458,7 +462,7 @@ fn retype_as_words(
             &[],
         );
         m.member_decorate(new_ty, 0, Decoration::Offset, &[0]);
-        if read_only(m, pointee) {
+        if !writable {
             m.member_decorate(new_ty, 0, Decoration::NonWritable, &[]);
         }
         let name = m.name(pointee).unwrap_or("Words").to_string();
@@ -490,11 +494,25 @@ fn retype_as_words(
 /// guards them nor exists off Vulkan and GL, so a critical section's
 /// updates were lost on llvmpipe's GL. An atomic read-modify-write is
 /// never served from a copy, and no compiler moves one across another.
+///
+/// Each class of `shared` (buffer blocks declared at one binding, the one
+/// keeping it first) becomes one array of words at the first's binding,
+/// which every block of the class addresses at its own declared layout;
+/// the others are gone. WebGPU binds a buffer once per dispatch where a
+/// binding writes it, so this is how the WebGPU target serves aliased
+/// blocks (a raw `uint` view beside a `uint8_t` one) from one binding.
+/// The words are atomic where any block's are.
 pub fn word_addressed_memory(
     m: &mut Model,
     volatile: &[Word],
+    shared: &[Vec<Word>],
 ) -> Result<(Vec<WordBlock>, WordLoops)> {
     let narrow = narrow_widths(m);
+    // Each block of a class -> the class's first block.
+    let served_by: HashMap<Word, Word> = shared
+        .iter()
+        .flat_map(|class| class.iter().map(move |&v| (v, class[0])))
+        .collect();
     let ordered: HashSet<Word> = m
         .variables()
         .filter(|&(v, class, pointee)| {
@@ -511,6 +529,7 @@ pub fn word_addressed_memory(
             StorageClass::Workgroup => holds_narrow(m, &narrow, pointee, 0),
             StorageClass::StorageBuffer | StorageClass::Uniform => {
                 ordered.contains(&v)
+                    || served_by.contains_key(&v)
                     || holds_narrow(m, &narrow, pointee, 0)
                     || misplaced(m, pointee, uniform_block(m, class, pointee), 0)
             }
@@ -523,15 +542,31 @@ pub fn word_addressed_memory(
     }
     let mut blocks = Vec::new();
     for &(var, class, pointee) in &vars {
-        if class != StorageClass::Workgroup {
-            let (group, binding) = m.slot(var);
-            let layout = Layout { m, narrow: &narrow };
-            blocks.push(WordBlock {
-                group,
-                binding,
-                members: declared_members(&layout, pointee)?,
-            });
+        if class == StorageClass::Workgroup || served_by.get(&var).is_some_and(|&f| f != var) {
+            continue;
         }
+        let (group, binding) = m.slot(var);
+        let layout = Layout { m, narrow: &narrow };
+        // In declaration order, so that every translation names them alike.
+        let also = shared
+            .iter()
+            .filter(|class| class[0] == var)
+            .flat_map(|class| &class[1..])
+            .flat_map(|&v| {
+                // A block is bound by its instance name or its type's.
+                let instance = m.name(v).filter(|n| !n.is_empty());
+                let block = m.pointee(v).and_then(|(_, t)| m.name(t));
+                [instance, block.filter(|b| Some(*b) != instance)]
+            })
+            .flatten()
+            .map(str::to_string)
+            .collect();
+        blocks.push(WordBlock {
+            group,
+            binding,
+            members: declared_members(&layout, pointee)?,
+            also,
+        });
     }
     let targets_set: HashSet<Word> = vars.iter().map(|v| v.0).collect();
     // Sub-word stores and atomics make a variable's words atomic.
@@ -549,18 +584,39 @@ pub fn word_addressed_memory(
         }
         let stored = m.pointee(ptr).map(|p| p.1).unwrap_or(0);
         if is_atomic(inst.class.opcode) || holds_narrow(m, &narrow, stored, 0) {
-            atomic.insert(var);
+            atomic.insert(*served_by.get(&var).unwrap_or(&var));
         }
     }
+    // A class's words: atomic, ordered or writable where any block's are.
+    let first = |v: Word| *served_by.get(&v).unwrap_or(&v);
+    let any_of = |var: Word, test: &dyn Fn(Word) -> bool| {
+        vars.iter().any(|&(v, _, _)| first(v) == var && test(v))
+    };
+    // Each variable -> the words it is addressed in and its own type.
     let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
     for &(var, class, pointee) in &vars {
-        let kind = (atomic.contains(&var), ordered.contains(&var));
+        if first(var) != var {
+            continue;
+        }
+        let kind = (
+            atomic.contains(&var),
+            any_of(var, &|v| ordered.contains(&v)),
+            any_of(var, &|v| {
+                m.pointee(v).is_some_and(|(_, t)| !read_only(m, t))
+            }),
+        );
         let target = retype_as_words(m, &narrow, (var, class, pointee), kind)?;
         targets.insert(var, (target, pointee));
     }
+    for &(var, _, pointee) in &vars {
+        if first(var) != var {
+            let target = targets[&first(var)].0;
+            targets.insert(var, (target, pointee));
+        }
+    }
     let mut ptrs: HashMap<Word, (Word, Off, Word, Option<u32>)> = targets
         .iter()
-        .map(|(&v, &(_, pointee))| (v, (v, Off::Const(0), pointee, None)))
+        .map(|(&v, &(_, pointee))| (v, (first(v), Off::Const(0), pointee, None)))
         .collect();
     let ulong = wide_values(m).then(|| m.int_type(64, false));
     let consts = Consts::new(m, ulong);
@@ -607,7 +663,8 @@ pub fn word_addressed_memory(
             }
             Op::ArrayLength if first.is_some_and(|p| targets.contains_key(&p)) => {
                 let var = first.unwrap_or(0);
-                array_length(e, &layout, &consts, inst, var, targets[&var].1)
+                let words = *served_by.get(&var).unwrap_or(&var);
+                array_length(e, &layout, &consts, inst, words, targets[&var].1)
             }
             _ => {
                 if let Some(p) = inst.operands.iter().filter_map(id).find(|p| ptrs.contains_key(p)) {
@@ -628,6 +685,8 @@ pub fn word_addressed_memory(
             }
         }
     })?;
+    // The blocks served by another's words are gone.
+    m.remove_globals(|v| served_by.get(&v).is_some_and(|&f| f != v));
     // The types only the replaced variables laid out lose their layout too.
     let replaced: HashSet<Word> = vars
         .iter()

@@ -97,3 +97,25 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
     }
     Ok(moves.into_iter().map(|(_, a)| a).collect())
 }
+
+/// The blocks of each class of `aliases` (as [`alias_shared_bindings`]
+/// made them, after any renumbering): the block keeping the declared
+/// binding first, then those moved off it.
+pub fn alias_classes(m: &Model, aliases: Vec<Alias>) -> Vec<Vec<Word>> {
+    let at = |group: u32, binding: u32| {
+        m.variables().map(|(v, _, _)| v).find(|&v| {
+            m.slot(v) == (group, binding) && m.decoration(v, Decoration::Binding).is_some()
+        })
+    };
+    let mut classes: Vec<((u32, u32), Vec<Word>)> = Vec::new();
+    for a in aliases {
+        let (Some(first), Some(moved)) = (at(a.group, a.of), at(a.group, a.binding)) else {
+            continue;
+        };
+        match classes.iter_mut().find(|(k, _)| *k == (a.group, a.of)) {
+            Some((_, c)) => c.push(moved),
+            None => classes.push(((a.group, a.of), vec![first, moved])),
+        }
+    }
+    classes.into_iter().map(|(_, c)| c).collect()
+}
