@@ -117,8 +117,8 @@ pub use front::{
     BINDING_ARRAY_FEATURES, Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv,
 };
 pub use kernel::{
-    ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, ImageShape, Kernel, Lang, Member,
-    TextureDim, TextureInfo,
+    ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, Form, ImageShape, Kernel, Lang,
+    Member, TextureDim, TextureInfo,
 };
 pub use lower::memory::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 pub use lower::spirv::compat::Warning;

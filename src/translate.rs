@@ -33,6 +33,10 @@ pub struct Translation {
     /// Guarantees the shader asks for that WGSL does not give in full.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<crate::Warning>,
+    /// The adapter-dependent forms the translation took
+    /// ([`Kernel::forms`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forms: Vec<crate::Form>,
     /// The files read: the shader and what it `#include`d.
     #[serde(skip)]
     pub sources: Vec<PathBuf>,
@@ -95,6 +99,7 @@ impl Translation {
             bindings: kernel.bindings().to_vec(),
             overrides: kernel.overrides(),
             warnings: kernel.warnings().to_vec(),
+            forms: kernel.forms().to_vec(),
             sources,
         }
     }
@@ -316,7 +321,7 @@ impl Kernel {
         for b in &mut bindings {
             b.element_type = crate::kernel::element_type_of(b);
         }
-        kernel.restore(bindings, t.dialect, t.warnings.clone());
+        kernel.restore(bindings, t.dialect, t.warnings.clone(), t.forms.clone());
         Ok(kernel)
     }
 }

@@ -1074,3 +1074,33 @@ fn run_tile_max(args: Vec<&str>) -> serde_json::Value {
     v.as_object_mut().unwrap().remove("shader");
     v
 }
+
+#[test]
+fn translate_fits_the_named_backends_adapter_and_says_which_forms() {
+    let shader = "tests/vulkan/int64_arithmetic.comp";
+    let plain = atomport(&["translate", shader, "--bindings"]);
+    assert!(plain.status.success(), "{}", common::stderr(&plain));
+    let map: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(map.get("forms").is_none(), "{map}");
+    for b in common::backend_names() {
+        let choice: atomport::BackendChoice = b.parse().unwrap();
+        let caps = atomport::ContextOptions::from_env_with(Some(choice))
+            .unwrap()
+            .adapter_features()
+            .unwrap();
+        let o = atomport(&["translate", shader, "--backend", b, "--bindings"]);
+        assert!(o.status.success(), "{b}: {}", common::stderr(&o));
+        let map: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let pairs = map["forms"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|x| x == "int64_pairs"));
+        assert_eq!(
+            pairs,
+            !caps.contains(wgpu::Features::SHADER_INT64),
+            "{b}: {map}"
+        );
+    }
+    // The adapter decides what the flags would have said.
+    let o = atomport(&["translate", shader, "--backend", "gl", "--binding-arrays"]);
+    assert_fails(&o, 2, "--binding-arrays");
+}

@@ -5,7 +5,8 @@
 //! reader cannot evaluate; the translation folds it, and its text reads
 //! back. Run translated where the adapter has SHADER_INT64 and natively on
 //! Vulkan, every result equal to the CPU's; an adapter without it refuses
-//! the kernel naming the feature.
+//! the kernel naming the feature, and runs it translated for itself
+//! (`SourceOptions::fitted_to`: pairs of 32-bit words).
 
 mod common;
 
@@ -117,6 +118,18 @@ fn shifts_by_64_bit_literals_translate_read_back_and_run_exactly() {
                     ctx.backend_name()
                 ),
             }
+            // Translated for this adapter, the integers are pairs of words.
+            let fitted = opts.clone().fitted_to(ctx.device().features());
+            let k = Kernel::from_glsl(SPLITMIX, &fitted).unwrap();
+            assert_eq!(k.forms(), [atomport::Form::Int64Pairs]);
+            assert!(k.required_features().is_empty());
+            let seeds = Buffer::from_bytes(&ctx, &seed_bytes).unwrap();
+            let out = Buffer::zeroed(&ctx, 128 * 16).unwrap();
+            let binds = [Bind::named("Seeds", &seeds), Bind::named("Out", &out)];
+            ctx.dispatch(&k, [2, 1, 1], &binds).unwrap();
+            let got: Vec<u32> = out.read(&ctx).unwrap();
+            assert_eq!(got, want, "{}, pairs", ctx.backend_name());
+            ran += 1;
             continue;
         }
         for (backend, out) in common::translated_and_native(

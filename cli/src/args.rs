@@ -354,6 +354,14 @@ pub(super) enum Command {
         /// element (arrays of up to 16)
         #[arg(long)]
         binding_arrays: bool,
+        /// Fit the translation to this backend's adapter (vulkan, metal, dx12, gl), as `run`
+        /// does: 64-bit integers and buffer references as pairs of 32-bit words where it lacks
+        /// SHADER_INT64, binding arrays and native float atomics where it has them (the
+        /// binding map's "forms" say which were taken) [default: 64-bit integers kept, the
+        /// portable forms otherwise]
+        #[arg(long, value_name = "NAME", value_parser = parse_backend,
+              conflicts_with_all = ["native_float_atomics", "binding_arrays"])]
+        backend: Option<BackendChoice>,
         /// Give up on the translation after SECS seconds (exit 1)
         #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout)]
         timeout: Duration,

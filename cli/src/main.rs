@@ -78,13 +78,18 @@ fn main() -> ExitCode {
             translation,
             native_float_atomics,
             binding_arrays,
+            backend,
             timeout,
-        } => translate::translate(
-            &shader,
-            out.as_deref(),
-            translate::Output::of(bindings, translation),
-            translate::features(native_float_atomics, binding_arrays),
-            timeout,
+        } => translate::features(native_float_atomics, binding_arrays, backend).and_then(
+            |features| {
+                translate::translate(
+                    &shader,
+                    out.as_deref(),
+                    translate::Output::of(bindings, translation),
+                    features,
+                    timeout,
+                )
+            },
         ),
     };
     match result {

@@ -30,17 +30,25 @@ impl Output {
     }
 }
 
-/// The adapter features `--native-float-atomics` and `--binding-arrays`
-/// say the translation may use.
-pub fn features(native_float_atomics: bool, binding_arrays: bool) -> atomport::wgpu::Features {
-    let mut f = atomport::wgpu::Features::empty();
+/// The adapter features the translation may use: those of `--backend`'s
+/// adapter, or SHADER_INT64 (64-bit integers kept) and what
+/// `--native-float-atomics` and `--binding-arrays` say.
+pub fn features(
+    native_float_atomics: bool,
+    binding_arrays: bool,
+    backend: Option<atomport::BackendChoice>,
+) -> atomport::Result<atomport::wgpu::Features> {
+    if let Some(b) = backend {
+        return atomport::ContextOptions::from_env_with(Some(b))?.adapter_features();
+    }
+    let mut f = atomport::wgpu::Features::SHADER_INT64;
     if native_float_atomics {
         f |= atomport::wgpu::Features::SHADER_FLOAT32_ATOMIC;
     }
     if binding_arrays {
         f |= atomport::BINDING_ARRAY_FEATURES;
     }
-    f
+    Ok(f)
 }
 
 pub fn translate(

@@ -322,6 +322,14 @@ pub struct SourceOptions {
     /// 12's lavapipe and browsers have no binding arrays). The WebGPU
     /// target ([`Platform::WebGpu`]) ignores it.
     pub binding_arrays: bool,
+    /// Hold 64-bit integers (`uint64_t`, `int64_t`) and buffer references
+    /// as pairs of 32-bit words with GLSL's arithmetic, the layout kept, so
+    /// that the kernel runs without SHADER_INT64 (llvmpipe's GL has none).
+    /// Off by default: natively they are WGSL's `u64`/`i64`. What has no
+    /// pair form (64-bit atomics, division by other than a power of two)
+    /// keeps `u64` and needs SHADER_INT64 still. The WebGPU target
+    /// ([`Platform::WebGpu`]) always uses pairs.
+    pub int64_pairs: bool,
     /// Hold every storage image of a declared format in a texel buffer,
     /// atomics or not, so that one [`crate::Image`] binds to every kernel
     /// of a multi-pass pipeline (e.g. one pass writes it with atomics, the
@@ -521,13 +529,16 @@ impl SourceOptions {
     /// These options with the forms an adapter of `features` runs:
     /// [`SourceOptions::native_float_atomics`] where it has
     /// SHADER_FLOAT32_ATOMIC, [`SourceOptions::binding_arrays`] where it
-    /// has every one of [`BINDING_ARRAY_FEATURES`]; the portable forms
-    /// elsewhere. The features are an adapter's
+    /// has every one of [`BINDING_ARRAY_FEATURES`], and
+    /// [`SourceOptions::int64_pairs`] where it lacks SHADER_INT64; the
+    /// portable forms elsewhere. The kernel's
+    /// [`crate::Kernel::forms`] say which it took. The features are an adapter's
     /// (`ContextOptions::adapter_features`) or a device's the caller
     /// opened (`device.features()`).
     pub fn fitted_to(mut self, features: wgt::Features) -> Self {
         self.native_float_atomics = features.contains(wgt::Features::SHADER_FLOAT32_ATOMIC);
         self.binding_arrays = features.contains(BINDING_ARRAY_FEATURES);
+        self.int64_pairs = !features.contains(wgt::Features::SHADER_INT64);
         self
     }
 

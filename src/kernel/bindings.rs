@@ -132,6 +132,23 @@ impl BindingKind {
     }
 }
 
+/// A form a translation chose for what an adapter may or may not have
+/// ([`crate::SourceOptions::fitted_to`]): the binding map lists those its
+/// kernel uses, so that a host knows what the WGSL needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Form {
+    /// 64-bit integers and buffer references as pairs of 32-bit words
+    /// (no SHADER_INT64 needed).
+    Int64Pairs,
+    /// Arrays of resources indexed at run time as a `switch` over one
+    /// binding per element (no binding arrays needed).
+    ArraySwitches,
+    /// Float atomics as compare-exchange loops on the bits (no
+    /// SHADER_FLOAT32_ATOMIC needed).
+    FloatAtomicLoops,
+}
+
 /// One binding the kernel's entry point uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingInfo {

@@ -75,6 +75,8 @@ pub struct Kernel {
     warnings: Vec<crate::Warning>,
     /// The SPIR-V it was translated from, for running it natively.
     original: Option<std::sync::Arc<Original>>,
+    /// The adapter-dependent forms the translation took.
+    forms: Vec<Form>,
 }
 
 /// The SPIR-V a kernel was translated from and how it was read, from which
@@ -127,6 +129,8 @@ pub(crate) struct Provenance {
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang
     /// found without a binding.
     pub original: Option<(Vec<u32>, Vec<String>)>,
+    /// The adapter-dependent forms the translation took.
+    pub forms: Vec<Form>,
 }
 
 /// What the GLSL front end knows of a kernel beside its SPIR-V.
@@ -148,6 +152,11 @@ pub struct BindingMap<'k> {
     pub dialect: Option<Dialect>,
     /// Every binding the entry point uses.
     pub bindings: &'k [BindingInfo],
+    /// The adapter-dependent forms the translation took, where the kernel
+    /// has what they are for (`["int64_pairs"]`; see
+    /// [`crate::SourceOptions::fitted_to`]).
+    #[serde(skip_serializing_if = "<[Form]>::is_empty")]
+    pub forms: &'k [Form],
 }
 
 impl Kernel {
@@ -255,6 +264,7 @@ impl Kernel {
                 formatless: lowered.formatless,
                 words: lowered.words,
                 address_modes: lowered.address_modes,
+                forms: lowered.forms,
                 original: Some(original),
             },
             opts,
@@ -439,6 +449,7 @@ impl Kernel {
                     native: std::sync::OnceLock::new(),
                 })
             }),
+            forms: provenance.forms.clone(),
         })
     }
 
@@ -449,10 +460,12 @@ impl Kernel {
         bindings: Vec<BindingInfo>,
         dialect: Option<Dialect>,
         warnings: Vec<crate::Warning>,
+        forms: Vec<Form>,
     ) {
         self.bindings = bindings;
         self.dialect = dialect;
         self.warnings = warnings;
+        self.forms = forms;
     }
 
     /// The SPIR-V the kernel was translated from (glslang's output for
@@ -532,11 +545,21 @@ impl Kernel {
         self.dialect
     }
 
+    /// The adapter-dependent forms the translation took, where the kernel
+    /// has what they are for: 64-bit integers as pairs of words, resource
+    /// arrays as switches, float atomics as loops
+    /// ([`crate::SourceOptions::fitted_to`] chooses them from an
+    /// adapter's features).
+    pub fn forms(&self) -> &[Form] {
+        &self.forms
+    }
+
     /// The binding map: dialect and bindings, as `translate --bindings` prints it.
     pub fn binding_map(&self) -> BindingMap<'_> {
         BindingMap {
             dialect: self.dialect,
             bindings: &self.bindings,
+            forms: &self.forms,
         }
     }
 

@@ -68,7 +68,7 @@ use spirv::{
 pub use spirv::alias::Alias;
 
 use crate::front::{self, SourceOptions};
-use crate::{Error, Result, guard};
+use crate::{Error, Form, Result, guard};
 
 /// Deliberate faults in the mapping, for proving that the conformance
 /// matrix catches a broken mapping. Injected only by atomport's own tests,
@@ -178,6 +178,8 @@ pub struct Lowered {
     /// Samplers integer textures are sampled through: their address-mode
     /// overrides.
     pub address_modes: Vec<integer_sampling::AddressModes>,
+    /// The adapter-dependent forms the translation took.
+    pub forms: Vec<Form>,
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -196,6 +198,7 @@ struct SpirvOutcome {
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
     address_modes: Vec<integer_sampling::AddressModes>,
+    forms: Vec<Form>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
@@ -235,6 +238,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         formatless: found.formatless,
         words: found.words,
         address_modes: found.address_modes,
+        forms: found.forms,
     })
 }
 
@@ -290,7 +294,9 @@ fn spirv_passes(
             compat::remove_unused_globals(&mut m);
             found.aliases = alias::alias_shared_bindings(&mut m)?;
         }
-        array_switch::switch_dynamic_indices(&mut m, opts.binding_arrays && !web)?;
+        if array_switch::switch_dynamic_indices(&mut m, opts.binding_arrays && !web)? > 0 {
+            found.forms.push(Form::ArraySwitches);
+        }
         arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
@@ -368,10 +374,13 @@ fn spirv_passes(
         let floats =
             float::emulate_float_atomics(&mut m, !opts.native_float_atomics || web, &word_loops)?;
         report.float_sites = floats.sites;
+        if floats.sites > 0 && (!opts.native_float_atomics || web) {
+            found.forms.push(Form::FloatAtomicLoops);
+        }
         copies::member_wise_copies(&mut m)?;
         refuse::aggregate_copies_of_atomics(&m)?;
-        if web {
-            wide_ints::lower_wide_integers(&mut m)?;
+        if (web || opts.int64_pairs) && wide_ints::lower_wide_integers(&mut m)? > 0 {
+            found.forms.push(Form::Int64Pairs);
         }
         if log::log_enabled!(log::Level::Trace) {
             use rspirv::binary::Disassemble;

@@ -1,6 +1,8 @@
-//! SPIR-V pass (WebGPU target): 64-bit integers as pairs of 32-bit words,
+//! SPIR-V pass (WebGPU target, and natively where
+//! `SourceOptions::int64_pairs`): 64-bit integers as pairs of 32-bit words,
 //! `uvec2(low, high)`, exactly as GLSL defines their arithmetic (two's
-//! complement, wrapping), for devices without SHADER_INT64 — every browser.
+//! complement, wrapping), for devices without SHADER_INT64 — every browser,
+//! llvmpipe's GL.
 //!
 //! Memory keeps its layout: a `uint64_t` and a `uvec2` are both 8 bytes
 //! with 8-byte alignment, so buffers, arrays and structs holding them are
