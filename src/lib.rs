@@ -118,7 +118,7 @@ pub use front::{
 };
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, Form, ImageShape, Kernel, Lang,
-    Member, TextureDim, TextureInfo,
+    Member, PackedElement, TextureDim, TextureInfo,
 };
 pub use lower::memory::texel::{ChannelKind, ImageDim, ImageFormat, TexelAddress};
 pub use lower::spirv::compat::Warning;

@@ -553,3 +553,81 @@ void main() {
     // tests/vulkan/aliased_bitstream_views.comp runs three such views
     // against the original, natively and in the browser.
 }
+
+/// A mip chain bound whole, as FidelityFX SPD binds its twelve levels:
+/// each level's texels count up what the host wrote, at a value naming
+/// the level and the texel.
+const MIPS: &str = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D mips[12];
+layout(set = 0, binding = 1) buffer Sizes { ivec2 size[12]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    for (int k = 0; k < 12; ++k) {
+        ivec2 s = imageSize(mips[k]);
+        if (p == ivec2(0)) {
+            size[k] = s;
+        }
+        if (all(lessThan(p, s))) {
+            uint before = imageLoad(mips[k], p).x;
+            imageStore(mips[k], p, uvec4(before + uint(k) * 100000u + uint(p.y) * 100u + uint(p.x)));
+        }
+    }
+}
+";
+
+#[test]
+fn twelve_image_levels_share_one_buffer_where_they_would_pass_eight_storage_buffers() {
+    let k = webgpu("mips.comp", MIPS);
+    let mips = k.binding_named("mips").unwrap();
+    assert_eq!(mips.packed.len(), 12);
+    assert_eq!(mips.array, Some(atomport::ArrayLength::Fixed(12)));
+    assert_eq!(k.bindings().len(), 2, "{:?}", k.bindings());
+    // A device that grants 16 storage buffers takes one binding per level.
+    let mut o = for_webgpu("mips.comp");
+    o.max_storage_buffers = Some(16);
+    let apart = Kernel::from_glsl(MIPS, &o).unwrap();
+    assert!(apart.binding_named("mips[11]").unwrap().packed.is_empty());
+    let size = |l: u32| ((40u32 >> l).max(1), (24u32 >> l).max(1));
+    let want: Vec<Vec<u32>> = (0..12)
+        .map(|l| {
+            let (w, h) = size(l);
+            (0..w * h)
+                .map(|i| 7 * l + i + l * 100_000 + (i / w) * 100 + i % w)
+                .collect()
+        })
+        .collect();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for kernel in [&k, &apart] {
+            let images: Vec<Image> = (0..12)
+                .map(|l| {
+                    let (w, h) = size(l);
+                    let desc = ImageDesc::new(ImageDim::D2, ImageFormat::R32Uint, &[w, h], 1);
+                    let texels: Vec<u32> = (0..w * h).map(|i| 7 * l + i).collect();
+                    Image::from_texels(&ctx, desc.unwrap(), &texels).unwrap()
+                })
+                .collect();
+            let sizes = Buffer::zeroed(&ctx, 96).unwrap();
+            let names: Vec<String> = (0..12).map(|l| format!("mips[{l}]")).collect();
+            let mut binds: Vec<Bind> = names
+                .iter()
+                .zip(&images)
+                .map(|(n, i)| Bind::named(n, i))
+                .collect();
+            binds.push(Bind::named("Sizes", &sizes));
+            ctx.dispatch(kernel, [5, 3, 1], &binds)
+                .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+            for (l, img) in images.iter().enumerate() {
+                let got: Vec<u32> = img.read(&ctx).unwrap();
+                assert_eq!(got, want[l], "{} level {l}", ctx.backend_name());
+            }
+            let got: Vec<i32> = sizes.read(&ctx).unwrap();
+            let sizes: Vec<i32> = (0..12)
+                .flat_map(|l| [size(l).0 as i32, size(l).1 as i32])
+                .collect();
+            assert_eq!(got, sizes, "{}", ctx.backend_name());
+        }
+    }
+    // tests/vulkan/mip_chain_twelve_levels.comp runs such a chain against
+    // the original, natively and in the browser.
+}

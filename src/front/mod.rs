@@ -330,6 +330,13 @@ pub struct SourceOptions {
     /// keeps `u64` and needs SHADER_INT64 still. The WebGPU target
     /// ([`Platform::WebGpu`]) always uses pairs.
     pub int64_pairs: bool,
+    /// For the WebGPU target: the storage buffers a shader stage may bind
+    /// (`maxStorageBuffersPerShaderStage`). Where the texel buffers of
+    /// storage-image arrays would pass it, such arrays are held in one
+    /// buffer each, largest first, one region per element (see
+    /// [`crate::BindingInfo::packed`]). `None`: WebGPU's default, 8, what
+    /// a device has unless it asks for more.
+    pub max_storage_buffers: Option<u32>,
     /// Hold every storage image of a declared format in a texel buffer,
     /// atomics or not, so that one [`crate::Image`] binds to every kernel
     /// of a multi-pass pipeline (e.g. one pass writes it with atomics, the

@@ -149,6 +149,24 @@ pub enum Form {
     FloatAtomicLoops,
 }
 
+/// One element of a storage-image array held in one buffer
+/// ([`BindingInfo::packed`]): the override ids its image's sizes and its
+/// region's start go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackedElement {
+    /// The override ids (WGSL `@id`) of the image's width, height, layers
+    /// and samples.
+    pub size_overrides: [u32; 4],
+    /// The override id of where the element's region starts in the
+    /// buffer, counted in texels of the array's format: the bound images
+    /// follow one another, each whole (its 16-byte header, its texels and
+    /// one spare texel) and starting at a multiple of 16 bytes.
+    pub offset_override: u32,
+    /// The binding the element has in the original module, run natively.
+    #[serde(skip)]
+    pub native_binding: u32,
+}
+
 /// One binding the kernel's entry point uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BindingInfo {
@@ -261,6 +279,14 @@ pub struct BindingInfo {
     /// names (instance or block) binds it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
+    /// For an array of storage images held in one buffer (translated for
+    /// [`crate::Platform::WebGpu`], where a texel buffer per element would
+    /// pass the storage buffers a stage may bind): each element's
+    /// overrides. The host still binds one image per element (`NAME[k]`);
+    /// the runtime copies them into the buffer, one region each, before
+    /// the dispatch and back after it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packed: Vec<PackedElement>,
 }
 
 /// How many elements a binding array has.
@@ -425,6 +451,12 @@ pub struct ImageShape {
 }
 
 impl BindingInfo {
+    /// Whether the binding is a WGSL binding array: an array of resources
+    /// bound as one, not one held in a buffer ([`BindingInfo::packed`]).
+    pub fn is_binding_array(&self) -> bool {
+        self.array.is_some() && self.packed.is_empty()
+    }
+
     /// Whether the kernel can write what binds here: a read-write storage
     /// buffer, an image, or a storage texture not declared read-only.
     pub fn writable(&self) -> bool {

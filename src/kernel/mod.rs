@@ -131,6 +131,8 @@ pub(crate) struct Provenance {
     pub original: Option<(Vec<u32>, Vec<String>)>,
     /// The adapter-dependent forms the translation took.
     pub forms: Vec<Form>,
+    /// Storage-image arrays held in one buffer.
+    pub packed: Vec<crate::lower::spirv::image::PackedArray>,
 }
 
 /// What the GLSL front end knows of a kernel beside its SPIR-V.
@@ -265,6 +267,7 @@ impl Kernel {
                 words: lowered.words,
                 address_modes: lowered.address_modes,
                 forms: lowered.forms,
+                packed: lowered.packed,
                 original: Some(original),
             },
             opts,
@@ -419,6 +422,15 @@ impl Kernel {
                     format: img.format,
                     size_overrides: img.size_overrides,
                 });
+            }
+            if let Some(p) = provenance
+                .packed
+                .iter()
+                .find(|p| p.group == b.group && p.binding == b.binding)
+            {
+                b.name = Some(p.name.clone());
+                b.array = Some(ArrayLength::Fixed(p.elements.len() as u32));
+                b.packed = p.elements.clone();
             }
             b.element_type = element_type_of(&b);
             bindings.push(b);
@@ -908,6 +920,7 @@ fn reflect(
         comparison,
         combined: None,
         also: Vec::new(),
+        packed: Vec::new(),
         alias_of: None,
         declared: None,
         declared_group: None,

@@ -178,6 +178,8 @@ pub struct Lowered {
     /// Samplers integer textures are sampled through: their address-mode
     /// overrides.
     pub address_modes: Vec<integer_sampling::AddressModes>,
+    /// Storage-image arrays held in one buffer.
+    pub packed: Vec<image::PackedArray>,
     /// The adapter-dependent forms the translation took.
     pub forms: Vec<Form>,
 }
@@ -198,10 +200,14 @@ struct SpirvOutcome {
     formatless: Vec<image::FormatlessImage>,
     words: Vec<words::WordBlock>,
     address_modes: Vec<integer_sampling::AddressModes>,
+    packed: Vec<image::PackedArray>,
     forms: Vec<Form>,
     /// The compare-exchanges in atomport's own retry loops.
     weak_compare_exchanges: compswap::Ordinals,
 }
+
+/// WebGPU's default `maxStorageBuffersPerShaderStage`.
+const WEBGPU_STORAGE_BUFFERS: u32 = 8;
 
 /// Runs every pass over SPIR-V words; `opts.dialect` of
 /// [`Dialect::OpenGl`](crate::front::Dialect) runs the OpenGL binding pass
@@ -238,6 +244,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         formatless: found.formatless,
         words: found.words,
         address_modes: found.address_modes,
+        packed: found.packed,
         forms: found.forms,
     })
 }
@@ -297,7 +304,7 @@ fn spirv_passes(
         if array_switch::switch_dynamic_indices(&mut m, opts.binding_arrays && !web)? > 0 {
             found.forms.push(Form::ArraySwitches);
         }
-        arrays::split_resource_arrays(&mut m)?;
+        let split = arrays::split_resource_arrays(&mut m)?;
         arrays::uniforms_apart_from_binding_arrays(&mut m);
         found.renumbered = dense::dense_bindings(&mut m, &mut found.aliases);
         if web {
@@ -356,13 +363,19 @@ fn spirv_passes(
         // an override when the pipeline is created.
         non_finite::non_finite_values(&mut m)?;
         spec::constants_at_run_time(&mut m)?;
-        let (images, texel_stores) = image::images_to_texel_buffers(
+        // Storage-image arrays held in one buffer where their texel
+        // buffers would pass WebGPU's storage buffers per stage.
+        let limit = opts.max_storage_buffers.unwrap_or(WEBGPU_STORAGE_BUFFERS);
+        let pack = web.then_some((split.as_slice(), limit));
+        let (images, texel_stores, packed) = image::images_to_texel_buffers(
             &mut m,
             opts.images_as_texel_buffers || web,
+            pack,
             &found.formatless,
             fault::active(fault::Fault::SwappedImageAxes),
         )?;
         found.images = images;
+        found.packed = packed;
         word_loops.stores.extend(texel_stores);
         // After the image pass: images it made texel buffers answer their
         // sizes themselves.

@@ -332,8 +332,9 @@ pub(crate) struct Pipeline {
     /// The bind groups of the last dispatch, keyed by (group, binding,
     /// buffer id) of every binding: repeated dispatches over the same
     /// buffers reuse them. One entry only, so at most one set of buffers
-    /// per kernel is kept alive by the cache.
-    pub(crate) last_binds: Mutex<Option<(BindKey, Arc<Vec<wgpu::BindGroup>>)>>,
+    /// per kernel is kept alive by the cache. With them, the buffers of
+    /// its packed image arrays, which the bind groups bind.
+    pub(crate) last_binds: Mutex<Option<(BindKey, BoundGroups)>>,
 }
 
 /// One kernel's compiled pipelines, by the values of the override constants
@@ -346,6 +347,10 @@ pub(crate) struct KernelPipelines {
 
 /// How many pipelines a kernel keeps by default (one per set of image sizes).
 pub const DEFAULT_PIPELINE_LIMIT: usize = 16;
+
+/// A dispatch's bind groups, and the buffers of its packed image arrays
+/// (group, binding, buffer) they bind.
+pub(crate) type BoundGroups = Arc<(Vec<wgpu::BindGroup>, Vec<(u32, u32, wgpu::Buffer)>)>;
 
 /// (group, binding, buffer id) of every binding of a dispatch, sorted.
 pub(crate) type BindKey = Vec<(u32, u32, u32, u64)>;

@@ -97,6 +97,17 @@ impl Context {
             Some(k) => Some(self.push_bytes(kernel, &slots.remove(k))?),
             None => None,
         };
+        // A packed image array's elements are images of their own in the
+        // original.
+        for s in &mut slots {
+            if let Some(e) = kernel
+                .binding(s.group, s.binding)
+                .and_then(|i| i.packed.get(s.element as usize))
+            {
+                s.binding = e.native_binding;
+                s.element = 0;
+            }
+        }
         // Images live in storage textures for the run.
         let mut textures: Vec<(usize, Vec<wgpu::Texture>, wgpu::TextureView)> = Vec::new();
         for (i, s) in slots.iter().enumerate() {

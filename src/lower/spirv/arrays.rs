@@ -39,6 +39,8 @@ pub struct SplitArray {
     pub group: u32,
     /// The binding of each element, in order.
     pub bindings: Vec<u32>,
+    /// The variable of each element, in order.
+    pub vars: Vec<Word>,
 }
 
 /// What a resource array holds, for messages.
@@ -142,12 +144,13 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
             bindings.push(binding);
         }
         m.list_beside(var, &vars);
-        elements.insert(var, vars);
         split.push(SplitArray {
             name,
             group: set,
             bindings,
+            vars: vars.clone(),
         });
+        elements.insert(var, vars);
     }
     rewrite_chains(m, &elements)?;
     m.remove_globals(|v| elements.contains_key(&v));

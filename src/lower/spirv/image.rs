@@ -34,6 +34,7 @@ use serde::Serialize;
 
 use crate::lower::memory::texel::{ChannelKind, ImageDim, ImageFormat};
 use crate::lower::model::{Emit, Model, id, with_ids};
+use crate::lower::spirv::arrays::SplitArray;
 use crate::lower::spirv::float::MaskedStore;
 use crate::{Error, Result};
 
@@ -53,6 +54,22 @@ pub struct ImageBinding {
     pub size_overrides: [u32; 4],
 }
 
+/// A storage-image array whose elements share one texel buffer, each in
+/// a region of its own (the WebGPU target, where one texel buffer per
+/// element would pass `maxStorageBuffersPerShaderStage`): the runtime
+/// copies the bound images into it and back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackedArray {
+    /// Descriptor set.
+    pub group: u32,
+    /// The binding of the shared buffer (element 0's).
+    pub binding: u32,
+    /// The array's GLSL name.
+    pub name: String,
+    /// Each element's overrides, in order.
+    pub elements: Vec<crate::PackedElement>,
+}
+
 /// What the pass needs to know of one lowered image.
 struct Lowered {
     dim: ImageDim,
@@ -65,6 +82,12 @@ struct Lowered {
     /// whole words, `uint` words of packed texels otherwise.
     texel: Word,
     ptr_texel: Word,
+    /// The variable of the buffer that holds the texels: the image's
+    /// own, or a packed array's element 0.
+    buffer: Word,
+    /// For an element of a packed array: the override that gives where
+    /// its region starts, in texels of its format.
+    base: Option<Word>,
 }
 
 /// Ids of types and constants the emitted code uses.
@@ -183,12 +206,18 @@ pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> 
 /// the formatless ones, `keep`, stay); returns the bindings of those it
 /// lowered, and the stores of texels smaller than a word, which the float
 /// pass makes masked stores ([`crate::lower::spirv::float::WordLoops`]).
+///
+/// With `pack` (split arrays, and the storage buffers a stage may bind),
+/// arrays of storage images whose texel buffers would pass that limit are
+/// packed, largest first, until the kernel fits: each array's elements
+/// share element 0's buffer, each at an offset an override gives.
 pub fn images_to_texel_buffers(
     m: &mut Model,
     all: bool,
+    pack: Option<(&[SplitArray], u32)>,
     keep: &[FormatlessImage],
     swap_axes: bool,
-) -> Result<(Vec<ImageBinding>, Vec<MaskedStore>)> {
+) -> Result<(Vec<ImageBinding>, Vec<MaskedStore>, Vec<PackedArray>)> {
     let chosen: Vec<Chosen> = choose(m, all)?
         .into_iter()
         .filter(|c| {
@@ -197,8 +226,22 @@ pub fn images_to_texel_buffers(
         })
         .collect();
     if chosen.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok((Vec::new(), Vec::new(), Vec::new()));
     }
+    let packed_arrays = match pack {
+        Some((split, limit)) => arrays_to_pack(m, &chosen, split, limit),
+        None => Vec::new(),
+    };
+    // Each packed element -> (element 0, its position, the array's name).
+    let packed_at: HashMap<Word, (Word, usize, &str)> = packed_arrays
+        .iter()
+        .flat_map(|a| {
+            a.vars
+                .iter()
+                .enumerate()
+                .map(move |(k, &v)| (v, (a.vars[0], k, a.name.as_str())))
+        })
+        .collect();
     let uint = m.uint();
     let float = m.float_type(32);
     let common = Common {
@@ -219,6 +262,7 @@ pub fn images_to_texel_buffers(
     let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
     // Override ids above any the shader uses.
     let mut spec_ids = m.free_spec_ids(1000);
+    let mut packed_elements: HashMap<Word, Vec<(usize, crate::PackedElement)>> = HashMap::new();
     for (var, dim, format, sampled, name) in &chosen {
         // Whole-word channels are elements of their own type; packed
         // texels are `uint` words.
@@ -229,10 +273,21 @@ pub fn images_to_texel_buffers(
             m.decorate(a, Decoration::ArrayStride, &[stride]);
             a
         });
-        let ptr_struct = texel_buffer_type(m, array, name);
+        let ptr_struct = texel_buffer_type(m, array, packed_at.get(var).map_or(name, |p| p.2));
         let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, texel);
         retype_variable(m, *var, ptr_struct);
         let (group, binding) = m.slot(*var);
+        let (buffer, base) = match packed_at.get(var) {
+            Some(&(first, ..)) => {
+                let id = spec_ids.take()?;
+                let base =
+                    m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(0)]);
+                m.decorate(base, Decoration::SpecId, &[id]);
+                m.set_name(base, format!("{name}_offset"));
+                (first, Some((base, id)))
+            }
+            None => (*var, None),
+        };
         // The sizes are specialization constants (WGSL overrides), so the
         // driver folds them: reading them from memory at every access cost
         // almost half the throughput of native texture atomics on lavapipe.
@@ -247,13 +302,34 @@ pub fn images_to_texel_buffers(
             m.decorate(sizes[k], Decoration::SpecId, &[size_overrides[k]]);
             m.set_name(sizes[k], format!("{name}_{field}"));
         }
-        bindings.push(ImageBinding {
-            group,
-            binding,
-            dim: *dim,
-            format: *format,
-            size_overrides,
-        });
+        match packed_at.get(var) {
+            Some(&(first, k, _)) => {
+                packed_elements.entry(first).or_default().push((
+                    k,
+                    crate::PackedElement {
+                        size_overrides,
+                        offset_override: base.map_or(0, |b| b.1),
+                        native_binding: binding,
+                    },
+                ));
+                if first == *var {
+                    bindings.push(ImageBinding {
+                        group,
+                        binding,
+                        dim: *dim,
+                        format: *format,
+                        size_overrides,
+                    });
+                }
+            }
+            None => bindings.push(ImageBinding {
+                group,
+                binding,
+                dim: *dim,
+                format: *format,
+                size_overrides,
+            }),
+        }
         lowered.insert(
             *var,
             Lowered {
@@ -263,10 +339,33 @@ pub fn images_to_texel_buffers(
                 sampled: *sampled,
                 texel,
                 ptr_texel,
+                buffer,
+                base: base.map(|b| b.0),
             },
         );
     }
     rewrite_functions(m, &lowered, &common)?;
+    // The packed arrays' other elements now live in element 0's buffer.
+    let mut packed = Vec::new();
+    for a in &packed_arrays {
+        let first = a.vars[0];
+        let (group, binding) = m.slot(first);
+        let mut elements = packed_elements.remove(&first).unwrap_or_default();
+        elements.sort_by_key(|e| e.0);
+        m.set_name(first, a.name.clone());
+        packed.push(PackedArray {
+            group,
+            binding,
+            name: a.name.clone(),
+            elements: elements.into_iter().map(|e| e.1).collect(),
+        });
+    }
+    let gone: std::collections::HashSet<Word> = packed_at
+        .iter()
+        .filter(|(v, (first, ..))| v != &first)
+        .map(|(v, _)| *v)
+        .collect();
+    m.remove_globals(|v| gone.contains(&v));
     m.remove_unused_types(&[Op::TypePointer, Op::TypeImage]);
     // Every 64-bit image is now a buffer of 64-bit integers: naga's reader
     // knows neither the extension nor the capability.
@@ -274,7 +373,38 @@ pub fn images_to_texel_buffers(
         &[rspirv::spirv::Capability::Int64ImageEXT],
         &["SPV_EXT_shader_image_int64"],
     );
-    Ok((bindings, common.stores.take()))
+    Ok((bindings, common.stores.take(), packed))
+}
+
+/// The split arrays of `chosen` storage images to pack, largest first,
+/// until the storage buffers the kernel binds (its buffers and every
+/// texel buffer) fit in `limit`; none when they already do. An array
+/// packs when all its elements are chosen and it has two or more.
+fn arrays_to_pack<'s>(
+    m: &Model,
+    chosen: &[Chosen],
+    split: &'s [SplitArray],
+    limit: u32,
+) -> Vec<&'s SplitArray> {
+    let buffers = m
+        .variables()
+        .filter(|&(_, class, _)| class == StorageClass::StorageBuffer)
+        .count();
+    let mut count = (buffers + chosen.len()) as u64;
+    let mut candidates: Vec<&SplitArray> = split
+        .iter()
+        .filter(|a| a.vars.len() > 1 && a.vars.iter().all(|v| chosen.iter().any(|c| c.0 == *v)))
+        .collect();
+    candidates.sort_by_key(|a| std::cmp::Reverse(a.vars.len()));
+    let mut out = Vec::new();
+    for a in candidates {
+        if count <= u64::from(limit) {
+            break;
+        }
+        count -= (a.vars.len() - 1) as u64;
+        out.push(a);
+    }
+    out
 }
 
 /// The storage images to lower: those used by image atomics, 64-bit ones,
@@ -474,7 +604,11 @@ fn rewrite_functions(
                 let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
                 let sample = inst.operands.get(2).and_then(id);
                 let (index, inb) = emit_index(e, common, img, coord, sample);
-                let ptr = e.op(Op::AccessChain, img.ptr_texel, &[var, common.texels_member, index]);
+                let ptr = e.op(
+                    Op::AccessChain,
+                    img.ptr_texel,
+                    &[img.buffer, common.texels_member, index],
+                );
                 acc.texel_ptrs.insert(inst.result_id.unwrap_or(0), (ptr, inb));
                 Ok(true)
             }
@@ -489,7 +623,9 @@ fn rewrite_functions(
                 let var = acc.loaded[&first.unwrap_or(0)];
                 let img = &lowered[&var];
                 match op {
-                    Op::ImageRead | Op::ImageWrite => texel_access(e, common, var, img, inst),
+                    Op::ImageRead | Op::ImageWrite => {
+                        texel_access(e, common, img.buffer, img, inst)
+                    }
                     Op::ImageQuerySize => size_query(e, common, img, inst),
                     _ => {
                         let ty = inst.result_type.unwrap_or(0);
@@ -942,6 +1078,11 @@ fn emit_index(
     let total = em.op(Op::IMul, u, &[total, h]);
     let total = em.op(Op::IMul, u, &[total, w]);
     let index = em.op(Op::Select, u, &[inb, lin, total]);
+    // A packed array's element: its region of the shared buffer.
+    let index = match img.base {
+        Some(base) => em.op(Op::IAdd, u, &[index, base]),
+        None => index,
+    };
     (index, inb)
 }
 

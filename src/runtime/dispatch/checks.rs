@@ -104,7 +104,7 @@ impl Context {
                 .iter()
                 .filter(|b| kinds.contains(&b.kind))
                 .map(|b| match b.array {
-                    Some(ArrayLength::Fixed(n)) => u64::from(n),
+                    Some(ArrayLength::Fixed(n)) if b.is_binding_array() => u64::from(n),
                     _ => 1,
                 })
                 .sum()
@@ -318,7 +318,7 @@ impl Context {
                         return Err(missing(Some(k)));
                     }
                     let limit = limits.max_binding_array_elements_per_shader_stage;
-                    if n > limit {
+                    if info.is_binding_array() && n > limit {
                         return Err(Error::Limit {
                             what: format!("the elements of `{}`", info.display_name()),
                             value: n.into(),

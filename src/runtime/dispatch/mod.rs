@@ -9,6 +9,7 @@ use crate::runtime::texture::format_name;
 use crate::{Buffer, Context, Error, Image, Kernel, Result, Sampler, Texture};
 
 mod checks;
+mod packed;
 mod pipeline;
 mod readback;
 use readback::{copyable_buffers, in_bind_order, written_textures};
@@ -611,7 +612,9 @@ impl Context {
             Some(p) => p,
             None => self.compile_pipeline(kernel, overrides)?,
         };
-        let bind_groups = self.bind_groups(kernel, &pipeline, binds)?;
+        let bound = self.bind_groups(kernel, &pipeline, binds)?;
+        let (bind_groups, packs) = &*bound;
+        packed::copy(encoder, kernel, binds, packs, true);
         // Recording errors surface at submission, inside its error scope.
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(kernel.entry()),
@@ -627,17 +630,20 @@ impl Context {
                 pass.dispatch_workgroups_indirect(buffer.raw(), offset)
             }
         }
+        drop(pass);
+        packed::copy(encoder, kernel, binds, packs, false);
         Ok(())
     }
 
-    /// The bind groups for `binds`, reused from the last dispatch of this
-    /// pipeline when it bound the same buffers.
+    /// The bind groups for `binds` (and the buffers of packed image arrays
+    /// they bind), reused from the last dispatch of this pipeline when it
+    /// bound the same buffers.
     fn bind_groups(
         &self,
         kernel: &Kernel,
         pipeline: &Pipeline,
         binds: &[Slotted],
-    ) -> Result<Arc<Vec<wgpu::BindGroup>>> {
+    ) -> Result<crate::runtime::context::BoundGroups> {
         let mut key: Vec<(u32, u32, u32, u64)> = binds
             .iter()
             .map(|b| (b.group, b.binding, b.element, b.resource.id()))
@@ -652,6 +658,7 @@ impl Context {
         {
             return Ok(groups.clone());
         }
+        let packs = self.pack_buffers(kernel, binds)?;
         let groups = self.scoped(|| {
             pipeline
                 .layouts
@@ -672,17 +679,27 @@ impl Context {
                     let entries: Vec<wgpu::BindGroupEntry> = per
                         .iter()
                         .zip(&parts)
-                        .map(|((binding, array, elements), parts)| wgpu::BindGroupEntry {
-                            binding: *binding,
-                            resource: match elements[0].resource {
-                                _ if *array => array_resource(parts),
-                                Resource::Texture(t) | Resource::Sampled(t, _) => {
-                                    wgpu::BindingResource::TextureView(t.view())
-                                }
-                                Resource::Sampler(s) => wgpu::BindingResource::Sampler(s.raw()),
-                                Resource::Buffer(buf) => buf.raw().as_entire_binding(),
-                                Resource::Image(img) => img.buffer().raw().as_entire_binding(),
-                            },
+                        .map(|((binding, array, elements), parts)| {
+                            let pack = packs
+                                .iter()
+                                .find(|p| (p.0, p.1) == (group as u32, *binding));
+                            wgpu::BindGroupEntry {
+                                binding: *binding,
+                                resource: match (elements[0].resource, pack) {
+                                    _ if *array => array_resource(parts),
+                                    (_, Some(p)) => p.2.as_entire_binding(),
+                                    (Resource::Texture(t) | Resource::Sampled(t, _), _) => {
+                                        wgpu::BindingResource::TextureView(t.view())
+                                    }
+                                    (Resource::Sampler(s), _) => {
+                                        wgpu::BindingResource::Sampler(s.raw())
+                                    }
+                                    (Resource::Buffer(buf), _) => buf.raw().as_entire_binding(),
+                                    (Resource::Image(img), _) => {
+                                        img.buffer().raw().as_entire_binding()
+                                    }
+                                },
+                            }
                         })
                         .collect();
                     self.device().create_bind_group(&wgpu::BindGroupDescriptor {
@@ -693,7 +710,10 @@ impl Context {
                 })
                 .collect::<Vec<_>>()
         })?;
-        let groups = Arc::new(groups);
+        // On wasm32 wgpu's buffers are neither Send nor Sync; the page runs
+        // atomport on one thread.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        let groups = Arc::new((groups, packs));
         *last = Some((key, groups.clone()));
         Ok(groups)
     }
@@ -728,6 +748,21 @@ impl Overrides {
                 .map(|b| b.resource)
         };
         for info in kernel.bindings() {
+            // A packed image array: each element's sizes and region.
+            if !info.packed.is_empty() {
+                if let Some(regions) = packed::regions(info, binds) {
+                    let offsets = packed::texel_offsets(info, &regions);
+                    for ((e, r), offset) in info.packed.iter().zip(&regions).zip(offsets) {
+                        let d = r.image.desc();
+                        let height = if d.dim.has_height() { d.height } else { 1 };
+                        o.ids.extend(e.size_overrides);
+                        o.values.extend([d.width, height, d.layers(), d.samples]);
+                        o.ids.push(e.offset_override);
+                        o.values.push(offset);
+                    }
+                }
+                continue;
+            }
             let resource = bound(info);
             match (info.image, info.layers_override, resource) {
                 // Without an image (prepare without binds) the defaults of 1 stand.
@@ -802,7 +837,7 @@ fn group_count(kernel: &Kernel) -> u32 {
 /// (`r32float` read through a nearest sampler), which the derived layout
 /// takes for filterable ones whenever the shader samples.
 fn needs_explicit_layout(kernel: &Kernel, binds: &[Slotted]) -> bool {
-    kernel.bindings().iter().any(|b| b.array.is_some())
+    kernel.bindings().iter().any(|b| b.is_binding_array())
         || binds.iter().any(|b| {
             let (Resource::Texture(t) | Resource::Sampled(t, _)) = b.resource else {
                 return false;
@@ -840,7 +875,7 @@ fn layout_entry(
     native: bool,
 ) -> Result<wgpu::BindGroupLayoutEntry> {
     let s = elements[0];
-    let count = info.array.map(|_| elements.len() as u32);
+    let count = info.is_binding_array().then_some(elements.len() as u32);
     let buffer = |ty| wgpu::BindingType::Buffer {
         ty,
         has_dynamic_offset: false,
@@ -953,7 +988,7 @@ pub(crate) fn per_binding<'s, 'a>(
             None => {
                 let array = kernel
                     .binding(group, s.binding)
-                    .is_some_and(|i| i.array.is_some());
+                    .is_some_and(|i| i.is_binding_array());
                 out.push((s.binding, array, vec![s]));
             }
         }
@@ -1013,8 +1048,17 @@ pub(crate) fn layout_entries(
             per_binding(kernel, slots, g)
                 .into_iter()
                 .map(|(binding, array, elements)| {
+                    // Natively, a packed image array's elements are at
+                    // bindings of their own.
                     let info = kernel
                         .binding(g, binding)
+                        .or_else(|| {
+                            kernel.bindings().iter().find(|i| {
+                                native
+                                    && i.group == g
+                                    && i.packed.iter().any(|e| e.native_binding == binding)
+                            })
+                        })
                         .ok_or(Error::UnusedBinding { group: g, binding })?;
                     let _ = array;
                     layout_entry(kernel, info, &elements, native)

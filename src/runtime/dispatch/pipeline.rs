@@ -128,7 +128,7 @@ impl Context {
         // bound textures the layout wgpu derives would not take).
         let explicit = match overrides.layout.clone() {
             Some(layout) => Some(layout),
-            None if kernel.bindings().iter().any(|b| b.array.is_some()) => {
+            None if kernel.bindings().iter().any(|b| b.is_binding_array()) => {
                 return Err(Error::Dispatch(format!(
                     "`{}` binds arrays of resources, whose lengths the pipeline takes from what is bound: prepare it with every element bound",
                     kernel.entry()
@@ -226,6 +226,10 @@ impl Context {
                     .unwrap_or(e),
                 e => e,
             })?;
+        // On wasm32 wgpu's buffers (the packed images' among the cached
+        // bind groups) are neither Send nor Sync; the page runs atomport on
+        // one thread.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
         let p = Arc::new(p);
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         // Pipelines of kernels that were dropped go with them (on a miss
