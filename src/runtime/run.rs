@@ -284,15 +284,21 @@ pub struct PushOutput {
 }
 
 impl RunOutput {
-    /// Every binding's bytes, `[{"group","binding","hex"}]`: how a run's
-    /// outputs pass between the browser and the native side ([`from_hex`]
-    /// reads them back).
+    /// Every binding's bytes, `[{"group","binding","name","hex"}]`: how a
+    /// run's outputs pass between the browser and the native side
+    /// ([`from_hex`] reads them back). The name tells apart the elements
+    /// of an array bound at one binding (`mips[3]`).
     pub fn hex_bindings(&self) -> serde_json::Value {
         self.bindings
             .iter()
             .map(|b| {
                 let hex: String = b.bytes.iter().map(|x| format!("{x:02x}")).collect();
-                serde_json::json!({ "group": b.group, "binding": b.binding, "hex": hex })
+                serde_json::json!({
+                    "group": b.group,
+                    "binding": b.binding,
+                    "name": b.name,
+                    "hex": hex,
+                })
             })
             .collect()
     }

@@ -111,6 +111,7 @@ fn browser_output(v: &serde_json::Value) -> Result<ForeignOutput, String> {
             let slot = (
                 b["group"].as_u64().unwrap_or(0) as u32,
                 b["binding"].as_u64().unwrap_or(0) as u32,
+                b["name"].as_str().map(str::to_string),
             );
             let hex = b["hex"].as_str().unwrap_or_default();
             let bytes = atomport::runtime::run::from_hex(hex)

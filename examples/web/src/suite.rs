@@ -52,6 +52,9 @@ struct JobCase {
 struct Written {
     group: u32,
     binding: u32,
+    /// Tells apart the elements of an array at one binding.
+    #[serde(default)]
+    name: Option<String>,
     hex: String,
 }
 
@@ -187,7 +190,7 @@ async fn run_job(case: &JobCase) -> atomport::Result<Option<String>> {
         let Some(w) = case
             .outputs
             .iter()
-            .find(|w| (w.group, w.binding) == (b.group, b.binding))
+            .find(|w| (w.group, w.binding, &w.name) == (b.group, b.binding, &b.name))
         else {
             continue;
         };

@@ -22,8 +22,9 @@ pub struct ForeignJob {
     pub job: Vec<String>,
 }
 
-/// What a foreign run left: each binding's bytes, by (group, binding).
-pub type ForeignOutput = Vec<((u32, u32), Vec<u8>)>;
+/// What a foreign run left: each binding's bytes, by (group, binding,
+/// name), the name telling apart the elements of an array at one binding.
+pub type ForeignOutput = Vec<((u32, u32, Option<String>), Vec<u8>)>;
 
 /// The runner's signature: every job's output, or why it did not run.
 pub type RunForeign = dyn Fn(&[ForeignJob]) -> Vec<Result<ForeignOutput, String>> + Send + Sync;
@@ -119,7 +120,8 @@ pub(super) fn run(
             Some(Ok(out)) => {
                 let mut there = p.native.clone();
                 for b in &mut there.bindings {
-                    if let Some((_, bytes)) = out.iter().find(|(s, _)| *s == (b.group, b.binding)) {
+                    let key = (b.group, b.binding, b.name.clone());
+                    if let Some((_, bytes)) = out.iter().find(|(s, _)| *s == key) {
                         *b = b.with_bytes(bytes.clone());
                     }
                 }
