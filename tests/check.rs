@@ -93,6 +93,24 @@ fn run_lines_give_the_inputs_and_the_dispatch() {
 }
 
 #[test]
+fn run_lines_give_an_image_arrays_elements_one_by_one() {
+    // Twelve levels, each given by its own `--image levels[k]=…`; for the
+    // WebGPU target they share one buffer.
+    let o = atomport(&[
+        "check",
+        "--json",
+        "--target",
+        "webgpu",
+        "--variants",
+        "well-formed",
+        "tests/vulkan/mip_chain_twelve_levels.comp",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+}
+
+#[test]
 fn text_output_ends_with_the_summary() {
     let shader = temp_file(
         "check",

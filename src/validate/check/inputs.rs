@@ -554,6 +554,14 @@ pub fn generate(
             continue;
         }
         if info.array.is_some() {
+            // Elements the caller gave (`--run '--image mips[0]=…'`): the
+            // job names any it lacks.
+            let given = res.buffers.iter().any(|a| named(&a.slot, info))
+                || res.images.iter().any(|a| named(&a.slot, info))
+                || res.textures.iter().any(|a| named(&a.slot, info));
+            if given {
+                continue;
+            }
             return Err(format!(
                 "`{}` is an array of resources: give its elements with --buffer/--image/--texture NAME[k]=…",
                 info.display_name()
