@@ -275,6 +275,26 @@ async function checkPlayground(b, base, record) {
       && before[0] === 16 && words.length === before.length && sum(words) - sum(before) === 16;
     record('playground', { name: 'Run without a // run: line runs on generated inputs', passed: generatedOk,
       detail: generatedOk ? '' : `said ${generatedSaid}; Count ${count}; generated ${spec}` });
+    // An image is shown as a picture: texel (x, y) counts x + 8y, so grey
+    // runs from black at (0, 0) to white at (7, 7).
+    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 4, local_size_y = 4) in;\n' +
+      '// run: --groups 2,2 --image counts=8x8\n' +
+      'layout(set = 0, binding = 0, r32ui) uniform uimage2D counts;\n' +
+      'void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy); imageAtomicAdd(counts, p, uint(p.x + 8 * p.y)); }\n');
+    await page.waitForFunction(() => document.getElementById('wgsl').textContent.includes('workgroup_size(4, 4, 1)'), null, { timeout: CASE_MS });
+    await page.evaluate(() => { window.playgroundRan = false; });
+    await page.click('#run');
+    await page.waitForFunction(() => window.playgroundRan, null, { timeout: CASE_MS });
+    const pixels = await page.evaluate(() => {
+      const c = document.querySelector('#bindings canvas.picture');
+      if (!c) return null;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      return { width: c.width, height: c.height, first: d[0], mid: d[(3 * 8 + 4) * 4], last: d[(8 * 8 - 1) * 4] };
+    });
+    const pictureOk = pixels !== null && pixels.width === 8 && pixels.height === 8 && pixels.first === 0
+      && pixels.mid === Math.round((4 + 24) / 63 * 255) && pixels.last === 255;
+    record('playground', { name: 'Run shows an image as a picture', passed: pictureOk,
+      detail: pictureOk ? '' : `canvas ${JSON.stringify(pixels)}; status: ${await page.textContent('#status')}` });
     await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n');
     await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('playground.comp:3:'), null, { timeout: CASE_MS })
       .catch(() => {});

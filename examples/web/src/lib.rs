@@ -70,7 +70,9 @@ pub fn translate_glsl(name: String, source: String) -> Result<String, JsValue> {
 /// runs the job its `// run:` lines describe (as `atomport run` takes
 /// them), or, where it has none, on the inputs `atomport check` makes for
 /// its well-formed variant. Resolves to `{"bindings":
-/// [{"group","binding","hex"}], "generated": [flags] | null}`.
+/// [{"group","binding","name","hex"}], "pictures": [{"group","binding",
+/// "name","width","height","rgba"}], "generated": [flags] | null}`, a
+/// picture for each image and texture (see [`picture`]).
 #[cfg(feature = "glsl")]
 #[wasm_bindgen]
 pub async fn playground_run(name: String, source: String) -> Result<String, JsValue> {
@@ -104,10 +106,89 @@ pub async fn playground_run(name: String, source: String) -> Result<String, JsVa
     let out = job::run_async(&ctx, &kernel, groups, &resources)
         .await
         .map_err(fail)?;
+    let pictures: Vec<serde_json::Value> = out.bindings.iter().filter_map(picture).collect();
     serde_json::to_string(&serde_json::json!({
         "bindings": out.hex_bindings(),
+        "pictures": pictures,
         "generated": generated,
         "groups": groups,
     }))
     .map_err(fail)
+}
+
+/// The largest picture the playground draws, in texels.
+#[cfg(feature = "glsl")]
+const MOST_TEXELS: u64 = 1 << 20;
+
+/// An image's or texture's first layer (or slice, or face) as a picture:
+/// RGBA8 in hex, one texel a pixel. One channel is grey, two are red and
+/// green; the values are shown as they are where they lie in 0..=1 and
+/// scaled from their least to their greatest otherwise (an `r32ui`
+/// counter, an `rgba16f` depth), alpha opaque. `None` for buffers, and for
+/// more than [`MOST_TEXELS`] texels.
+#[cfg(feature = "glsl")]
+fn picture(b: &atomport::runtime::run::BindingOutput) -> Option<serde_json::Value> {
+    use atomport::runtime::run::Data;
+    let size = b.size.as_ref()?;
+    let width = *size.first()?;
+    let height = if b
+        .dim
+        .as_deref()
+        .is_some_and(|d| d.starts_with("1d") || d == "buffer")
+    {
+        1
+    } else {
+        size.get(1).copied().unwrap_or(1)
+    };
+    let values: Vec<f64> = match &b.data {
+        Data::U32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+        Data::I32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+        Data::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+        Data::U64(v) => v.iter().map(|&x| x as f64).collect(),
+        Data::I64(v) => v.iter().map(|&x| x as f64).collect(),
+    };
+    let layer = u64::from(width) * u64::from(height);
+    let texels = size.iter().map(|&s| u64::from(s)).product::<u64>()
+        * u64::from(b.samples.unwrap_or(1))
+        * if b.dim.as_deref().is_some_and(|d| d.starts_with("cube")) {
+            6
+        } else {
+            1
+        };
+    if layer == 0
+        || layer > MOST_TEXELS
+        || texels == 0
+        || !(values.len() as u64).is_multiple_of(texels)
+    {
+        return None;
+    }
+    let channels = (values.len() as u64 / texels) as usize;
+    let shown = &values[..layer as usize * channels];
+    let finite = shown.iter().copied().filter(|v| v.is_finite());
+    let (least, most) = finite.fold((f64::MAX, f64::MIN), |(l, m), v| (l.min(v), m.max(v)));
+    let (least, span) = if least >= 0.0 && most <= 1.0 {
+        (0.0, 1.0)
+    } else {
+        (least, (most - least).max(f64::MIN_POSITIVE))
+    };
+    let byte = |v: f64| ((v - least) / span * 255.0).round().clamp(0.0, 255.0) as u8;
+    let mut rgba = String::with_capacity(layer as usize * 8);
+    for texel in shown.chunks(channels) {
+        let c = |k: usize| texel.get(k).copied().map_or(0, byte);
+        let px = match channels {
+            1 => [c(0), c(0), c(0), 255],
+            _ => [c(0), c(1), c(2), 255],
+        };
+        for x in px {
+            rgba.push_str(&format!("{x:02x}"));
+        }
+    }
+    Some(serde_json::json!({
+        "group": b.group,
+        "binding": b.binding,
+        "name": b.name,
+        "width": width,
+        "height": height,
+        "rgba": rgba,
+    }))
 }

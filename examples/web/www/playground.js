@@ -3,7 +3,8 @@
 // map and errors (marked at their line) show beside it; Run dispatches the
 // kernel on this browser's WebGPU with the inputs its `// run:` lines give,
 // or inputs generated as `atomport check` makes them, and shows every
-// binding after it.
+// binding after it: buffers as their values, images and textures as
+// pictures too (each element of an array its own).
 import init, * as atomport from '/pkg/atomport_web.js';
 
 const EXAMPLE = `#version 450
@@ -71,6 +72,23 @@ function values(b, hex) {
   return list.length > 512 ? `${list.slice(0, 512).join(', ')}, … (${list.length} in all)` : list.join(', ');
 }
 
+// A picture `playground_run` made (RGBA8 in hex) on a canvas, scaled up
+// to at least 128 pixels across, texels kept sharp.
+function picture(p) {
+  const canvas = document.createElement('canvas');
+  canvas.width = p.width;
+  canvas.height = p.height;
+  canvas.className = 'picture';
+  canvas.title = `${p.name}: ${p.width}x${p.height}`;
+  const bytes = new Uint8ClampedArray(p.rgba.match(/../g)?.map((h) => parseInt(h, 16)) ?? []);
+  canvas.getContext('2d').putImageData(new ImageData(bytes, p.width, p.height), 0, 0);
+  const scale = Math.max(1, Math.floor(128 / Math.max(p.width, p.height)));
+  canvas.style.width = `${p.width * scale}px`;
+  canvas.style.height = `${p.height * scale}px`;
+  canvas.style.imageRendering = 'pixelated';
+  return canvas;
+}
+
 async function run() {
   if (!translation) return;
   status('running…');
@@ -79,8 +97,17 @@ async function run() {
     window.playgroundLastRun = out;
     const cells = $('bindings').querySelectorAll('td.values');
     translation.bindings.forEach((b, i) => {
-      const o = out.bindings.find((x) => x.group === b.group && x.binding === b.binding);
-      cells[i].textContent = o ? values(b, o.hex) : '';
+      // An array's elements share its binding: each is shown, by name.
+      const at = (x) => x.group === b.group && x.binding === b.binding;
+      const outs = out.bindings.filter(at);
+      cells[i].replaceChildren();
+      for (const o of outs) {
+        const text = document.createElement('div');
+        text.textContent = (outs.length > 1 ? `${o.name}: ` : '') + values(b, o.hex);
+        cells[i].append(text);
+        const p = out.pictures.find((x) => at(x) && x.name === o.name);
+        if (p) cells[i].append(picture(p));
+      }
     });
     const inputs = out.generated ? `; no // run: line, so on generated well-formed inputs (atomport check's), ${out.groups.join('x')} workgroups` : '';
     status(`ran on ${await atomport.adapter()}${inputs}`);
