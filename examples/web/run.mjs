@@ -189,6 +189,50 @@ void main() {
     const same = counted.type === 'Uint32Array' && JSON.stringify(counted.bins) === JSON.stringify(want);
     record('package', { name: 'GLSL translated and run on the page\'s GPUDevice through the JavaScript package', passed: same,
       detail: same ? '' : `${counted.type} ${counted.bins}, where the count here is ${want}` });
+    // Images through the package: a mip chain of twelve r32ui levels, which
+    // the translation holds in one buffer (past eight storage buffers),
+    // each level's texels counted up by a value naming the level and texel.
+    const mips = await timed(page.evaluate(async () => {
+      const atomport = await import('/npm/atomport/index.js');
+      const glsl = `#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, r32ui) uniform uimage2D mips[12];
+layout(set = 0, binding = 1) buffer Sizes { ivec2 size[12]; };
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  for (int k = 0; k < 12; ++k) {
+    ivec2 s = imageSize(mips[k]);
+    if (p == ivec2(0)) size[k] = s;
+    if (all(lessThan(p, s))) {
+      imageStore(mips[k], p, uvec4(imageLoad(mips[k], p).x + uint(k) * 100000u + uint(p.y) * 100u + uint(p.x)));
+    }
+  }
+}`;
+      const kernel = await atomport.translate(glsl, { name: 'mips.comp', target: 'webgpu' });
+      const size = (l) => [Math.max(40 >> l, 1), Math.max(24 >> l, 1)];
+      const images = {};
+      for (let l = 0; l < 12; l++) {
+        const [w, h] = size(l);
+        images[`mips[${l}]`] = { size: [w, h], data: Uint32Array.from({ length: w * h }, (_, i) => 7 * l + i) };
+      }
+      const adapter = await navigator.gpu.requestAdapter();
+      const device = await adapter.requestDevice();
+      const out = await atomport.run(device, kernel, { groups: [5, 3, 1], images });
+      device.destroy();
+      const wrong = [];
+      for (let l = 0; l < 12; l++) {
+        const [w, h] = size(l);
+        const want = Array.from({ length: w * h }, (_, i) => 7 * l + i + l * 100000 + Math.floor(i / w) * 100 + (i % w));
+        const got = Array.from(out[`mips[${l}]`] ?? []);
+        if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`level ${l}: ${got.slice(0, 4)}…, not ${want.slice(0, 4)}…`);
+        const s = Array.from(new Int32Array(out.Sizes.buffer)).slice(2 * l, 2 * l + 2);
+        if (s[0] !== w || s[1] !== h) wrong.push(`size ${l}: ${s}`);
+      }
+      return { packed: (kernel.bindings.find((b) => b.name === 'mips')?.packed ?? []).length, wrong };
+    }), 'package images');
+    const mipsOk = mips.packed === 12 && mips.wrong.length === 0;
+    record('package', { name: 'a mip chain of images run through the JavaScript package, its levels in one buffer', passed: mipsOk,
+      detail: mipsOk ? '' : `packed ${mips.packed}; ${mips.wrong.join('; ')}` });
     await checkPlayground(b, base, record);
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.

@@ -59,9 +59,22 @@ export class AtomportError extends Error {
 export function load(wasm?: BufferSource | URL | string): Promise<void>;
 export function translate(source: string | Uint8Array | Uint32Array | ArrayBuffer, options?: Options): Promise<Translation>;
 export function translateSync(source: string | Uint8Array | Uint32Array | ArrayBuffer, options?: Options): Translation;
+/** A storage image for `run`: `imageSize`'s numbers, and its texels' bytes in texel order (zeros when absent). */
+export interface ImageInput {
+  size: number[];
+  data?: ArrayBufferView | ArrayBuffer;
+  samples?: number;
+}
+
 export function run(
   /** A GPUDevice. */
   device: object,
   kernel: Translation,
-  options?: { groups?: [number, number, number]; buffers?: Record<string, ArrayBufferView | ArrayBuffer> },
+  options?: {
+    groups?: [number, number, number];
+    /** Storage and uniform buffers, by GLSL name or `GROUP.BINDING`. */
+    buffers?: Record<string, ArrayBufferView | ArrayBuffer>;
+    /** Storage images, by GLSL name; an array's elements as `NAME[k]`. */
+    images?: Record<string, ImageInput>;
+  },
 ): Promise<Record<string, Uint32Array | Int32Array | Float32Array | Uint8Array>>;

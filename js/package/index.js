@@ -75,21 +75,99 @@ function bindingKey(b) {
   return [b.name, b.block, `${b.group}.${b.binding}`].filter((k) => k !== undefined && k !== null);
 }
 
+/** Bytes a texel of the GLSL image format takes. */
+function texelBytes(format) {
+  if (['rgb10_a2', 'rgb10_a2ui', 'r11f_g11f_b10f'].includes(format)) return 4;
+  const m = /^(rgba|rg|r)(8|16|32|64)/.exec(format);
+  if (!m) throw new AtomportError({ kind: 'usage', message: `image format ${format} has no texel size here` });
+  return (m[1].length * Number(m[2])) / 8;
+}
+
+/** An image's width, height and layers (6 a cube) from `imageSize`'s numbers. */
+function imageExtent(dim, size) {
+  const [w, h = 1, l = 1] = size;
+  switch (dim) {
+    case '1d': case 'buffer': return [w, 1, 1];
+    case '1darray': return [w, 1, h];
+    case '2d': case '2drect': case '2dms': return [w, h, 1];
+    case 'cube': return [w, h, 6];
+    case 'cubearray': return [w, h, 6 * l];
+    default: return [w, h, l];
+  }
+}
+
+/**
+ * A storage image as the translation holds it (a texel buffer): its
+ * bytes (a 16-byte header, the texels in texel order, one spare texel) and
+ * its overrides' values (width, height, layers, samples).
+ */
+function imageBuffer(b, name, given) {
+  if (!given || !Array.isArray(given.size)) {
+    throw new AtomportError({ kind: 'usage', message: `image ${name}: give it as { size: [imageSize's numbers], data?, samples? }` });
+  }
+  const samples = given.samples ?? 1;
+  const [w, h, layers] = imageExtent(b.dim, given.size);
+  const texel = texelBytes(b.format);
+  const texels = w * h * layers * samples * texel;
+  const bytes = new Uint8Array(16 + Math.ceil(((w * h * layers * samples + 1) * texel) / 4) * 4);
+  new Uint32Array(bytes.buffer, 0, 4).set([w, h, layers, samples]);
+  if (given.data !== undefined) {
+    const data = ArrayBuffer.isView(given.data)
+      ? new Uint8Array(given.data.buffer, given.data.byteOffset, given.data.byteLength) : new Uint8Array(given.data);
+    if (data.byteLength !== texels) {
+      throw new AtomportError({ kind: 'usage', message: `image ${name}: ${data.byteLength} bytes of texels, where a ${b.format} ${b.dim} image of ${given.size.join('x')} holds ${texels}` });
+    }
+    bytes.set(data, 16);
+  }
+  const heightful = !['1d', '1darray', 'buffer'].includes(b.dim);
+  return { bytes, texels, values: [w, heightful ? h : 1, layers, samples] };
+}
+
+/** An image's texels as a typed array: of the channel's type for 32-bit one-channel formats, bytes otherwise. */
+const IMAGE_ARRAYS = { r32ui: Uint32Array, r32i: Int32Array, r32f: Float32Array };
+
 /**
  * Runs a translated kernel on `device` (a GPUDevice): `groups` workgroups,
  * each storage or uniform buffer from `buffers` by GLSL name (block or
  * instance) or `GROUP.BINDING` (typed arrays or ArrayBuffers; missing ones
- * are zeros of the binding's least size). Resolves to every writable
- * buffer after the dispatch, by name, as a typed array of its element type.
- * Images, textures and samplers are bound by the caller's own WebGPU code:
- * this call refuses a kernel that has them, naming the binding.
+ * are zeros of the binding's least size), each storage image from
+ * `images` by name (`{ size: [imageSize's numbers], data?: texel bytes in
+ * texel order, samples? }`; an array's elements as `NAME[k]`). Resolves
+ * to every writable buffer and every image after the dispatch, by name, as
+ * a typed array (a buffer's of its element type, an image's texels as
+ * `Uint32Array`, `Int32Array` or `Float32Array` for r32ui, r32i and r32f,
+ * bytes otherwise). Textures and samplers are bound by the caller's own
+ * WebGPU code: this call refuses a kernel that has them, naming the binding.
  */
-export async function run(device, kernel, { groups = [1, 1, 1], buffers = {} } = {}) {
+export async function run(device, kernel, { groups = [1, 1, 1], buffers = {}, images = {} } = {}) {
   const gpu = globalThis.GPUBufferUsage;
   if (!gpu) throw new AtomportError({ kind: 'usage', message: 'run needs WebGPU (a browser); Node translates only' });
   const made = [];
   const entries = new Map();
+  const constants = {};
   for (const b of kernel.bindings) {
+    if (b.kind === 'image') {
+      // An array held in one buffer (`packed`) takes its elements one
+      // after another, each at a multiple of 16 bytes.
+      const elements = b.packed ? b.packed.map((e, k) => [`${b.name}[${k}]`, e.size_overrides, e.offset_override])
+        : [[b.name, b.size_overrides, undefined]];
+      const parts = [];
+      let offset = 0;
+      for (const [name, ids, offsetId] of elements) {
+        const image = imageBuffer(b, name, images[name]);
+        ids.forEach((id, k) => { constants[id] = image.values[k]; });
+        if (offsetId !== undefined) constants[offsetId] = offset / texelBytes(b.format);
+        parts.push({ name, image, offset });
+        offset += Math.ceil(image.bytes.byteLength / 16) * 16;
+      }
+      const size = parts.at(-1).offset + parts.at(-1).image.bytes.byteLength;
+      const buffer = device.createBuffer({ size, usage: gpu.STORAGE | gpu.COPY_SRC | gpu.COPY_DST });
+      for (const p of parts) device.queue.writeBuffer(buffer, p.offset, p.image.bytes);
+      made.push({ b, buffer, size, parts });
+      if (!entries.has(b.group)) entries.set(b.group, []);
+      entries.get(b.group).push({ binding: b.binding, resource: { buffer } });
+      continue;
+    }
     const uniform = b.kind === 'uniform';
     if (!uniform && !b.kind.startsWith('storage')) {
       throw new AtomportError({ kind: 'usage', message: `binding ${b.group}.${b.binding} (${b.name}) is a ${b.kind}: run() binds buffers only` });
@@ -112,7 +190,7 @@ export async function run(device, kernel, { groups = [1, 1, 1], buffers = {} } =
     entries.get(b.group).push({ binding: b.binding, resource: { buffer } });
   }
   const module = device.createShaderModule({ code: kernel.wgsl });
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: kernel.entry } });
+  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: kernel.entry, constants } });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
@@ -122,7 +200,7 @@ export async function run(device, kernel, { groups = [1, 1, 1], buffers = {} } =
   pass.dispatchWorkgroups(...groups);
   pass.end();
   const reads = [];
-  for (const m of made.filter((m) => m.b.kind === 'storage_read_write')) {
+  for (const m of made.filter((m) => m.b.kind === 'storage_read_write' || m.b.kind === 'image')) {
     const staging = device.createBuffer({ size: m.size, usage: gpu.MAP_READ | gpu.COPY_DST });
     encoder.copyBufferToBuffer(m.buffer, 0, staging, 0, m.size);
     reads.push({ m, staging });
@@ -134,6 +212,13 @@ export async function run(device, kernel, { groups = [1, 1, 1], buffers = {} } =
     const copy = staging.getMappedRange().slice(0);
     staging.unmap();
     staging.destroy();
+    if (m.parts) {
+      for (const p of m.parts) {
+        const texels = copy.slice(p.offset + 16, p.offset + 16 + p.image.texels);
+        out[p.name] = new (IMAGE_ARRAYS[m.b.format] ?? Uint8Array)(texels);
+      }
+      continue;
+    }
     out[m.b.name] = new (ARRAYS[m.b.element] ?? Uint8Array)(copy);
   }
   for (const m of made) m.buffer.destroy();
