@@ -257,3 +257,40 @@ void main() {
         assert_eq!(got, want, "{}", ctx.backend_name());
     }
 }
+
+#[test]
+fn blocks_aliased_in_a_header_that_names_the_sets_are_vulkan_aliases() {
+    let k = kernel("aliased_views_in_header.comp");
+    assert_eq!(k.dialect(), Some(atomport::Dialect::Vulkan));
+    let first = k.binding_named("words32").unwrap();
+    for view in ["words16", "words8"] {
+        assert_eq!(
+            k.binding_named(view).unwrap().alias_of,
+            Some(first.binding),
+            "{view}"
+        );
+    }
+    let source: Vec<u32> = (0..64u32).map(|i| i * 1000 + 7).collect();
+    let mut want = vec![0u32; 64 * 4];
+    for (i, &s) in source.iter().enumerate() {
+        want[4 * i] = s;
+        want[4 * i + 1] = (s + 1) & 0xffff;
+        want[4 * i + 2] = (s + 2) & 0xff;
+    }
+    for ctx in common::contexts(k.required_features()) {
+        let words = Buffer::zeroed(&ctx, 64 * 16).unwrap();
+        let src = Buffer::from_slice(&ctx, &source).unwrap();
+        ctx.dispatch(
+            &k,
+            [1, 1, 1],
+            &[Bind::named("words8", &words), Bind::named("Source", &src)],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        assert_eq!(
+            words.read::<u32>(&ctx).unwrap(),
+            want,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}

@@ -226,7 +226,8 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
 /// superset of Vulkan's (so its diagnostics are the real ones), and decides
 /// the dialect from what came out, compiling a second time only where that
 /// cannot tell. A shader is Vulkan GLSL when it compiles under Vulkan's
-/// rules with no two resources at one binding. Loose uniforms and atomic
+/// rules with no two resources of different kinds at one binding (buffer
+/// blocks of one kind there alias one buffer, as Vulkan allows). Loose uniforms and atomic
 /// counters never compile under Vulkan's rules; a shader with neither, whose
 /// every resource names its binding and no two share one, compiles to the
 /// same SPIR-V under both (a test checks this over the corpus), so one
@@ -244,8 +245,10 @@ fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
             ..opengl
         });
     }
+    // Buffer blocks of one kind at one binding are Vulkan's aliases of
+    // one buffer (a header naming its sets, included, declares them so).
     match compile_as(source, opts, Dialect::Vulkan) {
-        Ok(c) if !bindings_shared(&c.words) => Ok(c),
+        Ok(c) if !bindings_shared_across_kinds(&c.words) => Ok(c),
         _ => Ok(opengl),
     }
 }
@@ -912,15 +915,40 @@ fn diagnostics(
 /// units and the other kinds number their bindings separately. Scans the
 /// words without building a module; malformed words just end the scan.
 fn bindings_shared(words: &[u32]) -> bool {
+    shared_slots(words).next().is_some()
+}
+
+/// Whether two variables at one (descriptor set, binding) are of different
+/// storage classes, or not buffer blocks: what only OpenGL's per-kind
+/// numbering allows. Buffer blocks of one class sharing a binding alias
+/// one buffer, which Vulkan allows.
+fn bindings_shared_across_kinds(words: &[u32]) -> bool {
+    const STORAGE_BUFFER: u32 = 12;
+    const UNIFORM: u32 = 2;
+    shared_slots(words).any(|classes| {
+        classes.iter().any(|&c| c != classes[0])
+            || !matches!(classes[0], Some(STORAGE_BUFFER | UNIFORM))
+    })
+}
+
+/// The storage classes of the variables at each (descriptor set, binding)
+/// that more than one variable has (`None` for a variable not found).
+fn shared_slots(words: &[u32]) -> impl Iterator<Item = Vec<Option<u32>>> {
     const OP_DECORATE: u32 = 71;
+    const OP_VARIABLE: u32 = 59;
     const BINDING: u32 = 33;
     const DESCRIPTOR_SET: u32 = 34;
     let mut slots: std::collections::HashMap<u32, (u32, Option<u32>)> = Default::default();
+    // Variable -> its storage class.
+    let mut classes: std::collections::HashMap<u32, u32> = Default::default();
     let mut at = 5;
     while at < words.len() {
         let count = (words[at] >> 16) as usize;
         if count == 0 || at + count > words.len() {
             break;
+        }
+        if words[at] & 0xffff == OP_VARIABLE && count >= 4 {
+            classes.insert(words[at + 2], words[at + 3]);
         }
         if words[at] & 0xffff == OP_DECORATE && count == 4 {
             let (target, decoration, value) = (words[at + 1], words[at + 2], words[at + 3]);
@@ -933,11 +961,16 @@ fn bindings_shared(words: &[u32]) -> bool {
         }
         at += count;
     }
-    let mut seen = std::collections::HashSet::new();
-    slots
-        .values()
-        .filter_map(|&(set, binding)| binding.map(|b| (set, b)))
-        .any(|slot| !seen.insert(slot))
+    let mut by_slot: std::collections::HashMap<(u32, u32), Vec<Option<u32>>> = Default::default();
+    for (&target, &(set, binding)) in &slots {
+        if let Some(b) = binding {
+            by_slot
+                .entry((set, b))
+                .or_default()
+                .push(classes.get(&target).copied());
+        }
+    }
+    by_slot.into_values().filter(|c| c.len() > 1)
 }
 
 #[cfg(test)]
