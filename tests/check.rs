@@ -111,6 +111,21 @@ fn run_lines_give_an_image_arrays_elements_one_by_one() {
 }
 
 #[test]
+fn images_declared_without_a_format_get_one_of_their_type() {
+    // A wavelet pass's output written without a format, beside a counter
+    // image read and written: the generated inputs give each a format.
+    let shader = temp_file(
+        "check",
+        "formatless.comp",
+        "#version 450\n#extension GL_EXT_shader_image_load_formatted : require\nlayout(local_size_x = 8, local_size_y = 8) in;\nlayout(set = 0, binding = 0) writeonly uniform image2D outImg;\nlayout(set = 0, binding = 1) uniform uimage2D counts;\nvoid main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy); uint c = imageLoad(counts, p).x; imageStore(counts, p, uvec4(c + 1u)); imageStore(outImg, p, vec4(float(c) * 0.25, 0.5, 1.0, 1.0)); }\n",
+    );
+    let o = atomport(&["check", "--json", "--variants", "well-formed", &shader]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+}
+
+#[test]
 fn text_output_ends_with_the_summary() {
     let shader = temp_file(
         "check",

@@ -620,8 +620,25 @@ pub fn generate(
                 }
                 .unwrap_or_default();
                 let samples = if dim.contains("ms") { ":samples=4" } else { "" };
+                // A storage image declared without a format takes one of
+                // its sampled type: r32 where it is read and written (what
+                // every backend stores so), four channels otherwise.
+                let format = match info.texture.as_ref().filter(|t| t.format_from_host) {
+                    Some(t) => {
+                        let both = t.access.is_none_or(|a| a == "read_write");
+                        match (t.sample, both) {
+                            ("uint", true) => ":r32uint",
+                            ("sint", true) => ":r32sint",
+                            (_, true) => ":r32float",
+                            ("uint", false) => ":rgba32uint",
+                            ("sint", false) => ":rgba32sint",
+                            _ => ":rgba16float",
+                        }
+                    }
+                    None => "",
+                };
                 let spec = format!(
-                    "{}={}:fill={}{samples}",
+                    "{}={}{format}:fill={}{samples}",
                     slot_text(info),
                     image_size(dim),
                     image_fill(info, variant)
