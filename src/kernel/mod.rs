@@ -416,6 +416,9 @@ impl Kernel {
                 .find(|i| i.group == b.group && i.binding == b.binding)
             {
                 b.kind = BindingKind::Image;
+                // The texel buffer's struct is atomport's, not a name the
+                // shader gave.
+                b.block_name = None;
                 b.element = Some(img.format.scalar());
                 b.image = Some(ImageShape {
                     dim: img.dim,
