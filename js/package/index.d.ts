@@ -27,6 +27,8 @@ export interface Binding {
   element: 'u32' | 'i32' | 'f32' | string | null;
   min_size: number;
   block?: string;
+  /** The other blocks declared at this binding, which it serves (the WebGPU target binds a written buffer once). */
+  also?: string[];
   [more: string]: unknown;
 }
 

@@ -71,8 +71,10 @@ export async function translate(source, options = {}) {
 
 const ARRAYS = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
 
+// The names a binding is given by: its own, its block's, those of the
+// blocks declared at its binding that it serves (`also`), and GROUP.BINDING.
 function bindingKey(b) {
-  return [b.name, b.block, `${b.group}.${b.binding}`].filter((k) => k !== undefined && k !== null);
+  return [b.name, b.block, ...(b.also ?? []), `${b.group}.${b.binding}`].filter((k) => k !== undefined && k !== null);
 }
 
 /** Bytes a texel of the GLSL image format takes. */
