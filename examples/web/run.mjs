@@ -233,6 +233,32 @@ void main() {
     const mipsOk = mips.packed === 12 && mips.wrong.length === 0;
     record('package', { name: 'a mip chain of images run through the JavaScript package, its levels in one buffer', passed: mipsOk,
       detail: mipsOk ? '' : `packed ${mips.packed}; ${mips.wrong.join('; ')}` });
+    // Two views of one buffer at one binding, given by the second's name.
+    const views = await timed(page.evaluate(async () => {
+      const atomport = await import('/npm/atomport/index.js');
+      const glsl = `#version 450
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer Words { uint words[]; };
+layout(set = 0, binding = 0) buffer Bytes { uint8_t bytes[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  words[i] += 1u;
+  bytes[4u * i + 3u] = uint8_t(i);
+}`;
+      const kernel = await atomport.translate(glsl, { name: 'views.comp', target: 'webgpu' });
+      const adapter = await navigator.gpu.requestAdapter();
+      const device = await adapter.requestDevice();
+      const out = await atomport.run(device, kernel, { buffers: { Bytes: new Uint32Array(16).fill(0x10) } });
+      device.destroy();
+      const b = kernel.bindings[0];
+      return { bindings: kernel.bindings.length, name: b.name, also: b.also, words: Array.from(new Uint32Array(out[b.name].buffer)) };
+    }), 'package views');
+    const wantViews = Array.from({ length: 16 }, (_, i) => ((i << 24) | 0x11) >>> 0);
+    const viewsOk = views.bindings === 1 && JSON.stringify(views.words) === JSON.stringify(wantViews);
+    record('package', { name: 'two blocks at one binding, one buffer given by either name through the JavaScript package', passed: viewsOk,
+      detail: viewsOk ? '' : JSON.stringify(views) });
     await checkPlayground(b, base, record);
     record('runtime', JSON.parse(await timed(page.evaluate(() => window.suite.batch()), 'batch')));
     // Dispatch overhead: atomport against the same WGSL by hand, interleaved.
