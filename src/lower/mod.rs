@@ -206,6 +206,53 @@ struct SpirvOutcome {
     weak_compare_exchanges: compswap::Ordinals,
 }
 
+/// The passes that address memory anew: buffer references into the
+/// arena, and buffers made words. For WebGPU, which binds a written
+/// buffer once per dispatch, blocks declared at one binding share one array
+/// of words there, and buffer references' memory has one view.
+fn memory_passes(
+    m: &mut model::Model,
+    web: bool,
+    volatile: &[rspirv::spirv::Word],
+    found: &mut SpirvOutcome,
+) -> Result<float::WordLoops> {
+    let shared = if web {
+        alias::alias_classes(m, std::mem::take(&mut found.aliases))
+    } else {
+        Vec::new()
+    };
+    let (views, mut word_loops) = references::buffer_references(m, web)?;
+    found.aliases.extend(views);
+    let (word_blocks, more_loops) = words::word_addressed_memory(m, volatile, &shared)?;
+    found.words = word_blocks;
+    word_loops.extend(more_loops);
+    Ok(word_loops)
+}
+
+/// Storage images held in texel buffers (every one for WebGPU), and for
+/// WebGPU, image arrays held in one buffer where their texel buffers would
+/// pass the storage buffers a stage may bind; returns the masked stores
+/// of sub-word texels for the float pass.
+fn texel_buffers(
+    m: &mut model::Model,
+    opts: &SourceOptions,
+    split: &[arrays::SplitArray],
+    found: &mut SpirvOutcome,
+) -> Result<Vec<float::MaskedStore>> {
+    let web = opts.target == front::Platform::WebGpu;
+    let limit = opts.max_storage_buffers.unwrap_or(WEBGPU_STORAGE_BUFFERS);
+    let (images, texel_stores, packed) = image::images_to_texel_buffers(
+        m,
+        opts.images_as_texel_buffers || web,
+        web.then_some((split, limit)),
+        &found.formatless,
+        fault::active(fault::Fault::SwappedImageAxes),
+    )?;
+    found.images = images;
+    found.packed = packed;
+    Ok(texel_stores)
+}
+
 /// WebGPU's default `maxStorageBuffersPerShaderStage`.
 const WEBGPU_STORAGE_BUFFERS: u32 = 8;
 
@@ -316,20 +363,7 @@ fn spirv_passes(
             )?;
         }
         found.push = push::push_constants_to_buffers(&mut m)?;
-        // WebGPU binds a written buffer once per dispatch: blocks declared
-        // at one binding share one array of words there, and buffer
-        // references' memory has one view.
-        let shared = if web {
-            alias::alias_classes(&m, std::mem::take(&mut found.aliases))
-        } else {
-            Vec::new()
-        };
-        let (views, mut word_loops) = references::buffer_references(&mut m, web)?;
-        found.aliases.extend(views);
-        let (word_blocks, more_loops) =
-            words::word_addressed_memory(&mut m, &qualified.volatile, &shared)?;
-        found.words = word_blocks;
-        word_loops.extend(more_loops);
+        let mut word_loops = memory_passes(&mut m, web, &qualified.volatile, &mut found)?;
         halfs::lower_halfs(&mut m)?;
         narrow::lower_narrow_integers(&mut m)?;
         compat::match_bit_query_types(&mut m)?;
@@ -363,20 +397,9 @@ fn spirv_passes(
         // an override when the pipeline is created.
         non_finite::non_finite_values(&mut m)?;
         spec::constants_at_run_time(&mut m)?;
-        // Storage-image arrays held in one buffer where their texel
-        // buffers would pass WebGPU's storage buffers per stage.
-        let limit = opts.max_storage_buffers.unwrap_or(WEBGPU_STORAGE_BUFFERS);
-        let pack = web.then_some((split.as_slice(), limit));
-        let (images, texel_stores, packed) = image::images_to_texel_buffers(
-            &mut m,
-            opts.images_as_texel_buffers || web,
-            pack,
-            &found.formatless,
-            fault::active(fault::Fault::SwappedImageAxes),
-        )?;
-        found.images = images;
-        found.packed = packed;
-        word_loops.stores.extend(texel_stores);
+        word_loops
+            .stores
+            .extend(texel_buffers(&mut m, opts, &split, &mut found)?);
         // After the image pass: images it made texel buffers answer their
         // sizes themselves.
         found.layer_counts = sampler::array_sizes_from_overrides(&mut m)?;

@@ -9,7 +9,7 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
 
 use crate::Result;
-use crate::lower::memory::words::{Layout, holds_narrow, misplaced};
+use crate::lower::memory::layout::{Layout, holds_narrow, misplaced};
 use crate::lower::model::{Model, id};
 
 /// One member of a buffer made words, as the shader declared it.

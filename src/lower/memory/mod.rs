@@ -1,5 +1,6 @@
 //! Memory layout: memory WGSL cannot type as 32-bit words ([`words`],
-//! with the members the binding map reports in [`declared`]), buffer
+//! reading the declared layout through [`layout`], with the members the
+//! binding map reports in [`declared`]), buffer
 //! references as offsets into one arena ([`references`]),
 //! images held in buffers and their texel addressing ([`texel`]), std140's
 //! padded array strides ([`std140`]) and whole copies of memory that holds
@@ -8,6 +9,7 @@
 
 pub mod copies;
 pub mod declared;
+pub mod layout;
 pub mod references;
 pub mod std140;
 pub mod texel;

@@ -58,17 +58,7 @@ pub fn buffer_references(
     m: &mut Model,
     one_view: bool,
 ) -> Result<(Vec<crate::lower::Alias>, WordLoops)> {
-    let refs: HashSet<Word> = m
-        .module()
-        .types_global_values
-        .iter()
-        .filter(|t| {
-            t.class.opcode == Op::TypePointer
-                && t.operands.first()
-                    == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
-        })
-        .filter_map(|t| t.result_id)
-        .collect();
+    let refs = reference_pointer_types(m);
     if refs.is_empty() {
         // A reference type the shader declared but never used is gone with
         // the unused globals; what declared the addressing goes too.
@@ -89,7 +79,7 @@ pub fn buffer_references(
     let target = Target {
         class: StorageClass::StorageBuffer,
         block: false,
-        atomic: one_view && atomic_through_references(m, &narrow),
+        atomic: one_view && atomic_through_references(m, &narrow, &refs),
         ordered: false,
         word_ptr: m.pointer_to(StorageClass::StorageBuffer, uint),
         guard: None,
@@ -366,17 +356,27 @@ struct Views {
     views: HashMap<Word, (Word, Word)>,
 }
 
+/// The pointer types into physical storage buffers: buffer references.
+fn reference_pointer_types(m: &Model) -> HashSet<Word> {
+    m.module()
+        .types_global_values
+        .iter()
+        .filter(|t| {
+            t.class.opcode == Op::TypePointer
+                && t.operands.first()
+                    == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
+        })
+        .filter_map(|t| t.result_id)
+        .collect()
+}
+
 /// Whether an atomic, or a store of a type holding 8- or 16-bit integers,
-/// goes through a buffer reference: then the arena's words are atomic.
-fn atomic_through_references(m: &Model, narrow: &HashMap<Word, u32>) -> bool {
+/// goes through a buffer reference (a pointer of a type of `refs`): then
+/// the arena's words are atomic.
+fn atomic_through_references(m: &Model, narrow: &HashMap<Word, u32>, refs: &HashSet<Word>) -> bool {
     let through_reference = |p: Option<Word>| {
         p.and_then(|p| m.result_type(p))
-            .and_then(|t| m.global(t))
-            .is_some_and(|t| {
-                t.class.opcode == Op::TypePointer
-                    && t.operands.first()
-                        == Some(&Operand::StorageClass(StorageClass::PhysicalStorageBuffer))
-            })
+            .is_some_and(|t| refs.contains(&t))
     };
     m.instructions().any(|i| {
         let p = i.operands.first().and_then(id);

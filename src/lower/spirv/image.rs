@@ -345,27 +345,7 @@ pub fn images_to_texel_buffers(
         );
     }
     rewrite_functions(m, &lowered, &common)?;
-    // The packed arrays' other elements now live in element 0's buffer.
-    let mut packed = Vec::new();
-    for a in &packed_arrays {
-        let first = a.vars[0];
-        let (group, binding) = m.slot(first);
-        let mut elements = packed_elements.remove(&first).unwrap_or_default();
-        elements.sort_by_key(|e| e.0);
-        m.set_name(first, a.name.clone());
-        packed.push(PackedArray {
-            group,
-            binding,
-            name: a.name.clone(),
-            elements: elements.into_iter().map(|e| e.1).collect(),
-        });
-    }
-    let gone: std::collections::HashSet<Word> = packed_at
-        .iter()
-        .filter(|(v, (first, ..))| v != &first)
-        .map(|(v, _)| *v)
-        .collect();
-    m.remove_globals(|v| gone.contains(&v));
+    let packed = packed_in_place(m, &packed_arrays, packed_elements);
     m.remove_unused_types(&[Op::TypePointer, Op::TypeImage]);
     // Every 64-bit image is now a buffer of 64-bit integers: naga's reader
     // knows neither the extension nor the capability.
@@ -374,6 +354,36 @@ pub fn images_to_texel_buffers(
         &["SPV_EXT_shader_image_int64"],
     );
     Ok((bindings, common.stores.take(), packed))
+}
+
+/// The packed arrays as the binding map shows them, each named as its
+/// array at element 0's binding; the other elements' variables, whose
+/// texels now live in element 0's buffer, are gone.
+fn packed_in_place(
+    m: &mut Model,
+    arrays: &[&SplitArray],
+    mut elements: HashMap<Word, Vec<(usize, crate::PackedElement)>>,
+) -> Vec<PackedArray> {
+    let mut packed = Vec::new();
+    for a in arrays {
+        let first = a.vars[0];
+        let (group, binding) = m.slot(first);
+        let mut of_array = elements.remove(&first).unwrap_or_default();
+        of_array.sort_by_key(|e| e.0);
+        m.set_name(first, a.name.clone());
+        packed.push(PackedArray {
+            group,
+            binding,
+            name: a.name.clone(),
+            elements: of_array.into_iter().map(|e| e.1).collect(),
+        });
+    }
+    let gone: std::collections::HashSet<Word> = arrays
+        .iter()
+        .flat_map(|a| a.vars[1..].iter().copied())
+        .collect();
+    m.remove_globals(|v| gone.contains(&v));
+    packed
 }
 
 /// The split arrays of `chosen` storage images to pack, largest first,
