@@ -317,6 +317,22 @@ impl Context {
                     if let Some(k) = (0..n).find(|&k| given.iter().all(|b| b.element != k)) {
                         return Err(missing(Some(k)));
                     }
+                    // A packed array holds each element in a region of its
+                    // own: one image at two elements would not alias.
+                    if !info.packed.is_empty() {
+                        for (i, a) in given.iter().enumerate() {
+                            if let Some(b) = given[..i]
+                                .iter()
+                                .find(|b| b.resource.id() == a.resource.id())
+                            {
+                                let name = info.display_name();
+                                return Err(Error::Dispatch(format!(
+                                    "`{name}[{}]` and `{name}[{}]` are one image: the translation holds the array's elements in one buffer, a region each, so each must be an image of its own",
+                                    b.element, a.element
+                                )));
+                            }
+                        }
+                    }
                     let limit = limits.max_binding_array_elements_per_shader_stage;
                     if info.is_binding_array() && n > limit {
                         return Err(Error::Limit {
