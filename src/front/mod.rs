@@ -379,7 +379,7 @@ pub struct SourceOptions {
     pub target: Platform,
     /// Parse and validate the written WGSL back before the translation is
     /// returned, as a host that ships the text wants: [`crate::translate()`],
-    /// [`crate::translate_file`], [`crate::Translation::translate_dir`] and
+    /// [`crate::translate_file`], [`crate::build::translate_dir`] and
     /// `atomport translate` set it, and the WebGPU target always reads back.
     /// Off by default: atomport's runtime compiles the translated module,
     /// never the text, and the read-back would take about a third of a

@@ -474,7 +474,8 @@ impl Kernel {
         }
     }
 
-    /// The binding a GLSL name refers to: a block's instance or type name,
+    /// The binding a GLSL name refers to: a block's instance or type name
+    /// (or that of a block the binding serves, [`BindingInfo::also`]),
     /// an opaque uniform's name (image, texture, sampler), `gl_DefaultUniformBlock`
     /// for the loose uniforms, or an `atomic_uint` counter's name (its
     /// buffer). An unknown name is an error listing the names there are.

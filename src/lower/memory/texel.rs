@@ -183,7 +183,7 @@ impl ImageDim {
 }
 
 /// One texel's place: column, row, layer (slice, array layer, face) and
-/// sample. [`crate::Image::index`] turns it into the texel's position in
+/// sample. [`crate::ImageDesc::index`] turns it into the texel's position in
 /// texel order, to find a texel among those an image reads back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TexelAddress {
