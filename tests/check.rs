@@ -126,6 +126,29 @@ fn images_declared_without_a_format_get_one_of_their_type() {
 }
 
 #[test]
+fn an_adapter_lacking_a_feature_runs_the_translation_made_for_it() {
+    // 64-bit arithmetic: llvmpipe's GL has no SHADER_INT64, so it runs the
+    // translation with pairs of words, checked like any other.
+    let o = atomport(&[
+        "check",
+        "--json",
+        "--variants",
+        "well-formed",
+        "tests/vulkan/int64_arithmetic.comp",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+    let runs = v[0]["runs"].as_array().unwrap();
+    for r in runs {
+        assert_eq!(r["verdict"], "exact", "{r}");
+    }
+    if common::backend_names().contains(&"gl") {
+        assert!(runs.iter().any(|r| r["backend"] == "gl"), "{v}");
+    }
+}
+
+#[test]
 fn text_output_ends_with_the_summary() {
     let shader = temp_file(
         "check",

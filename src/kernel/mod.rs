@@ -87,6 +87,9 @@ struct Original {
     words: Vec<u32>,
     opts: SourceOptions,
     unbound: Vec<String>,
+    /// Loose uniforms' initializers (OpenGL GLSL), for a translation made
+    /// again ([`Kernel::refitted`]).
+    initializers: Vec<(String, String)>,
     /// The native module, or why there is none.
     native: std::sync::OnceLock<std::result::Result<Vec<u32>, String>>,
 }
@@ -357,6 +360,7 @@ impl Kernel {
                     words,
                     opts: opts.clone(),
                     unbound,
+                    initializers: provenance.initializers.clone(),
                     native: std::sync::OnceLock::new(),
                 })
             }),
@@ -377,6 +381,32 @@ impl Kernel {
         self.dialect = dialect;
         self.warnings = warnings;
         self.forms = forms;
+    }
+
+    /// This kernel translated again from its original SPIR-V in the forms
+    /// an adapter of `features` runs ([`SourceOptions::fitted_to`]: 64-bit
+    /// integers as pairs of words where it lacks SHADER_INT64, binding
+    /// arrays and native float atomics where it has them). `None` where
+    /// the forms this translation took are those already, or where there
+    /// is no original (WGSL input).
+    pub fn refitted(&self, features: wgt::Features) -> Option<Result<Kernel>> {
+        let o = self.original.as_deref()?;
+        let fitted = o.opts.clone().fitted_to(features);
+        let forms = |s: &SourceOptions| (s.native_float_atomics, s.binding_arrays, s.int64_pairs);
+        if forms(&fitted) == forms(&o.opts) {
+            return None;
+        }
+        let glsl = self.dialect.map(|dialect| GlslOrigin {
+            dialect,
+            initializers: o.initializers.clone(),
+            includes: self.includes.clone(),
+        });
+        let (words, unbound) = (o.words.clone(), o.unbound.clone());
+        Some(
+            crate::lower::lower_spirv(&words, &fitted, &unbound)
+                .and_then(|lowered| Kernel::from_lowered(lowered, (words, unbound), glsl, &fitted))
+                .and_then(|k| k.for_target(None, &fitted)),
+        )
     }
 
     /// The SPIR-V the kernel was translated from (glslang's output for

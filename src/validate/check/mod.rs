@@ -183,14 +183,23 @@ impl Report {
 struct Contexts {
     native: Context,
     others: Vec<(BackendChoice, std::result::Result<Context, String>)>,
+    /// Per other backend, where its adapter lacks a feature the
+    /// translation needs: the translation made again in the forms it runs
+    /// ([`Kernel::refitted`]: 64-bit integers as pairs on llvmpipe's GL),
+    /// or why not.
+    refitted: Vec<Option<std::result::Result<Kernel, String>>>,
 }
 
 impl Contexts {
     fn open(kernel: &Kernel, opts: &CheckOptions) -> crate::Result<Contexts> {
-        let base = ContextOptions::from_env_with(Some(BackendChoice::Vulkan))?
-            .with_timeout(opts.timeout)
-            .with_features(kernel.required_features());
-        let native = Context::new(&base.clone().for_native()?)?;
+        let plain =
+            ContextOptions::from_env_with(Some(BackendChoice::Vulkan))?.with_timeout(opts.timeout);
+        let native = Context::new(
+            &plain
+                .clone()
+                .with_features(kernel.required_features())
+                .for_native()?,
+        )?;
         let backends: Vec<BackendChoice> = if opts.backends.is_empty() {
             BackendChoice::SINGLE
                 .into_iter()
@@ -199,28 +208,56 @@ impl Contexts {
         } else {
             opts.backends.clone()
         };
-        let others = backends
-            .into_iter()
-            .filter(|b| *b != BackendChoice::Vulkan)
-            .map(|b| {
-                let ctx = Context::new(&base.clone().with_backend(b)).map_err(|e| e.to_string());
-                (b, ctx)
-            })
-            .collect();
-        Ok(Contexts { native, others })
+        let need = kernel.required_features();
+        let mut others = Vec::new();
+        let mut refitted = Vec::new();
+        for b in backends.into_iter().filter(|b| *b != BackendChoice::Vulkan) {
+            let o = plain.clone().with_backend(b);
+            // An adapter that lacks a feature the translation needs runs
+            // the translation made for what it has, where one differs.
+            let has = o.adapter_features().unwrap_or(need);
+            let refit = (!has.contains(need))
+                .then(|| kernel.refitted(has))
+                .flatten()
+                .map(|k| k.map_err(|e| format!("translated for this adapter: {e}")));
+            let features = match &refit {
+                Some(Ok(k)) => k.required_features(),
+                _ => need,
+            };
+            others.push((
+                b,
+                Context::new(&o.with_features(features)).map_err(|e| e.to_string()),
+            ));
+            refitted.push(refit);
+        }
+        Ok(Contexts {
+            native,
+            others,
+            refitted,
+        })
     }
 
-    /// The translation's contexts, Vulkan's (the native one) first.
+    /// The translation's contexts, Vulkan's (the native one) first, each
+    /// with the translation it runs (`kernel`, or the one made for it).
     fn translations<'c>(
         &'c self,
+        kernel: &'c Kernel,
         opts: &CheckOptions,
-    ) -> Vec<(&'static str, std::result::Result<&'c Context, &'c str>)> {
+    ) -> Vec<(
+        &'static str,
+        std::result::Result<(&'c Context, &'c Kernel), &'c str>,
+    )> {
         let mut out = Vec::new();
         if opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan) {
-            out.push(("vulkan", Ok(&self.native)));
+            out.push(("vulkan", Ok((&self.native, kernel))));
         }
-        for (b, c) in &self.others {
-            out.push((b.name(), c.as_ref().map_err(String::as_str)));
+        for ((b, c), refit) in self.others.iter().zip(&self.refitted) {
+            let run = match (c, refit) {
+                (Err(e), _) | (Ok(_), Some(Err(e))) => Err(e.as_str()),
+                (Ok(c), Some(Ok(k))) => Ok((c, k)),
+                (Ok(c), None) => Ok((c, kernel)),
+            };
+            out.push((b.name(), run));
         }
         out
     }
@@ -353,8 +390,8 @@ fn run_variant(
     // they leave different depend on the order invocations ran in.
     let mut again: Option<Vec<RunOutput>> = None;
     let mut out = Vec::new();
-    for (backend, ctx) in contexts.translations(opts) {
-        let ctx = match ctx {
+    for (backend, ctx) in contexts.translations(kernel, opts) {
+        let (ctx, translation) = match ctx {
             Ok(c) => c,
             Err(e) => {
                 out.push(blank(backend, Verdict::NotRun, 0, Some(e.to_string())));
@@ -362,7 +399,7 @@ fn run_variant(
             }
         };
         let mut run = blank(backend, Verdict::Exact, written, None);
-        match job::run(ctx, kernel, v.groups, v.res, false) {
+        match job::run(ctx, translation, v.groups, v.res, false) {
             Ok(t) => {
                 let found = differing(&native, &t, layouts);
                 let mut varying = Vec::new();
@@ -376,7 +413,7 @@ fn run_variant(
                             })
                             .collect::<Vec<RunOutput>>()
                     });
-                    let t2 = job::run(ctx, kernel, v.groups, v.res, false).ok();
+                    let t2 = job::run(ctx, translation, v.groups, v.res, false).ok();
                     let pairs = again
                         .iter()
                         .map(|n| (&native, n))
