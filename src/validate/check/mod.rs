@@ -177,6 +177,13 @@ impl Report {
     }
 }
 
+/// A backend's name and what the translation runs on there: its context
+/// and the translation it runs, or why it cannot run.
+type Where<'c> = (
+    &'static str,
+    std::result::Result<(&'c Context, &'c Kernel), &'c str>,
+);
+
 /// The contexts a check runs on: the native one (Vulkan with passthrough
 /// shaders, which also runs the Vulkan translation) and one per other
 /// backend, or why a backend cannot run the kernel.
@@ -239,14 +246,7 @@ impl Contexts {
 
     /// The translation's contexts, Vulkan's (the native one) first, each
     /// with the translation it runs (`kernel`, or the one made for it).
-    fn translations<'c>(
-        &'c self,
-        kernel: &'c Kernel,
-        opts: &CheckOptions,
-    ) -> Vec<(
-        &'static str,
-        std::result::Result<(&'c Context, &'c Kernel), &'c str>,
-    )> {
+    fn translations<'c>(&'c self, kernel: &'c Kernel, opts: &CheckOptions) -> Vec<Where<'c>> {
         let mut out = Vec::new();
         if opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan) {
             out.push(("vulkan", Ok((&self.native, kernel))));
