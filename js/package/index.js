@@ -109,9 +109,10 @@ function imageBuffer(b, name, given) {
   }
   const samples = given.samples ?? 1;
   const [w, h, layers] = imageExtent(b.dim, given.size);
-  const texel = texelBytes(b.format);
-  const texels = w * h * layers * samples * texel;
-  const bytes = new Uint8Array(16 + Math.ceil(((w * h * layers * samples + 1) * texel) / 4) * 4);
+  const count = w * h * layers * samples;
+  const texels = count * texelBytes(b.format);
+  // The spare texel follows the last; the buffer is whole words.
+  const bytes = new Uint8Array(16 + Math.ceil((texels + texelBytes(b.format)) / 4) * 4);
   new Uint32Array(bytes.buffer, 0, 4).set([w, h, layers, samples]);
   if (given.data !== undefined) {
     const data = ArrayBuffer.isView(given.data)
@@ -122,6 +123,7 @@ function imageBuffer(b, name, given) {
     bytes.set(data, 16);
   }
   const heightful = !['1d', '1darray', 'buffer'].includes(b.dim);
+  // `texels`: how many bytes the texels take.
   return { bytes, texels, values: [w, heightful ? h : 1, layers, samples] };
 }
 

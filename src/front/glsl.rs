@@ -227,11 +227,11 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
 /// the dialect from what came out, compiling a second time only where that
 /// cannot tell. A shader is Vulkan GLSL when it compiles under Vulkan's
 /// rules with no two resources of different kinds at one binding (buffer
-/// blocks of one kind there alias one buffer, as Vulkan allows). Loose uniforms and atomic
-/// counters never compile under Vulkan's rules; a shader with neither, whose
-/// every resource names its binding and no two share one, compiles to the
-/// same SPIR-V under both (a test checks this over the corpus), so one
-/// compile serves. Resources without a binding, or bindings shared, leave
+/// blocks of one kind there alias one buffer, as Vulkan allows). Loose
+/// uniforms and atomic counters never compile under Vulkan's rules; a
+/// shader with neither, whose every resource names its binding and no two
+/// share one, compiles to the same SPIR-V under both (a test checks this
+/// over the corpus), so one compile serves. Resources without a binding, or bindings shared, leave
 /// it to a Vulkan compile.
 fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     let opengl = compile_as(source, opts, Dialect::OpenGl)?;

@@ -11,6 +11,39 @@ use super::{
 use crate::ScalarType;
 use crate::lower::spirv::opengl::{OpenGlKind, OpenGlOrigin};
 
+/// What a pass recorded of one (group, binding).
+trait AtSlot {
+    fn slot(&self) -> (u32, u32);
+}
+
+macro_rules! at_slot {
+    ($($t:ty),*) => {$(
+        impl AtSlot for $t {
+            fn slot(&self) -> (u32, u32) {
+                (self.group, self.binding)
+            }
+        }
+    )*};
+}
+
+at_slot!(
+    crate::lower::memory::words::WordBlock,
+    crate::lower::spirv::image::ImageBinding,
+    crate::lower::spirv::image::PackedArray,
+    crate::lower::spirv::image::FormatlessImage,
+    crate::lower::spirv::opengl::OpenGlBinding,
+    crate::lower::spirv::sampler::LayerCount,
+    crate::lower::spirv::dense::Renumbered,
+    crate::lower::spirv::push::PushBlock,
+    crate::lower::spirv::integer_sampling::AddressModes,
+    crate::lower::Alias
+);
+
+/// What `list` recorded of `slot`, if anything.
+fn at<T: AtSlot>(list: &[T], slot: (u32, u32)) -> Option<&T> {
+    list.iter().find(|x| x.slot() == slot)
+}
+
 /// The binding map's entry for `var` at `rb`: reflected from the module,
 /// with what `provenance` recorded of its slot.
 pub(super) fn binding_info(
@@ -20,38 +53,20 @@ pub(super) fn binding_info(
     provenance: &Provenance,
 ) -> BindingInfo {
     let mut b = reflect(module, var, rb);
-    b.opengl = provenance
-        .opengl
-        .iter()
-        .find(|o| o.group == b.group && o.binding == b.binding)
-        .map(|o| o.origin);
-    b.alias_of = provenance
-        .aliases
-        .iter()
-        .find(|a| a.group == b.group && a.binding == b.binding)
-        .map(|a| a.of);
-    let moved = provenance
-        .renumbered
-        .iter()
-        .find(|r| r.group == b.group && r.binding == b.binding);
+    let slot = (b.group, b.binding);
+    b.opengl = at(&provenance.opengl, slot).map(|o| o.origin);
+    b.alias_of = at(&provenance.aliases, slot).map(|a| a.of);
+    let moved = at(&provenance.renumbered, slot);
     b.declared = moved
         .filter(|r| r.declared != r.binding)
         .map(|r| r.declared);
     b.declared_group = moved
         .filter(|r| r.declared_group != r.group)
         .map(|r| r.declared_group);
-    b.coherent = provenance.coherent.contains(&(b.group, b.binding));
-    b.volatile = provenance.volatile.contains(&(b.group, b.binding));
-    b.layers_override = provenance
-        .layer_counts
-        .iter()
-        .find(|l| l.group == b.group && l.binding == b.binding)
-        .map(|l| l.override_id);
-    b.address_override = provenance
-        .address_modes
-        .iter()
-        .find(|a| a.group == b.group && a.binding == b.binding)
-        .map(|a| a.override_id);
+    b.coherent = provenance.coherent.contains(&slot);
+    b.volatile = provenance.volatile.contains(&slot);
+    b.layers_override = at(&provenance.layer_counts, slot).map(|l| l.override_id);
+    b.address_override = at(&provenance.address_modes, slot).map(|a| a.override_id);
     for s in &provenance.samplers {
         if s.group != b.group {
             continue;
@@ -61,48 +76,30 @@ pub(super) fn binding_info(
         }
         // The sampler half shares its texture unit (OpenGL).
         if s.sampler_binding == b.binding {
-            b.opengl = provenance
-                .opengl
-                .iter()
-                .find(|o| o.group == s.group && o.binding == s.texture_binding)
-                .map(|o| OpenGlOrigin {
-                    kind: OpenGlKind::Sampler,
-                    ..o.origin
-                });
+            b.opengl = at(&provenance.opengl, (s.group, s.texture_binding)).map(|o| OpenGlOrigin {
+                kind: OpenGlKind::Sampler,
+                ..o.origin
+            });
         }
     }
-    if provenance
-        .formatless
-        .iter()
-        .any(|f| f.group == b.group && f.binding == b.binding)
+    if at(&provenance.formatless, slot).is_some()
         && let Some(t) = b.texture.as_mut()
     {
         t.format = None;
         t.format_from_host = true;
     }
-    b.push_constant = provenance
-        .push
-        .iter()
-        .any(|p| p.group == b.group && p.binding == b.binding);
+    b.push_constant = at(&provenance.push, slot).is_some();
     let counters = b.opengl.map(|o| o.kind) == Some(OpenGlKind::AtomicCounter);
     if b.kind == BindingKind::Uniform || counters || b.push_constant {
         b.members = members(module, var, counters, &provenance.initializers);
     }
     // A buffer read as words shows the members it declared.
-    if let Some(w) = provenance
-        .words
-        .iter()
-        .find(|w| w.group == b.group && w.binding == b.binding)
-    {
+    if let Some(w) = at(&provenance.words, slot) {
         b.members = declared(&w.members, &provenance.initializers);
         b.element = None;
         b.also = w.also.clone();
     }
-    if let Some(img) = provenance
-        .images
-        .iter()
-        .find(|i| i.group == b.group && i.binding == b.binding)
-    {
+    if let Some(img) = at(&provenance.images, slot) {
         b.kind = BindingKind::Image;
         // The texel buffer's struct is atomport's, not a name the
         // shader gave.
@@ -114,11 +111,7 @@ pub(super) fn binding_info(
             size_overrides: img.size_overrides,
         });
     }
-    if let Some(p) = provenance
-        .packed
-        .iter()
-        .find(|p| p.group == b.group && p.binding == b.binding)
-    {
+    if let Some(p) = at(&provenance.packed, slot) {
         b.name = Some(p.name.clone());
         b.array = Some(ArrayLength::Fixed(p.elements.len() as u32));
         b.packed = p.elements.clone();

@@ -155,9 +155,11 @@ fn picture(b: &atomport::runtime::run::BindingOutput) -> Option<serde_json::Valu
         } else {
             1
         };
+    // Nothing read back (a note says why) draws nothing either.
     if layer == 0
         || layer > MOST_TEXELS
         || texels == 0
+        || values.is_empty()
         || !(values.len() as u64).is_multiple_of(texels)
     {
         return None;

@@ -302,33 +302,25 @@ pub fn images_to_texel_buffers(
             m.decorate(sizes[k], Decoration::SpecId, &[size_overrides[k]]);
             m.set_name(sizes[k], format!("{name}_{field}"));
         }
-        match packed_at.get(var) {
-            Some(&(first, k, _)) => {
-                packed_elements.entry(first).or_default().push((
-                    k,
-                    crate::PackedElement {
-                        size_overrides,
-                        offset_override: base.map_or(0, |b| b.1),
-                        native_binding: binding,
-                    },
-                ));
-                if first == *var {
-                    bindings.push(ImageBinding {
-                        group,
-                        binding,
-                        dim: *dim,
-                        format: *format,
-                        size_overrides,
-                    });
-                }
-            }
-            None => bindings.push(ImageBinding {
+        // A packed array binds as its element 0.
+        if packed_at.get(var).is_none_or(|p| p.0 == *var) {
+            bindings.push(ImageBinding {
                 group,
                 binding,
                 dim: *dim,
                 format: *format,
                 size_overrides,
-            }),
+            });
+        }
+        if let Some(&(first, k, _)) = packed_at.get(var) {
+            packed_elements.entry(first).or_default().push((
+                k,
+                crate::PackedElement {
+                    size_overrides,
+                    offset_override: base.map_or(0, |b| b.1),
+                    native_binding: binding,
+                },
+            ));
         }
         lowered.insert(
             *var,

@@ -614,7 +614,8 @@ impl Context {
         };
         let bound = self.bind_groups(kernel, &pipeline, binds)?;
         let (bind_groups, packs) = &*bound;
-        packed::copy(encoder, kernel, binds, packs, true);
+        let moves = packed::moves(kernel, binds, packs);
+        packed::copy(encoder, &moves, true);
         // Recording errors surface at submission, inside its error scope.
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(kernel.entry()),
@@ -631,7 +632,7 @@ impl Context {
             }
         }
         drop(pass);
-        packed::copy(encoder, kernel, binds, packs, false);
+        packed::copy(encoder, &moves, false);
         Ok(())
     }
 
@@ -753,10 +754,8 @@ impl Overrides {
                 if let Some(regions) = packed::regions(info, binds) {
                     let offsets = packed::texel_offsets(info, &regions);
                     for ((e, r), offset) in info.packed.iter().zip(&regions).zip(offsets) {
-                        let d = r.image.desc();
-                        let height = if d.dim.has_height() { d.height } else { 1 };
                         o.ids.extend(e.size_overrides);
-                        o.values.extend([d.width, height, d.layers(), d.samples]);
+                        o.values.extend(size_values(r.image));
                         o.ids.push(e.offset_override);
                         o.values.push(offset);
                     }
@@ -767,10 +766,8 @@ impl Overrides {
             match (info.image, info.layers_override, resource) {
                 // Without an image (prepare without binds) the defaults of 1 stand.
                 (Some(shape), _, Some(Resource::Image(img))) => {
-                    let d = img.desc();
-                    let height = if d.dim.has_height() { d.height } else { 1 };
                     o.ids.extend(shape.size_overrides);
-                    o.values.extend([d.width, height, d.layers(), d.samples]);
+                    o.values.extend(size_values(img));
                 }
                 (None, Some(id), Some(Resource::Texture(t))) => {
                     o.ids.push(id);
@@ -818,6 +815,14 @@ impl Overrides {
         }
         o
     }
+}
+
+/// The values of an image's size overrides: width, height (1 for shapes
+/// without one), layers (6 a cube) and samples.
+fn size_values(img: &Image) -> [u32; 4] {
+    let d = img.desc();
+    let height = if d.dim.has_height() { d.height } else { 1 };
+    [d.width, height, d.layers(), d.samples]
 }
 
 /// How many bind groups `kernel`'s pipeline layout has: up to its highest
@@ -1053,11 +1058,10 @@ pub(crate) fn layout_entries(
                     let info = kernel
                         .binding(g, binding)
                         .or_else(|| {
-                            kernel.bindings().iter().find(|i| {
-                                native
-                                    && i.group == g
-                                    && i.packed.iter().any(|e| e.native_binding == binding)
-                            })
+                            let at = |i: &&crate::BindingInfo| {
+                                i.group == g && i.packed.iter().any(|e| e.native_binding == binding)
+                            };
+                            native.then(|| kernel.bindings().iter().find(at)).flatten()
                         })
                         .ok_or(Error::UnusedBinding { group: g, binding })?;
                     let _ = array;

@@ -98,20 +98,30 @@ impl Context {
     }
 }
 
-/// Records the copies of every packed binding's images into its buffer
-/// (`into`), or back out of it.
+/// Every packed binding's buffer with the regions its images take there.
+pub(super) fn moves<'a, 'p>(
+    kernel: &Kernel,
+    binds: &[Slotted<'a>],
+    packs: &'p Packs,
+) -> Vec<(&'p wgpu::Buffer, Vec<Region<'a>>)> {
+    packs
+        .iter()
+        .filter_map(|(group, binding, buffer)| {
+            let info = kernel.binding(*group, *binding)?;
+            Some((buffer, regions(info, binds)?))
+        })
+        .collect()
+}
+
+/// Records the copies of the images of `moves` into their buffers
+/// (`into`), or back out of them.
 pub(super) fn copy(
     encoder: &mut wgpu::CommandEncoder,
-    kernel: &Kernel,
-    binds: &[Slotted],
-    packs: &Packs,
+    moves: &[(&wgpu::Buffer, Vec<Region>)],
     into: bool,
 ) {
-    for (group, binding, buffer) in packs {
-        let Some(info) = kernel.binding(*group, *binding) else {
-            continue;
-        };
-        for r in regions(info, binds).unwrap_or_default() {
+    for (buffer, regions) in moves {
+        for r in regions {
             let image = r.image.buffer().raw();
             if into {
                 encoder.copy_buffer_to_buffer(image, 0, buffer, r.offset, image.size());

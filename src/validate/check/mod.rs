@@ -184,17 +184,20 @@ type Where<'c> = (
     std::result::Result<(&'c Context, &'c Kernel), &'c str>,
 );
 
+/// Another backend's context and the translation made for it, if one
+/// was, or why it cannot run.
+type Other = std::result::Result<(Context, Option<Kernel>), String>;
+
 /// The contexts a check runs on: the native one (Vulkan with passthrough
 /// shaders, which also runs the Vulkan translation) and one per other
 /// backend, or why a backend cannot run the kernel.
 struct Contexts {
     native: Context,
-    others: Vec<(BackendChoice, std::result::Result<Context, String>)>,
-    /// Per other backend, where its adapter lacks a feature the
-    /// translation needs: the translation made again in the forms it runs
-    /// ([`Kernel::refitted`]: 64-bit integers as pairs on llvmpipe's GL),
-    /// or why not.
-    refitted: Vec<Option<std::result::Result<Kernel, String>>>,
+    /// Each other backend's context and, where its adapter lacks a feature
+    /// the translation needs, the translation made again in the forms it
+    /// runs ([`Kernel::refitted`]: 64-bit integers as pairs on llvmpipe's
+    /// GL); or why it cannot run.
+    others: Vec<(BackendChoice, Other)>,
 }
 
 impl Contexts {
@@ -216,9 +219,7 @@ impl Contexts {
             opts.backends.clone()
         };
         let need = kernel.required_features();
-        let mut others = Vec::new();
-        let mut refitted = Vec::new();
-        for b in backends.into_iter().filter(|b| *b != BackendChoice::Vulkan) {
+        let open = |b: BackendChoice| {
             let o = plain.clone().with_backend(b);
             // An adapter that lacks a feature the translation needs runs
             // the translation made for what it has, where one differs.
@@ -226,22 +227,18 @@ impl Contexts {
             let refit = (!has.contains(need))
                 .then(|| kernel.refitted(has))
                 .flatten()
-                .map(|k| k.map_err(|e| format!("translated for this adapter: {e}")));
-            let features = match &refit {
-                Some(Ok(k)) => k.required_features(),
-                _ => need,
-            };
-            others.push((
-                b,
-                Context::new(&o.with_features(features)).map_err(|e| e.to_string()),
-            ));
-            refitted.push(refit);
-        }
-        Ok(Contexts {
-            native,
-            others,
-            refitted,
-        })
+                .transpose()
+                .map_err(|e| format!("translated for this adapter: {e}"))?;
+            let features = refit.as_ref().map_or(need, Kernel::required_features);
+            let ctx = Context::new(&o.with_features(features)).map_err(|e| e.to_string())?;
+            Ok((ctx, refit))
+        };
+        let others = backends
+            .into_iter()
+            .filter(|b| *b != BackendChoice::Vulkan)
+            .map(|b| (b, open(b)))
+            .collect();
+        Ok(Contexts { native, others })
     }
 
     /// The translation's contexts, Vulkan's (the native one) first, each
@@ -251,12 +248,11 @@ impl Contexts {
         if opts.backends.is_empty() || opts.backends.contains(&BackendChoice::Vulkan) {
             out.push(("vulkan", Ok((&self.native, kernel))));
         }
-        for ((b, c), refit) in self.others.iter().zip(&self.refitted) {
-            let run = match (c, refit) {
-                (Err(e), _) | (Ok(_), Some(Err(e))) => Err(e.as_str()),
-                (Ok(c), Some(Ok(k))) => Ok((c, k)),
-                (Ok(c), None) => Ok((c, kernel)),
-            };
+        for (b, run) in &self.others {
+            let run = run
+                .as_ref()
+                .map(|(c, refit)| (c, refit.as_ref().unwrap_or(kernel)))
+                .map_err(String::as_str);
             out.push((b.name(), run));
         }
         out
