@@ -135,10 +135,15 @@ impl Rng {
 /// The `atomport` binary of the CLI package (cli/), built in this test's
 /// profile by cargo once per test process: a no-op when `cargo test` at the
 /// workspace root built it already, and never a stale binary when only the
-/// library's tests were asked for.
+/// library's tests were asked for. `ATOMPORT_EXE` names a prebuilt one
+/// instead, for a machine without cargo (`scripts/device-check` run from
+/// a bundle).
 pub fn atomport_exe() -> &'static std::path::Path {
     static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     EXE.get_or_init(|| {
+        if let Some(exe) = std::env::var_os("ATOMPORT_EXE") {
+            return exe.into();
+        }
         // target/<profile>/deps/<test binary>
         let deps = std::env::current_exe().unwrap();
         let profile_dir = deps.parent().unwrap().parent().unwrap();
