@@ -50,16 +50,22 @@ pub fn check_instruction_stream(words: &[u32], name: &str) -> Result<()> {
     while at < words.len() {
         let count = (words[at] >> 16) as usize;
         let opcode = words[at] & 0xffff;
-        let op = rspirv::spirv::Op::from_u32(opcode)
-            .map_or_else(|| format!("opcode {opcode}"), |o| format!("Op{o:?}"));
+        // Named only for an error: formatting it for every instruction
+        // cost more than the walk.
+        let op = || {
+            rspirv::spirv::Op::from_u32(opcode)
+                .map_or_else(|| format!("opcode {opcode}"), |o| format!("Op{o:?}"))
+        };
         if count == 0 {
             return Err(Error::shader(format!(
-                "{name}: malformed SPIR-V: the instruction at word {at} ({op}) has a word count of 0"
+                "{name}: malformed SPIR-V: the instruction at word {at} ({}) has a word count of 0",
+                op()
             )));
         }
         if at + count > words.len() {
             return Err(Error::shader(format!(
-                "{name}: truncated SPIR-V: the instruction at word {at} ({op}) needs {count} words, {} remain",
+                "{name}: truncated SPIR-V: the instruction at word {at} ({}) needs {count} words, {} remain",
+                op(),
                 words.len() - at
             )));
         }
