@@ -10,6 +10,13 @@
 //! per process, weigh most.
 //!
 //! `cargo bench --bench translate`
+//!
+//! `cargo bench --bench translate -- --web FILE…` measures instead what the
+//! browser figures (`node examples/web/run.mjs figures`) set against the
+//! page: each shader translated for WebGPU as the page translates it (its
+//! `// defines:` and `// run:` lines applied), the first translation of a
+//! fresh process and the median after it, wall time as the page measures
+//! it; one JSON line per shader.
 
 use std::time::Duration;
 
@@ -148,6 +155,14 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> (Duratio
 /// fresh process; prints its CPU time in µs and its peak memory in KiB.
 fn cold_child(what: &str) {
     let (op, which) = what.split_once(':').expect("op:shader");
+    if op == "web" {
+        let opts = web_options(which);
+        let src = std::fs::read_to_string(which).unwrap();
+        let t = std::time::Instant::now();
+        std::hint::black_box(Kernel::from_glsl(&src, &opts).unwrap());
+        println!("{} {}", t.elapsed().as_micros(), common::peak_memory_kib());
+        return;
+    }
     let (src, dialect) = match which {
         "vulkan" => (shader(), Dialect::Vulkan),
         _ => (opengl_shader(), Dialect::OpenGl),
@@ -208,9 +223,68 @@ fn cold(which: &str, runs: usize) -> (Duration, Duration, u64, u64) {
     (median(t), median(g), tm[runs / 2], gm[runs / 2])
 }
 
+/// The options the browser suite's page translates `path` with.
+fn web_options(path: &str) -> SourceOptions {
+    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let annotations = atomport::runtime::job::Annotations::parse(&src).unwrap();
+    let mut opts = annotations.apply(SourceOptions::named(path)).unwrap();
+    opts.target = atomport::Platform::WebGpu;
+    opts
+}
+
+/// `--web FILE…`: per shader, the first translation's wall time in fresh
+/// processes (median of 7), the median wall time of 20 translations after
+/// it in this one, and the fresh process's peak memory.
+fn web_figures(files: &[String]) {
+    for path in files {
+        let opts = web_options(path);
+        let src = std::fs::read_to_string(path).unwrap();
+        let mut first = Vec::new();
+        let mut peak = Vec::new();
+        for _ in 0..7 {
+            let out = std::process::Command::new(std::env::current_exe().unwrap())
+                .env("ATOMPORT_BENCH_COLD", format!("web:{path}"))
+                .output()
+                .expect("the bench runs itself");
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let text = String::from_utf8(out.stdout).unwrap();
+            let mut w = text.split_whitespace().map(|w| w.parse::<u64>().unwrap());
+            first.push(Duration::from_micros(w.next().unwrap()));
+            peak.push(w.next().unwrap());
+        }
+        peak.sort();
+        Kernel::from_glsl(&src, &opts).unwrap();
+        let after: Vec<Duration> = (0..20)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(Kernel::from_glsl(&src, &opts).unwrap());
+                t.elapsed()
+            })
+            .collect();
+        println!(
+            "{{\"file\":{:?},\"lines\":{},\"first_ms\":{:.3},\"after_ms\":{:.3},\"peak_mib\":{:.1}}}",
+            path,
+            src.lines().count(),
+            median(first).as_secs_f64() * 1e3,
+            median(after).as_secs_f64() * 1e3,
+            peak[peak.len() / 2] as f64 / 1024.0
+        );
+    }
+}
+
 fn main() {
     if let Ok(what) = std::env::var("ATOMPORT_BENCH_COLD") {
         cold_child(&what);
+        return;
+    }
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--web") {
+        let files: Vec<String> = args[at + 1..]
+            .iter()
+            .take_while(|a| !a.starts_with("--"))
+            .cloned()
+            .collect();
+        web_figures(&files);
         return;
     }
     let rounds = 15;

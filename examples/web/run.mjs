@@ -14,6 +14,12 @@
 //                                 --browser`'s: a translation and `run`'s flags) and writes
 //                                 each one's bindings, [{"bindings":[{group,binding,hex}]}
 //                                 or {"error"}], to OUT.json
+//   node run.mjs figures ROOT [SHADER…]  GLSL at run time in the page against natively: per
+//                                 shader (default: a 30-line and a 300-line one), the first
+//                                 translation in a fresh page and the median of 20 after it,
+//                                 beside the same translation natively (`cargo bench --bench
+//                                 translate -- --web`, wall time both), and the page's memory
+//                                 (wasm and JS heap) after 100 translations
 //   node run.mjs package ROOT IN.json OUT.json  translates each shader of IN.json
 //                                 ([{name, source, options}]) in Node through the JavaScript
 //                                 package ($ATOMPORT_WEB_DIR/npm/atomport) and writes each one's
@@ -445,7 +451,62 @@ async function packageTranslations(input, output) {
   fs.writeFileSync(output, JSON.stringify(results));
 }
 
+// The in-page translation figures: each shader in a fresh page, so that its
+// first translation builds glslang's tables as a user's first one does.
+async function figures(shaders) {
+  if (shaders.length === 0) shaders = ['examples/histogram/equalize.comp', 'tests/vulkan/particle_grid_step.comp'];
+  const { execFileSync } = await import('node:child_process');
+  const native = execFileSync('cargo', ['bench', '--bench', 'translate', '--', '--web', ...shaders],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    .split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const b = await browser();
+  const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+  const mib = (bytes) => (bytes / 1048576).toFixed(1);
+  try {
+    for (const [i, file] of shaders.entries()) {
+      const source = fs.readFileSync(path.join(root, file), 'utf8');
+      const page = await openSuite(b, base);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const memory = async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        const heap = metrics.find((m) => m.name === 'JSHeapUsedSize').value;
+        return { wasm: await page.evaluate(() => window.suite.memoryBytes()), heap };
+      };
+      const before = await memory();
+      const times = await page.evaluate(([n, s]) => {
+        const t = [];
+        for (let k = 0; k < 21; k++) {
+          const start = performance.now();
+          window.suite.translateGlsl(n, s);
+          t.push(performance.now() - start);
+        }
+        return t;
+      }, [file, source]);
+      const afterFirst = await memory();
+      await page.evaluate(([n, s]) => { for (let k = 21; k < 100; k++) window.suite.translateGlsl(n, s); }, [file, source]);
+      const after = await memory();
+      await page.context().close();
+      const n = native[i];
+      const first = times[0], again = median(times.slice(1));
+      console.log(`${file} (${n.lines} lines): first translation in the page ${first.toFixed(0)} ms, ` +
+        `natively ${n.first_ms.toFixed(0)} ms (a fresh process), ${(first / n.first_ms).toFixed(1)}x; ` +
+        `after it ${again.toFixed(1)} ms, natively ${n.after_ms.toFixed(1)} ms, ${(again / n.after_ms).toFixed(1)}x (medians of 20)`);
+      console.log(`  page memory: wasm ${mib(before.wasm)} MiB before, ${mib(afterFirst.wasm)} MiB after 21 translations, ` +
+        `${mib(after.wasm)} MiB after 100; JS heap ${mib(before.heap)}, ${mib(afterFirst.heap)}, ${mib(after.heap)} MiB ` +
+        `(a native process peaks at ${n.peak_mib.toFixed(0)} MiB for one)`);
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
+}
+
 if (mode === 'suite') await suite();
+else if (mode === 'figures') await figures(process.argv.slice(4));
 else if (mode === 'package' && third && fourth) await packageTranslations(third, fourth);
 else if (mode === 'outputs' && third && fourth) await outputs(third, fourth);
 else if (mode === 'screenshot') await screenshot(third || 'demo.png');
@@ -454,6 +515,6 @@ else if (mode === 'serve') {
   const server = await serve(Number(third || 8000));
   console.log(`atomport's demo: http://localhost:${server.address().port}/, the playground: http://localhost:${server.address().port}/playground.html (Chromium: --enable-unsafe-webgpu where WebGPU is off)`);
 } else {
-  console.error('usage: node run.mjs suite|serve|screenshot|playground-screenshot|outputs|package ROOT [PORT|OUT.png|IN.json OUT.json]');
+  console.error('usage: node run.mjs suite|serve|screenshot|playground-screenshot|outputs|package|figures ROOT [PORT|OUT.png|IN.json OUT.json|SHADER…]');
   process.exitCode = 2;
 }
