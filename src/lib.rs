@@ -113,6 +113,7 @@ pub use error::{Error, FEATURES, Result, ShaderError, WgpuErrorKind};
 pub mod files {
     pub use crate::front::{MAX_SOURCE_BYTES, read_bounded, read_text};
 }
+pub use front::annotations::Annotations;
 pub use front::{
     BINDING_ARRAY_FEATURES, Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv,
 };

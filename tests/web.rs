@@ -367,9 +367,23 @@ fn package_options(opts: &SourceOptions, kernel: &Kernel) -> Option<serde_json::
     })
 }
 
+/// A shader whose one expression the preprocessor doubles `levels` times:
+/// glslang works at it for far longer than any timeout here.
+fn macro_bomb(levels: usize) -> String {
+    let mut s = String::from(
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { float v[]; };\n#define A0 v[0]\n",
+    );
+    for i in 1..=levels {
+        s += &format!("#define A{i} (A{j} + A{j})\n", j = i - 1);
+    }
+    s + &format!("void main() {{ v[1] = A{levels}; }}\n")
+}
+
 /// The JavaScript package in Node: every GLSL golden and demo kernel whose
 /// options it can express translates as natively for WebGPU (the same
-/// translation JSON); a syntax error comes back with its line and column;
+/// translation JSON); `translate` past its timeout rejects (kind `timeout`)
+/// and the next translation works; a syntax error comes back with its line
+/// and column;
 /// `examples/web/translate.mjs` prints what `atomport translate` prints.
 fn check_the_package(web: &Path) {
     let mut cases = Vec::new();
@@ -396,6 +410,18 @@ fn check_the_package(web: &Path) {
         }));
         expected.push(serde_json::to_value(Translation::of_kernel(&kernel)).unwrap());
     }
+    // translate() on its worker: a macro bomb (2^24 terms) past its
+    // timeout, then a kernel on the fresh worker that replaces it.
+    let timed_out = cases.len();
+    cases.push(serde_json::json!({
+        "name": "bomb.comp",
+        "source": macro_bomb(24),
+        "options": { "timeout": 2 },
+        "async": true,
+    }));
+    let mut after = cases[0].clone();
+    after["async"] = true.into();
+    cases.push(after);
     cases.push(serde_json::json!({
         "name": "syntax.comp",
         "source": "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
@@ -429,6 +455,20 @@ fn check_the_package(web: &Path) {
             c["name"]
         );
     }
+    let bomb = &got[timed_out]["error"];
+    assert_eq!(bomb["kind"], "timeout", "{bomb}");
+    assert!(
+        bomb["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("translating bomb.comp did not finish within 2 s"),
+        "{bomb}"
+    );
+    assert_eq!(
+        got[timed_out + 1]["translation"],
+        expected[0],
+        "the translation after a timeout, on a fresh worker"
+    );
     let usage = &got[got.len() - 1]["error"];
     assert_eq!(usage["kind"], "usage", "{usage}");
     assert!(

@@ -21,7 +21,8 @@
 //                                 translate -- --web`, wall time both), and the page's memory
 //                                 (wasm and JS heap) after 100 translations
 //   node run.mjs package ROOT IN.json OUT.json  translates each shader of IN.json
-//                                 ([{name, source, options}]) in Node through the JavaScript
+//                                 ([{name, source, options, async}]; async: through translate()'s
+//                                 worker, else translateSync) in Node through the JavaScript
 //                                 package ($ATOMPORT_WEB_DIR/npm/atomport) and writes each one's
 //                                 translation (atomport's JSON) or error, [{translation}|{error}]
 //
@@ -195,6 +196,24 @@ void main() {
     const same = counted.type === 'Uint32Array' && JSON.stringify(counted.bins) === JSON.stringify(want);
     record('package', { name: 'GLSL translated and run on the page\'s GPUDevice through the JavaScript package', passed: same,
       detail: same ? '' : `${counted.type} ${counted.bins}, where the count here is ${want}` });
+    // A translation past its timeout ends its worker, not the page; the
+    // next one runs on a fresh worker.
+    const bounded = await timed(page.evaluate(async () => {
+      const atomport = await import('/npm/atomport/index.js');
+      let bomb = '#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { float v[]; };\n#define A0 v[0]\n';
+      for (let i = 1; i <= 24; i++) bomb += `#define A${i} (A${i - 1} + A${i - 1})\n`;
+      bomb += 'void main() { v[1] = A24; }\n';
+      const start = performance.now();
+      let error;
+      try { await atomport.translate(bomb, { name: 'bomb.comp', timeout: 2 }); } catch (e) { error = { kind: e.kind, message: e.message }; }
+      const ms = performance.now() - start;
+      const next = await atomport.translate('#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint n; };\nvoid main() { atomicAdd(n, 1u); }\n', { target: 'webgpu' });
+      return { error, ms, next: next.wgsl.includes('atomicAdd') };
+    }), 'package timeout');
+    const boundedOk = bounded.error?.kind === 'timeout' && bounded.error.message.startsWith('translating bomb.comp did not finish within 2 s')
+      && bounded.ms < 10_000 && bounded.next;
+    record('package', { name: 'a translation past its timeout rejects (its worker ended, the page alive) and the next one works', passed: boundedOk,
+      detail: boundedOk ? '' : JSON.stringify(bounded) });
     // Images through the package: a mip chain of twelve r32ui levels, which
     // the translation holds in one buffer (past eight storage buffers),
     // each level's texels counted up by a value naming the level and texel.
@@ -378,6 +397,24 @@ async function checkPlayground(b, base, record) {
     const marked = await page.$$eval('#gutter .bad', (d) => d.map((x) => x.textContent));
     const ok = said.startsWith('playground.comp:3:23: error:') && marked.join() === '3';
     record('playground', { name: 'an error is shown at its line', passed: ok, detail: ok ? '' : `said ${said}; marked ${marked}` });
+    // A shader glslang works at for minutes (a macro doubled 24 times): the
+    // playground gives up on it after its timeout, the page answering all
+    // the while, and translates the next edit.
+    let bomb = '#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { float v[]; };\n#define A0 v[0]\n';
+    for (let i = 1; i <= 24; i++) bomb += `#define A${i} (A${i - 1} + A${i - 1})\n`;
+    await page.fill('#glsl', bomb + 'void main() { v[1] = A24; }\n');
+    const answered = await timed(page.evaluate(() => new Promise((ok) => setTimeout(() => ok(true), 1000))), 'the page while translating');
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('(timeout)'), null, { timeout: CASE_MS })
+      .catch(() => {});
+    const gaveUp = await page.textContent('#status');
+    await page.fill('#glsl', '#version 450\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { uint n; };\nvoid main() { atomicAdd(n, 1u); }\n');
+    await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('translated for WebGPU'), null, { timeout: CASE_MS })
+      .catch(() => {});
+    const next = await page.textContent('#status');
+    const boundedOk = answered && gaveUp.startsWith('translating playground.comp did not finish within 10 s (timeout)')
+      && next.startsWith('translated for WebGPU');
+    record('playground', { name: 'a shader past the translation timeout is given up on, the page answering, and the next edit translates', passed: boundedOk,
+      detail: boundedOk ? '' : `status after the bomb: ${gaveUp}; after the next edit: ${next}` });
   } finally {
     await page.close();
   }
@@ -443,7 +480,10 @@ async function packageTranslations(input, output) {
   const results = [];
   for (const c of JSON.parse(fs.readFileSync(input, 'utf8'))) {
     try {
-      results.push({ translation: atomport.translateSync(c.source, { name: c.name, ...c.options }).translation });
+      // `async`: through translate(), on its worker thread.
+      const t = c.async ? await atomport.translate(c.source, { name: c.name, ...c.options })
+        : atomport.translateSync(c.source, { name: c.name, ...c.options });
+      results.push({ translation: t.translation });
     } catch (e) {
       results.push({ error: { message: e.message, kind: e.kind, file: e.file, line: e.line, column: e.column } });
     }

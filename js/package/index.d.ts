@@ -16,6 +16,14 @@ export interface Options {
   includeDirs?: string[];
   /** The files `#include` may read, by path, with their text (there is no file system). */
   files?: Record<string, string>;
+  /** Read the shader's own `// defines:`, `// dialect:` and `// run:` lines (their `--spec` and `--target-env`) too, as `atomport run` does. */
+  annotations?: boolean;
+  /**
+   * `translate` only: seconds the translation may take on its worker thread
+   * (default 30); past them it rejects with an AtomportError of kind
+   * `timeout`. `null` translates on the calling thread, unbounded.
+   */
+  timeout?: number | null;
 }
 
 /** One binding of the map: atomport's `BindingInfo`, as `atomport translate --translation` writes it. */
@@ -52,7 +60,7 @@ export interface Translation {
 }
 
 export class AtomportError extends Error {
-  kind: 'shader' | 'usage' | 'translation';
+  kind: 'shader' | 'usage' | 'translation' | 'timeout';
   file?: string;
   line?: number;
   column?: number;

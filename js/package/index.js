@@ -5,11 +5,15 @@
 import init, { translate as translateRaw } from './wasm/atomport_js.js';
 
 let loading;
+// What load() was given, for the translation worker to load the same.
+let loadedFrom;
+const inNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 /** Loads the wasm once: in Node from this package's folder, in a browser by URL (or from `wasm`). */
 export function load(wasm) {
+  loadedFrom ??= wasm instanceof URL ? wasm.href : wasm;
   loading ??= (async () => {
-    if (wasm === undefined && typeof process !== 'undefined' && process.versions?.node) {
+    if (wasm === undefined && inNode) {
       const { readFile } = await import('node:fs/promises');
       wasm = await readFile(new URL('./wasm/atomport_js_bg.wasm', import.meta.url));
     }
@@ -18,7 +22,7 @@ export function load(wasm) {
   return loading;
 }
 
-/** An error atomport reports: `kind` is `shader` (with file, line and column), `usage` or `translation`. */
+/** An error atomport reports: `kind` is `shader` (with file, line and column), `usage`, `translation` or `timeout`. */
 export class AtomportError extends Error {
   constructor(report) {
     super(report.message);
@@ -63,10 +67,87 @@ export function translateSync(source, options = {}) {
   };
 }
 
-/** Translates a shader, loading the wasm on first use. */
+// The translation worker, started on first use and again after a timeout
+// ended it; translations queue on it one at a time, so that each one's
+// time starts when it starts.
+let worker;
+let queue = Promise.resolve();
+
+async function startWorker() {
+  const url = new URL('./worker.js', import.meta.url);
+  let w;
+  if (inNode) {
+    const { Worker: NodeWorker } = await import('node:worker_threads');
+    const t = new NodeWorker(url);
+    // An idle worker does not keep Node running (a pending translation's
+    // timer does): unref after the listeners, which ref it again.
+    w = { post: (m) => t.postMessage(m), end: () => t.terminate(), on: (f) => { t.on('message', f); t.on('error', (e) => f({ crashed: e })); t.unref(); } };
+  } else {
+    const t = new Worker(url, { type: 'module' });
+    w = { post: (m) => t.postMessage(m), end: () => t.terminate(), on: (f) => { t.onmessage = (e) => f(e.data); t.onerror = (e) => { e.preventDefault?.(); f({ crashed: e.message ?? e }); }; } };
+  }
+  w.pending = new Map();
+  w.on((m) => {
+    const answer = m.crashed === undefined ? w.pending.get(m.id) : [...w.pending.values()][0];
+    if (!answer) return;
+    w.pending.delete(m.id);
+    if (m.crashed !== undefined) {
+      w.retire();
+      answer.fail(new Error(`the translation worker failed: ${m.crashed?.message ?? m.crashed}`));
+    } else if (m.error) answer.fail(new AtomportError(m.error));
+    else answer.done(m.result);
+  });
+  return w;
+}
+
+let nextId = 0;
+async function translateInWorker(source, options, seconds) {
+  const started = (worker ??= startWorker());
+  const w = await started;
+  // Ends this worker; the next translation starts another.
+  w.retire = () => {
+    if (worker === started) worker = undefined;
+    w.end();
+  };
+  const id = nextId++;
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      // glslang cannot be interrupted: the worker goes, and the next
+      // translation starts a fresh one (which builds glslang's tables again).
+      w.pending.delete(id);
+      w.retire();
+      const name = options.name ?? 'the shader';
+      fail(new AtomportError({ kind: 'timeout',
+        message: `translating ${name} did not finish within ${seconds} s (timeout); the shader may be too large` }));
+    }, seconds * 1000);
+    w.pending.set(id, {
+      done: (r) => { clearTimeout(timer); done(r); },
+      fail: (e) => { clearTimeout(timer); fail(e); },
+    });
+    w.post({ id, source, options, wasm: loadedFrom });
+  });
+}
+
+/**
+ * Translates a shader on a worker thread, loading the wasm there on first
+ * use. `options.timeout` bounds it (seconds, default 30, as `atomport
+ * translate --timeout`): one that does not finish in time rejects with an
+ * AtomportError of kind `timeout`, and the next translation works. With
+ * `timeout: null`, or where there are no workers, it translates on this
+ * thread, unbounded, as `translateSync` does.
+ */
 export async function translate(source, options = {}) {
-  await load();
-  return translateSync(source, options);
+  const { timeout = 30, ...rest } = options;
+  if (timeout !== null && (typeof timeout !== 'number' || !(timeout > 0))) {
+    throw new AtomportError({ kind: 'usage', message: `timeout: ${timeout} is not a number of seconds above 0 (or null)` });
+  }
+  if (timeout === null || (!inNode && typeof Worker === 'undefined')) {
+    await load();
+    return translateSync(source, rest);
+  }
+  const job = queue.then(() => translateInWorker(source, rest, timeout));
+  queue = job.catch(() => {});
+  return job;
 }
 
 const ARRAYS = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };

@@ -25,6 +25,10 @@ struct Options {
     include_dirs: Vec<PathBuf>,
     /// The files `#include` may read, by path, with their text.
     files: std::collections::BTreeMap<PathBuf, String>,
+    /// Read the shader's own `// defines:`, `// dialect:` and `// run:`
+    /// lines (their `--spec` and `--target-env`) too, as `atomport run`
+    /// does: the playground translates what it runs.
+    annotations: bool,
 }
 
 impl Options {
@@ -80,9 +84,17 @@ pub fn translate(source: &[u8], lang: &str, options: &str) -> Result<String, JsV
     };
     let options: Options =
         serde_json::from_str(options).map_err(|e| fail("usage", format!("options: {e}"), None))?;
-    let opts = options
+    let annotations = options.annotations;
+    let mut opts = options
         .source_options()
         .map_err(|e| fail("usage", e, None))?;
+    if annotations && lang == Lang::Glsl {
+        let text = String::from_utf8_lossy(source);
+        opts = atomport::Annotations::parse(&text)
+            .map_err(atomport::Error::Spec)
+            .and_then(|a| a.apply(opts))
+            .map_err(|e| fail("usage", format!("the shader's annotations: {e}"), None))?;
+    }
     match atomport::translate(source, lang, &opts) {
         Ok(t) => Ok(t.to_json()),
         Err(atomport::Error::Shader(e)) => Err(fail("shader", e.message.clone(), Some(&e))),

@@ -1,11 +1,16 @@
-// The playground: GLSL in the editor is translated in the page (atomport
-// with glslang compiled into its wasm) as you type; the WGSL, the binding
+// The playground: GLSL in the editor is translated as you type, through
+// the JavaScript package on its worker thread (glslang compiled to wasm),
+// bounded by a timeout so that no shader freezes the page; the WGSL, the binding
 // map and errors (marked at their line) show beside it; Run dispatches the
 // kernel on this browser's WebGPU with the inputs its `// run:` lines give,
 // or inputs generated as `atomport check` makes them, and shows every
 // binding after it: buffers as their values, images and textures as
 // pictures too (each element of an array its own).
 import init, * as atomport from '/pkg/atomport_web.js';
+import { translate as translateBounded } from '/npm/atomport/index.js';
+
+// Seconds a translation may take before the playground gives up on it.
+const TIMEOUT = 10;
 
 const EXAMPLE = `#version 450
 // A 16-bin histogram: each invocation counts its value with atomicAdd,
@@ -45,10 +50,21 @@ function showMap(t) {
   $('bindings').innerHTML = '<tr><th>group.binding</th><th>name</th><th>kind</th><th>element</th><th>least bytes</th><th>after Run</th></tr>' + rows.join('');
 }
 
-function translate() {
+// The source of the translation shown, which Run runs: one that finished
+// within its time, so that the page's own translation of it (Run's) does.
+let translated = null;
+let generation = 0;
+
+async function translate() {
   const source = $('glsl').value;
+  const mine = ++generation;
+  translation = null;
   try {
-    translation = JSON.parse(atomport.translate_glsl('playground.comp', source));
+    const t = await translateBounded(source, { name: 'playground.comp', target: 'webgpu', annotations: true, timeout: TIMEOUT });
+    // A later edit's translation answers for the editor now.
+    if (mine !== generation) return;
+    translation = t.translation;
+    translated = source;
     $('wgsl').textContent = translation.wgsl;
     URL.revokeObjectURL($('download').href);
     $('download').href = URL.createObjectURL(new Blob([translation.wgsl], { type: 'text/plain' }));
@@ -57,10 +73,9 @@ function translate() {
     status(['translated for WebGPU', ...warnings].join('\n'));
     gutter(0);
   } catch (e) {
-    const message = String(e);
-    const at = /^[^:\n]*:(\d+)(?::\d+)?:/.exec(message);
-    status(message, true);
-    gutter(at ? Number(at[1]) : 0);
+    if (mine !== generation) return;
+    status(e.message ?? String(e), true);
+    gutter(e.line ?? 0);
   }
 }
 
@@ -90,10 +105,11 @@ function picture(p) {
 }
 
 async function run() {
+  if (translated !== $('glsl').value) await translate();
   if (!translation) return;
   status('running…');
   try {
-    const out = JSON.parse(await atomport.playground_run('playground.comp', $('glsl').value));
+    const out = JSON.parse(await atomport.playground_run('playground.comp', translated));
     window.playgroundLastRun = out;
     const cells = $('bindings').querySelectorAll('td.values');
     translation.bindings.forEach((b, i) => {
@@ -123,7 +139,7 @@ try {
   $('glsl').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(translate, 250); });
   $('glsl').addEventListener('scroll', () => { $('gutter').scrollTop = $('glsl').scrollTop; });
   $('run').addEventListener('click', run);
-  translate();
+  await translate();
   window.playground = { run, translate };
 } catch (e) {
   status(`failed: ${e}`, true);

@@ -5,7 +5,7 @@
 //! [`Resources::from_flags`]; each value is read by its spec's `FromStr`
 //! ([`spec`]).
 
-pub mod annotations;
+pub use crate::front::annotations;
 pub mod spec;
 
 pub use annotations::Annotations;

@@ -1,12 +1,13 @@
 //! How a shader says it is run, in its own comments (`//`, or `;` in a
 //! `.spvasm`): the job, the order-independent comparisons, where it cannot
 //! run. atomport's golden and demo kernels carry these, and every runner
-//! of them (the native comparison, the browser suite) reads them here.
+//! of them (the native comparison, the browser suite) reads them here, as
+//! the JavaScript package does for the playground, which has no runtime.
 
 /// A shader's run annotations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Annotations {
-    /// `// run: ARGS…`: the job's flags ([`super::Resources::from_flags`]),
+    /// `// run: ARGS…`: the job's flags (`Resources::from_flags` of `runtime::job`),
     /// several lines joined.
     pub job: Vec<String>,
     /// The flags among `// run:`'s that say how to read the shader:
