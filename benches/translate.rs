@@ -246,7 +246,11 @@ fn web_figures(files: &[String]) {
                 .env("ATOMPORT_BENCH_COLD", format!("web:{path}"))
                 .output()
                 .expect("the bench runs itself");
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let text = String::from_utf8(out.stdout).unwrap();
             let mut w = text.split_whitespace().map(|w| w.parse::<u64>().unwrap());
             first.push(Duration::from_micros(w.next().unwrap()));
