@@ -1,7 +1,7 @@
 //! Front ends: shader inputs turned into a validated naga [`naga::Module`].
 
-#[cfg(feature = "glsl")]
 pub mod annotations;
+#[cfg(feature = "glsl")]
 pub mod glsl;
 pub mod spirv;
 #[cfg(all(feature = "glsl", target_arch = "wasm32"))]
