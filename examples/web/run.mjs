@@ -258,6 +258,88 @@ void main() {
     const mipsOk = mips.packed === 12 && mips.wrong.length === 0;
     record('package', { name: 'a mip chain of images run through the JavaScript package, its levels in one buffer', passed: mipsOk,
       detail: mipsOk ? '' : `packed ${mips.packed}; ${mips.wrong.join('; ')}` });
+    // Sampled textures and samplers through the package, in a G-buffer
+    // statistics pass: a combined float texture read with texelFetch, an
+    // integer one sampled one texel to the right through a repeat sampler
+    // (the translation reads its address mode), a separate array texture
+    // whose layer count the kernel asks for, and a depth comparison; each
+    // count checked against the same counts made here.
+    const sampled = await timed(page.evaluate(async () => {
+      const atomport = await import('/npm/atomport/index.js');
+      const glsl = `#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform sampler2D albedo;
+layout(set = 0, binding = 1) uniform usampler2D labels;
+layout(set = 0, binding = 2) uniform texture2DArray heights;
+layout(set = 0, binding = 3) uniform sampler pointClamp;
+layout(set = 0, binding = 4) uniform sampler2DShadow shadow;
+layout(set = 0, binding = 5) buffer Stats { uint layers; uint lit; uint bright[4]; uint height[4]; uint perLabel[8]; };
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  ivec2 size = textureSize(albedo, 0);
+  if (any(greaterThanEqual(p, size))) return;
+  vec2 uv = (vec2(p) + 0.5) / vec2(size);
+  uvec4 c = uvec4(round(texelFetch(albedo, p, 0) * 255.0));
+  uint label = textureLod(labels, uv + vec2(1.0 / float(size.x), 0.0), 0.0).x;
+  atomicAdd(perLabel[label & 7u], c.r);
+  int count = textureSize(sampler2DArray(heights, pointClamp), 0).z;
+  if (p == ivec2(0)) layers = uint(count);
+  for (int l = 0; l < count; ++l) {
+    float h = textureLod(sampler2DArray(heights, pointClamp), vec3(uv, float(l)), 0.0).x;
+    atomicMax(height[l & 3], uint(round(h * 255.0)) * 256u + uint(p.y * size.x + p.x));
+  }
+  atomicAdd(bright[c.g & 3u], 1u);
+  if (textureLod(shadow, vec3(uv, 0.5), 0.0) > 0.5) atomicAdd(lit, 1u);
+}`;
+      const kernel = await atomport.translate(glsl, { name: 'gbuffer_stats.comp', target: 'webgpu' });
+      const [W, H, L] = [12, 10, 3];
+      const n = W * H;
+      const albedo = new Uint8Array(4 * n);
+      for (let i = 0; i < n; i++) albedo.set([(i * 37) & 255, (i * 11) & 255, 0, 255], 4 * i);
+      const labels = Uint32Array.from({ length: n }, (_, i) => (i * 5 + 3) % 11);
+      const heights = Uint8Array.from({ length: n * L }, (_, i) => ((Math.floor(i / n) * 50) + (i % n) * 7) & 255);
+      const depth = Uint16Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 60000 : 1000));
+      const adapter = await navigator.gpu.requestAdapter();
+      const device = await adapter.requestDevice();
+      const textures = {
+        albedo: { size: [W, H], data: albedo },
+        labels: { size: [W, H], format: 'r32uint', data: labels },
+        heights: { size: [W, H, L], format: 'r8unorm', data: heights },
+        shadow: { size: [W, H], format: 'depth16unorm', data: depth },
+      };
+      const samplers = { labels: { addressModeU: 'repeat', addressModeV: 'repeat' }, shadow: { compare: 'less' } };
+      const out = await atomport.run(device, kernel, { groups: [2, 2, 1], textures, samplers });
+      // What the package must refuse, naming the binding, before anything runs.
+      const refusals = [];
+      for (const [what, opts] of [
+        ['linear', { textures, samplers: { ...samplers, labels: { magFilter: 'linear', minFilter: 'linear' } } }],
+        ['missing', { textures: { ...textures, heights: undefined }, samplers }],
+        ['no compare', { textures, samplers: { labels: samplers.labels } }],
+      ]) {
+        try { await atomport.run(device, kernel, { groups: [2, 2, 1], ...opts }); refusals.push(`${what}: ran`); } catch (e) { refusals.push(`${what}: ${e.kind}: ${e.message}`); }
+      }
+      device.destroy();
+      const want = new Uint32Array(18);
+      want[0] = L;
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const i = y * W + x;
+          want[10 + (labels[y * W + ((x + 1) % W)] & 7)] += albedo[4 * i];
+          for (let l = 0; l < L; l++) want[6 + (l & 3)] = Math.max(want[6 + (l & 3)], heights[l * n + i] * 256 + i);
+          want[2 + (albedo[4 * i + 1] & 3)] += 1;
+          if (depth[i] / 65535 > 0.5) want[1] += 1;
+        }
+      }
+      // A block of several members comes back as its bytes.
+      return { got: Array.from(new Uint32Array(out.Stats.buffer, out.Stats.byteOffset, 18)), want: Array.from(want), refusals };
+    }), 'package textures');
+    const refusedRight = sampled.refusals.length === 3
+      && sampled.refusals[0].startsWith('linear: usage: sampler labels filters linearly')
+      && sampled.refusals[1].startsWith('missing: usage: texture heights is not given')
+      && sampled.refusals[2].startsWith('no compare: usage: sampler shadow compares');
+    const sampledOk = JSON.stringify(sampled.got) === JSON.stringify(sampled.want) && refusedRight;
+    record('package', { name: 'sampled textures and samplers through the JavaScript package: texelFetch, a repeat sampler over an integer texture, an array\'s layer count, a depth comparison', passed: sampledOk,
+      detail: sampledOk ? '' : `got ${sampled.got}, want ${sampled.want}; ${sampled.refusals.join(' | ')}` });
     // Two views of one buffer at one binding, given by the second's name.
     const views = await timed(page.evaluate(async () => {
       const atomport = await import('/npm/atomport/index.js');

@@ -60,7 +60,8 @@ export interface Translation {
 }
 
 export class AtomportError extends Error {
-  kind: 'shader' | 'usage' | 'translation' | 'timeout';
+  /** `webgpu`: the device refused the dispatch run() made (its message says why). */
+  kind: 'shader' | 'usage' | 'translation' | 'timeout' | 'webgpu';
   file?: string;
   line?: number;
   column?: number;
@@ -76,6 +77,19 @@ export interface ImageInput {
   samples?: number;
 }
 
+/**
+ * A sampled texture for `run`: `textureSize`'s numbers (a cube's layers are
+ * 6, a cube array's `[w, h, cubes]`), a WebGPU format (by default
+ * `rgba8unorm`, `rgba32uint`, `rgba32sint` or `depth16unorm` by the sample
+ * type), and level 0's texels, or each level's, row by row (zeros when absent).
+ */
+export interface TextureInput {
+  size: number[];
+  format?: string;
+  data?: ArrayBufferView | ArrayBuffer | (ArrayBufferView | ArrayBuffer)[];
+  levels?: number;
+}
+
 export function run(
   /** A GPUDevice. */
   device: object,
@@ -86,5 +100,9 @@ export function run(
     buffers?: Record<string, ArrayBufferView | ArrayBuffer>;
     /** Storage images, by GLSL name; an array's elements as `NAME[k]`. */
     images?: Record<string, ImageInput>;
+    /** Sampled textures by GLSL name (a combined `sampler2D`'s name gives its texture): a GPUTexture (or a GPUTextureView where the kernel reads no layer count) or one to make. */
+    textures?: Record<string, TextureInput | object>;
+    /** Samplers by GLSL name (a combined `sampler2D`'s name gives its sampler): a GPUSampler or a GPUSamplerDescriptor; WebGPU's default sampler when absent, but a comparison sampler needs its `compare`, and one an integer texture is sampled through must be a nearest descriptor (its address mode is read). */
+    samplers?: Record<string, object>;
   },
 ): Promise<Record<string, Uint32Array | Int32Array | Float32Array | Uint8Array>>;

@@ -22,7 +22,7 @@ export function load(wasm) {
   return loading;
 }
 
-/** An error atomport reports: `kind` is `shader` (with file, line and column), `usage`, `translation` or `timeout`. */
+/** An error atomport reports: `kind` is `shader` (with file, line and column), `usage`, `translation`, `timeout` or `webgpu` (the device refused a dispatch). */
 export class AtomportError extends Error {
   constructor(report) {
     super(report.message);
@@ -211,23 +211,152 @@ function imageBuffer(b, name, given) {
 /** An image's texels as a typed array: of the channel's type for 32-bit one-channel formats, bytes otherwise. */
 const IMAGE_ARRAYS = { r32ui: Uint32Array, r32i: Int32Array, r32f: Float32Array };
 
+/** Bytes a texel of a WebGPU texture format takes (of its only aspect for depth). */
+function formatBytes(format) {
+  const special = { rgb10a2unorm: 4, rgb10a2uint: 4, rg11b10ufloat: 4, rgb9e5ufloat: 4, depth16unorm: 2, depth32float: 4 };
+  if (format in special) return special[format];
+  const m = /^(rgba|bgra|rg|r)(8|16|32)(unorm|snorm|uint|sint|float)(-srgb)?$/.exec(format);
+  if (!m) throw new AtomportError({ kind: 'usage', message: `texture format ${format} has no texel size here: give a GPUTexture of it instead` });
+  return ((m[1] === 'bgra' ? 4 : m[1].length) * Number(m[2])) / 8;
+}
+
+// What each sample type is made of when the caller names no format: the
+// filterable or integer four-channel format a host most often binds.
+const TEXTURE_FORMATS = { float: 'rgba8unorm', uint: 'rgba32uint', sint: 'rgba32sint', depth: 'depth16unorm' };
+const VIEW_DIMENSIONS = { '1d': '1d', '2d': '2d', '2darray': '2d-array', cube: 'cube', cubearray: 'cube-array', '3d': '3d' };
+// The address modes the translation's override takes, for integer
+// textures sampled as the fetch a nearest sampler makes.
+const ADDRESS_CODES = { 'clamp-to-edge': 0, repeat: 1, 'mirror-repeat': 2 };
+
+/**
+ * A sampled texture for `b`: the caller's GPUTexture or GPUTextureView, or
+ * one made from `{ size, format?, data?, levels? }` (`data` level 0's texels,
+ * or an array of each level's, rows of texels in texel order). With it the
+ * layer count the translation reads as an override.
+ */
+function sampledTexture(device, b, name, given, made) {
+  const t = b.texture ?? {};
+  const viewDimension = VIEW_DIMENSIONS[t.dim];
+  if (given === undefined) {
+    throw new AtomportError({ kind: 'usage', message: `texture ${name} is not given: pass it in textures, as a GPUTexture or { size, format?, data? }` });
+  }
+  const layersOf = (texture) => (t.dim === 'cubearray' ? texture.depthOrArrayLayers / 6 : texture.depthOrArrayLayers);
+  if (typeof GPUTextureView !== 'undefined' && given instanceof GPUTextureView) {
+    if (b.layers_override !== undefined) {
+      throw new AtomportError({ kind: 'usage', message: `texture ${name}: the kernel reads its layer count, which a view does not tell: pass its GPUTexture` });
+    }
+    return { view: given };
+  }
+  if (typeof GPUTexture !== 'undefined' && given instanceof GPUTexture) {
+    return { view: given.createView({ dimension: viewDimension }), layers: layersOf(given) };
+  }
+  if (!Array.isArray(given.size)) {
+    throw new AtomportError({ kind: 'usage', message: `texture ${name}: give it as a GPUTexture or { size: [textureSize's numbers], format?, data?, levels? }` });
+  }
+  const format = given.format ?? TEXTURE_FORMATS[t.sample];
+  if (t.multisampled && given.data !== undefined) {
+    throw new AtomportError({ kind: 'usage', message: `texture ${name} is multisampled, and WebGPU writes no texels into one: pass a GPUTexture you drew` });
+  }
+  const [width, height, layers] = imageExtent(t.dim, given.size);
+  const levels = given.levels ?? (Array.isArray(given.data) ? given.data.length : 1);
+  const texture = device.createTexture({
+    size: [width, height, layers],
+    format,
+    dimension: t.dim === '1d' ? '1d' : t.dim === '3d' ? '3d' : '2d',
+    mipLevelCount: levels,
+    sampleCount: t.multisampled ? 4 : 1,
+    usage: globalThis.GPUTextureUsage.TEXTURE_BINDING | globalThis.GPUTextureUsage.COPY_DST
+      | (t.multisampled ? globalThis.GPUTextureUsage.RENDER_ATTACHMENT : 0),
+  });
+  made.push(texture);
+  const data = given.data === undefined ? [] : Array.isArray(given.data) ? given.data : [given.data];
+  if (data.length > levels) {
+    throw new AtomportError({ kind: 'usage', message: `texture ${name}: ${data.length} levels of texels for a texture of ${levels}` });
+  }
+  if (data.length > 0 && format === 'depth32float') {
+    throw new AtomportError({ kind: 'usage', message: `texture ${name}: WebGPU copies no texels into depth32float: use depth16unorm, or pass a GPUTexture you drew` });
+  }
+  const bytes = formatBytes(format);
+  data.forEach((level, l) => {
+    const w = Math.max(width >> l, 1);
+    const h = t.dim === '1d' ? 1 : Math.max(height >> l, 1);
+    const d = t.dim === '3d' ? Math.max(layers >> l, 1) : layers;
+    const view = ArrayBuffer.isView(level) ? new Uint8Array(level.buffer, level.byteOffset, level.byteLength) : new Uint8Array(level);
+    if (view.byteLength !== w * h * d * bytes) {
+      throw new AtomportError({ kind: 'usage', message: `texture ${name}: ${view.byteLength} bytes of texels at level ${l}, where ${w}x${h}x${d} of ${format} hold ${w * h * d * bytes}` });
+    }
+    device.queue.writeTexture({ texture, mipLevel: l }, view, { bytesPerRow: w * bytes, rowsPerImage: h }, [w, h, d]);
+  });
+  return { view: texture.createView({ dimension: viewDimension }), layers: layersOf(texture) };
+}
+
+/**
+ * A sampler for `b`: the caller's GPUSampler, or one made from a
+ * GPUSamplerDescriptor (WebGPU's default, nearest and clamp to edge, when
+ * absent; a comparison sampler must be given its `compare`). An integer
+ * texture sampled through it takes its address mode as an override, so it
+ * must come as a nearest descriptor.
+ */
+function sampler(device, b, name, given) {
+  const integer = b.address_override !== undefined;
+  if (typeof GPUSampler !== 'undefined' && given instanceof GPUSampler) {
+    if (integer) {
+      throw new AtomportError({ kind: 'usage', message: `sampler ${name}: an integer texture is sampled through it, and the kernel needs its address mode, which a GPUSampler does not tell: give its descriptor` });
+    }
+    return { sampler: given };
+  }
+  const desc = given ?? {};
+  if (b.comparison && desc.compare === undefined) {
+    throw new AtomportError({ kind: 'usage', message: `sampler ${name} compares (a shadow sampler): give its descriptor with a compare function` });
+  }
+  let address;
+  if (integer) {
+    if ((desc.minFilter ?? 'nearest') !== 'nearest' || (desc.magFilter ?? 'nearest') !== 'nearest') {
+      throw new AtomportError({ kind: 'usage', message: `sampler ${name} filters linearly, and an integer texture is sampled through it: integer textures are read through nearest samplers only` });
+    }
+    address = ADDRESS_CODES[desc.addressModeU ?? 'clamp-to-edge'];
+  }
+  return { sampler: device.createSampler(desc), address };
+}
+
 /**
  * Runs a translated kernel on `device` (a GPUDevice): `groups` workgroups,
  * each storage or uniform buffer from `buffers` by GLSL name (block or
  * instance) or `GROUP.BINDING` (typed arrays or ArrayBuffers; missing ones
  * are zeros of the binding's least size), each storage image from
  * `images` by name (`{ size: [imageSize's numbers], data?: texel bytes in
- * texel order, samples? }`; an array's elements as `NAME[k]`). Resolves
- * to every writable buffer and every image after the dispatch, by name, as
- * a typed array (a buffer's of its element type, an image's texels as
+ * texel order, samples? }`; an array's elements as `NAME[k]`), each
+ * sampled texture from `textures` (a GPUTexture, or `{ size:
+ * [textureSize's numbers], format?, data?, levels? }`) and each sampler
+ * from `samplers` (a GPUSampler or a GPUSamplerDescriptor), by name, or
+ * for a combined `sampler2D` both by its GLSL name. Resolves to every
+ * writable buffer and every image after the dispatch, by name, as a typed
+ * array (a buffer's of its element type, an image's texels as
  * `Uint32Array`, `Int32Array` or `Float32Array` for r32ui, r32i and r32f,
- * bytes otherwise). Textures and samplers are bound by the caller's own
- * WebGPU code: this call refuses a kernel that has them, naming the binding.
+ * bytes otherwise).
  */
-export async function run(device, kernel, { groups = [1, 1, 1], buffers = {}, images = {} } = {}) {
-  const gpu = globalThis.GPUBufferUsage;
-  if (!gpu) throw new AtomportError({ kind: 'usage', message: 'run needs WebGPU (a browser); Node translates only' });
+export async function run(device, kernel, options = {}) {
+  if (!globalThis.GPUBufferUsage) throw new AtomportError({ kind: 'usage', message: 'run needs WebGPU (a browser); Node translates only' });
+  // What run() made, destroyed however it ends (the caller's own are not).
   const made = [];
+  const textureMade = [];
+  // WebGPU reports a refused pipeline or binding later, on the device:
+  // caught here, it rejects this call instead of leaving zeros.
+  device.pushErrorScope('validation');
+  let out;
+  try {
+    out = await dispatch(device, kernel, options, made, textureMade);
+  } finally {
+    const error = await device.popErrorScope();
+    for (const m of made) m.buffer.destroy();
+    for (const t of textureMade) t.destroy();
+    if (error) throw new AtomportError({ kind: 'webgpu', message: `WebGPU refused the dispatch of ${kernel.entry}: ${error.message}` });
+  }
+  return out;
+}
+
+async function dispatch(device, kernel, { groups = [1, 1, 1], buffers = {}, images = {}, textures = {}, samplers = {} }, made, textureMade) {
+  const gpu = globalThis.GPUBufferUsage;
   const entries = new Map();
   const constants = {};
   for (const b of kernel.bindings) {
@@ -253,9 +382,28 @@ export async function run(device, kernel, { groups = [1, 1, 1], buffers = {}, im
       entries.get(b.group).push({ binding: b.binding, resource: { buffer } });
       continue;
     }
+    if (b.kind === 'sampled_texture' || b.kind === 'sampler') {
+      const keys = [b.name, b.combined, `${b.group}.${b.binding}`].filter((k) => k !== undefined && k !== null);
+      const from = b.kind === 'sampler' ? samplers : textures;
+      const key = keys.find((k) => k in from);
+      const given = key === undefined ? undefined : from[key];
+      let resource;
+      if (b.kind === 'sampler') {
+        const s = sampler(device, b, b.combined ?? b.name, given);
+        if (s.address !== undefined) constants[b.address_override] = s.address;
+        resource = s.sampler;
+      } else {
+        const t = sampledTexture(device, b, b.combined ?? b.name, given, textureMade);
+        if (b.layers_override !== undefined) constants[b.layers_override] = t.layers;
+        resource = t.view;
+      }
+      if (!entries.has(b.group)) entries.set(b.group, []);
+      entries.get(b.group).push({ binding: b.binding, resource });
+      continue;
+    }
     const uniform = b.kind === 'uniform';
-    if (!uniform && !b.kind.startsWith('storage')) {
-      throw new AtomportError({ kind: 'usage', message: `binding ${b.group}.${b.binding} (${b.name}) is a ${b.kind}: run() binds buffers only` });
+    if (!uniform && !b.kind.startsWith('storage_read')) {
+      throw new AtomportError({ kind: 'usage', message: `binding ${b.group}.${b.binding} (${b.name}) is a ${b.kind}, which run() does not bind: translate with target: 'webgpu', which holds storage images in buffers` });
     }
     const key = bindingKey(b).find((k) => k in buffers);
     const given = key === undefined ? undefined : buffers[key];
@@ -306,6 +454,5 @@ export async function run(device, kernel, { groups = [1, 1, 1], buffers = {}, im
     }
     out[m.b.name] = new (ARRAYS[m.b.element] ?? Uint8Array)(copy);
   }
-  for (const m of made) m.buffer.destroy();
   return out;
 }
