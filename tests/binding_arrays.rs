@@ -718,3 +718,170 @@ fn unsized_buffer_block_arrays_are_binding_arrays_of_buffers() {
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
+
+/// An ambient-occlusion pass in the style of bindless renderers: every
+/// image lives in unsized arrays of formatless storage images (one of
+/// float images read and written, one of uint images written), picked by
+/// indices the frame's push constants give. Each texel counts the
+/// neighbours nearer than itself (a depth hashed from what the depth image
+/// holds) and writes the ratio and the counts.
+const BINDLESS_AO: &str = "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+#extension GL_EXT_shader_image_load_formatted : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 2) uniform image2D Images[];
+layout(set = 0, binding = 3) uniform writeonly uimage2D UImages[];
+layout(push_constant) uniform Frame { uint depthIdx; uint aoIdx; uint countIdx; int radius; } frame;
+
+float depthAt(ivec2 q) {
+    uint u = uint(imageLoad(Images[nonuniformEXT(frame.depthIdx)], q).x);
+    return float((u * 2654435761u) >> 24u);
+}
+
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = imageSize(Images[nonuniformEXT(frame.depthIdx)]);
+    if (any(greaterThanEqual(p, size))) {
+        return;
+    }
+    float d = depthAt(p);
+    uint nearer = 0u;
+    uint taps = 0u;
+    for (int dy = -frame.radius; dy <= frame.radius; ++dy) {
+        for (int dx = -frame.radius; dx <= frame.radius; ++dx) {
+            ivec2 q = clamp(p + ivec2(dx, dy), ivec2(0), size - 1);
+            nearer += depthAt(q) < d ? 1u : 0u;
+            taps += 1u;
+        }
+    }
+    imageStore(Images[nonuniformEXT(frame.aoIdx)], p, vec4(1.0 - float(nearer) / float(taps)));
+    imageStore(UImages[nonuniformEXT(frame.countIdx)], p, uvec4(nearer, taps, uint(d), 1u));
+}
+";
+
+/// The CPU model of [`BINDLESS_AO`] over a `w`×`h` depth image whose texel
+/// i holds i: per texel, (1 - nearer/taps, nearer, taps, depth).
+fn bindless_ao_model(w: i32, h: i32, radius: i32) -> Vec<(f32, u32, u32, u32)> {
+    let depth = |x: i32, y: i32| ((((y * w + x) as u32).wrapping_mul(2654435761)) >> 24) as f32;
+    let mut out = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let d = depth(x, y);
+            let (mut nearer, mut taps) = (0u32, 0u32);
+            for dy in -radius..=radius {
+                for dx in -radius..=radius {
+                    let q = ((x + dx).clamp(0, w - 1), (y + dy).clamp(0, h - 1));
+                    nearer += u32::from(depth(q.0, q.1) < d);
+                    taps += 1;
+                }
+            }
+            out.push((1.0 - nearer as f32 / taps as f32, nearer, taps, d as u32));
+        }
+    }
+    out
+}
+
+/// Arrays of formatless storage images are binding arrays compiled for the
+/// format their bound elements share (r32float and rgba8uint here), equal
+/// to a CPU model and to the original SPIR-V run natively on Mesa 25's
+/// lavapipe; elements of two formats in one array are refused before
+/// submission, naming both.
+#[test]
+fn formatless_storage_image_arrays_take_the_format_bound() {
+    let file = common::temp_file("binding-arrays", "bindless_ao.comp", BINDLESS_AO);
+    let k = Kernel::from_path(
+        std::path::Path::new(&file),
+        None,
+        &SourceOptions::named("bindless_ao.comp"),
+    )
+    .unwrap();
+    for name in ["Images", "UImages"] {
+        let b = k.binding_named(name).unwrap();
+        assert_eq!(b.array, Some(ArrayLength::Unsized), "{name}");
+        assert!(
+            b.texture.as_ref().is_some_and(|t| t.format_from_host),
+            "{name}: {b:?}"
+        );
+    }
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let (w, h, radius) = (16, 8, 1);
+    let args = [
+        "--groups",
+        "2,1",
+        "--texture",
+        "Images[0]=16x8:r32float",
+        "--texture",
+        "Images[1]=16x8:r32float",
+        "--texture",
+        "Images[2]=16x8:r32float:iota",
+        "--texture",
+        "UImages[0]=16x8:rgba8uint",
+        "--texture",
+        "UImages[1]=16x8:rgba8uint",
+        "--push",
+        "depthIdx=2",
+        "--push",
+        "aoIdx=0",
+        "--push",
+        "countIdx=1",
+        "--push",
+        "radius=1",
+    ];
+    let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
+    run.extend(&args);
+    let o = on_lavapipe_25(&icd, &run);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let data = |name: &str| -> Vec<f64> {
+        v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {v}"))["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let (ao, counts, untouched) = (data("Images[0]"), data("UImages[1]"), data("UImages[0]"));
+    let model = bindless_ao_model(w, h, radius);
+    assert!(model.iter().any(|m| m.1 > 0) && model.iter().any(|m| m.1 == 0));
+    for (i, m) in model.iter().enumerate() {
+        assert!(
+            (ao[i] - f64::from(m.0)).abs() < 1e-6,
+            "ao texel {i}: {} vs {}",
+            ao[i],
+            m.0
+        );
+        let want = [m.1, m.2, m.3, 1].map(f64::from);
+        assert_eq!(counts[4 * i..4 * i + 4], want, "counts texel {i}");
+    }
+    assert!(untouched.iter().all(|&x| x == 0.0));
+    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+    diff.extend(&args);
+    let o = on_lavapipe_25(&icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+    // One array, two formats: refused before anything runs.
+    let mut mixed = run.clone();
+    let at = mixed
+        .iter()
+        .position(|a| *a == "UImages[1]=16x8:rgba8uint")
+        .unwrap();
+    mixed[at] = "UImages[1]=16x8:r32uint";
+    let o = on_lavapipe_25(&icd, &mixed);
+    // Exit 2, as for any input that does not fit its binding.
+    common::assert_fails_in_one_line(
+        &o,
+        2,
+        "`UImages[0]` is rgba8uint and `UImages[1]` is r32uint",
+    );
+}

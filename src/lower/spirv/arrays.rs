@@ -8,8 +8,9 @@
 //! that element. Later passes (texel buffers for atomic images, formats,
 //! combined samplers) then see ordinary single resources.
 //!
-//! An array of textures, samplers or storage images (of a declared format,
-//! without image atomics) indexed by a value known only at run time
+//! An array of textures, samplers or storage images (without image
+//! atomics; a formatless one takes the format its bound elements share)
+//! indexed by a value known only at run time
 //! (`textures[nonuniformEXT(id)]`), or without a size (`texture2D
 //! textures[]`), stays one binding: naga reads it as a WGSL
 //! `binding_array`, which wgpu binds where the adapter has
@@ -171,26 +172,16 @@ pub(crate) fn elements_used_atomically(m: &Model, var: Word) -> bool {
 }
 
 /// Whether the array `var` of `what`, indexed at run time, stays whole as a
-/// wgpu binding array: of textures and samplers, and of storage images of a
-/// declared format that no image atomic uses (those are texel buffers, one
-/// per element, so only split arrays hold them).
+/// wgpu binding array: of textures and samplers, and of storage images that
+/// no image atomic uses (those are texel buffers, one per element, so only
+/// split arrays hold them). Formatless ones take the format of what is
+/// bound ([`crate::lower::spirv::image::formatless_storage_images`]).
 pub(crate) fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
     match what {
         // Arrays of buffer blocks of a few elements were switches over
         // them (array_switch): the rest are binding arrays of buffers.
         "texture" | "sampler" | "buffer block" => true,
-        "image" => {
-            let formatless = m
-                .pointee(var)
-                .and_then(|(_, t)| m.global(t))
-                .and_then(|t| t.operands.first().and_then(id))
-                .and_then(|e| m.global(e))
-                .is_some_and(|img| {
-                    img.operands.get(6)
-                        == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
-                });
-            !formatless && !elements_used_atomically(m, var)
-        }
+        "image" => !elements_used_atomically(m, var),
         _ => false,
     }
 }
@@ -248,7 +239,7 @@ fn indexed_at_run_time(
                 "is indexed by a value known only at run time"
             };
             return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers, buffer blocks and storage images (of a declared format, without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers, buffer blocks and storage images (without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
                 super::array_switch::MAX_SWITCHED
             )));
         }

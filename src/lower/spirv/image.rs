@@ -130,7 +130,9 @@ pub struct FormatlessImage {
 /// its sampled type in place of none (naga needs one; the runtime compiles
 /// the kernel with the bound texture's), and returns them. Such an image
 /// must be a storage texture: of a shape WGSL has one of, without image
-/// atomics, not in an array.
+/// atomics. An array of them is a binding array (arrays the resource-array
+/// pass split are single images by now), compiled for the one format its
+/// bound elements share: WGSL gives a binding array one element type.
 pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> {
     let atomic: Vec<Word> = m
         .instructions()
@@ -163,9 +165,7 @@ pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> 
             _ => None,
         };
         let name = format!("`{}`", m.name(var).unwrap_or("?"));
-        let why = if ty != pointee {
-            Some("it is in an array")
-        } else if atomic.contains(&var) {
+        let why = if atomic.contains(&var) {
             Some("image atomics need r32ui, r32i, r32f, r64ui or r64i")
         } else if !matches!(
             shape,

@@ -333,6 +333,31 @@ impl Context {
                             }
                         }
                     }
+                    // A formatless array is compiled for one format: WGSL
+                    // gives a binding array one element type.
+                    if info.texture.as_ref().is_some_and(|t| t.format_from_host) {
+                        let format = |b: &Slotted| match b.resource {
+                            Resource::Texture(t) => Some(t.desc().format),
+                            _ => None,
+                        };
+                        if let Some(a) = given.iter().find(|b| format(b).is_some())
+                            && let Some(b) = given
+                                .iter()
+                                .find(|b| format(b).is_some_and(|f| Some(f) != format(a)))
+                        {
+                            let name = info.display_name();
+                            let of = |b: &Slotted| {
+                                format(b).map_or_else(|| "?".into(), crate::formats::format_name)
+                            };
+                            return Err(Error::Dispatch(format!(
+                                "`{name}[{}]` is {} and `{name}[{}]` is {}: `{name}` is declared without a format, and a binding array takes one format for all its elements, so bind textures of one format (or declare it, e.g. layout(rgba8))",
+                                a.element,
+                                of(a),
+                                b.element,
+                                of(b)
+                            )));
+                        }
+                    }
                     let limit = limits.max_binding_array_elements_per_shader_stage;
                     if info.is_binding_array() && n > limit {
                         return Err(Error::Limit {

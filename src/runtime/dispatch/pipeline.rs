@@ -284,7 +284,11 @@ fn with_storage_formats(
         else {
             continue;
         };
-        let ty = m.global_variables[h].ty;
+        // An array of them is a binding array of one storage texture type.
+        let (ty, array) = match m.types[m.global_variables[h].ty].inner {
+            naga::TypeInner::BindingArray { base, size } => (base, Some(size)),
+            _ => (m.global_variables[h].ty, None),
+        };
         let naga::TypeInner::Image {
             dim,
             arrayed,
@@ -315,6 +319,16 @@ fn with_storage_formats(
             },
             naga::Span::UNDEFINED,
         );
+        let new = match array {
+            Some(size) => m.types.insert(
+                naga::Type {
+                    name: None,
+                    inner: naga::TypeInner::BindingArray { base: new, size },
+                },
+                naga::Span::UNDEFINED,
+            ),
+            None => new,
+        };
         m.global_variables[h].ty = new;
     }
     Ok(m)
