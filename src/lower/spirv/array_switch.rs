@@ -200,7 +200,10 @@ fn bindable(m: &Model, var: Word, class: StorageClass, element: Word, compares: 
         Some("buffer block") => false,
         Some(what) => {
             let compared = compares && (what == "sampler" || shadow);
-            super::arrays::binds_whole(m, var, what) && !compared
+            // A short formatless array is switched over: each element a
+            // binding, so each takes the format bound to it.
+            let formatless = super::arrays::of_formatless_images(m, var);
+            super::arrays::binds_whole(m, var, what) && !compared && !formatless
         }
     }
 }

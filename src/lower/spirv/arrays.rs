@@ -171,6 +171,20 @@ pub(crate) fn elements_used_atomically(m: &Model, var: Word) -> bool {
     })
 }
 
+/// Whether `var` is an array of storage images declared without a format.
+pub(crate) fn of_formatless_images(m: &Model, var: Word) -> bool {
+    m.pointee(var)
+        .and_then(|(_, t)| m.global(t))
+        .and_then(|t| t.operands.first().and_then(id))
+        .and_then(|e| m.global(e))
+        .is_some_and(|img| {
+            img.class.opcode == Op::TypeImage
+                && img.operands.get(5) == Some(&Operand::LiteralBit32(2))
+                && img.operands.get(6)
+                    == Some(&Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown))
+        })
+}
+
 /// Whether the array `var` of `what`, indexed at run time, stays whole as a
 /// wgpu binding array: of textures and samplers, and of storage images that
 /// no image atomic uses (those are texel buffers, one per element, so only
