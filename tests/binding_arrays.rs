@@ -885,3 +885,165 @@ fn formatless_storage_image_arrays_take_the_format_bound() {
         "`UImages[0]` is rgba8uint and `UImages[1]` is r32uint",
     );
 }
+
+/// [`BINDLESS_AO`] over a bindless "mega set": one descriptor array of
+/// storage images at binding 2, seen through an array per type (declared
+/// as such renderers declare them, without `writeonly`); element k is
+/// either array's.
+fn mega_set_ao() -> String {
+    BINDLESS_AO.replace(
+        "layout(set = 0, binding = 3) uniform writeonly uimage2D UImages[];",
+        "layout(set = 0, binding = 2) uniform uimage2D UImages[];",
+    )
+}
+
+/// Sampled textures of two types at one binding, each element fetched
+/// through the array of its type.
+const MEGA_SET_TEXTURES: &str = "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 16) in;
+#define SAMPLED_IMAGES(type) layout(set = 0, binding = 3) uniform type sampled_##type[]
+SAMPLED_IMAGES(texture2D);
+SAMPLED_IMAGES(utexture2D);
+layout(set = 0, binding = 0, std430) buffer Out { vec4 v[]; } outv;
+layout(push_constant) uniform P { uint colorIdx; uint idIdx; } p;
+void main() {
+    ivec2 q = ivec2(gl_GlobalInvocationID.x % 4u, gl_GlobalInvocationID.x / 4u);
+    vec4 c = texelFetch(sampled_texture2D[nonuniformEXT(p.colorIdx)], q, 0);
+    uint id = texelFetch(sampled_utexture2D[nonuniformEXT(p.idIdx)], q, 0).x;
+    outv.v[gl_GlobalInvocationID.x] = c * float(id);
+}
+";
+
+/// Image arrays of two types declared at one binding are one descriptor
+/// array: each element given goes to the array whose type fits it (the
+/// uint texture given as `Images[3]` is `UImages[3]`), the other arrays
+/// get a placeholder there, and the results equal a CPU model and the
+/// original SPIR-V on Mesa 25's lavapipe, for storage images and for
+/// sampled textures. An element given twice, or a gap, is refused in one
+/// line naming it.
+#[test]
+fn image_arrays_at_one_binding_are_one_descriptor_array() {
+    let ao = mega_set_ao();
+    let k = Kernel::from_glsl(&ao, &SourceOptions::named("mega_set_ao.comp")).unwrap();
+    let (images, uimages) = (
+        k.binding_named("Images").unwrap(),
+        k.binding_named("UImages").unwrap(),
+    );
+    assert_eq!(images.alias_of, None);
+    assert_eq!(uimages.alias_of, Some(images.binding));
+    assert_ne!(uimages.binding, images.binding);
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let file = common::temp_file("binding-arrays", "mega_set_ao.comp", &ao);
+    let (w, h, radius) = (16, 8, 1);
+    let args = [
+        "--groups",
+        "2,1",
+        "--texture",
+        "UImages[0]=16x8:rgba8uint",
+        "--texture",
+        "Images[1]=16x8:r32float:iota",
+        "--texture",
+        "Images[2]=16x8:r32float",
+        "--texture",
+        "Images[3]=16x8:rgba8uint",
+        "--push",
+        "depthIdx=1",
+        "--push",
+        "aoIdx=2",
+        "--push",
+        "countIdx=3",
+        "--push",
+        "radius=1",
+    ];
+    let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
+    run.extend(&args);
+    let o = on_lavapipe_25(&icd, &run);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let data = |name: &str| -> Vec<f64> {
+        v["bindings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {v}"))["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let (occlusion, counts, untouched) = (data("Images[2]"), data("Images[3]"), data("UImages[0]"));
+    for (i, m) in bindless_ao_model(w, h, radius).iter().enumerate() {
+        assert!((occlusion[i] - f64::from(m.0)).abs() < 1e-6, "ao texel {i}");
+        let want = [m.1, m.2, m.3, 1].map(f64::from);
+        assert_eq!(counts[4 * i..4 * i + 4], want, "counts texel {i}");
+    }
+    assert!(untouched.iter().all(|&x| x == 0.0));
+    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+    diff.extend(&args);
+    let o = on_lavapipe_25(&icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+    // Element 2 given to both arrays; element 1 given to neither.
+    let mut twice = run.clone();
+    twice.extend(["--texture", "UImages[2]=16x8:rgba8uint"]);
+    common::assert_fails_in_one_line(
+        &on_lavapipe_25(&icd, &twice),
+        2,
+        "`Images[2]` and `UImages[2]` are one element",
+    );
+    let mut gap = run.clone();
+    let at = gap.iter().position(|a| a.starts_with("Images[1]")).unwrap();
+    gap.drain(at - 1..=at);
+    common::assert_fails_in_one_line(
+        &on_lavapipe_25(&icd, &gap),
+        2,
+        "bind `Images[1]` or `UImages[1]`",
+    );
+    // Sampled textures: out[i] = texel i of the float texture times texel
+    // i of the uint one, (i, 0, 0, 1) * i.
+    let file = common::temp_file("binding-arrays", "mega_set_textures.comp", MEGA_SET_TEXTURES);
+    let o = on_lavapipe_25(
+        &icd,
+        &[
+            "run",
+            file.as_str(),
+            "--backend",
+            "vulkan",
+            "--json",
+            "--groups",
+            "1",
+            "--buffer",
+            "outv=f32:64",
+            "--texture",
+            "sampled_utexture2D[0]=4x4:r32uint:iota",
+            "--texture",
+            "sampled_texture2D[1]=4x4:r32float:iota",
+            "--push",
+            "colorIdx=1",
+            "--push",
+            "idIdx=0",
+        ],
+    );
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let out: Vec<f64> = v["bindings"][0]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let want: Vec<f64> = (0..16)
+        .flat_map(|i| [f64::from(i * i), 0.0, 0.0, f64::from(i)])
+        .collect();
+    assert_eq!(out, want, "{v}");
+}

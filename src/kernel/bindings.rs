@@ -230,6 +230,10 @@ pub struct BindingInfo {
     /// For a buffer block declared at the same binding as another (an
     /// alias), the binding it was declared at: it has a binding of its own
     /// in WGSL, and the runtime binds to it the buffer given for that one.
+    /// For an unsized image array declared at another's binding (one
+    /// descriptor array seen through an array per type): the runtime puts
+    /// each element given for either into the array whose type fits it,
+    /// and a placeholder into the other at that element.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alias_of: Option<u32>,
     /// For a binding the shader numbers at or past WebGPU's limit of 1000

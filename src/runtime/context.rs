@@ -405,6 +405,10 @@ pub struct Context {
     pipeline_limit: std::sync::atomic::AtomicUsize,
     /// The device's limits, read once.
     limits: wgpu::Limits,
+    /// Placeholder textures by format and shape, bound where an image
+    /// array has no element of its own (see `dispatch::shared`).
+    pub(crate) placeholders:
+        Mutex<HashMap<(wgpu::TextureFormat, crate::TextureDim), Arc<crate::Texture>>>,
 }
 
 impl std::fmt::Debug for Context {
@@ -507,6 +511,7 @@ impl Context {
             pipeline_tick: AtomicU64::new(0),
             pipeline_limit: std::sync::atomic::AtomicUsize::new(DEFAULT_PIPELINE_LIMIT),
             limits: device_limits,
+            placeholders: Mutex::new(HashMap::new()),
         })
     }
 

@@ -13,7 +13,7 @@
 //! kernels with such images have no native run.
 
 use crate::runtime::dispatch::{
-    Resource, Slotted, array_parts, array_resource, layout_entries, per_binding, resolve,
+    Resource, Slotted, array_parts, array_resource, filled, layout_entries, per_binding, resolve,
 };
 use crate::runtime::run::RunOutput;
 use crate::{Bind, BindingInfo, Context, Error, Kernel, Result, Workgroups};
@@ -85,7 +85,9 @@ impl Context {
         }
         self.ready()?;
         let spirv = kernel.native_spirv()?;
-        let mut slots = resolve(kernel, binds)?;
+        let slots = resolve(kernel, binds)?;
+        let holes = self.holes(kernel, &slots)?;
+        let mut slots = filled(&slots, &holes);
         self.check(kernel, Workgroups::Count(groups), &slots)?;
         // The push constants are push constants natively: the bytes of the
         // buffer the translation reads them from.

@@ -3,9 +3,13 @@
 //! compactors declare them). WGSL binds one resource per binding, so every
 //! alias after the first moves to a binding of its own above every binding
 //! the set uses; the runtime binds the one buffer given to all of them.
-//! Two resources of other kinds (or a uniform block with a storage buffer)
-//! at one binding are refused, naming both. (OpenGL GLSL's shared numbers
-//! are the OpenGL pass's to sort.)
+//! Unsized arrays of images declared at one binding (a bindless "mega
+//! set": `image2D Images[]` and `uimage2D UImages[]` over one descriptor
+//! array, each element read through the array of its type) move the same
+//! way: the runtime puts each element into the array whose type fits it
+//! and a placeholder into the others. Two resources of other kinds (or a
+//! uniform block with a storage buffer) at one binding are refused, naming
+//! both. (OpenGL GLSL's shared numbers are the OpenGL pass's to sort.)
 
 use std::collections::HashMap;
 
@@ -15,9 +19,10 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use crate::lower::model::Model;
 use crate::{Error, Result};
 
-/// A buffer block declared at the binding of another one, moved to a
-/// binding of its own: the runtime binds the buffer given for either to
-/// both.
+/// A buffer block (or an unsized image array) declared at the binding of
+/// another one, moved to a binding of its own: the runtime binds the buffer
+/// given for either to both (an image array's elements to the array whose
+/// type fits each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Alias {
     /// The descriptor set (WGSL group).
@@ -46,6 +51,23 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
             && m.op_of(t) == Some(Op::TypeStruct))
         .then_some(class)
     };
+    // An unsized array of separate images: the operand that says sampled
+    // (1) or storage (2).
+    let image_array = |m: &Model, v: Word| -> Option<u32> {
+        let (_, t) = m.pointee(v)?;
+        let array = m.global(t)?;
+        if array.class.opcode != Op::TypeRuntimeArray {
+            return None;
+        }
+        let Some(Operand::IdRef(e)) = array.operands.first() else {
+            return None;
+        };
+        let image = m.global(*e)?;
+        match (image.class.opcode, image.operands.get(5)) {
+            (Op::TypeImage, Some(Operand::LiteralBit32(sampled))) => Some(*sampled),
+            _ => None,
+        }
+    };
     let mut vars: Vec<(Word, u32, u32)> = m
         .variables()
         .filter_map(|(v, _, _)| {
@@ -67,9 +89,10 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
             continue;
         };
         let (a, b) = (buffer_class(m, other), buffer_class(m, var));
-        if a.is_none() || a != b {
+        let (i, j) = (image_array(m, other), image_array(m, var));
+        if (a.is_none() || a != b) && (i.is_none() || i != j) {
             return Err(Error::Unsupported(format!(
-                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind can alias one buffer; give one another binding",
+                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind (or unsized arrays of images of one kind, storage or sampled) can share one; give one another binding",
                 label(m, other),
                 label(m, var)
             )));
@@ -100,7 +123,8 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
 
 /// The blocks of each class of `aliases` (as [`alias_shared_bindings`]
 /// made them, after any renumbering): the block keeping the declared
-/// binding first, then those moved off it.
+/// binding first, then those moved off it. Image arrays are not blocks:
+/// their aliases are left out.
 pub fn alias_classes(m: &Model, aliases: Vec<Alias>) -> Vec<Vec<Word>> {
     let at = |group: u32, binding: u32| {
         m.variables().map(|(v, _, _)| v).find(|&v| {
@@ -112,6 +136,13 @@ pub fn alias_classes(m: &Model, aliases: Vec<Alias>) -> Vec<Vec<Word>> {
         let (Some(first), Some(moved)) = (at(a.group, a.of), at(a.group, a.binding)) else {
             continue;
         };
+        let block = |v: Word| {
+            m.pointee(v)
+                .is_some_and(|(_, t)| m.op_of(t) == Some(Op::TypeStruct))
+        };
+        if !block(first) || !block(moved) {
+            continue;
+        }
         match classes.iter_mut().find(|(k, _)| *k == (a.group, a.of)) {
             Some((_, c)) => c.push(moved),
             None => classes.push(((a.group, a.of), vec![first, moved])),

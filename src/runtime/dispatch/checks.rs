@@ -291,6 +291,10 @@ impl Context {
             let Some(last) = given.last() else {
                 return Err(missing(info.array.map(|_| 0)));
             };
+            // Each element fits before the elements are compared.
+            for bind in &given {
+                self.check_bind(info, bind, limits)?;
+            }
             match info.array {
                 None if last.element != 0 => {
                     return Err(Error::Dispatch(format!(
@@ -336,8 +340,9 @@ impl Context {
                     // A formatless array is compiled for one format: WGSL
                     // gives a binding array one element type.
                     if info.texture.as_ref().is_some_and(|t| t.format_from_host) {
+                        // A placeholder has the format of one given.
                         let format = |b: &Slotted| match b.resource {
-                            Resource::Texture(t) => Some(t.desc().format),
+                            Resource::Texture(t) if !b.placeholder => Some(t.desc().format),
                             _ => None,
                         };
                         if let Some(a) = given.iter().find(|b| format(b).is_some())
@@ -368,9 +373,6 @@ impl Context {
                         });
                     }
                 }
-            }
-            for bind in given {
-                self.check_bind(info, bind, limits)?;
             }
         }
         Ok(())
@@ -480,7 +482,7 @@ fn expected(info: &crate::BindingInfo) -> String {
 
 /// Whether `t` fits the texture binding `info`: shape, sample type, and for
 /// a storage texture the format and the storage usage.
-fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
+pub(super) fn texture_fits(info: &crate::BindingInfo, t: &Texture) -> bool {
     let Some(want) = &info.texture else {
         return false;
     };

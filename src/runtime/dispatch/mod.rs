@@ -12,6 +12,8 @@ mod checks;
 mod packed;
 mod pipeline;
 mod readback;
+mod shared;
+pub(crate) use shared::filled;
 use readback::{copyable_buffers, in_bind_order, written_textures};
 
 /// A resource bound to a kernel binding.
@@ -290,6 +292,9 @@ pub(crate) struct Slotted<'a> {
     /// The element of a binding array; 0 for other bindings.
     pub(crate) element: u32,
     pub(crate) resource: Resource<'a>,
+    /// A stand-in the runtime bound where an image array has no element of
+    /// its own (see `shared`), not the caller's.
+    pub(crate) placeholder: bool,
 }
 
 /// The halves a combined sampler (or an element `NAME[k]` of an array of
@@ -334,6 +339,7 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
                 binding: t.binding,
                 element,
                 resource: Resource::Texture(texture),
+                placeholder: false,
             });
             // A combined sampler only read with texelFetch/textureSize uses
             // no sampler: then the pair's sampler is not bound.
@@ -343,6 +349,7 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
                     binding: s.binding,
                     element,
                     resource: Resource::Sampler(sampler),
+                    placeholder: false,
                 });
             }
             continue;
@@ -370,48 +377,11 @@ pub(crate) fn resolve<'a>(kernel: &Kernel, binds: &[Bind<'a>]) -> Result<Vec<Slo
             binding,
             element,
             resource: b.resource,
+            placeholder: false,
         });
     }
-    bind_aliases(kernel, &mut out);
+    shared::route(kernel, &mut out);
     Ok(out)
-}
-
-/// Buffer blocks declared at one binding (see [`crate::BindingInfo::alias_of`])
-/// share the buffer given for any one of them: it is bound to the others the
-/// kernel uses, and a buffer given at a declared binding that only an alias
-/// uses moves there.
-fn bind_aliases(kernel: &Kernel, out: &mut Vec<Slotted>) {
-    let aliases: Vec<(u32, u32, u32)> = kernel
-        .bindings()
-        .iter()
-        .filter_map(|b| b.alias_of.map(|of| (b.group, b.binding, of)))
-        .collect();
-    if aliases.is_empty() {
-        return;
-    }
-    // Each class: the declared binding and its aliases.
-    let mut classes: Vec<(u32, Vec<u32>)> = Vec::new();
-    for &(group, binding, of) in &aliases {
-        match classes.iter_mut().find(|(g, c)| *g == group && c[0] == of) {
-            Some((_, c)) => c.push(binding),
-            None => classes.push((group, vec![of, binding])),
-        }
-    }
-    for (group, class) in classes {
-        let given: Vec<Slotted> = out
-            .iter()
-            .filter(|s| s.group == group && class.contains(&s.binding))
-            .copied()
-            .collect();
-        // Several given: the checks name the duplicate or the unused one.
-        let [one] = given[..] else { continue };
-        out.retain(|s| !(s.group == group && s.binding == one.binding));
-        for &binding in &class {
-            if kernel.binding(group, binding).is_some() {
-                out.push(Slotted { binding, ..one });
-            }
-        }
-    }
 }
 
 impl Context {
@@ -438,6 +408,8 @@ impl Context {
     pub fn prepare(&self, kernel: &Kernel, binds: &[Bind]) -> Result<()> {
         self.ready()?;
         let binds = resolve(kernel, binds)?;
+        let holes = self.holes(kernel, &binds)?;
+        let binds = filled(&binds, &holes);
         let overrides = Overrides::of(kernel, &binds);
         if self.cached_pipeline(kernel, &overrides).is_none() {
             self.check_kernel(kernel)?;
@@ -600,6 +572,16 @@ impl Context {
         workgroups: Workgroups,
         binds: &[Slotted],
     ) -> Result<()> {
+        // Image arrays declared at one binding: placeholders where another
+        // array of the class has the element.
+        let holes = self.holes(kernel, binds)?;
+        let with_holes;
+        let binds = if holes.is_empty() {
+            binds
+        } else {
+            with_holes = filled(binds, &holes);
+            &with_holes
+        };
         // A kernel with a compiled pipeline here was checked against the
         // device when it was compiled: only the dispatch's own inputs are.
         let overrides = Overrides::of(kernel, binds);
