@@ -1011,7 +1011,11 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
     );
     // Sampled textures: out[i] = texel i of the float texture times texel
     // i of the uint one, (i, 0, 0, 1) * i.
-    let file = common::temp_file("binding-arrays", "mega_set_textures.comp", MEGA_SET_TEXTURES);
+    let file = common::temp_file(
+        "binding-arrays",
+        "mega_set_textures.comp",
+        MEGA_SET_TEXTURES,
+    );
     let o = on_lavapipe_25(
         &icd,
         &[

@@ -154,6 +154,35 @@ fn texel_fetch_offset_adds_its_offset() {
 }
 
 #[test]
+fn nonuniform_combined_samplers_translate_and_sample() {
+    let k = kernel("nonuniform_combined_sampler.comp");
+    for ctx in common::contexts(k.required_features()) {
+        let desc =
+            TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::R32Float, &[8, 8], 1).unwrap();
+        let texels: Vec<f32> = (0..64).map(|i| i as f32).collect();
+        let t = Texture::from_data(&ctx, desc, bytemuck::cast_slice(&texels)).unwrap();
+        let s = atomport::Sampler::new(&ctx, atomport::SamplerDesc::default()).unwrap();
+        let out = Buffer::zeroed(&ctx, 64).unwrap();
+        ctx.dispatch(
+            &k,
+            [1, 1, 1],
+            &[
+                Bind::named("depthTex", &t),
+                Bind::named("nearestClamp", &s),
+                Bind::named("Out", &out),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+        let o: Vec<f32> = out.read(&ctx).unwrap();
+        // The far corner of each 2x2 block holds its largest texel.
+        let want: Vec<f32> = (0..16)
+            .map(|i| (8 * (2 * (i / 4) + 1) + 2 * (i % 4) + 1) as f32)
+            .collect();
+        assert_eq!(o, want, "{}", ctx.backend_name());
+    }
+}
+
+#[test]
 fn coherent_buffers_run() {
     for name in ["coherent_buffer_vulkan.comp", "coherent_buffer_opengl.comp"] {
         let k = kernel(name);

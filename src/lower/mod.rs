@@ -338,6 +338,7 @@ fn spirv_passes(
         amd::lower_amd_extensions(&mut m)?;
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
+        compat::copy_opaque_values(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.

@@ -634,6 +634,47 @@ pub fn copy_logical(m: &mut Model) -> Result<usize> {
     })
 }
 
+/// `OpCopyObject` of an image, sampler or sampled image: glslang copies the
+/// combined sampler a `nonuniformEXT(sampler2D(textures[i], samplers[j]))`
+/// builds (the bindless pattern), and naga's reader takes such values only
+/// from the instructions that make them ("invalid id"). Each copy becomes
+/// the instruction that made the value, made again: a load of the same
+/// descriptor, or the same combination of image and sampler.
+pub fn copy_opaque_values(m: &mut Model) -> Result<usize> {
+    m.rewrite(|e, inst| {
+        if inst.class.opcode != Op::CopyObject {
+            return Ok(false);
+        }
+        let (Some(ty), Some(r)) = (inst.result_type, inst.result_id) else {
+            return Ok(false);
+        };
+        if !matches!(
+            e.m.op_of(ty),
+            Some(Op::TypeSampledImage | Op::TypeImage | Op::TypeSampler)
+        ) {
+            return Ok(false);
+        }
+        // Through copies of copies to what made the value.
+        let mut src = inst.operands.first().and_then(id).unwrap_or(0);
+        for _ in 0..64 {
+            let Some(def) = e.m.def(src) else {
+                return Ok(false);
+            };
+            match def.class.opcode {
+                Op::CopyObject => src = def.operands.first().and_then(id).unwrap_or(0),
+                Op::Load | Op::SampledImage | Op::Image => {
+                    let mut again = def.clone();
+                    again.result_id = Some(r);
+                    e.out.push(again);
+                    return Ok(true);
+                }
+                _ => return Ok(false),
+            }
+        }
+        Ok(false)
+    })
+}
+
 /// The members or elements of `value` (of type `from`) as the members or
 /// elements of `to`, each copied logically in turn.
 fn logical_parts(e: &mut Emit, value: Word, from: Word, to: Word, depth: u32) -> Result<Vec<Word>> {

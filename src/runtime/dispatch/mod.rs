@@ -13,8 +13,8 @@ mod packed;
 mod pipeline;
 mod readback;
 mod shared;
-pub(crate) use shared::filled;
 use readback::{copyable_buffers, in_bind_order, written_textures};
+pub(crate) use shared::filled;
 
 /// A resource bound to a kernel binding.
 #[derive(Clone, Copy, Debug)]

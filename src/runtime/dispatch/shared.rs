@@ -18,7 +18,10 @@ fn classes(kernel: &Kernel) -> Vec<(u32, Vec<u32>)> {
     let mut classes: Vec<(u32, Vec<u32>)> = Vec::new();
     for b in kernel.bindings() {
         let Some(of) = b.alias_of else { continue };
-        match classes.iter_mut().find(|(g, c)| *g == b.group && c[0] == of) {
+        match classes
+            .iter_mut()
+            .find(|(g, c)| *g == b.group && c[0] == of)
+        {
             Some((_, c)) => c.push(b.binding),
             None => classes.push((b.group, vec![of, b.binding])),
         }
@@ -205,10 +208,7 @@ impl Context {
             _ => bound.unwrap_or(by_sample),
         };
         let key = (format, dim);
-        let mut cache = self
-            .placeholders
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut cache = self.placeholders.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(t) = cache.get(&key) {
             return Ok(t.clone());
         }
