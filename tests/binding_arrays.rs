@@ -1051,3 +1051,104 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
         .collect();
     assert_eq!(out, want, "{v}");
 }
+
+/// A layer of a bitmask pyramid read through the bindless pair of a
+/// texture array and a sampler array, each element picked by the push
+/// constants: an integer texture sampled through an element of a sampler
+/// binding array. An 8x8 grid of coordinates reaches two texels past each
+/// edge of the 4x4 texture.
+const BINDLESS_INTEGER_SAMPLING: &str = "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 3) uniform utexture2DArray t_utexture2DArray[];
+layout(set = 0, binding = 4) uniform sampler s_samplers[];
+layout(set = 0, binding = 0, std430) buffer Out { uint v[]; } outv;
+layout(push_constant) uniform P { uint bitmaskIdx; uint samplerIdx; uint layer; } p;
+#define BITMASK usampler2DArray(t_utexture2DArray[p.bitmaskIdx], s_samplers[p.samplerIdx])
+void main() {
+    uvec2 q = gl_GlobalInvocationID.xy;
+    vec2 uv = (vec2(q) + 0.5) / 4.0 - 0.5;
+    outv.v[q.y * 8u + q.x] = textureLod(nonuniformEXT(BITMASK), vec3(uv, float(p.layer)), 0.0).x;
+}
+";
+
+/// Texel `i` of an axis of 4 wrapped as Vulkan's address modes wrap it:
+/// clamp to edge, repeat, mirrored repeat.
+fn wrap4(i: i32, mode: &str) -> i32 {
+    match mode {
+        "clamp" => i.clamp(0, 3),
+        "repeat" => i.rem_euclid(4),
+        _ => {
+            let x = i.rem_euclid(8) - 4;
+            3 - if x >= 0 { x } else { -(1 + x) }
+        }
+    }
+}
+
+/// An integer texture sampled through an element of a sampler binding
+/// array is the texel fetch of a nearest sampler with that element's
+/// address mode (the modes of all elements reach the shader packed in
+/// overrides): equal to a CPU model and to the original SPIR-V for clamp,
+/// repeat and mirrored repeat, on Mesa 25's lavapipe.
+#[test]
+fn integer_textures_sample_through_sampler_array_elements() {
+    let k = Kernel::from_glsl(
+        BINDLESS_INTEGER_SAMPLING,
+        &SourceOptions::named("bitmask.comp"),
+    )
+    .unwrap();
+    let samplers = k.binding_named("s_samplers").unwrap();
+    assert_eq!(samplers.address_overrides.len(), 4, "{samplers:?}");
+    assert_eq!(samplers.address_override, None);
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let file = common::temp_file("binding-arrays", "bitmask.comp", BINDLESS_INTEGER_SAMPLING);
+    for (element, mode) in ["clamp", "repeat", "mirror"].iter().enumerate() {
+        let push = format!("samplerIdx={element}");
+        let args = [
+            "--groups",
+            "1",
+            "--buffer",
+            "outv=u32:64",
+            "--texture",
+            "t_utexture2DArray[0]=4x4x2:r32uint:iota",
+            "--sampler",
+            "s_samplers[0]=nearest,clamp",
+            "--sampler",
+            "s_samplers[1]=nearest,repeat",
+            "--sampler",
+            "s_samplers[2]=nearest,mirror",
+            "--push",
+            "bitmaskIdx=0",
+            "--push",
+            push.as_str(),
+            "--push",
+            "layer=1",
+        ];
+        let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
+        run.extend(&args);
+        let o = on_lavapipe_25(&icd, &run);
+        assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let got: Vec<u64> = v["bindings"][0]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        // Layer 1 of texels numbered in texel order: 16 + 4y + x.
+        let want: Vec<u64> = (0..64)
+            .map(|q| 16 + 4 * wrap4(q / 8 - 2, mode) as u64 + wrap4(q % 8 - 2, mode) as u64)
+            .collect();
+        assert_eq!(got, want, "{mode}");
+        let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+        diff.extend(&args);
+        let o = on_lavapipe_25(&icd, &diff);
+        assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
+    }
+}

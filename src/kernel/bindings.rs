@@ -219,6 +219,14 @@ pub struct BindingInfo {
     /// to border (set it yourself when running the WGSL outside atomport).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address_override: Option<u32>,
+    /// For a sampler binding array an integer texture is sampled through
+    /// (`usampler2D(textures[i], samplers[j])`): the override ids (WGSL
+    /// `@id`) that receive its elements' address modes, coded as for
+    /// `address_override`, 2 bits per element, 16 elements per override
+    /// (element k in the k/16-th, from bit 2(k % 16)); so such an array
+    /// takes at most 16 elements per id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub address_overrides: Vec<u32>,
     /// For samplers: whether it compares (a shadow sampler).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<bool>,

@@ -459,6 +459,7 @@ impl Kernel {
                     .flat_map(|i| i.size_overrides)
                     .chain(b.layers_override)
                     .chain(b.address_override)
+                    .chain(b.address_overrides.iter().copied())
             })
             .collect();
         ids.sort_unstable();

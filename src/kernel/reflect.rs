@@ -66,7 +66,13 @@ pub(super) fn binding_info(
     b.coherent = provenance.coherent.contains(&slot);
     b.volatile = provenance.volatile.contains(&slot);
     b.layers_override = at(&provenance.layer_counts, slot).map(|l| l.override_id);
-    b.address_override = at(&provenance.address_modes, slot).map(|a| a.override_id);
+    match at(&provenance.address_modes, slot) {
+        Some(a) if a.packed => {
+            let words = crate::lower::spirv::integer_sampling::PACKED_MODE_WORDS;
+            b.address_overrides = (a.override_id..a.override_id + words).collect();
+        }
+        a => b.address_override = a.map(|a| a.override_id),
+    }
     for s in &provenance.samplers {
         if s.group != b.group {
             continue;
@@ -190,6 +196,7 @@ fn reflect(
         texture,
         layers_override: None,
         address_override: None,
+        address_overrides: Vec::new(),
         comparison,
         combined: None,
         also: Vec::new(),

@@ -15,7 +15,12 @@
 //! edge, 1 repeat, 2 mirrored repeat, 3 clamp to border), which the runtime
 //! sets from the bound sampler, so the driver folds the choice away. A
 //! linear filter on an integer texture, which Vulkan forbids too, is
-//! refused when the sampler is bound. Projective, comparison and
+//! refused when the sampler is bound. For an element of a sampler binding
+//! array (`usampler2DArray(textures[i], samplers[j])`, the bindless
+//! pattern) the modes of all its elements reach the shader packed, 2 bits
+//! per element, 16 elements per override (`address_overrides`), and the
+//! fetch picks element j's; a linear one there is read as nearest (the
+//! array also serves float textures, which it filters). Projective, comparison and
 //! gradient sampling of integer textures, cube and rectangle ones, stay
 //! refused by name ([`super::refuse::integer_sampling`]).
 
@@ -35,8 +40,30 @@ pub struct AddressModes {
     pub group: u32,
     /// Binding.
     pub binding: u32,
-    /// The override id that receives the bound sampler's address mode.
+    /// The override id that receives the bound sampler's address mode; for
+    /// a sampler binding array, the first of [`PACKED_MODE_WORDS`]
+    /// consecutive ids that receive its elements' modes, packed.
     pub override_id: u32,
+    /// Whether the sampler is a binding array.
+    pub packed: bool,
+}
+
+/// How many overrides hold the address modes of a sampler binding array's
+/// elements: with [`MODES_PER_WORD`] each, the most elements an array an
+/// integer texture is sampled through may have.
+pub const PACKED_MODE_WORDS: u32 = 4;
+
+/// Elements whose address modes one override holds, 2 bits each (element
+/// k in override k / 16, bits 2(k % 16) and up).
+pub const MODES_PER_WORD: u32 = 16;
+
+/// Where a sample's address mode comes from: an override constant, or for
+/// a sampler binding array the overrides its elements' modes are packed
+/// in.
+#[derive(Clone, Copy)]
+enum ModeSource {
+    One(Word),
+    Packed([Word; PACKED_MODE_WORDS as usize]),
 }
 
 /// GLSL.std.450's Floor, Ceil, RoundEven, FClamp and SClamp.
@@ -57,8 +84,8 @@ struct Ids {
     /// `ivecN` and `bvecN` at N (2 to 4).
     ivec: [Word; 5],
     bvec: [Word; 5],
-    /// Sampler variable -> its address-mode override constant.
-    modes: HashMap<Word, Word>,
+    /// Sampler variable -> its address-mode override constants.
+    modes: HashMap<Word, ModeSource>,
 }
 
 /// Whether `inst` samples an integer texture, in a form this pass maps.
@@ -81,21 +108,32 @@ fn integer_sample(m: &Model, inst: &Instruction) -> bool {
     sampled.is_some_and(|t| m.op_of(t) == Some(Op::TypeInt))
 }
 
-/// The sampler variable an `OpSampledImage` of `si` takes its sampler from.
-fn sampler_variable(m: &Model, si: Word) -> Option<Word> {
+/// The sampler variable an `OpSampledImage` of `si` takes its sampler
+/// from, and for an element of a sampler binding array, its index.
+fn sampler_variable(m: &Model, si: Word) -> Option<(Word, Option<Word>)> {
     let combine = m.def(si).filter(|d| d.class.opcode == Op::SampledImage)?;
     let loaded = combine.operands.get(1).and_then(id)?;
     let load = m.def(loaded).filter(|d| d.class.opcode == Op::Load)?;
-    let var = load.operands.first().and_then(id)?;
-    m.global(var)
-        .is_some_and(|v| v.class.opcode == Op::Variable)
-        .then_some(var)
+    let pointer = load.operands.first().and_then(id)?;
+    let variable = |v: Word| {
+        m.global(v)
+            .is_some_and(|v| v.class.opcode == Op::Variable)
+            .then_some(v)
+    };
+    if let Some(var) = variable(pointer) {
+        return Some((var, None));
+    }
+    let chain = m.def(pointer).filter(|d| {
+        matches!(d.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) && d.operands.len() == 2
+    })?;
+    let var = variable(chain.operands.first().and_then(id)?)?;
+    Some((var, Some(chain.operands.get(1).and_then(id)?)))
 }
 
 /// Rewrites every integer sample this pass maps; returns the samplers it
 /// gave an address-mode override.
 pub fn integer_sampling_as_fetches(m: &mut Model) -> Result<Vec<AddressModes>> {
-    let sites: Vec<(Word, Word)> = m
+    let sites: Vec<(Word, (Word, Option<Word>))> = m
         .instructions()
         .filter(|i| integer_sample(m, i))
         .filter_map(|i| {
@@ -110,20 +148,43 @@ pub fn integer_sampling_as_fetches(m: &mut Model) -> Result<Vec<AddressModes>> {
     let mut spec_ids = m.free_spec_ids(1000);
     let mut modes = HashMap::new();
     let mut found = Vec::new();
-    for &(_, var) in &sites {
+    for &(_, (var, index)) in &sites {
         if modes.contains_key(&var) {
             continue;
         }
-        let override_id = spec_ids.take()?;
-        let c = m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(0)]);
-        m.decorate(c, Decoration::SpecId, &[override_id]);
-        m.set_name(c, format!("{}_address_mode", m.label(var)));
-        modes.insert(var, c);
+        let mut constant = |m: &mut Model, name: String| -> Result<(Word, u32)> {
+            let override_id = spec_ids.take()?;
+            let c = m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(0)]);
+            m.decorate(c, Decoration::SpecId, &[override_id]);
+            m.set_name(c, name);
+            Ok((c, override_id))
+        };
+        let label = m.label(var);
+        let (source, override_id) = match index {
+            None => {
+                let (c, id) = constant(m, format!("{label}_address_mode"))?;
+                (ModeSource::One(c), id)
+            }
+            Some(_) => {
+                let mut words = [0; PACKED_MODE_WORDS as usize];
+                let mut first = 0;
+                for (k, w) in words.iter_mut().enumerate() {
+                    let (c, id) = constant(m, format!("{label}_address_modes_{k}"))?;
+                    *w = c;
+                    if k == 0 {
+                        first = id;
+                    }
+                }
+                (ModeSource::Packed(words), first)
+            }
+        };
+        modes.insert(var, source);
         let (group, binding) = m.slot(var);
         found.push(AddressModes {
             group,
             binding,
             override_id,
+            packed: index.is_some(),
         });
     }
     let (int, boolean) = (m.int_type(32, true), m.bool_type());
@@ -148,8 +209,8 @@ pub fn integer_sampling_as_fetches(m: &mut Model) -> Result<Vec<AddressModes>> {
         }
         let si = inst.operands.first().and_then(id).unwrap_or(0);
         match sampler_variable(e.m, si) {
-            Some(var) => {
-                fetch(e, &ids, var, inst)?;
+            Some((var, index)) => {
+                fetch(e, &ids, var, index, inst)?;
                 Ok(true)
             }
             None => Ok(false),
@@ -219,8 +280,44 @@ fn lod_and_offset(
     Ok((lod, offset))
 }
 
-/// Emits the fetch that replaces the sample `inst` through sampler `var`.
-fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
+/// The address mode of element `index` of a sampler array whose modes
+/// `words` hold, packed: `(words[index / 16] >> 2(index % 16)) & 3`.
+fn packed_mode(e: &mut Emit, ids: &Ids, words: &[Word], index: Word) -> Word {
+    let uint = ids.uint;
+    let signed =
+        e.m.result_type(index)
+            .and_then(|t| e.m.global(t))
+            .is_some_and(|t| t.operands.get(1) == Some(&Operand::LiteralBit32(1)));
+    let index = if signed {
+        e.op(Op::Bitcast, uint, &[index])
+    } else {
+        index
+    };
+    let per_word = e.constant(uint, MODES_PER_WORD.into());
+    let which = e.op(Op::UDiv, uint, &[index, per_word]);
+    let mut word = words[0];
+    for (k, &w) in words.iter().enumerate().skip(1) {
+        let k = e.constant(uint, k as u64);
+        let here = e.op(Op::IEqual, ids.boolean, &[which, k]);
+        word = e.op(Op::Select, uint, &[here, w, word]);
+    }
+    let slot = e.op(Op::UMod, uint, &[index, per_word]);
+    let two = e.constant(uint, 2);
+    let shift = e.op(Op::IMul, uint, &[slot, two]);
+    let shifted = e.op(Op::ShiftRightLogical, uint, &[word, shift]);
+    let three = e.constant(uint, 3);
+    e.op(Op::BitwiseAnd, uint, &[shifted, three])
+}
+
+/// Emits the fetch that replaces the sample `inst` through sampler `var`
+/// (element `index` of it, for a sampler binding array).
+fn fetch(
+    e: &mut Emit,
+    ids: &Ids,
+    var: Word,
+    index: Option<Word>,
+    inst: &Instruction,
+) -> Result<()> {
     let si = inst.operands.first().and_then(id).unwrap_or(0);
     let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
     let image =
@@ -255,7 +352,10 @@ fn fetch(e: &mut Emit, ids: &Ids, var: Word, inst: &Instruction) -> Result<()> {
     let component = |e: &mut Emit, ty: Word, v: Word, k: u32, of: u32| {
         if of == 1 { v } else { e.extract(ty, v, k) }
     };
-    let code = ids.modes[&var];
+    let code = match (ids.modes[&var], index) {
+        (ModeSource::Packed(words), Some(index)) => packed_mode(e, ids, &words, index),
+        (ModeSource::One(c), _) | (ModeSource::Packed([c, ..]), None) => c,
+    };
     // The address mode, tested once for every axis.
     let is = |e: &mut Emit, k: u32| {
         let k = e.constant(ids.uint, k.into());

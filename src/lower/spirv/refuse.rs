@@ -86,14 +86,6 @@ pub fn integer_sampling(m: &Model) -> Result<()> {
         if sampled.is_some_and(|t| m.op_of(t) == Some(Op::TypeInt)) {
             let var = m.source_variable(v);
             let texture = var.and_then(|var| m.name(var)).unwrap_or("?");
-            let arrayed = var.and_then(|var| m.pointee(var)).is_some_and(|(_, ty)| {
-                matches!(m.op_of(ty), Some(Op::TypeArray | Op::TypeRuntimeArray))
-            });
-            if arrayed {
-                return Err(Error::Unsupported(format!(
-                    "an element of the integer texture array `{texture}` is sampled: WGSL samples float textures only, and atomport makes integer sampling a texel fetch only for textures bound one by one (the fetch takes the bound sampler's address mode, which an element chosen at run time does not give): read its texels with texelFetch"
-                )));
-            }
             return Err(Error::Unsupported(format!(
                 "the integer texture `{texture}` is sampled in a form atomport does not map (WGSL samples float textures only; texture() and textureLod() of 2D integer textures and arrays of them, with offsets, become the texel fetch of a nearest sampler; projective, comparison and gradient sampling and other shapes do not): read its texels with texelFetch"
             )));

@@ -363,6 +363,21 @@ impl Context {
                             )));
                         }
                     }
+                    // A sampler array integer textures are sampled
+                    // through: its modes fit the overrides.
+                    let per = crate::lower::spirv::integer_sampling::MODES_PER_WORD;
+                    let most = per * info.address_overrides.len() as u32;
+                    if most > 0 && n > most {
+                        return Err(Error::Limit {
+                            what: format!(
+                                "the elements of `{}`, a sampler array an integer texture is sampled through",
+                                info.display_name()
+                            ),
+                            value: n.into(),
+                            limit_name: "the elements whose address modes its overrides hold (16 per override)",
+                            limit: most.into(),
+                        });
+                    }
                     let limit = limits.max_binding_array_elements_per_shader_stage;
                     if info.is_binding_array() && n > limit {
                         return Err(Error::Limit {

@@ -763,12 +763,23 @@ impl Overrides {
                 (info.address_override, resource)
             {
                 o.ids.push(id);
-                o.values.push(match s.described() {
-                    Some((wgpu::AddressMode::Repeat, _)) => 1,
-                    Some((wgpu::AddressMode::MirrorRepeat, _)) => 2,
-                    Some((wgpu::AddressMode::ClampToBorder, _)) => 3,
-                    _ => 0,
-                });
+                o.values.push(address_code(s));
+            }
+            // A sampler array: its elements' modes, packed.
+            if !info.address_overrides.is_empty() {
+                let per = crate::lower::spirv::integer_sampling::MODES_PER_WORD as usize;
+                let mut words = vec![0u32; info.address_overrides.len()];
+                for b in binds
+                    .iter()
+                    .filter(|b| b.group == info.group && b.binding == info.binding)
+                {
+                    let k = b.element as usize;
+                    if let (Resource::Sampler(s), Some(w)) = (b.resource, words.get_mut(k / per)) {
+                        *w |= address_code(s) << (2 * (k % per));
+                    }
+                }
+                o.ids.extend(&info.address_overrides);
+                o.values.extend(words);
             }
             if let (Some(t), Some(Resource::Texture(bound))) = (&info.texture, resource)
                 && t.format_from_host
@@ -796,6 +807,18 @@ impl Overrides {
             }
         }
         o
+    }
+}
+
+/// A sampler's address mode as the integer-sampling fetch takes it: 0
+/// clamp to edge (also for a sampler of unknown modes), 1 repeat, 2
+/// mirrored repeat, 3 clamp to border.
+fn address_code(s: &Sampler) -> u32 {
+    match s.described() {
+        Some((wgpu::AddressMode::Repeat, _)) => 1,
+        Some((wgpu::AddressMode::MirrorRepeat, _)) => 2,
+        Some((wgpu::AddressMode::ClampToBorder, _)) => 3,
+        _ => 0,
     }
 }
 
