@@ -1152,3 +1152,129 @@ fn integer_textures_sample_through_sampler_array_elements() {
         assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
     }
 }
+
+/// A bindless header's buffer declarations, with the set named only here.
+const MEGA_SET_HEADER: &str = "#extension GL_EXT_nonuniform_qualifier : require
+#define STORAGE_BUFFERS(name) layout(set = 0, binding = 0, std430) buffer name
+";
+
+/// Histogram statistics through a bindless set of storage buffers: one
+/// descriptor array at binding 0, read as histograms and written as
+/// statistics, each picked by the push constants. The shader names no set
+/// itself (its header does) and shares a binding between blocks of two
+/// types, which OpenGL GLSL also would; its push constants make it Vulkan.
+const MEGA_SET_BUFFERS: &str = "#version 460
+#extension GL_GOOGLE_include_directive : require
+#include \"mega_set.h\"
+layout(local_size_x = 1) in;
+STORAGE_BUFFERS(readonly Histograms) { uint bins[]; } histograms[];
+STORAGE_BUFFERS(Stats) { float mean; float spread; uint total; } stats[];
+layout(push_constant) uniform Args { uint histIdx; uint statsIdx; uint binCount; } args;
+void main() {
+    uint total = 0u;
+    float weighted = 0.0;
+    for (uint i = 0u; i < args.binCount; ++i) {
+        uint n = histograms[nonuniformEXT(args.histIdx)].bins[i];
+        total += n;
+        weighted += float(i * n);
+    }
+    float mean = weighted / float(total);
+    float spread = 0.0;
+    for (uint i = 0u; i < args.binCount; ++i) {
+        float d = float(i) - mean;
+        spread += d * d * float(histograms[nonuniformEXT(args.histIdx)].bins[i]);
+    }
+    stats[nonuniformEXT(args.statsIdx)].mean = mean;
+    stats[nonuniformEXT(args.statsIdx)].spread = spread / float(total);
+    stats[nonuniformEXT(args.statsIdx)].total = total;
+}
+";
+
+/// Arrays of buffer blocks of two types declared at one binding are one
+/// array of buffers: each element given is bound to every array of the
+/// class (the same buffer where it holds the other block, a zeroed one
+/// where not), the shader is read as Vulkan GLSL though only its header
+/// names the set, and the statistics equal a CPU model and the original
+/// SPIR-V on Mesa 25's lavapipe.
+#[test]
+fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
+    common::temp_file("binding-arrays", "mega_set.h", MEGA_SET_HEADER);
+    let file = common::temp_file("binding-arrays", "mega_set_buffers.comp", MEGA_SET_BUFFERS);
+    let k = Kernel::from_path(
+        std::path::Path::new(&file),
+        None,
+        &SourceOptions::named("mega_set_buffers.comp"),
+    )
+    .unwrap();
+    assert_eq!(k.dialect(), Some(atomport::Dialect::Vulkan));
+    let (h, s) = (
+        k.binding_named("histograms").unwrap(),
+        k.binding_named("stats").unwrap(),
+    );
+    assert_eq!((h.alias_of, s.alias_of), (None, Some(h.binding)));
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let bins: Vec<u32> = (0..16u32).map(|i| (i * 7 + 3) % 11).collect();
+    let list = bins
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let hist = format!("histograms[1]=u32:[{list}]");
+    let args = [
+        "--groups",
+        "1",
+        "--buffer",
+        "stats[0]=f32:4",
+        "--buffer",
+        hist.as_str(),
+        "--push",
+        "histIdx=1",
+        "--push",
+        "statsIdx=0",
+        "--push",
+        "binCount=16",
+    ];
+    let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
+    run.extend(&args);
+    let o = on_lavapipe_25(&icd, &run);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let out: Vec<f64> = v["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "stats[0]")
+        .unwrap_or_else(|| panic!("no stats[0] in {v}"))["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let total: u32 = bins.iter().sum();
+    let mean = bins
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| i as f32 * n as f32)
+        .sum::<f32>()
+        / total as f32;
+    let spread = bins
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (i as f32 - mean) * (i as f32 - mean) * n as f32)
+        .sum::<f32>()
+        / total as f32;
+    assert!((out[0] - f64::from(mean)).abs() < 1e-4, "mean {out:?}");
+    assert!((out[1] - f64::from(spread)).abs() < 1e-3, "spread {out:?}");
+    assert_eq!((out[2] as f32).to_bits(), total, "total {out:?}");
+    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
+    diff.extend(&args);
+    let o = on_lavapipe_25(&icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+}

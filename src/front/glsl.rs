@@ -246,11 +246,32 @@ fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
         });
     }
     // Buffer blocks of one kind at one binding are Vulkan's aliases of
-    // one buffer (a header naming its sets, included, declares them so).
+    // one buffer (a header naming its sets, included, declares them so);
+    // a push-constant block is Vulkan's alone, whatever shares a binding
+    // (a bindless header's arrays of every image type at one).
     match compile_as(source, opts, Dialect::Vulkan) {
-        Ok(c) if !bindings_shared_across_kinds(&c.words) => Ok(c),
+        Ok(c) if has_push_constants(&c.words) || !bindings_shared_across_kinds(&c.words) => Ok(c),
         _ => Ok(opengl),
     }
+}
+
+/// Whether the module has a push-constant block, which only Vulkan GLSL
+/// declares.
+fn has_push_constants(words: &[u32]) -> bool {
+    const OP_VARIABLE: u32 = 59;
+    const PUSH_CONSTANT: u32 = 9;
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            break;
+        }
+        if words[at] & 0xffff == OP_VARIABLE && count >= 4 && words[at + 3] == PUSH_CONSTANT {
+            return true;
+        }
+        at += count;
+    }
+    false
 }
 
 /// Whether glslang gathered loose uniforms (`gl_DefaultUniformBlock`) or

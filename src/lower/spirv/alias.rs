@@ -3,11 +3,12 @@
 //! compactors declare them). WGSL binds one resource per binding, so every
 //! alias after the first moves to a binding of its own above every binding
 //! the set uses; the runtime binds the one buffer given to all of them.
-//! Unsized arrays of images declared at one binding (a bindless "mega
-//! set": `image2D Images[]` and `uimage2D UImages[]` over one descriptor
-//! array, each element read through the array of its type) move the same
-//! way: the runtime puts each element into the array whose type fits it
-//! and a placeholder into the others. Two resources of other kinds (or a
+//! Unsized arrays of images or of buffer blocks declared at one binding (a
+//! bindless "mega set": `image2D Images[]` and `uimage2D UImages[]`, or
+//! blocks of several types, over one descriptor array, each element read
+//! through the array of its type) move the same way: the runtime puts each
+//! element into the array whose type fits it and a stand-in into the
+//! others. Two resources of other kinds (or a
 //! uniform block with a storage buffer) at one binding are refused, naming
 //! both. (OpenGL GLSL's shared numbers are the OpenGL pass's to sort.)
 
@@ -19,10 +20,10 @@ use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 use crate::lower::model::Model;
 use crate::{Error, Result};
 
-/// A buffer block (or an unsized image array) declared at the binding of
-/// another one, moved to a binding of its own: the runtime binds the buffer
-/// given for either to both (an image array's elements to the array whose
-/// type fits each).
+/// A buffer block (or an unsized array of images or blocks) declared at
+/// the binding of another one, moved to a binding of its own: the runtime
+/// binds the buffer given for either to both (an array's elements to the
+/// array whose type fits each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Alias {
     /// The descriptor set (WGSL group).
@@ -51,10 +52,10 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
             && m.op_of(t) == Some(Op::TypeStruct))
         .then_some(class)
     };
-    // An unsized array of separate images: the operand that says sampled
-    // (1) or storage (2).
-    let image_array = |m: &Model, v: Word| -> Option<u32> {
-        let (_, t) = m.pointee(v)?;
+    // What an unsized array holds: separate images, storage (2) or sampled
+    // (1), or buffer blocks of a storage class.
+    let unsized_array = |m: &Model, v: Word| -> Option<(Op, u32)> {
+        let (class, t) = m.pointee(v)?;
         let array = m.global(t)?;
         if array.class.opcode != Op::TypeRuntimeArray {
             return None;
@@ -62,9 +63,14 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
         let Some(Operand::IdRef(e)) = array.operands.first() else {
             return None;
         };
-        let image = m.global(*e)?;
-        match (image.class.opcode, image.operands.get(5)) {
-            (Op::TypeImage, Some(Operand::LiteralBit32(sampled))) => Some(*sampled),
+        let element = m.global(*e)?;
+        match (element.class.opcode, element.operands.get(5), class) {
+            (Op::TypeImage, Some(Operand::LiteralBit32(sampled)), _) => {
+                Some((Op::TypeImage, *sampled))
+            }
+            (Op::TypeStruct, _, StorageClass::StorageBuffer | StorageClass::Uniform) => {
+                Some((Op::TypeStruct, class as u32))
+            }
             _ => None,
         }
     };
@@ -89,10 +95,10 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
             continue;
         };
         let (a, b) = (buffer_class(m, other), buffer_class(m, var));
-        let (i, j) = (image_array(m, other), image_array(m, var));
+        let (i, j) = (unsized_array(m, other), unsized_array(m, var));
         if (a.is_none() || a != b) && (i.is_none() || i != j) {
             return Err(Error::Unsupported(format!(
-                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind (or unsized arrays of images of one kind, storage or sampled) can share one; give one another binding",
+                "{} and {} are both at set {set} binding {binding}: WebGPU binds one resource per binding, and only buffer blocks of one kind (or unsized arrays of images of one kind, storage or sampled, or of buffer blocks of one kind) can share one; give one another binding",
                 label(m, other),
                 label(m, var)
             )));

@@ -1,14 +1,15 @@
 //! Bindings declared at one binding of the shader (see
 //! [`crate::BindingInfo::alias_of`]): buffer blocks over one buffer, and
-//! unsized image arrays over one descriptor array (a bindless "mega set":
-//! `image2D Images[]` and `uimage2D UImages[]` at one binding, element k
-//! read through the array of its type). WGSL gives each a binding of its
-//! own; here the host's resources reach all of them.
+//! unsized arrays over one descriptor array (a bindless "mega set":
+//! `image2D Images[]` and `uimage2D UImages[]`, or arrays of buffer blocks
+//! of several types, at one binding, element k read through the array of
+//! its type). WGSL gives each a binding of its own; here the host's
+//! resources reach all of them.
 
 use std::sync::Arc;
 
 use crate::kernel::{BindingKind, TextureDim};
-use crate::{Context, Error, Kernel, Result, Texture, TextureDesc};
+use crate::{Buffer, Context, Error, Kernel, Result, Texture, TextureDesc};
 
 use super::{Resource, Slotted};
 
@@ -29,16 +30,32 @@ fn classes(kernel: &Kernel) -> Vec<(u32, Vec<u32>)> {
     classes
 }
 
-/// Whether the class is of image arrays (textures, sampled or storage).
-fn of_textures(kernel: &Kernel, group: u32, class: &[u32]) -> bool {
-    class.iter().any(|&b| {
-        kernel.binding(group, b).is_some_and(|i| {
-            matches!(
-                i.kind,
-                BindingKind::StorageTexture | BindingKind::SampledTexture
-            )
-        })
-    })
+/// What a class holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// Buffer blocks over one buffer.
+    Blocks,
+    /// Arrays of buffer blocks over one array of buffers.
+    BufferArrays,
+    /// Arrays of images (textures, sampled or storage).
+    ImageArrays,
+}
+
+/// What the class `class` of `group` holds.
+fn holds(kernel: &Kernel, group: u32, class: &[u32]) -> Holds {
+    let infos = || class.iter().filter_map(|&b| kernel.binding(group, b));
+    if infos().any(|i| {
+        matches!(
+            i.kind,
+            BindingKind::StorageTexture | BindingKind::SampledTexture
+        )
+    }) {
+        Holds::ImageArrays
+    } else if infos().any(|i| i.is_binding_array()) {
+        Holds::BufferArrays
+    } else {
+        Holds::Blocks
+    }
 }
 
 /// Sends what the host gave for each class where the kernel uses it. A
@@ -47,79 +64,112 @@ fn of_textures(kernel: &Kernel, group: u32, class: &[u32]) -> bool {
 /// uses moves there. A texture given for an element of an image array goes
 /// to the array of its class whose type fits it: the one it was named for
 /// when that fits, otherwise the first that does (what does not fit any
-/// stays, for the checks to name).
+/// stays, for the checks to name). The elements of buffer arrays stay
+/// where they were given ([`Context::holes`] fills the others).
 pub(super) fn route(kernel: &Kernel, out: &mut Vec<Slotted>) {
     for (group, class) in classes(kernel) {
-        if of_textures(kernel, group, &class) {
-            for s in out.iter_mut() {
-                let Resource::Texture(t) = s.resource else {
-                    continue;
-                };
-                if s.group != group || !class.contains(&s.binding) {
-                    continue;
-                }
-                let fits = |b: u32| {
-                    kernel
-                        .binding(group, b)
-                        .is_some_and(|i| super::checks::texture_fits(i, t))
-                };
-                if !fits(s.binding)
-                    && let Some(&b) = class.iter().find(|&&b| fits(b))
-                {
-                    s.binding = b;
-                }
-            }
-            continue;
-        }
-        let given: Vec<Slotted> = out
-            .iter()
-            .filter(|s| s.group == group && class.contains(&s.binding))
-            .copied()
-            .collect();
-        // Several given: the checks name the duplicate or the unused one.
-        let [one] = given[..] else { continue };
-        out.retain(|s| !(s.group == group && s.binding == one.binding));
-        for &binding in &class {
-            if kernel.binding(group, binding).is_some() {
-                out.push(Slotted { binding, ..one });
-            }
+        match holds(kernel, group, &class) {
+            Holds::BufferArrays => {}
+            Holds::Blocks => route_blocks(kernel, group, &class, out),
+            Holds::ImageArrays => route_images(kernel, group, &class, out),
         }
     }
 }
 
-/// A placeholder texture bound at one element of an image array whose
-/// class has another array's texture there.
-pub(crate) struct Hole {
+/// Each texture given for an element of an image array goes to the array
+/// of the class whose type fits it.
+fn route_images(kernel: &Kernel, group: u32, class: &[u32], out: &mut [Slotted]) {
+    for s in out.iter_mut() {
+        let Resource::Texture(t) = s.resource else {
+            continue;
+        };
+        if s.group != group || !class.contains(&s.binding) {
+            continue;
+        }
+        let fits = |b: u32| {
+            kernel
+                .binding(group, b)
+                .is_some_and(|i| super::checks::texture_fits(i, t))
+        };
+        if !fits(s.binding)
+            && let Some(&b) = class.iter().find(|&&b| fits(b))
+        {
+            s.binding = b;
+        }
+    }
+}
+
+/// A buffer given once for any block of a class is bound to every block
+/// the kernel uses.
+fn route_blocks(kernel: &Kernel, group: u32, class: &[u32], out: &mut Vec<Slotted>) {
+    let given: Vec<Slotted> = out
+        .iter()
+        .filter(|s| s.group == group && class.contains(&s.binding))
+        .copied()
+        .collect();
+    // Several given: the checks name the duplicate or the unused one.
+    let [one] = given[..] else { return };
+    out.retain(|s| !(s.group == group && s.binding == one.binding));
+    for &binding in class {
+        if kernel.binding(group, binding).is_some() {
+            out.push(Slotted { binding, ..one });
+        }
+    }
+}
+
+/// What stands at one element of an array of a class that another array
+/// of the class has the element of: a placeholder texture of the array's
+/// type, or for buffer arrays the buffer given (when it holds the array's
+/// block and the arrays are of one kind: read-only, writable or uniform)
+/// or a zeroed one that does.
+pub(crate) struct Hole<'a> {
     group: u32,
     binding: u32,
     element: u32,
-    texture: Arc<Texture>,
+    stand: Stand<'a>,
+}
+
+/// What a [`Hole`] binds.
+enum Stand<'a> {
+    Texture(Arc<Texture>),
+    Buffer(Arc<Buffer>),
+    Given(Resource<'a>),
 }
 
 /// `slots` with a slot for every hole: what the checks, the layout and the
 /// bind groups see.
-pub(crate) fn filled<'s>(slots: &[Slotted<'s>], holes: &'s [Hole]) -> Vec<Slotted<'s>> {
+pub(crate) fn filled<'s>(slots: &[Slotted<'s>], holes: &'s [Hole<'s>]) -> Vec<Slotted<'s>> {
     let mut out = slots.to_vec();
     out.extend(holes.iter().map(|h| Slotted {
         group: h.group,
         binding: h.binding,
         element: h.element,
-        resource: Resource::Texture(&h.texture),
+        resource: match &h.stand {
+            Stand::Texture(t) => Resource::Texture(t),
+            Stand::Buffer(b) => Resource::Buffer(b),
+            Stand::Given(r) => *r,
+        },
         placeholder: true,
     }));
     out
 }
 
 impl Context {
-    /// The holes of `slots` (after [`route`]): in each class of image
-    /// arrays, every element up to the last given that an array lacks gets
-    /// a placeholder texture of the array's type, so every array is as long
-    /// as the descriptor array the shader declared. An element given to two
-    /// arrays of a class, or to none below the last, is an error naming it.
-    pub(crate) fn holes(&self, kernel: &Kernel, slots: &[Slotted]) -> Result<Vec<Hole>> {
+    /// The holes of `slots` (after [`route`]): in each class of arrays,
+    /// every element up to the last given that an array lacks gets a
+    /// stand-in of the array's type, so every array is as long as the
+    /// descriptor array the shader declared. An element given to two
+    /// arrays of a class (other than one buffer), or to none below the
+    /// last, is an error naming it.
+    pub(crate) fn holes<'a>(
+        &self,
+        kernel: &Kernel,
+        slots: &[Slotted<'a>],
+    ) -> Result<Vec<Hole<'a>>> {
         let mut holes = Vec::new();
         for (group, class) in classes(kernel) {
-            if !of_textures(kernel, group, &class) {
+            let holds = holds(kernel, group, &class);
+            if holds == Holds::Blocks {
                 continue;
             }
             let class: Vec<&crate::BindingInfo> = class
@@ -138,9 +188,11 @@ impl Context {
                 .max()
                 .unwrap_or(0);
             for k in 0..n {
-                let owners: Vec<&&crate::BindingInfo> =
-                    class.iter().filter(|i| given(i, k).is_some()).collect();
-                match owners[..] {
+                let owners: Vec<(&&crate::BindingInfo, &Slotted<'a>)> = class
+                    .iter()
+                    .filter_map(|i| Some((i, given(i, k)?)))
+                    .collect();
+                let one = match owners[..] {
                     [] => {
                         return Err(Error::Dispatch(format!(
                             "element {k} of {} (declared at one binding, set {group}) is used by the kernel but was not given: bind {} (an unsized array takes its elements from 0 on, without a gap)",
@@ -148,8 +200,10 @@ impl Context {
                             names(&class, k)
                         )));
                     }
-                    [_] => {}
-                    [a, b, ..] => {
+                    [(_, one)] => one,
+                    [(a, x), (b, y), ..]
+                        if x.resource.id() != y.resource.id() || holds == Holds::ImageArrays =>
+                    {
                         return Err(Error::Dispatch(format!(
                             "`{}[{k}]` and `{}[{k}]` are one element: {} are declared at one binding (set {group}), so element {k} is bound once, and the kernel reads it through the array of its type",
                             a.display_name(),
@@ -157,18 +211,37 @@ impl Context {
                             names_of(&class)
                         )));
                     }
-                }
+                    [(_, one), ..] => one,
+                };
                 for info in class.iter().filter(|i| given(i, k).is_none()) {
+                    // wgpu binds a buffer read-only and writable in one
+                    // dispatch nowhere: across kinds, a zeroed one stands in.
+                    let owner = kernel.binding(group, one.binding).map(|i| i.kind);
+                    let stand = match (holds, one.resource) {
+                        (Holds::BufferArrays, Resource::Buffer(b))
+                            if b.len() >= info.min_size && owner == Some(info.kind) =>
+                        {
+                            Stand::Given(one.resource)
+                        }
+                        (Holds::BufferArrays, _) => Stand::Buffer(self.placeholder_buffer(info)?),
+                        _ => Stand::Texture(self.placeholder(info, slots)?),
+                    };
                     holes.push(Hole {
                         group,
                         binding: info.binding,
                         element: k,
-                        texture: self.placeholder(info, slots)?,
+                        stand,
                     });
                 }
             }
         }
         Ok(holes)
+    }
+
+    /// A zeroed buffer that holds the block of the buffer array `info`
+    /// (made for the dispatch: a buffer array's element may be written).
+    fn placeholder_buffer(&self, info: &crate::BindingInfo) -> Result<Arc<Buffer>> {
+        Ok(Arc::new(Buffer::zeroed(self, info.min_size.max(16))?))
     }
 
     /// The context's 1-texel (6 for a cube) zeroed texture of the type of
