@@ -192,6 +192,23 @@ fn includes_and_defines() {
     );
     let k = Kernel::from_path(&main, None, &SourceOptions::default().define("NBINS=4")).unwrap();
     assert_eq!(k.bindings()[0].min_size, 16);
+    // The extension commented out (a project whose compiler enables it):
+    // atomport enables it, and the lines stay the file's.
+    let disabled = dir.join("disabled.comp");
+    std::fs::write(
+        &disabled,
+        std::fs::read_to_string(&main).unwrap().replacen(
+            "\n",
+            "\n//#extension GL_GOOGLE_include_directive : enable\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let e = Kernel::from_path(&disabled, None, &SourceOptions::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("disabled.comp:5:42: error: 'NBINS'"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

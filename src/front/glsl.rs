@@ -773,7 +773,12 @@ fn with_include_extension(source: &str) -> String {
     let uses_include = source
         .lines()
         .any(|l| l.trim_start().starts_with("#include"));
-    if !uses_include || source.contains("GL_GOOGLE_include_directive") {
+    // A commented-out `#extension` line (a project whose compiler adds it)
+    // enables nothing.
+    let enabled = source.lines().any(|l| {
+        l.trim_start().starts_with("#extension") && l.contains("GL_GOOGLE_include_directive")
+    });
+    if !uses_include || enabled {
         return source.to_string();
     }
     let mut out = String::with_capacity(source.len() + 64);
