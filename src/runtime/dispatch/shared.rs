@@ -132,7 +132,7 @@ pub(crate) struct Hole<'a> {
 /// What a [`Hole`] binds.
 enum Stand<'a> {
     Texture(Arc<Texture>),
-    Buffer(Arc<Buffer>),
+    Buffer(Buffer),
     Given(Resource<'a>),
 }
 
@@ -240,8 +240,8 @@ impl Context {
 
     /// A zeroed buffer that holds the block of the buffer array `info`
     /// (made for the dispatch: a buffer array's element may be written).
-    fn placeholder_buffer(&self, info: &crate::BindingInfo) -> Result<Arc<Buffer>> {
-        Ok(Arc::new(Buffer::zeroed(self, info.min_size.max(16))?))
+    fn placeholder_buffer(&self, info: &crate::BindingInfo) -> Result<Buffer> {
+        Buffer::zeroed(self, info.min_size.max(16))
     }
 
     /// The context's 1-texel (6 for a cube) zeroed texture of the type of
@@ -249,6 +249,9 @@ impl Context {
     /// the format of a texture given to it that fits, else the 32-bit one of its
     /// sample type, which WebGPU reads and writes; for a sampled one a
     /// format of its sample type.
+    // On wasm32 wgpu's textures are neither Send nor Sync; the page runs
+    // atomport on one thread.
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
     fn placeholder(&self, info: &crate::BindingInfo, slots: &[Slotted]) -> Result<Arc<Texture>> {
         use wgpu::TextureFormat as F;
         let unbindable = || {
