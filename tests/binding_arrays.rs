@@ -781,6 +781,46 @@ fn bindless_ao_model(w: i32, h: i32, radius: i32) -> Vec<(f32, u32, u32, u32)> {
     out
 }
 
+/// `run --json` on Mesa 25's lavapipe: the report, or a panic with stderr.
+fn run_json_on_25(icd: &str, run: &[&str]) -> serde_json::Value {
+    let o = on_lavapipe_25(icd, run);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The values `run --json` reported for the binding bound as `name`.
+fn data_of(v: &serde_json::Value, name: &str) -> Vec<f64> {
+    common::binding(v, name)["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// Checks [`BINDLESS_AO`]'s outputs (the occlusion image, the counts
+/// image, an image it must leave untouched) against its CPU model.
+fn assert_bindless_ao(
+    ao: &[f64],
+    counts: &[f64],
+    untouched: &[f64],
+    (w, h, radius): (i32, i32, i32),
+) {
+    let model = bindless_ao_model(w, h, radius);
+    assert!(model.iter().any(|m| m.1 > 0) && model.iter().any(|m| m.1 == 0));
+    for (i, m) in model.iter().enumerate() {
+        assert!(
+            (ao[i] - f64::from(m.0)).abs() < 1e-6,
+            "ao texel {i}: {} vs {}",
+            ao[i],
+            m.0
+        );
+        let want = [m.1, m.2, m.3, 1].map(f64::from);
+        assert_eq!(counts[4 * i..4 * i + 4], want, "counts texel {i}");
+    }
+    assert!(untouched.iter().all(|&x| x == 0.0));
+}
+
 /// Arrays of formatless storage images are binding arrays compiled for the
 /// format their bound elements share (r32float and rgba8uint here), equal
 /// to a CPU model and to the original SPIR-V run natively on Mesa 25's
@@ -835,36 +875,13 @@ fn formatless_storage_image_arrays_take_the_format_bound() {
     ];
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let o = on_lavapipe_25(&icd, &run);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let data = |name: &str| -> Vec<f64> {
-        v["bindings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|b| b["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} in {v}"))["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect()
-    };
-    let (ao, counts, untouched) = (data("Images[0]"), data("UImages[1]"), data("UImages[0]"));
-    let model = bindless_ao_model(w, h, radius);
-    assert!(model.iter().any(|m| m.1 > 0) && model.iter().any(|m| m.1 == 0));
-    for (i, m) in model.iter().enumerate() {
-        assert!(
-            (ao[i] - f64::from(m.0)).abs() < 1e-6,
-            "ao texel {i}: {} vs {}",
-            ao[i],
-            m.0
-        );
-        let want = [m.1, m.2, m.3, 1].map(f64::from);
-        assert_eq!(counts[4 * i..4 * i + 4], want, "counts texel {i}");
-    }
-    assert!(untouched.iter().all(|&x| x == 0.0));
+    let v = run_json_on_25(&icd, &run);
+    assert_bindless_ao(
+        &data_of(&v, "Images[0]"),
+        &data_of(&v, "UImages[1]"),
+        &data_of(&v, "UImages[0]"),
+        (w, h, radius),
+    );
     let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
     diff.extend(&args);
     let o = on_lavapipe_25(&icd, &diff);
@@ -965,29 +982,13 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
     ];
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let o = on_lavapipe_25(&icd, &run);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let data = |name: &str| -> Vec<f64> {
-        v["bindings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|b| b["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} in {v}"))["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect()
-    };
-    let (occlusion, counts, untouched) = (data("Images[2]"), data("Images[3]"), data("UImages[0]"));
-    for (i, m) in bindless_ao_model(w, h, radius).iter().enumerate() {
-        assert!((occlusion[i] - f64::from(m.0)).abs() < 1e-6, "ao texel {i}");
-        let want = [m.1, m.2, m.3, 1].map(f64::from);
-        assert_eq!(counts[4 * i..4 * i + 4], want, "counts texel {i}");
-    }
-    assert!(untouched.iter().all(|&x| x == 0.0));
+    let v = run_json_on_25(&icd, &run);
+    assert_bindless_ao(
+        &data_of(&v, "Images[2]"),
+        &data_of(&v, "Images[3]"),
+        &data_of(&v, "UImages[0]"),
+        (w, h, radius),
+    );
     let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
     diff.extend(&args);
     let o = on_lavapipe_25(&icd, &diff);
@@ -1242,20 +1243,7 @@ fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
     ];
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let o = on_lavapipe_25(&icd, &run);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let out: Vec<f64> = v["bindings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|b| b["name"] == "stats[0]")
-        .unwrap_or_else(|| panic!("no stats[0] in {v}"))["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
+    let out = data_of(&run_json_on_25(&icd, &run), "stats[0]");
     let total: u32 = bins.iter().sum();
     let mean = bins
         .iter()
