@@ -788,6 +788,20 @@ fn run_json_on_25(icd: &str, run: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// `file` run with `args` on Mesa 25's lavapipe (its `run --json` report),
+/// after checking that `diff` finds it equal to the original SPIR-V run
+/// natively there.
+fn run_equal_to_native(icd: &str, file: &str, args: &[&str]) -> serde_json::Value {
+    let mut diff = vec!["diff", file, "--backends", "native,vulkan"];
+    diff.extend(args);
+    let o = on_lavapipe_25(icd, &diff);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
+    let mut run = vec!["run", file, "--backend", "vulkan", "--json"];
+    run.extend(args);
+    run_json_on_25(icd, &run)
+}
+
 /// The values `run --json` reported for the binding bound as `name`.
 fn data_of(v: &serde_json::Value, name: &str) -> Vec<f64> {
     common::binding(v, name)["data"]
@@ -873,20 +887,15 @@ fn formatless_storage_image_arrays_take_the_format_bound() {
         "--push",
         "radius=1",
     ];
+    let v = run_equal_to_native(&icd, &file, &args);
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let v = run_json_on_25(&icd, &run);
     assert_bindless_ao(
         &data_of(&v, "Images[0]"),
         &data_of(&v, "UImages[1]"),
         &data_of(&v, "UImages[0]"),
         (w, h, radius),
     );
-    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
-    diff.extend(&args);
-    let o = on_lavapipe_25(&icd, &diff);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
     // One array, two formats: refused before anything runs.
     let mut mixed = run.clone();
     let at = mixed
@@ -980,20 +989,15 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
         "--push",
         "radius=1",
     ];
+    let v = run_equal_to_native(&icd, &file, &args);
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let v = run_json_on_25(&icd, &run);
     assert_bindless_ao(
         &data_of(&v, "Images[2]"),
         &data_of(&v, "Images[3]"),
         &data_of(&v, "UImages[0]"),
         (w, h, radius),
     );
-    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
-    diff.extend(&args);
-    let o = on_lavapipe_25(&icd, &diff);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
     // Element 2 given to both arrays; element 1 given to neither.
     let mut twice = run.clone();
     twice.extend(["--texture", "UImages[2]=16x8:rgba8uint"]);
@@ -1241,9 +1245,7 @@ fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
         "--push",
         "binCount=16",
     ];
-    let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
-    run.extend(&args);
-    let out = data_of(&run_json_on_25(&icd, &run), "stats[0]");
+    let out = data_of(&run_equal_to_native(&icd, &file, &args), "stats[0]");
     let total: u32 = bins.iter().sum();
     let mean = bins
         .iter()
@@ -1260,9 +1262,4 @@ fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
     assert!((out[0] - f64::from(mean)).abs() < 1e-4, "mean {out:?}");
     assert!((out[1] - f64::from(spread)).abs() < 1e-3, "spread {out:?}");
     assert_eq!((out[2] as f32).to_bits(), total, "total {out:?}");
-    let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
-    diff.extend(&args);
-    let o = on_lavapipe_25(&icd, &diff);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
