@@ -10,9 +10,10 @@
 //! features (exit 1 on the command line).
 //!
 //! Debian 12's lavapipe (Mesa 22.3) and llvmpipe GL have no binding arrays;
-//! Mesa 25's lavapipe has them. Where the DX12 kit has put that lavapipe on
-//! the machine (`scripts/setup-dx12`), the tests also run on it, chosen with
-//! `VK_DRIVER_FILES`.
+//! Mesa 25's lavapipe has them. Where `scripts/setup-dx12` (or `--mesa`
+//! alone, as the README's test command has `scripts/ensure-adapter
+//! --binding-arrays` do) has put that lavapipe on the machine, the tests
+//! also run on it, chosen with `VK_DRIVER_FILES`.
 
 mod common;
 

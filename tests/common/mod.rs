@@ -246,11 +246,7 @@ pub fn temp_file(tag: &str, name: &str, text: &str) -> String {
 
 /// The DX12 kit's folder (`scripts/setup-dx12`), if it is installed.
 pub fn dx12_kit() -> Result<std::path::PathBuf, String> {
-    let kit = match std::env::var_os("ATOMPORT_DX12_KIT") {
-        Some(k) => std::path::PathBuf::from(k),
-        None => std::path::PathBuf::from(std::env::var_os("HOME").ok_or("no HOME")?)
-            .join(".cache/atomport-dx12"),
-    };
+    let kit = kit_folder()?;
     if kit.join("ready").is_file() && kit.join("env.sh").is_file() {
         Ok(kit)
     } else {
@@ -261,15 +257,37 @@ pub fn dx12_kit() -> Result<std::path::PathBuf, String> {
     }
 }
 
-/// The Vulkan driver file of the DX12 kit's Mesa 25 lavapipe, which has
-/// the descriptor indexing that Debian 12's Mesa 22.3 lacks: a Vulkan
-/// adapter with binding arrays, chosen with `VK_DRIVER_FILES`.
+/// Where scripts/setup-dx12 puts its kit (and, with `--mesa`, Mesa 25's
+/// lavapipe alone).
+fn kit_folder() -> Result<std::path::PathBuf, String> {
+    Ok(match std::env::var_os("ATOMPORT_DX12_KIT") {
+        Some(k) => std::path::PathBuf::from(k),
+        None => std::path::PathBuf::from(std::env::var_os("HOME").ok_or("no HOME")?)
+            .join(".cache/atomport-dx12"),
+    })
+}
+
+/// The Vulkan driver file of Mesa 25's lavapipe, which has the descriptor
+/// indexing that Debian 12's Mesa 22.3 lacks: a Vulkan adapter with
+/// binding arrays, chosen with `VK_DRIVER_FILES`. scripts/setup-dx12 puts
+/// it in the DX12 kit (`--mesa` alone, as the README's test command does).
+/// One that needs the backports' libraries beside it (`with-deps`) runs
+/// only under the kit's env.sh, so is not used here.
 pub fn descriptor_indexing_icd() -> Result<String, String> {
-    let icd = dx12_kit()?.join("mesa/lvp_icd.json");
-    if icd.is_file() {
+    let mesa = kit_folder()?.join("mesa");
+    let icd = mesa.join("lvp_icd.json");
+    if mesa.join("with-deps").exists() {
+        Err(format!(
+            "{} needs the libraries unpacked beside it (LD_LIBRARY_PATH)",
+            icd.display()
+        ))
+    } else if icd.is_file() {
         Ok(icd.display().to_string())
     } else {
-        Err(format!("no {}", icd.display()))
+        Err(format!(
+            "no {} (scripts/setup-dx12 --mesa unpacks it)",
+            icd.display()
+        ))
     }
 }
 
