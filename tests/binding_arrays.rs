@@ -1264,3 +1264,89 @@ fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
     assert!((out[1] - f64::from(spread)).abs() < 1e-3, "spread {out:?}");
     assert_eq!((out[2] as f32).to_bits(), total, "total {out:?}");
 }
+
+/// Page marking in the style of a virtual shadow map: requests name a page
+/// table (an element of an unsized array of r32ui image arrays, picked per
+/// request) and a texel, wrapped by the table's size, and set a bit there
+/// with `imageAtomicOr`, keeping what it held.
+const PAGE_MARKING: &str = "#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 2, r32ui) uniform uimage2DArray pageTables[];
+layout(set = 0, binding = 0, std430) readonly buffer Requests { uvec4 req[]; } requests;
+layout(set = 0, binding = 1, std430) buffer Marks { uint before[]; } marks;
+layout(push_constant) uniform P { uint count; } p;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= p.count) {
+        return;
+    }
+    uvec4 r = requests.req[i];
+    ivec3 size = imageSize(pageTables[nonuniformEXT(r.w)]);
+    ivec3 at = ivec3(r.xyz) % size;
+    marks.before[i] = imageAtomicOr(pageTables[nonuniformEXT(r.w)], at, 1u << (i % 32u));
+}
+";
+
+/// An unsized array of storage images used atomically is a binding array
+/// of texel buffers, each element's sizes read from its buffer's header:
+/// two page tables of different sizes, marked as a CPU model marks them
+/// and as the original SPIR-V does natively on Mesa 25's lavapipe.
+#[test]
+fn image_atomics_reach_elements_of_unsized_image_arrays() {
+    let k = Kernel::from_glsl(PAGE_MARKING, &SourceOptions::named("page_marking.comp")).unwrap();
+    let tables = k.binding_named("pageTables").unwrap();
+    assert_eq!(tables.array, Some(ArrayLength::Unsized));
+    assert_eq!(tables.kind, atomport::BindingKind::Image);
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    // (width, height, layers) of each table; table 0 starts filled with 7.
+    let sizes = [(4u32, 4u32, 2u32), (8, 4, 3)];
+    let initial = [7u32, 0];
+    let count = 40u32;
+    let mut requests = Vec::new();
+    let mut want_tables: Vec<Vec<u32>> = sizes
+        .iter()
+        .zip(initial)
+        .map(|(&(w, h, l), v)| vec![v; (w * h * l) as usize])
+        .collect();
+    let mut want_marks = Vec::new();
+    for i in 0..count {
+        let (t, k) = ((i % 2) as usize, i / 2);
+        let (w, h, l) = sizes[t];
+        let (x, y, z) = (k % w, (k / w) % h, (k / (w * h)) % l);
+        // Past the table's size: the shader wraps it back.
+        requests.extend([x + w, y + h, z, t as u32]);
+        let at = ((z * h + y) * w + x) as usize;
+        want_marks.push(want_tables[t][at]);
+        want_tables[t][at] |= 1 << (i % 32);
+    }
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let requests = format!("requests=u32:[{}]", list(&requests));
+    let file = common::temp_file("binding-arrays", "page_marking.comp", PAGE_MARKING);
+    let push = format!("count={count}");
+    let args = [
+        "--groups",
+        "1",
+        "--buffer",
+        requests.as_str(),
+        "--buffer",
+        "marks=u32:40",
+        "--image",
+        "pageTables[0]=4x4x2:fill=7",
+        "--image",
+        "pageTables[1]=8x4x3",
+        "--push",
+        push.as_str(),
+    ];
+    let v = run_equal_to_native(&icd, &file, &args);
+    let as_u32 = |d: Vec<f64>| d.into_iter().map(|x| x as u32).collect::<Vec<_>>();
+    assert_eq!(as_u32(data_of(&v, "marks")), want_marks);
+    assert_eq!(as_u32(data_of(&v, "pageTables[0]")), want_tables[0]);
+    assert_eq!(as_u32(data_of(&v, "pageTables[1]")), want_tables[1]);
+}

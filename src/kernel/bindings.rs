@@ -458,7 +458,8 @@ pub struct ImageShape {
     pub format: crate::lower::memory::texel::ImageFormat,
     /// The pipeline-overridable constants (WGSL `@id`s) that receive the
     /// bound image's width, height, layers and samples at dispatch (set them
-    /// yourself when running the WGSL outside atomport).
+    /// yourself when running the WGSL outside atomport). Unused (zero) for
+    /// a binding array: each element's texel buffer header holds its sizes.
     pub size_overrides: [u32; 4],
 }
 

@@ -456,6 +456,7 @@ impl Kernel {
             .flat_map(|b| {
                 b.image
                     .iter()
+                    .filter(|_| !b.is_binding_array())
                     .flat_map(|i| i.size_overrides)
                     .chain(b.layers_override)
                     .chain(b.address_override)

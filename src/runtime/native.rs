@@ -25,13 +25,19 @@ pub const NATIVE_FEATURE: &str =
 impl crate::ContextOptions {
     /// These options (a Vulkan backend) with the features a native run
     /// needs, where the adapter has them: PASSTHROUGH_SHADERS, push
-    /// constants as immediates, and the adapter's own format features
-    /// (read-write storage images of any format). No Vulkan adapter is the
-    /// feature missing.
+    /// constants as immediates, the adapter's own format features
+    /// (read-write storage images of any format), and arrays of storage
+    /// textures (an image array the translation holds in texel buffers is
+    /// one in the original). No Vulkan adapter is the feature missing.
     pub fn for_native(self) -> Result<crate::ContextOptions> {
-        let native = wgpu::Features::PASSTHROUGH_SHADERS
+        let mut native = wgpu::Features::PASSTHROUGH_SHADERS
             | wgpu::Features::IMMEDIATES
             | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+        if self.features.contains(wgpu::Features::BUFFER_BINDING_ARRAY) {
+            native |= wgpu::Features::TEXTURE_BINDING_ARRAY
+                | wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY
+                | wgpu::Features::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING;
+        }
         match self.adapter_features() {
             Ok(have) => Ok(self.with_features(have & native)),
             Err(Error::NoAdapter { .. }) => Err(Error::MissingFeature {
@@ -346,20 +352,33 @@ impl Context {
                             }
                         })
                         .collect();
+                    // The storage texture an image was copied into.
+                    let view_of = |s: &Slotted| {
+                        let i = slots
+                            .iter()
+                            .position(|x| std::ptr::eq(x, s))
+                            .unwrap_or(usize::MAX);
+                        &textures.iter().find(|t| t.0 == i).expect("made above").2
+                    };
+                    // An image array: the storage textures it declares.
+                    let image_views: Vec<Vec<&wgpu::TextureView>> = per
+                        .iter()
+                        .map(|(_, array, e)| match e[0].resource {
+                            Resource::Image(_) if *array => e.iter().map(|s| view_of(s)).collect(),
+                            _ => Vec::new(),
+                        })
+                        .collect();
                     let mut entries: Vec<wgpu::BindGroupEntry> = Vec::new();
-                    for ((binding, array, elements), parts) in per.iter().zip(&parts) {
+                    for (((binding, array, elements), parts), views) in
+                        per.iter().zip(&parts).zip(&image_views)
+                    {
                         let s = elements[0];
                         let resource = match s.resource {
-                            _ if *array => array_resource(parts),
-                            Resource::Image(_) => {
-                                let i = slots
-                                    .iter()
-                                    .position(|x| std::ptr::eq(x, s))
-                                    .unwrap_or(usize::MAX);
-                                let view =
-                                    &textures.iter().find(|t| t.0 == i).expect("made above").2;
-                                wgpu::BindingResource::TextureView(view)
+                            Resource::Image(_) if *array => {
+                                wgpu::BindingResource::TextureViewArray(views)
                             }
+                            _ if *array => array_resource(parts),
+                            Resource::Image(_) => wgpu::BindingResource::TextureView(view_of(s)),
                             Resource::Texture(t) | Resource::Sampled(t, _) => {
                                 wgpu::BindingResource::TextureView(t.view())
                             }

@@ -245,7 +245,9 @@ fn indexed_at_run_time(
     }
     for &var in &dynamic {
         let (len, what) = arrays[&var];
-        if !binds_whole(m, var, what) {
+        // An unsized array of images used atomically is a binding array
+        // of texel buffers ([`super::image`]).
+        if !(binds_whole(m, var, what) || len.is_none() && what == "image") {
             let name = m.label(var);
             let why = if len.is_none() {
                 "has no size"
@@ -253,7 +255,7 @@ fn indexed_at_run_time(
                 "is indexed by a value known only at run time"
             };
             return Err(Error::Unsupported(format!(
-                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers, buffer blocks and storage images (without image atomics) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
+                "the {what} array `{name}` {why}: atomport binds such arrays of textures, samplers, buffer blocks and storage images (used atomically only when unsized) as wgpu binding arrays, and switches over the elements of other resource arrays of up to {} elements",
                 super::array_switch::MAX_SWITCHED
             )));
         }

@@ -24,7 +24,9 @@
 //! into the addressing. Read from the buffer's header instead, they cost
 //! almost half the throughput of native texture atomics on lavapipe
 //! (measured: 0.55 of native; with constants: 1.0). The header stays in the
-//! buffer so that it describes itself.
+//! buffer so that it describes itself, and an unsized array of images used
+//! atomically (a binding array of texel buffers, elements of any sizes)
+//! reads each element's sizes from it where the element is used.
 
 use std::collections::HashMap;
 
@@ -71,6 +73,7 @@ pub struct PackedArray {
 }
 
 /// What the pass needs to know of one lowered image.
+#[derive(Clone)]
 struct Lowered {
     dim: ImageDim,
     format: ImageFormat,
@@ -88,6 +91,11 @@ struct Lowered {
     /// For an element of a packed array: the override that gives where
     /// its region starts, in texels of its format.
     base: Option<Word>,
+    /// For an unsized array of images (a binding array of texel buffers):
+    /// the storage-buffer pointer types to an element's buffer and to a
+    /// `uint` of it, through which each access reads the element's sizes
+    /// from its header.
+    element: Option<(Word, Word)>,
 }
 
 /// Ids of types and constants the emitted code uses.
@@ -113,7 +121,8 @@ struct Common {
 }
 
 /// An image variable the pass lowers: (variable, shape, format, texel type, name).
-type Chosen = (Word, ImageDim, ImageFormat, Word, String);
+/// (variable, shape, format, sampled type, name, an unsized array of them).
+type Chosen = (Word, ImageDim, ImageFormat, Word, String, bool);
 
 /// A storage image declared without a format (`uniform image2D img;`,
 /// shaderStorageImageReadWithoutFormat / WriteWithoutFormat): a storage
@@ -263,7 +272,7 @@ pub fn images_to_texel_buffers(
     // Override ids above any the shader uses.
     let mut spec_ids = m.free_spec_ids(1000);
     let mut packed_elements: HashMap<Word, Vec<(usize, crate::PackedElement)>> = HashMap::new();
-    for (var, dim, format, sampled, name) in &chosen {
+    for (var, dim, format, sampled, name, array_of) in &chosen {
         // Whole-word channels are elements of their own type; packed
         // texels are `uint` words.
         let texel = if format.whole_words() { *sampled } else { uint };
@@ -275,6 +284,42 @@ pub fn images_to_texel_buffers(
         });
         let ptr_struct = texel_buffer_type(m, array, packed_at.get(var).map_or(name, |p| p.2));
         let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, texel);
+        if *array_of {
+            // A binding array of texel buffers: each element's sizes are
+            // its header's, read where it is used.
+            let st = m
+                .global(ptr_struct)
+                .and_then(|t| t.operands.get(1))
+                .and_then(id)
+                .unwrap_or(0);
+            let buffers = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(st)]);
+            let ptr_array = m.pointer_to(StorageClass::StorageBuffer, buffers);
+            retype_variable(m, *var, ptr_array);
+            let ptr_uint = m.pointer_to(StorageClass::StorageBuffer, uint);
+            let (group, binding) = m.slot(*var);
+            bindings.push(ImageBinding {
+                group,
+                binding,
+                dim: *dim,
+                format: *format,
+                size_overrides: [0; 4],
+            });
+            lowered.insert(
+                *var,
+                Lowered {
+                    dim: *dim,
+                    format: *format,
+                    sizes: [0; 4],
+                    sampled: *sampled,
+                    texel,
+                    ptr_texel,
+                    buffer: *var,
+                    base: None,
+                    element: Some((ptr_struct, ptr_uint)),
+                },
+            );
+            continue;
+        }
         retype_variable(m, *var, ptr_struct);
         let (group, binding) = m.slot(*var);
         let (buffer, base) = match packed_at.get(var) {
@@ -333,6 +378,7 @@ pub fn images_to_texel_buffers(
                 ptr_texel,
                 buffer,
                 base: base.map(|b| b.0),
+                element: None,
             },
         );
     }
@@ -418,12 +464,29 @@ fn choose(m: &Model, all: bool) -> Result<Vec<Chosen>> {
         .filter(|i| i.class.opcode == Op::ImageTexelPointer)
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
+    // Unsized arrays of images an image atomic reaches through an element.
+    let atomic_arrays: Vec<Word> = texel_pointer_images
+        .iter()
+        .filter_map(|&p| m.def(p))
+        .filter(|d| matches!(d.class.opcode, Op::AccessChain | Op::InBoundsAccessChain))
+        .filter_map(|d| d.operands.first().and_then(id))
+        .collect();
     let (reads, writes) = read_and_written(m);
     let mut chosen = Vec::new();
     for (var, class, pointee) in m.variables() {
-        let Some(img) = m.global(pointee) else {
+        let Some(mut img) = m.global(pointee) else {
             continue;
         };
+        let array = img.class.opcode == Op::TypeRuntimeArray;
+        if array {
+            if !atomic_arrays.contains(&var) {
+                continue;
+            }
+            match img.operands.first().and_then(id).and_then(|e| m.global(e)) {
+                Some(e) => img = e,
+                None => continue,
+            }
+        }
         if class != StorageClass::UniformConstant || img.class.opcode != Op::TypeImage {
             continue;
         }
@@ -441,7 +504,7 @@ fn choose(m: &Model, all: bool) -> Result<Vec<Chosen>> {
         };
         let name = m.label(var);
         let shape = ImageDim::from_spirv(*dim, lit(3) == 1, lit(4) == 1);
-        let atomic = texel_pointer_images.contains(&var);
+        let atomic = array || texel_pointer_images.contains(&var);
         let native = matches!(
             shape,
             Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
@@ -479,7 +542,7 @@ fn choose(m: &Model, all: bool) -> Result<Vec<Chosen>> {
             }
         };
         let texel = img.operands.first().and_then(id).unwrap_or(0);
-        chosen.push((var, shape, format, texel, name));
+        chosen.push((var, shape, format, texel, name, array));
     }
     Ok(chosen)
 }
@@ -582,6 +645,28 @@ struct Accesses {
     loaded: HashMap<Word, Word>,
     /// Texel pointer id -> (pointer into the buffer, in-bounds flag).
     texel_ptrs: HashMap<Word, (Word, Word)>,
+    /// Pointer to an element of an unsized image array (now to its texel
+    /// buffer) -> the array's variable.
+    elements: HashMap<Word, Word>,
+}
+
+/// The image a pointer (a lowered image variable, or an element of a
+/// lowered image array) stands for, its element's sizes read from the
+/// header there.
+fn image_at(e: &mut Emit, lowered: &HashMap<Word, Lowered>, acc: &Accesses, p: Word) -> Lowered {
+    if let Some(img) = lowered.get(&p) {
+        return img.clone();
+    }
+    let mut img = lowered[&acc.elements[&p]].clone();
+    let (_, ptr_uint) = img.element.unwrap_or_default();
+    let uint = e.m.uint_id();
+    img.buffer = p;
+    for (k, size) in img.sizes.iter_mut().enumerate() {
+        let member = e.constant(uint, k as u64);
+        let at = e.op(Op::AccessChain, ptr_uint, &[p, member]);
+        *size = e.op(Op::Load, uint, &[at]);
+    }
+    img
 }
 
 /// Rewrites every access of a lowered image (see the module docs).
@@ -595,14 +680,25 @@ fn rewrite_functions(
     m.rewrite(|e, inst| {
         let op = inst.class.opcode;
         let first = inst.operands.first().and_then(id);
+        let image = |p: Word| lowered.contains_key(&p) || acc.elements.contains_key(&p);
         match op {
-            Op::Load if first.is_some_and(|p| lowered.contains_key(&p)) => {
+            // An element of an image array: a pointer to its texel buffer.
+            Op::AccessChain | Op::InBoundsAccessChain
+                if first.is_some_and(|v| lowered.get(&v).is_some_and(|l| l.element.is_some())) =>
+            {
+                let var = first.unwrap_or(0);
+                let mut chain = inst.clone();
+                chain.result_type = lowered[&var].element.map(|(p, _)| p);
+                acc.elements.insert(inst.result_id.unwrap_or(0), var);
+                e.push(chain);
+                Ok(true)
+            }
+            Op::Load if first.is_some_and(image) => {
                 acc.loaded.insert(inst.result_id.unwrap_or(0), first.unwrap_or(0));
                 Ok(true)
             }
-            Op::ImageTexelPointer if first.is_some_and(|v| lowered.contains_key(&v)) => {
-                let var = first.unwrap_or(0);
-                let img = &lowered[&var];
+            Op::ImageTexelPointer if first.is_some_and(image) => {
+                let img = &image_at(e, lowered, &acc, first.unwrap_or(0));
                 let coord = inst.operands.get(1).and_then(id).unwrap_or(0);
                 let sample = inst.operands.get(2).and_then(id);
                 let (index, inb) = emit_index(e, common, img, coord, sample);
@@ -623,7 +719,7 @@ fn rewrite_functions(
                 if first.is_some_and(|i| acc.loaded.contains_key(&i)) =>
             {
                 let var = acc.loaded[&first.unwrap_or(0)];
-                let img = &lowered[&var];
+                let img = &image_at(e, lowered, &acc, var);
                 match op {
                     Op::ImageRead | Op::ImageWrite => {
                         texel_access(e, common, img.buffer, img, inst)
@@ -647,7 +743,7 @@ fn rewrite_functions(
                     .operands
                     .iter()
                     .filter_map(id)
-                    .any(|w| lowered.contains_key(&w) || acc.loaded.contains_key(&w));
+                    .any(|w| image(w) || acc.loaded.contains_key(&w));
                 if uses_lowered {
                     return Err(Error::Unsupported(format!(
                         "an image mapped onto a buffer is used by {op:?}, which atomport cannot map \

@@ -747,7 +747,8 @@ impl Overrides {
             let resource = bound(info);
             match (info.image, info.layers_override, resource) {
                 // Without an image (prepare without binds) the defaults of 1 stand.
-                (Some(shape), _, Some(Resource::Image(img))) => {
+                // An element of an image array reads its sizes from its header.
+                (Some(shape), _, Some(Resource::Image(img))) if !info.is_binding_array() => {
                     o.ids.extend(shape.size_overrides);
                     o.values.extend(size_values(img));
                 }
@@ -1039,7 +1040,8 @@ pub(crate) fn array_parts<'a>(elements: &[&Slotted<'a>]) -> ArrayParts<'a> {
             Resource::Texture(t) | Resource::Sampled(t, _) => parts.0.push(t.view()),
             Resource::Sampler(s) => parts.1.push(s.raw()),
             Resource::Buffer(b) => parts.2.push(b.raw().as_entire_buffer_binding()),
-            _ => {}
+            // An image array used atomically: its texel buffers.
+            Resource::Image(i) => parts.2.push(i.buffer().raw().as_entire_buffer_binding()),
         }
     }
     parts
