@@ -127,7 +127,7 @@ pub(crate) struct Provenance {
     /// Push-constant blocks made buffers.
     pub push: Vec<crate::lower::spirv::push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
-    pub formatless: Vec<crate::lower::spirv::image::FormatlessImage>,
+    pub formatless: Vec<crate::lower::spirv::formatless::FormatlessImage>,
     /// Samplers integer textures are sampled through.
     pub address_modes: Vec<crate::lower::spirv::integer_sampling::AddressModes>,
     /// The SPIR-V read (GLSL and SPIR-V input), and the declarations glslang

@@ -30,7 +30,7 @@ at_slot!(
     crate::lower::memory::words::WordBlock,
     crate::lower::spirv::image::ImageBinding,
     crate::lower::spirv::image::PackedArray,
-    crate::lower::spirv::image::FormatlessImage,
+    crate::lower::spirv::formatless::FormatlessImage,
     crate::lower::spirv::opengl::OpenGlBinding,
     crate::lower::spirv::sampler::LayerCount,
     crate::lower::spirv::dense::Renumbered,

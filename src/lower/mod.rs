@@ -60,9 +60,9 @@ use ir::{
 use memory::{copies, references, std140, words};
 use spirv::{
     alias, amd, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat,
-    dense, fall_through, float, halfs, image, integer_sampling, misread, narrow, non_finite,
-    one_lane, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool, vector,
-    wide_ints,
+    dense, fall_through, float, formatless, halfs, image, integer_sampling, misread, narrow,
+    non_finite, one_lane, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool,
+    vector, wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -172,7 +172,7 @@ pub struct Lowered {
     /// Push-constant blocks made buffers.
     pub push: Vec<push::PushBlock>,
     /// Storage images whose format the bound texture chooses.
-    pub formatless: Vec<image::FormatlessImage>,
+    pub formatless: Vec<formatless::FormatlessImage>,
     /// Buffers made words, with the members they declared.
     pub words: Vec<words::WordBlock>,
     /// Samplers integer textures are sampled through: their address-mode
@@ -197,7 +197,7 @@ struct SpirvOutcome {
     coherent: Vec<(u32, u32)>,
     volatile: Vec<(u32, u32)>,
     push: Vec<push::PushBlock>,
-    formatless: Vec<image::FormatlessImage>,
+    formatless: Vec<formatless::FormatlessImage>,
     words: Vec<words::WordBlock>,
     address_modes: Vec<integer_sampling::AddressModes>,
     packed: Vec<image::PackedArray>,
@@ -384,7 +384,7 @@ fn spirv_passes(
             ));
         }
         buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;
-        found.formatless = image::formatless_storage_images(&mut m)?;
+        found.formatless = formatless::formatless_storage_images(&mut m)?;
         refuse::two_row_matrices_with_wide_columns(&m)?;
         found.samplers = sampler::split_combined_samplers(&mut m)?;
         sampler::declare_coordinate_types(&mut m);

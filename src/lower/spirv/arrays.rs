@@ -189,7 +189,7 @@ pub(crate) fn of_formatless_images(m: &Model, var: Word) -> bool {
 /// wgpu binding array: of textures and samplers, and of storage images that
 /// no image atomic uses (those are texel buffers, one per element, so only
 /// split arrays hold them). Formatless ones take the format of what is
-/// bound ([`crate::lower::spirv::image::formatless_storage_images`]).
+/// bound ([`crate::lower::spirv::formatless::formatless_storage_images`]).
 pub(crate) fn binds_whole(m: &Model, var: Word, what: &str) -> bool {
     match what {
         // Arrays of buffer blocks of a few elements were switches over

@@ -38,6 +38,7 @@ use crate::lower::memory::texel::{ChannelKind, ImageDim, ImageFormat};
 use crate::lower::model::{Emit, Model, id, with_ids};
 use crate::lower::spirv::arrays::SplitArray;
 use crate::lower::spirv::float::MaskedStore;
+use crate::lower::spirv::formatless::FormatlessImage;
 use crate::{Error, Result};
 
 /// An image the pass turned into a texel buffer, for the binding map.
@@ -120,96 +121,9 @@ struct Common {
     stores: std::cell::RefCell<Vec<MaskedStore>>,
 }
 
-/// An image variable the pass lowers: (variable, shape, format, texel type, name).
-/// (variable, shape, format, sampled type, name, an unsized array of them).
+/// An image variable the pass lowers: (variable, shape, format, sampled
+/// type, name, whether it is an unsized array of them).
 type Chosen = (Word, ImageDim, ImageFormat, Word, String, bool);
-
-/// A storage image declared without a format (`uniform image2D img;`,
-/// shaderStorageImageReadWithoutFormat / WriteWithoutFormat): a storage
-/// texture whose format the texture bound at dispatch chooses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormatlessImage {
-    /// Descriptor set.
-    pub group: u32,
-    /// Binding.
-    pub binding: u32,
-}
-
-/// Gives every storage image declared without a format an r32 format of
-/// its sampled type in place of none (naga needs one; the runtime compiles
-/// the kernel with the bound texture's), and returns them. Such an image
-/// must be a storage texture: of a shape WGSL has one of, without image
-/// atomics. An array of them is a binding array (arrays the resource-array
-/// pass split are single images by now), compiled for the one format its
-/// bound elements share: WGSL gives a binding array one element type.
-pub fn formatless_storage_images(m: &mut Model) -> Result<Vec<FormatlessImage>> {
-    let atomic: Vec<Word> = m
-        .instructions()
-        .filter(|i| i.class.opcode == Op::ImageTexelPointer)
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
-    let mut found = Vec::new();
-    let mut types = Vec::new();
-    for (var, class, pointee) in m.variables() {
-        let ty = m.strip_arrays(pointee);
-        let Some(t) = m.global(ty) else { continue };
-        let storage = t.operands.get(5) == Some(&Operand::LiteralBit32(2));
-        let unknown = matches!(
-            t.operands.get(6),
-            Some(Operand::ImageFormat(SpvFormat::Unknown))
-        );
-        if class != StorageClass::UniformConstant
-            || t.class.opcode != Op::TypeImage
-            || !storage
-            || !unknown
-        {
-            continue;
-        }
-        let lit = |k: usize| match t.operands.get(k) {
-            Some(Operand::LiteralBit32(v)) => *v,
-            _ => 0,
-        };
-        let shape = match t.operands.get(1) {
-            Some(Operand::Dim(d)) => ImageDim::from_spirv(*d, lit(3) == 1, lit(4) == 1),
-            _ => None,
-        };
-        let name = format!("`{}`", m.name(var).unwrap_or("?"));
-        let why = if atomic.contains(&var) {
-            Some("image atomics need r32ui, r32i, r32f, r64ui or r64i")
-        } else if !matches!(
-            shape,
-            Some(ImageDim::D1 | ImageDim::D2 | ImageDim::D2Array | ImageDim::D3)
-        ) {
-            Some(
-                "WebGPU has no storage texture of its shape, and atomport maps it onto a buffer only with a known format",
-            )
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            return Err(Error::Unsupported(format!(
-                "the storage image {name} has no format qualifier: {why}; give it one (e.g. layout(rgba8))"
-            )));
-        }
-        let sampled = t.operands.first().and_then(id).unwrap_or(0);
-        let placeholder = match (m.op_of(sampled), m.int_type_of(sampled)) {
-            (Some(Op::TypeFloat), _) => SpvFormat::R32f,
-            (_, Some((_, true))) => SpvFormat::R32i,
-            _ => SpvFormat::R32ui,
-        };
-        types.push((ty, placeholder));
-        let (group, binding) = m.slot(var);
-        found.push(FormatlessImage { group, binding });
-    }
-    for (ty, format) in types {
-        if let Some(t) = m.global(ty) {
-            let mut t = t.clone();
-            t.operands[6] = Operand::ImageFormat(format);
-            m.replace_global(ty, t);
-        }
-    }
-    Ok(found)
-}
 
 /// Lowers the images (with `all`, every storage image of a declared format;
 /// the formatless ones, `keep`, stay); returns the bindings of those it
@@ -285,39 +199,16 @@ pub fn images_to_texel_buffers(
         let ptr_struct = texel_buffer_type(m, array, packed_at.get(var).map_or(name, |p| p.2));
         let ptr_texel = m.pointer_to(StorageClass::StorageBuffer, texel);
         if *array_of {
-            // A binding array of texel buffers: each element's sizes are
-            // its header's, read where it is used.
-            let st = m
-                .global(ptr_struct)
-                .and_then(|t| t.operands.get(1))
-                .and_then(id)
-                .unwrap_or(0);
-            let buffers = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(st)]);
-            let ptr_array = m.pointer_to(StorageClass::StorageBuffer, buffers);
-            retype_variable(m, *var, ptr_array);
-            let ptr_uint = m.pointer_to(StorageClass::StorageBuffer, uint);
-            let (group, binding) = m.slot(*var);
-            bindings.push(ImageBinding {
-                group,
-                binding,
-                dim: *dim,
-                format: *format,
-                size_overrides: [0; 4],
-            });
-            lowered.insert(
+            let (binding, img) = lower_array(
+                m,
                 *var,
-                Lowered {
-                    dim: *dim,
-                    format: *format,
-                    sizes: [0; 4],
-                    sampled: *sampled,
-                    texel,
-                    ptr_texel,
-                    buffer: *var,
-                    base: None,
-                    element: Some((ptr_struct, ptr_uint)),
-                },
+                (*dim, *format, *sampled),
+                texel,
+                ptr_struct,
+                ptr_texel,
             );
+            bindings.push(binding);
+            lowered.insert(*var, img);
             continue;
         }
         retype_variable(m, *var, ptr_struct);
@@ -333,20 +224,7 @@ pub fn images_to_texel_buffers(
             }
             None => (*var, None),
         };
-        // The sizes are specialization constants (WGSL overrides), so the
-        // driver folds them: reading them from memory at every access cost
-        // almost half the throughput of native texture atomics on lavapipe.
-        let mut size_overrides = [0u32; 4];
-        let mut sizes = [0; 4];
-        for (k, field) in ["width", "height", "layers", "samples"]
-            .into_iter()
-            .enumerate()
-        {
-            size_overrides[k] = spec_ids.take()?;
-            sizes[k] = m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(1)]);
-            m.decorate(sizes[k], Decoration::SpecId, &[size_overrides[k]]);
-            m.set_name(sizes[k], format!("{name}_{field}"));
-        }
+        let (size_overrides, sizes) = size_constants(m, &mut spec_ids, name)?;
         // A packed array binds as its element 0.
         if packed_at.get(var).is_none_or(|p| p.0 == *var) {
             bindings.push(ImageBinding {
@@ -392,6 +270,73 @@ pub fn images_to_texel_buffers(
         &["SPV_EXT_shader_image_int64"],
     );
     Ok((bindings, common.stores.take(), packed))
+}
+
+/// The spec constants (WGSL overrides) of an image's width, height, layers
+/// and samples, and their ids. Constants, so the driver folds them: reading
+/// them from memory at every access cost almost half the throughput of
+/// native texture atomics on lavapipe.
+fn size_constants(
+    m: &mut Model,
+    spec_ids: &mut crate::lower::model::FreeSpecIds,
+    name: &str,
+) -> Result<([u32; 4], [Word; 4])> {
+    let uint = m.uint();
+    let mut ids = [0u32; 4];
+    let mut sizes = [0; 4];
+    for (k, field) in ["width", "height", "layers", "samples"]
+        .into_iter()
+        .enumerate()
+    {
+        ids[k] = spec_ids.take()?;
+        sizes[k] = m.add_global(Op::SpecConstant, Some(uint), vec![Operand::LiteralBit32(1)]);
+        m.decorate(sizes[k], Decoration::SpecId, &[ids[k]]);
+        m.set_name(sizes[k], format!("{name}_{field}"));
+    }
+    Ok((ids, sizes))
+}
+
+/// Makes the unsized image array `var` a binding array of texel buffers
+/// (`ptr_struct` each): each element's sizes are its header's, read where
+/// it is used, so it has no size overrides.
+fn lower_array(
+    m: &mut Model,
+    var: Word,
+    (dim, format, sampled): (ImageDim, ImageFormat, Word),
+    texel: Word,
+    ptr_struct: Word,
+    ptr_texel: Word,
+) -> (ImageBinding, Lowered) {
+    let st = m
+        .global(ptr_struct)
+        .and_then(|t| t.operands.get(1))
+        .and_then(id)
+        .unwrap_or(0);
+    let buffers = m.add_global(Op::TypeRuntimeArray, None, vec![Operand::IdRef(st)]);
+    let ptr_array = m.pointer_to(StorageClass::StorageBuffer, buffers);
+    retype_variable(m, var, ptr_array);
+    let uint = m.uint();
+    let ptr_uint = m.pointer_to(StorageClass::StorageBuffer, uint);
+    let (group, binding) = m.slot(var);
+    let shown = ImageBinding {
+        group,
+        binding,
+        dim,
+        format,
+        size_overrides: [0; 4],
+    };
+    let img = Lowered {
+        dim,
+        format,
+        sizes: [0; 4],
+        sampled,
+        texel,
+        ptr_texel,
+        buffer: var,
+        base: None,
+        element: Some((ptr_struct, ptr_uint)),
+    };
+    (shown, img)
 }
 
 /// The packed arrays as the binding map shows them, each named as its

@@ -15,6 +15,7 @@ pub mod compat;
 pub mod dense;
 pub mod fall_through;
 pub mod float;
+pub mod formatless;
 pub mod halfs;
 pub mod image;
 pub mod integer_sampling;
