@@ -90,7 +90,7 @@ impl TextureDim {
 }
 
 /// What kind of resource a binding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BindingKind {
     /// `var<storage, read>`.

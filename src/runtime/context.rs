@@ -409,6 +409,10 @@ pub struct Context {
     /// array has no element of its own (see `dispatch::shared`).
     pub(crate) placeholders:
         Mutex<HashMap<(wgpu::TextureFormat, crate::TextureDim), Arc<crate::Texture>>>,
+    /// Placeholder buffers by size and binding kind, bound where a buffer
+    /// array has no element of its own.
+    pub(crate) placeholder_buffers:
+        Mutex<HashMap<(u64, crate::kernel::BindingKind), Arc<crate::Buffer>>>,
 }
 
 impl std::fmt::Debug for Context {
@@ -512,6 +516,7 @@ impl Context {
             pipeline_limit: std::sync::atomic::AtomicUsize::new(DEFAULT_PIPELINE_LIMIT),
             limits: device_limits,
             placeholders: Mutex::new(HashMap::new()),
+            placeholder_buffers: Mutex::new(HashMap::new()),
         })
     }
 

@@ -6,6 +6,7 @@
 //! its type). WGSL gives each a binding of its own; here the host's
 //! resources reach all of them.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::kernel::{BindingKind, TextureDim};
@@ -132,7 +133,7 @@ pub(crate) struct Hole<'a> {
 /// What a [`Hole`] binds.
 enum Stand<'a> {
     Texture(Arc<Texture>),
-    Buffer(Buffer),
+    Buffer(Arc<Buffer>),
     Given(Resource<'a>),
 }
 
@@ -176,21 +177,20 @@ impl Context {
                 .iter()
                 .filter_map(|&b| kernel.binding(group, b))
                 .collect();
-            let given = |info: &crate::BindingInfo, k: u32| {
-                slots
-                    .iter()
-                    .find(|s| s.group == group && s.binding == info.binding && s.element == k)
-            };
-            let n = slots
+            // What is given in the class, by (binding, element): one pass
+            // over the slots, however long the arrays.
+            let given: HashMap<(u32, u32), &Slotted<'a>> = slots
                 .iter()
                 .filter(|s| s.group == group && class.iter().any(|i| i.binding == s.binding))
-                .map(|s| s.element + 1)
-                .max()
-                .unwrap_or(0);
+                .map(|s| ((s.binding, s.element), s))
+                .collect();
+            let n = given.keys().map(|&(_, k)| k + 1).max().unwrap_or(0);
+            // Each array's stand-in texture, made once.
+            let mut textures: Vec<Option<Arc<Texture>>> = vec![None; class.len()];
             for k in 0..n {
                 let owners: Vec<(&&crate::BindingInfo, &Slotted<'a>)> = class
                     .iter()
-                    .filter_map(|i| Some((i, given(i, k)?)))
+                    .filter_map(|i| Some((i, *given.get(&(i.binding, k))?)))
                     .collect();
                 let one = match owners[..] {
                     [] => {
@@ -213,10 +213,13 @@ impl Context {
                     }
                     [(_, one), ..] => one,
                 };
-                for info in class.iter().filter(|i| given(i, k).is_none()) {
+                let owner = kernel.binding(group, one.binding).map(|i| i.kind);
+                for (at, info) in class.iter().enumerate() {
+                    if given.contains_key(&(info.binding, k)) {
+                        continue;
+                    }
                     // wgpu binds a buffer read-only and writable in one
                     // dispatch nowhere: across kinds, a zeroed one stands in.
-                    let owner = kernel.binding(group, one.binding).map(|i| i.kind);
                     let stand = match (holds, one.resource) {
                         (Holds::BufferArrays, Resource::Buffer(b))
                             if b.len() >= info.min_size && owner == Some(info.kind) =>
@@ -224,7 +227,12 @@ impl Context {
                             Stand::Given(one.resource)
                         }
                         (Holds::BufferArrays, _) => Stand::Buffer(self.placeholder_buffer(info)?),
-                        _ => Stand::Texture(self.placeholder(info, slots)?),
+                        _ => {
+                            if textures[at].is_none() {
+                                textures[at] = Some(self.placeholder(info, slots)?);
+                            }
+                            Stand::Texture(textures[at].clone().expect("made above"))
+                        }
                     };
                     holes.push(Hole {
                         group,
@@ -238,10 +246,26 @@ impl Context {
         Ok(holes)
     }
 
-    /// A zeroed buffer that holds the block of the buffer array `info`
-    /// (made for the dispatch: a buffer array's element may be written).
-    fn placeholder_buffer(&self, info: &crate::BindingInfo) -> Result<Buffer> {
-        Buffer::zeroed(self, info.min_size.max(16))
+    /// The context's zeroed buffer that holds the block of the buffer array
+    /// `info`, one per size and kind (read-only, writable, uniform: wgpu
+    /// binds no buffer read-only and writable in one dispatch). The kernel
+    /// reads an element only through the array of its type, so a stand-in
+    /// is never read for what it holds.
+    // On wasm32 wgpu's buffers are neither Send nor Sync; the page runs
+    // atomport on one thread.
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+    fn placeholder_buffer(&self, info: &crate::BindingInfo) -> Result<Arc<Buffer>> {
+        let key = (info.min_size.max(16), info.kind);
+        let mut cache = self
+            .placeholder_buffers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = cache.get(&key) {
+            return Ok(b.clone());
+        }
+        let buffer = Arc::new(Buffer::zeroed(self, key.0)?);
+        cache.insert(key, buffer.clone());
+        Ok(buffer)
     }
 
     /// The context's 1-texel (6 for a cube) zeroed texture of the type of
