@@ -1157,6 +1157,37 @@ fn integer_textures_sample_through_sampler_array_elements() {
         let o = on_lavapipe_25(&icd, &diff);
         assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
     }
+    // 65 samplers: past the 64 whose modes the overrides hold, refused
+    // before anything runs.
+    let samplers: Vec<String> = (0..65)
+        .map(|k| format!("s_samplers[{k}]=nearest"))
+        .collect();
+    let mut many = vec![
+        "run",
+        file.as_str(),
+        "--backend",
+        "vulkan",
+        "--groups",
+        "1",
+        "--buffer",
+        "outv=u32:64",
+        "--texture",
+        "t_utexture2DArray[0]=4x4x2:r32uint",
+        "--push",
+        "bitmaskIdx=0",
+        "--push",
+        "samplerIdx=0",
+        "--push",
+        "layer=0",
+    ];
+    for s in &samplers {
+        many.extend(["--sampler", s.as_str()]);
+    }
+    common::assert_fails_in_one_line(
+        &on_lavapipe_25(&icd, &many),
+        1,
+        "the elements of `s_samplers`, a sampler array an integer texture is sampled through",
+    );
 }
 
 /// A bindless header's buffer declarations, with the set named only here.
