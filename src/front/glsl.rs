@@ -260,18 +260,9 @@ fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
 fn has_push_constants(words: &[u32]) -> bool {
     const OP_VARIABLE: u32 = 59;
     const PUSH_CONSTANT: u32 = 9;
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        if count == 0 || at + count > words.len() {
-            break;
-        }
-        if words[at] & 0xffff == OP_VARIABLE && count >= 4 && words[at + 3] == PUSH_CONSTANT {
-            return true;
-        }
-        at += count;
-    }
-    false
+    super::spirv::instructions(words).any(|(_, inst)| {
+        inst[0] & 0xffff == OP_VARIABLE && inst.len() >= 4 && inst[3] == PUSH_CONSTANT
+    })
 }
 
 /// Whether glslang gathered loose uniforms (`gl_DefaultUniformBlock`) or
@@ -279,27 +270,17 @@ fn has_push_constants(words: &[u32]) -> bool {
 /// rules allow either.
 fn names_opengl_only_blocks(words: &[u32]) -> bool {
     const OP_NAME: u32 = 5;
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        if count == 0 || at + count > words.len() {
-            break;
-        }
-        if words[at] & 0xffff == OP_NAME && count > 2 {
-            let bytes: Vec<u8> = words[at + 2..at + count]
+    super::spirv::instructions(words).any(|(_, inst)| {
+        inst[0] & 0xffff == OP_NAME && inst.len() > 2 && {
+            let bytes: Vec<u8> = inst[2..]
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            if bytes.starts_with(super::DEFAULT_UNIFORM_BLOCK.as_bytes())
+            bytes.starts_with(super::DEFAULT_UNIFORM_BLOCK.as_bytes())
                 || bytes.starts_with(super::ATOMIC_COUNTER_BLOCK.as_bytes())
-            {
-                return true;
-            }
         }
-        at += count;
-    }
-    false
+    })
 }
 
 /// Whether the source names a descriptor set (`set = N`) anywhere, which

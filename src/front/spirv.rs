@@ -74,6 +74,21 @@ pub fn check_instruction_stream(words: &[u32], name: &str) -> Result<()> {
     Ok(())
 }
 
+/// The instructions of a module's words (after the header) with the
+/// position of each, up to the first malformed one (a word count of 0 or
+/// past the end): for glances at glslang's or atomport's own output, which
+/// are well formed.
+pub(crate) fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, &[u32])> {
+    let mut i = 5;
+    std::iter::from_fn(move || {
+        let count = (*words.get(i)? >> 16) as usize;
+        let inst = words.get(i..i + count).filter(|_| count > 0)?;
+        let at = i;
+        i += count;
+        Some((at, inst))
+    })
+}
+
 /// Parses SPIR-V words into a naga module, a naga panic becoming [`Error::Internal`].
 pub fn to_naga(words: &[u32], name: &str) -> Result<naga::Module> {
     let options = naga::front::spv::Options {

@@ -416,7 +416,7 @@ impl Context {
 fn dense_bindings(spirv: &[u32], numbers: &[Vec<u32>]) -> Result<Vec<u32>> {
     let mut sets = std::collections::HashMap::new();
     let mut bindings = Vec::new();
-    for (at, inst) in instructions(spirv) {
+    for (at, inst) in crate::front::spirv::instructions(spirv) {
         match (inst[0] & 0xffff, inst) {
             (OP_DECORATE, [_, target, DESCRIPTOR_SET, set]) => {
                 sets.insert(*target, *set);
@@ -450,26 +450,13 @@ const OP_DECORATE: u32 = 71;
 const BINDING: u32 = 33;
 const DESCRIPTOR_SET: u32 = 34;
 
-/// The instructions of a module (valid, as the native module is: made by
-/// atomport's own writer) with the position of each.
-fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, &[u32])> {
-    let mut i = 5;
-    std::iter::from_fn(move || {
-        let count = (*words.get(i)? >> 16) as usize;
-        let inst = words.get(i..i + count.max(1))?;
-        let at = i;
-        i += count.max(1);
-        Some((at, inst))
-    })
-}
-
 /// The (set, binding) of every sampler (or array of samplers) variable.
 fn sampler_bindings(words: &[u32]) -> Vec<(u32, u32)> {
     let mut samplers = std::collections::HashSet::new();
     let mut pointers = std::collections::HashSet::new();
     let mut variables = Vec::new();
     let mut slot: std::collections::HashMap<u32, (u32, u32)> = Default::default();
-    for (_, inst) in instructions(words) {
+    for (_, inst) in crate::front::spirv::instructions(words) {
         match (inst[0] & 0xffff, inst) {
             (OP_TYPE_SAMPLER, [_, r]) => {
                 samplers.insert(*r);
