@@ -354,7 +354,13 @@ fn fetch(
     };
     let code = match (ids.modes[&var], index) {
         (ModeSource::Packed(words), Some(index)) => packed_mode(e, ids, &words, index),
-        (ModeSource::One(c), _) | (ModeSource::Packed([c, ..]), None) => c,
+        (ModeSource::One(c), _) => c,
+        // Packed modes belong to a sampler array, and every use of one is an element.
+        (ModeSource::Packed(_), None) => {
+            return Err(Error::Internal(format!(
+                "sampler array `{name}` sampled without an element"
+            )));
+        }
     };
     // The address mode, tested once for every axis.
     let is = |e: &mut Emit, k: u32| {
