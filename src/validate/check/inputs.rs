@@ -16,14 +16,36 @@ use crate::{BindingInfo, BindingKind, Kernel};
 /// The module's types and globals as naga reads them: its instructions up
 /// to the first function, without entry points (the declarations are all
 /// a layout needs, and naga's reader refuses some functions a driver
-/// runs). None where even they cannot be read.
+/// runs). A storage image declared without a format is read as one of
+/// four 32-bit channels of its sampled type, and capabilities naga does
+/// not know (`StorageImageWriteWithoutFormat`) are passed over: neither
+/// changes a buffer's layout. None where even they cannot be read.
 pub fn declarations(words: &[u32]) -> Option<naga::Module> {
+    const OP_TYPE_INT: u32 = 21;
+    const OP_TYPE_FLOAT: u32 = 22;
+    const OP_TYPE_IMAGE: u32 = 25;
+    // SPIR-V's Rgba32f, Rgba32i and Rgba32ui.
+    const RGBA32F: u32 = 1;
+    const RGBA32I: u32 = 21;
+    const RGBA32UI: u32 = 30;
     let mut kept: Vec<u32> = words.get(..5)?.to_vec();
+    // Each scalar type's four-channel 32-bit image format.
+    let mut formats: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     let mut i = 5;
     while i < words.len() {
         let (count, op) = ((words[i] >> 16) as usize, words[i] & 0xFFFF);
         if count == 0 || i + count > words.len() || op == 54 {
             break;
+        }
+        let inst = &words[i..i + count];
+        match (op, inst) {
+            (OP_TYPE_INT, [_, id, _, signed, ..]) => {
+                formats.insert(*id, if *signed == 1 { RGBA32I } else { RGBA32UI });
+            }
+            (OP_TYPE_FLOAT, [_, id, ..]) => {
+                formats.insert(*id, RGBA32F);
+            }
+            _ => {}
         }
         // OpEntryPoint, OpExecutionMode, OpExecutionModeId go, and
         // OpSpecConstantOp, which naga does not read (the functions that
@@ -39,11 +61,19 @@ pub fn declarations(words: &[u32]) -> Option<naga::Module> {
             if let 48..=51 = op {
                 kept[at] = (words[i] & 0xFFFF_0000) | (op - 7);
             }
+            // Sampled 2 (a storage image), format Unknown.
+            if let (OP_TYPE_IMAGE, [_, _, sampled_type, _, _, _, _, 2, 0, ..]) = (op, inst) {
+                kept[at + 8] = formats.get(sampled_type).copied().unwrap_or(RGBA32F);
+            }
         }
         i += count;
     }
+    let options = naga::front::spv::Options {
+        strict_capabilities: false,
+        ..Default::default()
+    };
     crate::guard("naga's SPIR-V reader", || {
-        naga::front::spv::Frontend::new(kept.into_iter(), &naga::front::spv::Options::default())
+        naga::front::spv::Frontend::new(kept.into_iter(), &options)
             .parse()
             .map_err(|e| crate::Error::Internal(e.to_string()))
     })
@@ -776,6 +806,39 @@ void main() {
         let w = Layout::of(Some(&module), info).words(12);
         assert_eq!(w[2].0, Word::F32);
         assert_eq!(w[1], (Word::Int, Role::Count));
+    }
+
+    /// A storage image written without a format (a wavelet pass's output)
+    /// needs a capability naga's reader does not know and a format it
+    /// cannot read: neither may leave the push constants beside it
+    /// untyped (they were filled as halfs, so a resolution read as 10⁹).
+    #[test]
+    fn formatless_storage_images_leave_the_declarations_readable() {
+        let k = Kernel::from_glsl(
+            r#"#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(push_constant) uniform Registers { ivec2 resolution; vec2 inv_resolution; };
+layout(set = 0, binding = 0) uniform sampler2D src;
+layout(set = 0, binding = 1) writeonly uniform image2D dst;
+layout(set = 0, binding = 2) writeonly uniform uimage2D marks;
+void main() {
+    ivec2 c = ivec2(gl_GlobalInvocationID.xy);
+    if (any(greaterThanEqual(c, resolution))) return;
+    imageStore(dst, c, textureLod(src, (vec2(c) + 0.5) * inv_resolution, 0.0));
+    imageStore(marks, c, uvec4(1u));
+}
+"#,
+            &SourceOptions::named("t.comp"),
+        )
+        .unwrap();
+        let module = super::declarations(k.native_spirv().unwrap()).expect("declarations read");
+        let info = k.bindings().iter().find(|b| b.push_constant).unwrap();
+        let w: Vec<Word> = Layout::of(Some(&module), info)
+            .words(16)
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        assert_eq!(w, vec![Word::Int, Word::Int, Word::F32, Word::F32]);
     }
 
     #[test]
