@@ -29,7 +29,7 @@
 //! prove uniform is kept (GLSL requires it to be dynamically uniform, and
 //! native backends run it) and warned about: browsers may reject that WGSL.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use naga::{
     AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Statement,
@@ -363,7 +363,7 @@ fn root_argument(f: &Function, pointer: Handle<Expression>) -> Option<u32> {
 /// The arguments of `f` it stores through (or passes on to a call, which
 /// may).
 fn stores_through(f: &Function) -> HashSet<u32> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     crate::lower::ir::visit_blocks_ref(&f.body, &mut |b| {
         for st in b.iter() {
             match *st {
@@ -443,13 +443,13 @@ fn analyze(module: &Module) -> Option<Found> {
             .iter()
             .map(|(_, f)| writes_through(f))
             .collect(),
-        tainted_local: HashSet::new(),
-        tainted_arguments: HashSet::new(),
+        tainted_local: HashSet::default(),
+        tainted_arguments: HashSet::default(),
         results: vec![true; module.functions.len()],
         changed: true,
-        non_uniform: HashMap::new(),
-        uniform_emits: HashSet::new(),
-        non_uniform_conditions: HashSet::new(),
+        non_uniform: HashMap::default(),
+        uniform_emits: HashSet::default(),
+        non_uniform_conditions: HashSet::default(),
     };
     // Variables only get tainted and callers only lose uniformity: a fixed
     // point comes within a bounded number of rounds.

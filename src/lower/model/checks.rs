@@ -1,10 +1,9 @@
 //! The checks a module passes before any pass walks it: every id defined
 //! and declared before use, and shapes and strides a layout can take.
 
-use std::collections::HashMap;
-
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Model, id};
 use crate::{Error, Result};
@@ -30,7 +29,7 @@ impl Model {
                         .flat_map(|f| f.blocks.iter().filter_map(|b| b.label.as_ref())),
                 )
         };
-        let defined: std::collections::HashSet<Word> = all().filter_map(|i| i.result_id).collect();
+        let defined: FxHashSet<Word> = all().filter_map(|i| i.result_id).collect();
         let bound = module.header.as_ref().map_or(0, |h| h.bound);
         // Fresh ids start at the bound: one already taken would tie the
         // module in knots (a type made its own member, endless walks).
@@ -64,12 +63,12 @@ impl Model {
         // declared by OpTypeForwardPointer aside): a cycle such as
         // `%a = OpTypeArray %a %n` would make every walk over types endless.
         let globals = &module.types_global_values;
-        let position: HashMap<Word, usize> = globals
+        let position: FxHashMap<Word, usize> = globals
             .iter()
             .enumerate()
             .filter_map(|(p, i)| Some((i.result_id?, p)))
             .collect();
-        let forward: std::collections::HashSet<Word> = globals
+        let forward: FxHashSet<Word> = globals
             .iter()
             .filter(|i| i.class.opcode == Op::TypeForwardPointer)
             .filter_map(|i| i.operands.first().and_then(id))
