@@ -353,10 +353,12 @@ pub struct SourceOptions {
     /// kinds share a number is OpenGL GLSL; everything else is Vulkan GLSL.
     pub dialect: Option<Dialect>,
     /// The longest a translation may take; `None` waits for it however long.
-    /// Translation runs on a thread of its own (with a deep stack: glslang
-    /// and naga recurse once per level of nesting), which is abandoned when
-    /// the time is up: it cannot be interrupted, and keeps its memory until
-    /// the compiler returns (a process that gives up usually exits).
+    /// Translation runs on a worker thread (with a deep stack: glslang
+    /// and naga recurse once per level of nesting; one per calling thread,
+    /// reused), which is abandoned when the time is up: it cannot be
+    /// interrupted, and keeps its memory until the compiler returns (a
+    /// process that gives up usually exits); the next translation starts a
+    /// fresh worker.
     pub timeout: Option<std::time::Duration>,
     /// Values for specialization constants (`layout(constant_id = N)`),
     /// set before translation; a constant that stays a WGSL `override`
