@@ -11,7 +11,7 @@ use crate::runtime::job::Resources;
 use crate::runtime::job::spec::{
     BindingRef, BufferArg, BufferInit, ImageArg, SamplerArg, Slot, TextureArg,
 };
-use crate::{BindingInfo, BindingKind, Kernel};
+use crate::{ArrayLength, BindingInfo, BindingKind, Kernel};
 
 /// The module's types and globals as naga reads them: its instructions up
 /// to the first function, without entry points (the declarations are all
@@ -323,6 +323,8 @@ impl Layout {
                     self.walk(m, *base, offset, role);
                 }
             },
+            // An element of a binding array of blocks.
+            T::BindingArray { base, .. } => self.walk(m, *base, offset, role),
             T::Struct { members, .. } => {
                 for mem in members {
                     let own = mem.name.as_deref().map_or(Role::Plain, Role::of);
@@ -512,6 +514,14 @@ fn slot_of(info: &BindingInfo) -> BindingRef {
     }
 }
 
+/// The elements made for a binding array declared without a size: as
+/// many as the well-formed variant's small indices (1 to 3, and 0) reach.
+const UNSIZED_ELEMENTS: u32 = 4;
+
+/// The most elements made for a binding array declared with a size; a
+/// longer one's elements are the caller's to give.
+const MAX_ELEMENTS: u32 = 64;
+
 /// The size an image or texture of shape `dim` gets, as a spec writes it.
 fn image_size(dim: &str) -> &'static str {
     match dim {
@@ -552,8 +562,9 @@ pub fn image_fill(info: &BindingInfo, variant: Variant) -> &'static str {
 #[derive(Clone, Debug, Default)]
 pub struct Made {
     /// Each buffer's binding and initial bytes: the generated ones, and
-    /// those given whose bytes are known before the run.
-    pub buffers: Vec<((u32, u32), Vec<u8>)>,
+    /// those given whose bytes are known before the run, keyed by binding
+    /// and element (0 but in a binding array).
+    pub buffers: Vec<((u32, u32, u32), Vec<u8>)>,
     /// The generated resources as job flags.
     pub flags: Vec<String>,
 }
@@ -573,37 +584,68 @@ pub fn generate(
     let mut made = Made::default();
     let mut rng = Rng::new(variant as u64 + 1);
     let total = u64::from(extent.iter().product::<u32>());
-    // Whether a given spec binds `info`, as the job will resolve it.
-    let named = |r: &BindingRef, info: &BindingInfo| {
-        r.resolve(kernel).is_ok_and(|(_, i)| {
+    // Whether a given spec binds `info` (element `element` of it, where
+    // given), as the job will resolve it.
+    let named_element = |r: &BindingRef, info: &BindingInfo, element: Option<u32>| {
+        r.resolve(kernel).is_ok_and(|(slot, i)| {
             i.is_some_and(|i| (i.group, i.binding) == (info.group, info.binding))
+                && element.is_none_or(|k| slot.element == k)
         })
     };
+    let named = |r: &BindingRef, info: &BindingInfo| named_element(r, info, None);
+    // What to make: each binding, or each element of a binding array.
+    let mut wanted: Vec<(&BindingInfo, Option<u32>)> = Vec::new();
     for info in kernel.bindings() {
         if info.alias_of.is_some() {
             continue;
         }
-        if info.array.is_some() {
-            // Elements the caller gave (`--run '--image mips[0]=…'`): the
-            // job names any it lacks.
-            let given = res.buffers.iter().any(|a| named(&a.slot, info))
-                || res.images.iter().any(|a| named(&a.slot, info))
-                || res.textures.iter().any(|a| named(&a.slot, info));
-            if given {
-                continue;
-            }
+        let Some(length) = info.array else {
+            wanted.push((info, None));
+            continue;
+        };
+        // Elements the caller gave (`--run '--image mips[0]=…'`): the job
+        // names any it lacks.
+        let given = res.buffers.iter().any(|a| named(&a.slot, info))
+            || res.images.iter().any(|a| named(&a.slot, info))
+            || res.textures.iter().any(|a| named(&a.slot, info));
+        // Arrays declared at one binding are one descriptor array: the
+        // first one's elements serve it (stand-ins fill the others').
+        let shared = wanted
+            .iter()
+            .any(|(w, k)| k.is_some() && (w.group, w.binding) == (info.group, info.binding));
+        if given || shared {
+            continue;
+        }
+        let n = match length {
+            ArrayLength::Fixed(n) => n,
+            ArrayLength::Unsized => UNSIZED_ELEMENTS,
+        };
+        if n > MAX_ELEMENTS || info.name.is_none() && info.combined.is_none() {
             return Err(format!(
-                "`{}` is an array of resources: give its elements with --buffer/--image/--texture NAME[k]=…",
+                "`{}` is an array of {n} resources: give its elements with --buffer/--image/--texture NAME[k]=…",
                 info.display_name()
             ));
         }
+        wanted.extend((0..n).map(|k| (info, Some(k))));
+    }
+    for (info, element) in wanted {
+        let named = |r: &BindingRef, info: &BindingInfo| named_element(r, info, element);
+        let slot_text = |info: &BindingInfo| match element {
+            Some(k) => format!("{}[{k}]", slot_text(info)),
+            None => slot_text(info),
+        };
+        let slot_of = |info: &BindingInfo| match element {
+            Some(_) => BindingRef::Name(slot_text(info)),
+            None => slot_of(info),
+        };
+        let key = (info.group, info.binding, element.unwrap_or(0));
         match info.kind {
             k if k.is_buffer() => {
                 if let Some(a) = res.buffers.iter().find(|a| named(&a.slot, info)) {
                     // Its bytes, where they can be known before the run,
                     // to count what the run wrote.
                     if let Ok((_, bytes)) = a.init.materialize(&|_| Ok(0)) {
-                        made.buffers.push(((info.group, info.binding), bytes));
+                        made.buffers.push((key, bytes));
                     }
                     continue;
                 }
@@ -632,8 +674,7 @@ pub fn generate(
                     "--buffer".to_string(),
                     format!("{}=u32:[{}]", slot_text(info), words.join(",")),
                 ]);
-                made.buffers
-                    .push(((info.group, info.binding), bytes.clone()));
+                made.buffers.push((key, bytes.clone()));
                 res.buffers.push(BufferArg {
                     slot: slot_of(info),
                     init: BufferInit::Bytes(bytes),
@@ -704,6 +745,10 @@ pub fn generate(
                     (Some(c), _) if shadow => c.clone(),
                     (None, Some(n)) => n.clone(),
                     _ => continue,
+                };
+                let name = match element {
+                    Some(k) => format!("{name}[{k}]"),
+                    None => name,
                 };
                 if res.samplers.iter().any(|s| s.name == name) {
                     continue;

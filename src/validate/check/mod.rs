@@ -692,11 +692,17 @@ fn written_words(kernel: &Kernel, native: &RunOutput, v: &Inputs) -> usize {
     let mut n = 0;
     for b in native.bindings.iter().filter(|b| b.writable) {
         if b.kind == "buffer" {
+            // An element of a binding array is reported as `NAME[k]`.
+            let element = b
+                .name
+                .as_deref()
+                .and_then(Kernel::split_element)
+                .map_or(0, |(_, k)| k);
             let input = v
                 .made
                 .buffers
                 .iter()
-                .find(|(s, _)| *s == (b.group, b.binding))
+                .find(|(s, _)| *s == (b.group, b.binding, element))
                 .map(|(_, bytes)| bytes);
             n += match input {
                 Some(i) => (0..b.bytes.len().div_ceil(4))
