@@ -182,6 +182,66 @@ fn nonuniform_combined_samplers_translate_and_sample() {
     }
 }
 
+/// The native run (the reference every check compares with) of a switched
+/// sampler array beside a texture array indexed `nonuniformEXT`: each
+/// invocation reads its own texture. `check` translates without binding
+/// arrays, so the sampler array is a switch in both modules; the
+/// translation matches a CPU model and the native run matches it, on Mesa
+/// 25's lavapipe (Debian 12's binds no arrays).
+#[test]
+fn switched_sampler_arrays_keep_nonuniform_indices_natively() {
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let path = input("switched_sampler_array_nonuniform.comp");
+    let path = path.to_str().unwrap();
+    let mut job: Vec<String> = (0..4)
+        .flat_map(|k| {
+            [
+                "--texture".into(),
+                format!("albedo[{k}]=2x2:r32float:fill={}", k + 1),
+            ]
+        })
+        .collect();
+    job.extend((0..2).flat_map(|k| ["--sampler".into(), format!("filters[{k}]=nearest")]));
+    job.extend(["--buffer", "Out=f32:8", "--groups", "1"].map(String::from));
+    let on_25 = |args: &[&str]| {
+        let o = common::atomport_command(args)
+            .env("VK_DRIVER_FILES", &icd)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let mut run = vec!["run", path, "--backend", "vulkan", "--json"];
+    run.extend(job.iter().map(String::as_str));
+    let got: Vec<f64> = common::binding(&on_25(&run), "Out")["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let want: Vec<f64> = (0..8).map(|i| f64::from(i % 4 + 1)).collect();
+    assert_eq!(got, want);
+    let flags = job.join(" ");
+    let report = on_25(&[
+        "check",
+        path,
+        "--backends",
+        "vulkan",
+        "--variants",
+        "well-formed",
+        "--run",
+        &flags,
+        "--json",
+    ]);
+    assert_eq!(report[0]["verdict"], "exact", "{report}");
+}
+
 #[test]
 fn coherent_buffers_run() {
     for name in ["coherent_buffer_vulkan.comp", "coherent_buffer_opengl.comp"] {

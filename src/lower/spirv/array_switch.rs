@@ -60,8 +60,10 @@ pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usi
     let mut uses = 0;
     // (old label, label of the block that now ends as it ended)
     let mut relabeled: Vec<(Word, Word)> = Vec::new();
+    // (original, copy in a case) of every instruction copied into a case.
+    let mut copies: Vec<(Word, Word)> = Vec::new();
     m.rewrite_blocks(|m, _, block| {
-        let out = split_block(m, block, &chosen, &constants)?;
+        let out = split_block(m, block, &chosen, &constants, &mut copies)?;
         if let Some((blocks, n)) = &out {
             uses += n;
             let old = block.label.as_ref().and_then(|l| l.result_id);
@@ -76,6 +78,21 @@ pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usi
         Ok(out.map(|(b, _)| b))
     })?;
     rename_phi_parents(m, &relabeled);
+    // A copy is what its original was: `NonUniform` above all, or a
+    // driver reads every invocation's element as the first one's.
+    for (original, copy) in copies {
+        let decorations: Vec<Instruction> = m
+            .decorations(original)
+            .map(|(d, rest)| {
+                let mut operands = vec![Operand::IdRef(copy), Operand::Decoration(d)];
+                operands.extend_from_slice(rest);
+                Instruction::new(Op::Decorate, None, None, operands)
+            })
+            .collect();
+        for d in decorations {
+            m.annotate(d);
+        }
+    }
     remove_dead_chains(m);
     Ok(uses)
 }
@@ -263,12 +280,14 @@ fn chain_to(
 
 /// The block with each use of a switched element made a `switch` (see the
 /// module docs), and how many uses; `None` when it has none, or when it is
-/// a loop header (which must stay one block).
+/// a loop header (which must stay one block). Each instruction copied into
+/// a case is added to `copies` with its original.
 fn split_block(
     m: &Model,
     block: &Block,
     chosen: &HashMap<Word, u32>,
     constants: &HashMap<(Word, u32), Word>,
+    copies: &mut Vec<(Word, Word)>,
 ) -> Result<Option<(Vec<Block>, usize)>> {
     let header = block
         .instructions
@@ -278,6 +297,8 @@ fn split_block(
     let mut label = block.label.clone();
     let mut current: Vec<Instruction> = Vec::new();
     let mut uses = 0;
+    // Kept only where the block is rewritten.
+    let mut made: Vec<(Word, Word)> = Vec::new();
     for inst in &block.instructions {
         let found = if on_the_way(m, inst) {
             None
@@ -346,6 +367,7 @@ fn split_block(
                 if let Some(r) = c.result_id {
                     let fresh = m.fresh();
                     renamed.insert(r, fresh);
+                    made.push((r, fresh));
                     c.result_id = Some(fresh);
                 }
                 body.push(c);
@@ -375,6 +397,7 @@ fn split_block(
         label,
         instructions: current,
     });
+    copies.extend(made);
     Ok(Some((blocks, uses)))
 }
 
