@@ -583,6 +583,7 @@ pub fn generate(
     let mut res = given.clone();
     let mut made = Made::default();
     let mut rng = Rng::new(variant as u64 + 1);
+    let mut float_textures = 0u32;
     let total = u64::from(extent.iter().product::<u32>());
     // Whether a given spec binds `info` (element `element` of it, where
     // given), as the job will resolve it.
@@ -732,7 +733,22 @@ pub fn generate(
                 } else {
                     "iota"
                 };
-                let spec = format!("{}={}:{mode}", slot_text(info), image_size(dim));
+                // Float textures alternate between 8-bit normalized
+                // channels (iota counts i / 255) and 16-bit floats (iota
+                // counts i), so that two textures a shader compares (an
+                // error metric, a difference of frames) differ.
+                let float = info.texture.as_ref().is_some_and(|t| t.sample == "float");
+                let format = if float {
+                    float_textures += 1;
+                    if float_textures % 2 == 0 {
+                        ":rgba16float"
+                    } else {
+                        ""
+                    }
+                } else {
+                    ""
+                };
+                let spec = format!("{}={}{format}:{mode}", slot_text(info), image_size(dim));
                 let arg: TextureArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
                 made.flags.extend(["--texture".to_string(), spec]);
                 res.textures.push(arg);
