@@ -383,3 +383,50 @@ fn blocks_aliased_in_a_header_that_names_the_sets_are_vulkan_aliases() {
         );
     }
 }
+
+/// A kernel that never ends on Mesa 25's lavapipe (its lock word taken in
+/// `check`'s random variant) timed out, and then dropping the context hung:
+/// lavapipe's pipeline destruction waits on the queue the kernel holds, so
+/// the check ran to its child's deadline (over 100 s) and retried each
+/// variant. The check now ends a few seconds after the timeout.
+#[test]
+fn a_context_whose_kernel_never_ends_drops_at_once() {
+    let icd = match common::descriptor_indexing_icd() {
+        Ok(i) => i,
+        Err(why) => {
+            println!("skipping Mesa 25's lavapipe: {why}");
+            return;
+        }
+    };
+    let path = input("spin_lock_never_free.comp");
+    let start = std::time::Instant::now();
+    let o = common::atomport_command(&[
+        "check",
+        path.to_str().unwrap(),
+        "--backends",
+        "vulkan",
+        "--variants",
+        "well-formed,random",
+        "--timeout",
+        "2",
+        "--json",
+    ])
+    .env("VK_DRIVER_FILES", &icd)
+    .output()
+    .unwrap();
+    let took = start.elapsed();
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = report[0]["runs"].as_array().unwrap();
+    let of = |variant: &str| {
+        runs.iter()
+            .find(|r| r["variant"] == variant)
+            .unwrap_or_else(|| panic!("no {variant} run: {report}"))
+    };
+    assert_eq!(of("well-formed")["verdict"], "exact", "{report}");
+    let random = of("random");
+    assert_eq!(random["verdict"], "not-run", "{report}");
+    let note = random["note"].as_str().unwrap();
+    assert!(note.contains("did not finish within 2 s"), "{note}");
+    assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
+}

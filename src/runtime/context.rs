@@ -688,6 +688,19 @@ impl Context {
 impl Drop for Context {
     fn drop(&mut self) {
         self.worker.stop();
+        if self.worker.ready().is_err() {
+            // A kernel that timed out still runs, and lavapipe's pipeline
+            // and resource destruction waits on the queue it holds: what the
+            // context made is leaked rather than hanging its owner forever.
+            fn take<T: Default>(m: &mut Mutex<T>) -> T {
+                std::mem::take(m.get_mut().unwrap_or_else(|e| e.into_inner()))
+            }
+            std::mem::forget((
+                take(&mut self.pipelines),
+                take(&mut self.placeholders),
+                take(&mut self.placeholder_buffers),
+            ));
+        }
     }
 }
 
