@@ -241,6 +241,15 @@ impl Contexts {
         Ok(Contexts { native, others })
     }
 
+    /// Whether a dispatch that timed out still holds one of the devices.
+    fn busy(&self) -> bool {
+        self.native.ready().is_err()
+            || self
+                .others
+                .iter()
+                .any(|(_, o)| o.as_ref().is_ok_and(|(c, _)| c.ready().is_err()))
+    }
+
     /// The translation's contexts, Vulkan's (the native one) first, each
     /// with the translation it runs (`kernel`, or the one made for it).
     fn translations<'c>(&'c self, kernel: &'c Kernel, opts: &CheckOptions) -> Vec<Where<'c>> {
@@ -277,7 +286,7 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
             start,
         );
     }
-    let contexts = match Contexts::open(kernel, opts) {
+    let mut contexts = match Contexts::open(kernel, opts) {
         Ok(c) => c,
         Err(e @ Error::NoNative(_)) => return Report::not_run(e.to_string(), start),
         Err(e) => return Report::not_run(format!("no native run: {e}"), start),
@@ -334,6 +343,14 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
         };
         let (native, ran) = run_variant(kernel, &contexts, opts, &v, &layouts, traits);
         runs.extend(ran);
+        // A dispatch that timed out holds its device: the next variant gets
+        // fresh contexts rather than a refusal, since inputs that loop
+        // forever in one variant often end in another.
+        if contexts.busy()
+            && let Ok(fresh) = Contexts::open(kernel, opts)
+        {
+            contexts = fresh;
+        }
         if let (Some((native, written)), Some(_)) = (native, &opts.foreign) {
             pending.push(foreign::Pending::new(&v, &opts.job, native, written));
         }
