@@ -52,7 +52,7 @@ fn every_golden_and_demo_kernel_gets_a_verdict_with_no_inputs_written() {
         by.iter().map(|(v, n)| (v, n.len())).collect::<Vec<_>>()
     );
     assert!(!by.contains_key("differs"), "{:?}", by.get("differs"));
-    assert!(!by.contains_key("not translated"), "{by:?}");
+    assert!(!by.contains_key("not-translated"), "{by:?}");
     let unchecked = by.get("unchecked").cloned().unwrap_or_default();
     for name in &unchecked {
         assert!(
@@ -180,7 +180,7 @@ fn a_shader_that_does_not_translate_fails_the_check() {
     let o = atomport(&["check", "--json", &bad, &good]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v[0]["verdict"], "not translated");
+    assert_eq!(v[0]["verdict"], "not-translated");
     assert!(
         v[0]["reason"].as_str().unwrap().contains("bad.comp:3"),
         "{v}"

@@ -130,7 +130,7 @@ fn child(args: &CheckArgs, path: &Path, variants: &[Variant]) -> Ended {
             .ok()
             .and_then(|v| v.get(0).cloned());
     match parsed {
-        Some(v) if v["verdict"] == "not translated" => Ended::Report(Err(v["reason"]
+        Some(v) if v["verdict"] == "not-translated" => Ended::Report(Err(v["reason"]
             .as_str()
             .unwrap_or("not translated")
             .to_string())),

@@ -294,7 +294,7 @@ fn json(checked: &[Checked]) -> String {
         .map(|c| {
             let mut v = match &c.report {
                 Ok(r) => serde_json::to_value(r).expect("a report serializes"),
-                Err(e) => serde_json::json!({"verdict": "not translated", "reason": e}),
+                Err(e) => serde_json::json!({"verdict": "not-translated", "reason": e}),
             };
             v["shader"] = c.path.display().to_string().into();
             v
