@@ -740,7 +740,7 @@ pub fn generate(
                 let float = info.texture.as_ref().is_some_and(|t| t.sample == "float");
                 let format = if float {
                     float_textures += 1;
-                    if float_textures % 2 == 0 {
+                    if float_textures.is_multiple_of(2) {
                         ":rgba16float"
                     } else {
                         ""
