@@ -563,7 +563,12 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
         };
         let kinds = buffer.map(|l| l.words(x.bytes.len().max(y.bytes.len())));
         let shown = |o: &BindingOutput, i: usize| match &kinds {
-            Some(k) => word_text(k.get(i).map(|w| w.0), o, i),
+            Some(k) => word_text(
+                k.get(i).map(|w| w.0),
+                k.get(i + 1).map(|w| w.0),
+                &o.bytes,
+                i,
+            ),
             None if i < o.data.len() => o.data.show(i),
             None => "(missing)".into(),
         };
@@ -592,15 +597,18 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
     out
 }
 
-/// Word `i` of a buffer, of type `kind`, as that type reads it.
-fn word_text(kind: Option<Word>, o: &BindingOutput, i: usize) -> String {
-    let w = word(&o.bytes, i);
+/// Word `i` of a buffer's `bytes`, of type `kind` (the next word's type
+/// `next`), as that type reads it: a 64-bit value whole from its low word,
+/// since a sum that differs in its last bits shows as a large difference of
+/// its low words.
+fn word_text(kind: Option<Word>, next: Option<Word>, bytes: &[u8], i: usize) -> String {
+    let w = word(bytes, i);
+    let wide = || u64::from(w) | u64::from(word(bytes, i + 1)) << 32;
     match kind {
-        _ if i * 4 >= o.bytes.len() => "(missing)".into(),
+        _ if i * 4 >= bytes.len() => "(missing)".into(),
         Some(Word::F32) => f32::from_bits(w).to_string(),
-        Some(Word::F64) => {
-            f64::from_bits(u64::from(w) | u64::from(word(&o.bytes, i + 1)) << 32).to_string()
-        }
+        Some(Word::F64) => f64::from_bits(wide()).to_string(),
+        Some(Word::Int) if next == Some(Word::IntHigh) => format!("{:#018x} ({})", wide(), wide()),
         _ => format!("{w:#010x}"),
     }
 }

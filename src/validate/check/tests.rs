@@ -186,3 +186,18 @@ void main() { atomicAdd(n, 1u); o[0] = 5u; }
     assert!(traits(used.original_spirv().unwrap()).atomic_results_used);
     assert!(!traits(unused.original_spirv().unwrap()).atomic_results_used);
 }
+
+#[test]
+fn a_64_bit_integer_is_shown_whole_from_its_low_word() {
+    let v: u64 = 21_851_315_733_790_720;
+    let bytes = [v.to_le_bytes().as_slice(), &7u32.to_le_bytes()].concat();
+    let whole = word_text(Some(Word::Int), Some(Word::IntHigh), &bytes, 0);
+    assert_eq!(whole, format!("{v:#018x} ({v})"));
+    // A 32-bit integer, and the last word, stay one word.
+    assert_eq!(
+        word_text(Some(Word::Int), Some(Word::Int), &bytes, 0),
+        format!("{:#010x}", v as u32)
+    );
+    assert_eq!(word_text(Some(Word::Int), None, &bytes, 2), "0x00000007");
+    assert_eq!(word_text(Some(Word::Int), None, &bytes, 3), "(missing)");
+}
