@@ -279,12 +279,8 @@ fn bindless_materials_match_a_cpu_model_where_the_adapter_binds_arrays() {
 /// where the DX12 kit installed it.
 #[test]
 fn bindless_materials_run_on_a_lavapipe_with_descriptor_indexing() {
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let o = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -303,14 +299,6 @@ fn bindless_materials_run_on_a_lavapipe_with_descriptor_indexing() {
         out.contains("binding arrays ran on: vulkan (native: false), vulkan (native: true)"),
         "{out}"
     );
-}
-
-/// `atomport` with Mesa 25's lavapipe as its Vulkan adapter.
-fn on_lavapipe_25(icd: &str, args: &[&str]) -> std::process::Output {
-    common::atomport_command(args)
-        .env("VK_DRIVER_FILES", icd)
-        .output()
-        .unwrap()
 }
 
 /// A fixed array indexed at run time is a switch by default and for
@@ -380,12 +368,8 @@ fn the_cli_binds_elements_by_name_and_whole_fixed_arrays_alike() {
         let want = serde_json::json!([0, 17, 0, 0, (0..16).map(|t| t + 2).sum::<u32>()]);
         assert_eq!(stats["data"], want, "{b}");
     }
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     // Every tile alike but tile 2, given on its own; the pass reads tile 2.
     let base = [
@@ -408,7 +392,7 @@ fn the_cli_binds_elements_by_name_and_whole_fixed_arrays_alike() {
         let push = format!("tile={tile}");
         let mut args = base.to_vec();
         args.extend(["--push", &push, "--json"]);
-        let o = on_lavapipe_25(&icd, &args);
+        let o = common::on_lavapipe_25(&icd, &args);
         assert!(o.status.success(), "{}", common::stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let bindings = v["bindings"].as_array().unwrap();
@@ -435,19 +419,15 @@ fn the_cli_binds_elements_by_name_and_whole_fixed_arrays_alike() {
     args[0] = "diff";
     args.retain(|a| *a != "--backend" && *a != "vulkan");
     args.extend(["--push", "tile=2", "--backends", "native,vulkan"]);
-    let o = on_lavapipe_25(&icd, &args);
+    let o = common::on_lavapipe_25(&icd, &args);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
 
 #[test]
 fn wrong_elements_are_refused_naming_them() {
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let tiles = common::temp_file("binding-arrays", "tiles.comp", TILES);
     let bindless = common::temp_file("binding-arrays", "bindless.comp", BINDLESS);
@@ -480,7 +460,7 @@ fn wrong_elements_are_refused_naming_them() {
             ]);
         }
         args.extend(extra);
-        on_lavapipe_25(&icd, &args)
+        common::on_lavapipe_25(&icd, &args)
     };
     // Past a fixed length.
     let o = run(
@@ -558,12 +538,8 @@ fn storage_image_arrays_are_read_and_written_per_invocation() {
         "{:?}",
         k.required_features()
     );
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let heights = [0.5f64, 0.25];
     let args = [
@@ -581,7 +557,7 @@ fn storage_image_arrays_are_read_and_written_per_invocation() {
         "heights[1]=4x4:fill=0.25",
         "--json",
     ];
-    let o = on_lavapipe_25(&icd, &args);
+    let o = common::on_lavapipe_25(&icd, &args);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let unorm = |x: f64| (x * 255.0).round() / 255.0;
@@ -626,7 +602,7 @@ fn storage_image_arrays_are_read_and_written_per_invocation() {
     diff[0] = "diff";
     diff.retain(|a| !matches!(*a, "--backend" | "vulkan" | "--json"));
     diff.extend(["--backends", "native,vulkan"]);
-    let o = on_lavapipe_25(&icd, &diff);
+    let o = common::on_lavapipe_25(&icd, &diff);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
@@ -681,16 +657,12 @@ fn unsized_buffer_block_arrays_are_binding_arrays_of_buffers() {
             common::assert_fails_in_one_line(&o, 1, "BUFFER_BINDING_ARRAY");
         }
     }
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
     run.extend(&args);
-    let o = on_lavapipe_25(&icd, &run);
+    let o = common::on_lavapipe_25(&icd, &run);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     for b in 0..3u64 {
@@ -715,7 +687,7 @@ fn unsized_buffer_block_arrays_are_binding_arrays_of_buffers() {
     }
     let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
     diff.extend(&args);
-    let o = on_lavapipe_25(&icd, &diff);
+    let o = common::on_lavapipe_25(&icd, &diff);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
 }
@@ -782,25 +754,18 @@ fn bindless_ao_model(w: i32, h: i32, radius: i32) -> Vec<(f32, u32, u32, u32)> {
     out
 }
 
-/// `run --json` on Mesa 25's lavapipe: the report, or a panic with stderr.
-fn run_json_on_25(icd: &str, run: &[&str]) -> serde_json::Value {
-    let o = on_lavapipe_25(icd, run);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
 /// `file` run with `args` on Mesa 25's lavapipe (its `run --json` report),
 /// after checking that `diff` finds it equal to the original SPIR-V run
 /// natively there.
 fn run_equal_to_native(icd: &str, file: &str, args: &[&str]) -> serde_json::Value {
     let mut diff = vec!["diff", file, "--backends", "native,vulkan"];
     diff.extend(args);
-    let o = on_lavapipe_25(icd, &diff);
+    let o = common::on_lavapipe_25(icd, &diff);
     assert!(o.status.success(), "{}", common::stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("vulkan against native: equal"));
     let mut run = vec!["run", file, "--backend", "vulkan", "--json"];
     run.extend(args);
-    run_json_on_25(icd, &run)
+    common::json_on_lavapipe_25(icd, &run)
 }
 
 /// The values `run --json` reported for the binding bound as `name`.
@@ -858,12 +823,8 @@ fn formatless_storage_image_arrays_take_the_format_bound() {
             "{name}: {b:?}"
         );
     }
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let (w, h, radius) = (16, 8, 1);
     let args = [
@@ -904,7 +865,7 @@ fn formatless_storage_image_arrays_take_the_format_bound() {
         .position(|a| *a == "UImages[1]=16x8:rgba8uint")
         .unwrap();
     mixed[at] = "UImages[1]=16x8:r32uint";
-    let o = on_lavapipe_25(&icd, &mixed);
+    let o = common::on_lavapipe_25(&icd, &mixed);
     // Exit 2, as for any input that does not fit its binding.
     common::assert_fails_in_one_line(
         &o,
@@ -961,12 +922,8 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
     assert_eq!(images.alias_of, None);
     assert_eq!(uimages.alias_of, Some(images.binding));
     assert_ne!(uimages.binding, images.binding);
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let file = common::temp_file("binding-arrays", "mega_set_ao.comp", &ao);
     let (w, h, radius) = (16, 8, 1);
@@ -1003,7 +960,7 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
     let mut twice = run.clone();
     twice.extend(["--texture", "UImages[2]=16x8:rgba8uint"]);
     common::assert_fails_in_one_line(
-        &on_lavapipe_25(&icd, &twice),
+        &common::on_lavapipe_25(&icd, &twice),
         2,
         "`Images[2]` and `UImages[2]` are one element",
     );
@@ -1011,7 +968,7 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
     let at = gap.iter().position(|a| a.starts_with("Images[1]")).unwrap();
     gap.drain(at - 1..=at);
     common::assert_fails_in_one_line(
-        &on_lavapipe_25(&icd, &gap),
+        &common::on_lavapipe_25(&icd, &gap),
         2,
         "bind `Images[1]` or `UImages[1]`",
     );
@@ -1022,7 +979,7 @@ fn image_arrays_at_one_binding_are_one_descriptor_array() {
         "mega_set_textures.comp",
         MEGA_SET_TEXTURES,
     );
-    let o = on_lavapipe_25(
+    let o = common::on_lavapipe_25(
         &icd,
         &[
             "run",
@@ -1106,12 +1063,8 @@ fn integer_textures_sample_through_sampler_array_elements() {
     let samplers = k.binding_named("s_samplers").unwrap();
     assert_eq!(samplers.address_overrides.len(), 4, "{samplers:?}");
     assert_eq!(samplers.address_override, None);
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let file = common::temp_file("binding-arrays", "bitmask.comp", BINDLESS_INTEGER_SAMPLING);
     for (element, mode) in ["clamp", "repeat", "mirror"].iter().enumerate() {
@@ -1138,7 +1091,7 @@ fn integer_textures_sample_through_sampler_array_elements() {
         ];
         let mut run = vec!["run", file.as_str(), "--backend", "vulkan", "--json"];
         run.extend(&args);
-        let o = on_lavapipe_25(&icd, &run);
+        let o = common::on_lavapipe_25(&icd, &run);
         assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let got: Vec<u64> = v["bindings"][0]["data"]
@@ -1154,7 +1107,7 @@ fn integer_textures_sample_through_sampler_array_elements() {
         assert_eq!(got, want, "{mode}");
         let mut diff = vec!["diff", file.as_str(), "--backends", "native,vulkan"];
         diff.extend(&args);
-        let o = on_lavapipe_25(&icd, &diff);
+        let o = common::on_lavapipe_25(&icd, &diff);
         assert!(o.status.success(), "{mode}: {}", common::stderr(&o));
     }
     // 65 samplers: past the 64 whose modes the overrides hold, refused
@@ -1184,7 +1137,7 @@ fn integer_textures_sample_through_sampler_array_elements() {
         many.extend(["--sampler", s.as_str()]);
     }
     common::assert_fails_in_one_line(
-        &on_lavapipe_25(&icd, &many),
+        &common::on_lavapipe_25(&icd, &many),
         1,
         "the elements of `s_samplers`, a sampler array an integer texture is sampled through",
     );
@@ -1249,12 +1202,8 @@ fn buffer_block_arrays_at_one_binding_are_one_array_of_buffers() {
         k.binding_named("stats").unwrap(),
     );
     assert_eq!((h.alias_of, s.alias_of), (None, Some(h.binding)));
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let bins: Vec<u32> = (0..16u32).map(|i| (i * 7 + 3) % 11).collect();
     let list = bins
@@ -1329,12 +1278,8 @@ fn image_atomics_reach_elements_of_unsized_image_arrays() {
     let tables = k.binding_named("pageTables").unwrap();
     assert_eq!(tables.array, Some(ArrayLength::Unsized));
     assert_eq!(tables.kind, atomport::BindingKind::Image);
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     // (width, height, layers) of each table; table 0 starts filled with 7.
     let sizes = [(4u32, 4u32, 2u32), (8, 4, 3)];
@@ -1411,14 +1356,10 @@ void main()
 #[test]
 fn check_makes_the_elements_of_binding_arrays() {
     let file = common::temp_file("check-arrays", "shade.comp", BINDLESS_SHADE);
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
-    let o = on_lavapipe_25(&icd, &["check", &file, "--backends", "vulkan", "--json"]);
+    let o = common::on_lavapipe_25(&icd, &["check", &file, "--backends", "vulkan", "--json"]);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let runs = report[0]["runs"].as_array().unwrap();

@@ -190,12 +190,8 @@ fn nonuniform_combined_samplers_translate_and_sample() {
 /// 25's lavapipe (Debian 12's binds no arrays).
 #[test]
 fn switched_sampler_arrays_keep_nonuniform_indices_natively() {
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let path = input("switched_sampler_array_nonuniform.comp");
     let path = path.to_str().unwrap();
@@ -209,17 +205,9 @@ fn switched_sampler_arrays_keep_nonuniform_indices_natively() {
         .collect();
     job.extend((0..2).flat_map(|k| ["--sampler".into(), format!("filters[{k}]=nearest")]));
     job.extend(["--buffer", "Out=f32:8", "--groups", "1"].map(String::from));
-    let on_25 = |args: &[&str]| {
-        let o = common::atomport_command(args)
-            .env("VK_DRIVER_FILES", &icd)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
-        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
-    };
     let mut run = vec!["run", path, "--backend", "vulkan", "--json"];
     run.extend(job.iter().map(String::as_str));
-    let got: Vec<f64> = common::binding(&on_25(&run), "Out")["data"]
+    let got: Vec<f64> = common::binding(&common::json_on_lavapipe_25(&icd, &run), "Out")["data"]
         .as_array()
         .unwrap()
         .iter()
@@ -228,17 +216,20 @@ fn switched_sampler_arrays_keep_nonuniform_indices_natively() {
     let want: Vec<f64> = (0..8).map(|i| f64::from(i % 4 + 1)).collect();
     assert_eq!(got, want);
     let flags = job.join(" ");
-    let report = on_25(&[
-        "check",
-        path,
-        "--backends",
-        "vulkan",
-        "--variants",
-        "well-formed",
-        "--run",
-        &flags,
-        "--json",
-    ]);
+    let report = common::json_on_lavapipe_25(
+        &icd,
+        &[
+            "check",
+            path,
+            "--backends",
+            "vulkan",
+            "--variants",
+            "well-formed",
+            "--run",
+            &flags,
+            "--json",
+        ],
+    );
     assert_eq!(report[0]["verdict"], "exact", "{report}");
 }
 
@@ -393,32 +384,26 @@ fn blocks_aliased_in_a_header_that_names_the_sets_are_vulkan_aliases() {
 /// refused: the device was still busy).
 #[test]
 fn a_context_whose_kernel_never_ends_drops_at_once() {
-    let icd = match common::descriptor_indexing_icd() {
-        Ok(i) => i,
-        Err(why) => {
-            println!("skipping Mesa 25's lavapipe: {why}");
-            return;
-        }
+    let Some(icd) = common::lavapipe_25_or_skip() else {
+        return;
     };
     let path = input("spin_lock_never_free.comp");
     let start = std::time::Instant::now();
-    let o = common::atomport_command(&[
-        "check",
-        path.to_str().unwrap(),
-        "--backends",
-        "vulkan",
-        "--variants",
-        "random,well-formed",
-        "--timeout",
-        "2",
-        "--json",
-    ])
-    .env("VK_DRIVER_FILES", &icd)
-    .output()
-    .unwrap();
+    let report = common::json_on_lavapipe_25(
+        &icd,
+        &[
+            "check",
+            path.to_str().unwrap(),
+            "--backends",
+            "vulkan",
+            "--variants",
+            "random,well-formed",
+            "--timeout",
+            "2",
+            "--json",
+        ],
+    );
     let took = start.elapsed();
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let runs = report[0]["runs"].as_array().unwrap();
     let of = |variant: &str| {
         runs.iter()

@@ -291,6 +291,31 @@ pub fn descriptor_indexing_icd() -> Result<String, String> {
     }
 }
 
+/// Mesa 25's lavapipe driver file ([`descriptor_indexing_icd`]), or `None`
+/// after printing why the test skips it.
+pub fn lavapipe_25_or_skip() -> Option<String> {
+    descriptor_indexing_icd()
+        .map_err(|why| println!("skipping Mesa 25's lavapipe: {why}"))
+        .ok()
+}
+
+/// `atomport` with Mesa 25's lavapipe (driver file `icd`) as its Vulkan
+/// adapter.
+pub fn on_lavapipe_25(icd: &str, args: &[&str]) -> Output {
+    atomport_command(args)
+        .env("VK_DRIVER_FILES", icd)
+        .output()
+        .unwrap()
+}
+
+/// [`on_lavapipe_25`] of a `--json` command: its report, or a panic with
+/// stderr.
+pub fn json_on_lavapipe_25(icd: &str, args: &[&str]) -> serde_json::Value {
+    let o = on_lavapipe_25(icd, args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 /// `k` dispatched over buffers made from `inputs` (bound by name) on
 /// `ctx`: translated, and where the adapter can, its original SPIR-V run
 /// natively. Each run's name and every binding's bytes after it.
