@@ -835,6 +835,28 @@ impl Model {
         self.annotate(decorate(target, d, literals));
     }
 
+    /// Gives `to` every decoration of `from` that `keep` keeps, with its
+    /// operands.
+    pub(crate) fn copy_decorations(
+        &mut self,
+        from: Word,
+        to: Word,
+        keep: impl Fn(Decoration) -> bool,
+    ) {
+        let copies: Vec<Instruction> = self
+            .decorations(from)
+            .filter(|(d, _)| keep(*d))
+            .map(|(d, rest)| {
+                let mut ops = vec![Operand::IdRef(to), Operand::Decoration(d)];
+                ops.extend_from_slice(rest);
+                Instruction::new(Op::Decorate, None, None, ops)
+            })
+            .collect();
+        for c in copies {
+            self.annotate(c);
+        }
+    }
+
     /// Decorates member `k` of struct `target` with `d` and literals.
     pub(crate) fn member_decorate(
         &mut self,

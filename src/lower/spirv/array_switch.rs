@@ -81,17 +81,7 @@ pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usi
     // A copy is what its original was: `NonUniform` above all, or a
     // driver reads every invocation's element as the first one's.
     for (original, copy) in copies {
-        let decorations: Vec<Instruction> = m
-            .decorations(original)
-            .map(|(d, rest)| {
-                let mut operands = vec![Operand::IdRef(copy), Operand::Decoration(d)];
-                operands.extend_from_slice(rest);
-                Instruction::new(Op::Decorate, None, None, operands)
-            })
-            .collect();
-        for d in decorations {
-            m.annotate(d);
-        }
+        m.copy_decorations(original, copy, |_| true);
     }
     remove_dead_chains(m);
     Ok(uses)

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
 
 use crate::lower::model::{Model, id};
@@ -121,13 +121,6 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
         let (set, first) = m.slot(var);
         let name = m.label(var);
         let ptr = m.pointer_to(class, element);
-        // What the array's own decorations say (NonWritable, Coherent, …)
-        // holds for each element.
-        let kept: Vec<(Decoration, Vec<Operand>)> = m
-            .decorations(var)
-            .filter(|(d, _)| !matches!(d, Decoration::DescriptorSet | Decoration::Binding))
-            .map(|(d, rest)| (d, rest.to_vec()))
-            .collect();
         let mut vars = Vec::new();
         let mut bindings = Vec::new();
         for k in 0..len {
@@ -135,11 +128,11 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
             let v = m.add_global(Op::Variable, Some(ptr), vec![Operand::StorageClass(class)]);
             m.decorate(v, Decoration::DescriptorSet, &[set]);
             m.decorate(v, Decoration::Binding, &[binding]);
-            for (d, rest) in &kept {
-                let mut operands = vec![Operand::IdRef(v), Operand::Decoration(*d)];
-                operands.extend(rest.iter().cloned());
-                m.annotate(Instruction::new(Op::Decorate, None, None, operands));
-            }
+            // What the array's own decorations say (NonWritable, Coherent,
+            // …) holds for each element.
+            m.copy_decorations(var, v, |d| {
+                !matches!(d, Decoration::DescriptorSet | Decoration::Binding)
+            });
             m.set_name(v, format!("{name}[{k}]"));
             vars.push(v);
             bindings.push(binding);

@@ -738,13 +738,9 @@ pub fn generate(
                 // counts i), so that two textures a shader compares (an
                 // error metric, a difference of frames) differ.
                 let float = info.texture.as_ref().is_some_and(|t| t.sample == "float");
-                let format = if float {
-                    float_textures += 1;
-                    if float_textures.is_multiple_of(2) {
-                        ":rgba16float"
-                    } else {
-                        ""
-                    }
+                float_textures += u32::from(float);
+                let format = if float && float_textures.is_multiple_of(2) {
+                    ":rgba16float"
                 } else {
                     ""
                 };
