@@ -8,7 +8,7 @@
 //! `imageLoad` needs `read`, `imageStore` needs `write`, `imageSize` neither.
 //! An image passed to a function or used atomically keeps what it has.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use naga::{Expression as E, Handle, ImageClass, Statement as S, StorageAccess, TypeInner};
 
@@ -17,9 +17,9 @@ use crate::lower::ir::visit_blocks;
 /// Narrows each storage image's access to its uses; returns how many
 /// images changed.
 pub fn storage_image_access(module: &mut naga::Module) -> usize {
-    let mut read = HashSet::new();
-    let mut written = HashSet::new();
-    let mut kept = HashSet::new();
+    let mut read = HashSet::default();
+    let mut written = HashSet::default();
+    let mut kept = HashSet::default();
     let functions =
         crate::lower::ir::functions_mut(&mut module.functions, &mut module.entry_points);
     for f in functions {

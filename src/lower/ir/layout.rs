@@ -7,7 +7,7 @@
 //! (4-byte aligned). Explicit padding members restore every offset, and the
 //! member indices in the functions are renumbered to match.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use naga::proc::Layouter;
 use naga::{Expression, Handle, ScalarKind, StructMember, Type, TypeInner};
@@ -74,7 +74,7 @@ fn padding_plans(module: &naga::Module) -> Result<Plans> {
     layouter.update(module.to_ctx()).map_err(|e| {
         Error::Unsupported(format!("a type has no WGSL layout ({e}): is it too large?"))
     })?;
-    let mut plans = Plans::new();
+    let mut plans = Plans::default();
     for (h, ty) in module.types.iter() {
         let TypeInner::Struct { ref members, .. } = ty.inner else {
             continue;

@@ -27,7 +27,8 @@
 //! takes become its arguments in place, and what the block does not use
 //! becomes a literal that nothing reads (naga's compaction drops them).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 use super::Which;
 use naga::{
@@ -101,7 +102,7 @@ pub fn outline_deep_blocks(
 /// One round over every function; returns the blocks moved.
 fn outline_round(module: &mut Module, info: &naga::valid::ModuleInfo) -> usize {
     // Each new function goes right before the function it came from.
-    let mut before: HashMap<Handle<Function>, Vec<Handle<Function>>> = HashMap::new();
+    let mut before: HashMap<Handle<Function>, Vec<Handle<Function>>> = HashMap::default();
     let mut moved = 0;
     for which in Which::all(module) {
         let f = which.in_mut(&mut module.functions, &mut module.entry_points);
@@ -201,7 +202,7 @@ fn outline(
     info: &naga::valid::FunctionInfo,
     types: &mut naga::UniqueArena<Type>,
 ) -> Option<Outlined> {
-    let mut defined = HashSet::new();
+    let mut defined = HashSet::default();
     let mut used = Vec::new();
     if !scan(block, &f.expressions, &mut defined, &mut used) {
         return None;
@@ -316,10 +317,10 @@ fn interface(
     let mut parameters = Vec::new();
     let mut arguments = Vec::new();
     let mut again = BTreeSet::new();
-    let mut outer: HashSet<Handle<Expression>> = HashSet::new();
+    let mut outer: HashSet<Handle<Expression>> = HashSet::default();
     // One parameter per variable and per argument, however many
     // expressions name it: two pointers to one variable would alias.
-    let mut passed: HashMap<(bool, usize), u32> = HashMap::new();
+    let mut passed: HashMap<(bool, usize), u32> = HashMap::default();
     while let Some(h) = used.pop() {
         if defined.contains(&h) || !outer.insert(h) {
             continue;

@@ -18,7 +18,7 @@
 //! predicated module only if it validates. Elsewhere the function stays as
 //! it was (and the uniformity pass refuses what is still non-uniform).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use naga::{
     Block, Expression, Function, Handle, Literal, LocalVariable, Module, Range, Span, Statement,
@@ -196,7 +196,7 @@ impl Predicate<'_> {
 /// and has a barrier after a `return`; returns how many returns it turned.
 pub fn early_returns(module: &mut Module) -> usize {
     // The functions that reach a barrier, callees first in the arena.
-    let mut barrier_functions = HashSet::new();
+    let mut barrier_functions = HashSet::default();
     for (h, f) in module.functions.iter() {
         if has_barrier(&f.body, &barrier_functions) {
             barrier_functions.insert(h);

@@ -18,7 +18,7 @@
 //! that every call passes down from the entry point's built-in. Locals set
 //! once in uniform control flow from uniform values are uniform to WGSL.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use naga::{
     AddressSpace, Binding, BuiltIn, Expression, Function, FunctionArgument, GlobalVariable, Handle,

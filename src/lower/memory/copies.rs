@@ -5,7 +5,7 @@
 //! one per member, recursively: `atomicLoad`/`atomicStore` for the members
 //! atomics use, plain loads and stores for the rest.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::spirv::{Op, StorageClass, Word};
 
@@ -22,8 +22,8 @@ pub(crate) type AtomicParts = HashSet<(Word, Option<u32>)>;
 /// Every aggregate type on the access path of an atomic, and the parts
 /// atomics use.
 pub(crate) fn atomic_paths(m: &Model) -> (HashSet<Word>, AtomicParts) {
-    let mut containers = HashSet::new();
-    let mut parts = HashSet::new();
+    let mut containers = HashSet::default();
+    let mut parts = HashSet::default();
     for inst in m.instructions() {
         if !is_atomic(inst.class.opcode) {
             continue;
@@ -113,7 +113,7 @@ pub fn member_wise_copies(m: &mut Model) -> Result<usize> {
     if copied.is_empty() {
         return Ok(0);
     }
-    let mut pointers: HashMap<(StorageClass, Word), Word> = HashMap::new();
+    let mut pointers: HashMap<(StorageClass, Word), Word> = HashMap::default();
     let mut todo = copied.clone();
     while let Some((class, ty)) = todo.pop() {
         for (_, part) in parts_of(m, ty).unwrap_or_default() {

@@ -3,7 +3,7 @@
 //! writes them where the shader declared them; and the declared layout
 //! taken off the types whose values now live in words.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
@@ -179,7 +179,7 @@ pub(super) fn laid_out_wrongly(m: &Model, ty: Word, uniform: bool) -> Vec<Word> 
 /// Every type `roots` are made of, themselves among them, but what buffer
 /// references point at.
 pub(super) fn reachable_types(m: &Model, roots: &[Word]) -> HashSet<Word> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut todo: Vec<Word> = roots.to_vec();
     while let Some(t) = todo.pop() {
         if !seen.insert(t) {

@@ -3,7 +3,7 @@
 //! member (and so which declared layouts they cannot hold), and the
 //! offsets, strides and sizes of the shader's declared layout.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};

@@ -2,7 +2,7 @@
 //! arena buffer, addressed as words with [`crate::lower::memory::words`]'
 //! machinery.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -86,7 +86,7 @@ pub fn buffer_references(
         atomic_view: (!one_view).then_some(atomic_arena),
     };
     let consts = Consts::new(m, Some(ulong));
-    let mut ptrs: HashMap<Word, RefPointer> = HashMap::new();
+    let mut ptrs: HashMap<Word, RefPointer> = HashMap::default();
     let root = |e: &mut Emit, p: Word| reference_root(e, &consts, arena, boolean, p);
     m.rewrite(|e, inst| {
         let layout = Layout {
@@ -414,7 +414,7 @@ fn arena_views(m: &mut Model, uint: Word, one_view: bool) -> Result<Views> {
         (atomic_arena, vec![alias])
     };
     // The other views the atomics through references need, by element type.
-    let mut views: HashMap<Word, (Word, Word)> = HashMap::new();
+    let mut views: HashMap<Word, (Word, Word)> = HashMap::default();
     views.insert(
         uint,
         (
@@ -543,7 +543,7 @@ fn references_become_u64(m: &mut Model, refs: &HashSet<Word>) {
         .flat_map(|&t| laid_out_wrongly(m, t, false))
         .filter(|t| !bound.contains(t))
         .collect();
-    strip_layout(m, &HashMap::new(), &misplaced_only_behind);
+    strip_layout(m, &HashMap::default(), &misplaced_only_behind);
     // Reference types become `uint64_t`; the module has Logical addressing.
     let module = m.module_mut();
     module

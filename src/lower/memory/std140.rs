@@ -10,7 +10,7 @@
 //! element selects its `value` too (one more index, 0), so loads and stores
 //! keep their types.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, Word};
@@ -24,7 +24,7 @@ pub(crate) const WRAPPED_VALUE: &str = "value";
 /// Every array whose stride is wider than its element: array -> (element,
 /// element size, stride).
 fn padded_arrays(m: &Model) -> HashMap<Word, (Word, u32, u32)> {
-    let mut arrays = HashMap::new();
+    let mut arrays = HashMap::default();
     for i in &m.module().types_global_values {
         if !matches!(i.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
             continue;
@@ -54,7 +54,7 @@ pub fn pad_strided_arrays(m: &mut Model) -> Result<usize> {
     // Padding members and the index that selects a wrapper's value.
     let uint = m.uint();
     let zero = m.constant(uint, 0);
-    let mut wrappers = HashMap::new();
+    let mut wrappers = HashMap::default();
     for &(array, (element, size, stride)) in &sorted {
         let pads = (stride - size) / 4;
         let mut members = vec![Operand::IdRef(element)];

@@ -20,7 +20,7 @@
 //! 32-bit members act on their word. The host writes the bytes it wrote
 //! for Vulkan: the layout is the shader's own.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -69,7 +69,7 @@ fn word_targets(
     let any_of = |m: &Model, var: Word, test: &dyn Fn(&Model, Word) -> bool| {
         vars.iter().any(|&(v, _, _)| first(v) == var && test(m, v))
     };
-    let mut targets: HashMap<Word, (Target, Word)> = HashMap::new();
+    let mut targets: HashMap<Word, (Target, Word)> = HashMap::default();
     for &(var, class, pointee) in vars {
         if first(var) != var {
             continue;
@@ -102,7 +102,7 @@ fn atomic_words(
     served_by: &HashMap<Word, Word>,
 ) -> HashSet<Word> {
     let targets: HashSet<Word> = vars.iter().map(|v| v.0).collect();
-    let mut atomic = HashSet::new();
+    let mut atomic = HashSet::default();
     for inst in m.instructions() {
         let ptr = match inst.class.opcode {
             Op::Store => inst.operands.first().and_then(id),
@@ -356,7 +356,7 @@ pub fn word_addressed_memory(
         })
         .collect();
     if vars.is_empty() {
-        strip_layout(m, &narrow, &HashSet::new());
+        strip_layout(m, &narrow, &HashSet::default());
         return Ok((Vec::new(), WordLoops::default()));
     }
     let blocks = word_blocks(m, &narrow, &vars, shared)?;

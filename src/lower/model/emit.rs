@@ -1,7 +1,7 @@
 //! [`Emit`]: the instructions a rewrite emits in place of one, with the
 //! constants and fresh ids it needs.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, Word};

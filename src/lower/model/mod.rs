@@ -9,10 +9,10 @@
 //! be rebuilt on the next query. New types and constants are appended; the
 //! globals are put in dependency order once, when the module is assembled.
 
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{Cell, OnceCell};
-use std::collections::{HashMap, HashSet};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use rspirv::dr::{Block, Function, Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -591,7 +591,7 @@ impl Model {
     /// Binding numbers above every one a descriptor set uses, for the
     /// resources the passes add.
     pub(crate) fn free_bindings(&self) -> FreeBindings {
-        let mut next: HashMap<u32, u64> = HashMap::new();
+        let mut next: HashMap<u32, u64> = HashMap::default();
         for (v, _, _) in self.variables() {
             if let Some(b) = self.decoration(v, Decoration::Binding) {
                 let set = self.decoration(v, Decoration::DescriptorSet).unwrap_or(0);
@@ -949,43 +949,71 @@ impl Model {
     /// more (e.g. `OpTypePointer Image` once no texel pointer is left), with
     /// their names and decorations.
     pub(crate) fn remove_unused_types(&mut self, kinds: &[Op]) {
-        loop {
-            let module = self.module_mut();
-            let mut used = HashSet::new();
-            let all = module
-                .types_global_values
-                .iter()
-                .chain(module.entry_points.iter())
-                .chain(module.execution_modes.iter())
-                .chain(module.functions.iter().flat_map(|f| {
-                    f.def
-                        .iter()
-                        .chain(f.parameters.iter())
-                        .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
-                }));
-            for i in all {
-                used.extend(i.result_type);
-                used.extend(i.operands.iter().filter_map(id));
+        // One count of the uses of every id, then a worklist: removing a
+        // type takes one use from each id it names, which may free those
+        // (a pointer, then its pointee). Types that name each other (through
+        // a forward pointer) are never freed, as before.
+        let module = &self.module;
+        let mut uses: FxHashMap<Word, u32> = FxHashMap::default();
+        let all = module
+            .types_global_values
+            .iter()
+            .chain(module.entry_points.iter())
+            .chain(module.execution_modes.iter())
+            .chain(module.functions.iter().flat_map(|f| {
+                f.def
+                    .iter()
+                    .chain(f.parameters.iter())
+                    .chain(f.blocks.iter().flat_map(|b| b.instructions.iter()))
+            }));
+        for i in all {
+            for r in i
+                .result_type
+                .into_iter()
+                .chain(i.operands.iter().filter_map(id))
+            {
+                *uses.entry(r).or_default() += 1;
             }
-            let mut removed = HashSet::new();
-            module.types_global_values.retain(|i| {
-                let dead = kinds.contains(&i.class.opcode)
-                    && i.result_id.is_some_and(|r| !used.contains(&r));
-                if dead {
-                    removed.extend(i.result_id);
+        }
+        let candidates: FxHashMap<Word, usize> = module
+            .types_global_values
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| kinds.contains(&i.class.opcode))
+            .filter_map(|(at, i)| Some((i.result_id?, at)))
+            .collect();
+        let mut work: Vec<Word> = candidates
+            .keys()
+            .copied()
+            .filter(|r| !uses.contains_key(r))
+            .collect();
+        let mut dead: FxHashSet<Word> = FxHashSet::default();
+        while let Some(r) = work.pop() {
+            if !dead.insert(r) {
+                continue;
+            }
+            let inst = &module.types_global_values[candidates[&r]];
+            for named in inst
+                .result_type
+                .into_iter()
+                .chain(inst.operands.iter().filter_map(id))
+            {
+                if let Some(n) = uses.get_mut(&named) {
+                    *n -= 1;
+                    if *n == 0 && candidates.contains_key(&named) {
+                        work.push(named);
+                    }
                 }
-                !dead
-            });
-            if removed.is_empty() {
-                break;
             }
-            let removed: Vec<Word> = removed.into_iter().collect();
-            self.remove_definitions(&removed);
+        }
+        if !dead.is_empty() {
+            self.remove_definitions(&dead.into_iter().collect::<Vec<_>>());
         }
     }
 
     /// Removes the globals `ids` define, with their names and decorations.
     pub(crate) fn remove_definitions(&mut self, ids: &[Word]) {
+        let ids: FxHashSet<Word> = ids.iter().copied().collect();
         let module = self.module_mut();
         module
             .types_global_values
@@ -1011,7 +1039,7 @@ impl Model {
         &mut self,
         mut f: impl FnMut(&mut Emit, &Instruction) -> Result<bool>,
     ) -> Result<usize> {
-        let mut constants = HashMap::new();
+        let mut constants = HashMap::default();
         let mut globals = Vec::new();
         let mut replaced = 0;
         // (function, block, new instructions) for the blocks that changed.
@@ -1094,7 +1122,7 @@ impl Model {
     /// indices, after a pass retyped what they point into.
     pub(crate) fn retype_access_chains(&mut self) -> Result<()> {
         // Chains build on chains: in order, with the types already fixed.
-        let mut fixed: HashMap<Word, (StorageClass, Word)> = HashMap::new();
+        let mut fixed: HashMap<Word, (StorageClass, Word)> = HashMap::default();
         let mut fixes: Vec<(usize, usize, usize, StorageClass, Word)> = Vec::new();
         for (fi, f) in self.module.functions.iter().enumerate() {
             for (bi, b) in f.blocks.iter().enumerate() {

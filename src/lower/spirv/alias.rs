@@ -12,7 +12,7 @@
 //! uniform block with a storage buffer) at one binding are refused, naming
 //! both. (OpenGL GLSL's shared numbers are the OpenGL pass's to sort.)
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -86,7 +86,7 @@ pub fn alias_shared_bindings(m: &mut Model) -> Result<Vec<Alias>> {
         })
         .collect();
     vars.sort_unstable();
-    let mut seen: HashMap<(u32, u32), Word> = HashMap::new();
+    let mut seen: HashMap<(u32, u32), Word> = HashMap::default();
     let mut free = m.free_bindings();
     let mut moves: Vec<(Word, Alias)> = Vec::new();
     for (var, set, binding) in vars {

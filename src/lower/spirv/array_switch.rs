@@ -28,7 +28,7 @@
 //! uses the last element. The native run gets the same rewrite, so that
 //! both bind the same elements.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Block, Instruction, Operand};
 use rspirv::spirv::{Op, SelectionControl, StorageClass, Word};
@@ -50,7 +50,7 @@ pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usi
     }
     // The index constants, of both signednesses, made before the walk.
     let most = chosen.values().copied().max().unwrap_or(0);
-    let mut constants: HashMap<(Word, u32), Word> = HashMap::new();
+    let mut constants: HashMap<(Word, u32), Word> = HashMap::default();
     for signed in [false, true] {
         let ty = m.int_type(32, signed);
         for k in 0..most {
@@ -91,7 +91,7 @@ pub fn switch_dynamic_indices(m: &mut Model, binding_arrays: bool) -> Result<usi
 /// constant of its value (the caller's, applied before); returns their
 /// variables.
 fn fold_specialized_lengths(m: &mut Model) -> HashSet<Word> {
-    let mut folded = HashSet::new();
+    let mut folded = HashSet::default();
     let mut arrays = Vec::new();
     for (var, class, pointee) in m.variables() {
         let Some(t) = m.global(pointee) else { continue };
@@ -144,7 +144,7 @@ fn choose(m: &Model, folded: &HashSet<Word>, binding_arrays: bool) -> HashMap<Wo
         })
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
-    let mut chosen = HashMap::new();
+    let mut chosen = HashMap::default();
     for (var, class, pointee) in m.variables() {
         if !dynamic.contains(&var) {
             continue;
@@ -340,7 +340,7 @@ fn split_block(
                 return Ok(None); // an index of another type: left as it is
             };
             let mut body = Vec::new();
-            let mut renamed: HashMap<Word, Word> = HashMap::new();
+            let mut renamed: HashMap<Word, Word> = HashMap::default();
             for d in deps.iter().chain(std::iter::once(inst)) {
                 let mut c = d.clone();
                 for o in &mut c.operands {
@@ -422,7 +422,7 @@ fn remove_dead_chains(m: &mut Model) {
             .instructions()
             .flat_map(|i| i.operands.iter().filter_map(id))
             .collect();
-        let mut dead = HashSet::new();
+        let mut dead = HashSet::default();
         for i in m.instructions() {
             if let Some(r) = i.result_id
                 && on_the_way(m, i)

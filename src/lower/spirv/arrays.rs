@@ -20,7 +20,7 @@
 //! switches over constant indices ([`super::array_switch`]); longer ones
 //! are refused naming what they would need.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::Operand;
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -116,7 +116,7 @@ pub fn split_resource_arrays(m: &mut Model) -> Result<Vec<SplitArray>> {
     let mut free = m.free_bindings();
     let mut split = Vec::new();
     // array variable -> its element variables
-    let mut elements: HashMap<Word, Vec<Word>> = HashMap::new();
+    let mut elements: HashMap<Word, Vec<Word>> = HashMap::default();
     for &(var, class, element, len, _) in &found {
         let (set, first) = m.slot(var);
         let name = m.label(var);
@@ -261,7 +261,7 @@ fn indexed_at_run_time(
 /// variable (its uses renamed), a longer one keeps the rest of its indices.
 fn rewrite_chains(m: &mut Model, elements: &HashMap<Word, Vec<Word>>) -> Result<()> {
     // chain result -> the element variable it names
-    let mut renamed: HashMap<Word, Word> = HashMap::new();
+    let mut renamed: HashMap<Word, Word> = HashMap::default();
     m.rewrite(|e, inst| {
         let base = inst.operands.first().and_then(id);
         if let Some(vars) = base.and_then(|b| elements.get(&b)) {

@@ -13,7 +13,7 @@
 //! 32-bit channels of its type (`rgba32f`, `rgba32i`, `rgba32ui`), which
 //! hold every value any view format can give `texelFetch`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Dim, Op, StorageClass, Word};
@@ -127,8 +127,8 @@ pub fn buffer_textures_to_images(
     if chosen.is_empty() {
         return Ok(0);
     }
-    let mut types: HashMap<(Word, ImageFormat), Word> = HashMap::new();
-    let mut retyped = Retyped::new();
+    let mut types: HashMap<(Word, ImageFormat), Word> = HashMap::default();
+    let mut retyped = Retyped::default();
     for &(var, sampled, format) in &chosen {
         let image = *types.entry((sampled, format)).or_insert_with(|| {
             m.add_global(
@@ -160,9 +160,9 @@ pub fn buffer_textures_to_images(
 /// buffer texture is used by is refused by name.
 fn rewrite_accesses(m: &mut Model, retyped: &Retyped) -> Result<()> {
     // Loaded (or unwrapped) texture id -> its new image type.
-    let mut loaded: HashMap<Word, Word> = HashMap::new();
+    let mut loaded: HashMap<Word, Word> = HashMap::default();
     // `OpImage` results -> the load they unwrap.
-    let mut same: HashMap<Word, Word> = HashMap::new();
+    let mut same: HashMap<Word, Word> = HashMap::default();
     m.rewrite(|e, inst| {
         let op = inst.class.opcode;
         let first = inst.operands.first().and_then(id);

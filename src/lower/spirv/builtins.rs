@@ -14,7 +14,7 @@
 //!
 //! Each works component-wise on vectors, as SPIR-V defines them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::Instruction;
 use rspirv::spirv::{Op, Word};
@@ -41,8 +41,8 @@ pub fn lower_builtins(m: &mut Model) -> Result<usize> {
         return Ok(0);
     }
     let mut types = Types {
-        uint: HashMap::new(),
-        bool: HashMap::new(),
+        uint: HashMap::default(),
+        bool: HashMap::default(),
     };
     for n in counts {
         let (u, b) = (m.uint(), m.bool_type());

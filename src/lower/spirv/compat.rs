@@ -5,7 +5,7 @@
 //! real shaders (bit queries whose operand signedness differs from the
 //! result, unused globals of kinds WGSL lacks).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Decoration, MemoryModel, Op, StorageClass, Word};
@@ -537,7 +537,7 @@ pub fn match_bit_query_types(m: &mut Model) -> Result<usize> {
 /// variables go too.
 pub fn remove_unused_globals(m: &mut Model) -> usize {
     let module = m.module();
-    let mut used: HashSet<Word> = HashSet::new();
+    let mut used: HashSet<Word> = HashSet::default();
     for f in &module.functions {
         for i in f
             .def
@@ -865,8 +865,8 @@ impl SpecOpSplit {
             return None;
         }
         let mut split = SpecOpSplit {
-            types: HashMap::new(),
-            result_types: HashMap::new(),
+            types: HashMap::default(),
+            result_types: HashMap::default(),
             bound: words[3],
         };
         let mut any = false;

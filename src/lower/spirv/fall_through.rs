@@ -14,7 +14,7 @@
 //! possible where the case dominates the merge) has no copy that reaches
 //! it, and is refused by name.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Block, Function, Instruction, Operand};
 use rspirv::spirv::{Op, Word};
@@ -193,7 +193,7 @@ fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
 fn construct(f: &Function, g: &Graph, case: usize, merge: Word) -> Vec<usize> {
     let mut out = Vec::new();
     let mut todo = vec![case];
-    let mut seen = HashSet::from([case]);
+    let mut seen = HashSet::from_iter([case]);
     while let Some(b) = todo.pop() {
         out.push(b);
         for s in successors(&f.blocks[b]) {
@@ -265,7 +265,7 @@ fn copy_case(
     merge: Word,
 ) -> Result<()> {
     let region = construct(f, g, into, merge);
-    let mut map: HashMap<Word, Word> = HashMap::new();
+    let mut map: HashMap<Word, Word> = HashMap::default();
     for &b in &region {
         let block = &f.blocks[b];
         map.insert(label(block), m.fresh());

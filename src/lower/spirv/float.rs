@@ -42,7 +42,7 @@
 //! 65 535 loop iterations in all, counting each loop it meets, even one
 //! whose branch no invocation takes.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Block, Instruction, Operand};
 use rspirv::spirv::{Capability, LoopControl, Op, SelectionControl, StorageClass, Word};
@@ -404,7 +404,7 @@ fn in_loops(
     let mut weak = Vec::new();
     // Where each split block's last instructions went, for the phis of its
     // successors (not the loops' own, which name the block as it now is).
-    let mut moved: HashMap<Word, Word> = HashMap::new();
+    let mut moved: HashMap<Word, Word> = HashMap::default();
     let mut own_phis: Vec<Word> = Vec::new();
     // The variables each function's loops keep their values in.
     let mut variables: Vec<(usize, Word)> = Vec::new();

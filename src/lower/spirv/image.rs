@@ -28,7 +28,7 @@
 //! atomically (a binding array of texel buffers, elements of any sizes)
 //! reads each element's sizes from it where the element is used.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, ImageFormat as SpvFormat, Op, StorageClass, Word};
@@ -180,12 +180,12 @@ pub fn images_to_texel_buffers(
         swap_axes,
         stores: Default::default(),
     };
-    let mut lowered: HashMap<Word, Lowered> = HashMap::new();
+    let mut lowered: HashMap<Word, Lowered> = HashMap::default();
     let mut bindings = Vec::new();
-    let mut runtime_arrays: HashMap<Word, Word> = HashMap::new();
+    let mut runtime_arrays: HashMap<Word, Word> = HashMap::default();
     // Override ids above any the shader uses.
     let mut spec_ids = m.free_spec_ids(1000);
-    let mut packed_elements: HashMap<Word, Vec<(usize, crate::PackedElement)>> = HashMap::new();
+    let mut packed_elements: HashMap<Word, Vec<(usize, crate::PackedElement)>> = HashMap::default();
     for (var, dim, format, sampled, name, array_of) in &chosen {
         // Whole-word channels are elements of their own type; packed
         // texels are `uint` words.
@@ -515,7 +515,7 @@ const CORE_STORAGE_FORMATS: &[ImageFormat] = &[
 /// The image variables `imageLoad` reads and `imageStore` writes (through
 /// their loads).
 fn read_and_written(m: &Model) -> (Vec<Word>, Vec<Word>) {
-    let mut loaded_from: HashMap<Word, Word> = HashMap::new();
+    let mut loaded_from: HashMap<Word, Word> = HashMap::default();
     let (mut reads, mut writes) = (Vec::new(), Vec::new());
     for inst in m.instructions() {
         let first = inst.operands.first().and_then(id);

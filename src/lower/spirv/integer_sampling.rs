@@ -24,7 +24,7 @@
 //! gradient sampling of integer textures, cube and rectangle ones, stay
 //! refused by name ([`super::refuse::integer_sampling`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Dim, ImageOperands, Op, Word};
@@ -146,7 +146,7 @@ pub fn integer_sampling_as_fetches(m: &mut Model) -> Result<Vec<AddressModes>> {
     }
     let uint = m.uint();
     let mut spec_ids = m.free_spec_ids(1000);
-    let mut modes = HashMap::new();
+    let mut modes = HashMap::default();
     let mut found = Vec::new();
     for &(_, (var, index)) in &sites {
         if modes.contains_key(&var) {

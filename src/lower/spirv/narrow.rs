@@ -21,7 +21,7 @@
 //! through bitcasts between the narrow type and `uint` that this pass
 //! reads as "the low bits".
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Capability, Op, Word};
@@ -67,7 +67,7 @@ pub(crate) fn narrow_types(m: &mut Model) -> HashMap<Word, Narrow> {
             _ => {}
         }
     }
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     if scalars.is_empty() {
         return out;
     }

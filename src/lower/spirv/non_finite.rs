@@ -2,7 +2,7 @@
 //! literals: constants glslang folded to infinities or NaNs, the constant
 //! vectors holding them, and bitcasts of constant bits to them.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, Word};
@@ -95,7 +95,7 @@ pub fn non_finite_constants(m: &mut Model) -> Result<usize> {
                 .iter_mut()
                 .flat_map(|b| b.instructions.iter_mut())
                 .flat_map(|i| i.operands.iter_mut());
-            let mut local: HashMap<Word, Word> = HashMap::new();
+            let mut local: HashMap<Word, Word> = HashMap::default();
             for o in operands {
                 if let Operand::IdRef(r) = o
                     && odd_held.contains(r)
@@ -194,7 +194,7 @@ pub fn non_finite_bitcasts(m: &mut Model) -> Result<usize> {
             (!finite).then_some((i.result_id?, from))
         })
         .collect();
-    let mut made = HashMap::new();
+    let mut made = HashMap::default();
     for &(_, from) in &odd {
         if let std::collections::hash_map::Entry::Vacant(v) = made.entry(from) {
             let ty = m.result_type(from).unwrap_or(0);

@@ -15,7 +15,7 @@
 //!   sampling at that level: WGSL's `textureSample` exists in fragment
 //!   shaders only.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Block, Function, Instruction, Operand};
 use rspirv::spirv::{Decoration, FunctionControl, ImageOperands, Op, StorageClass, Word};
@@ -85,12 +85,12 @@ pub fn split_combined_samplers(m: &mut Model) -> Result<Vec<SplitSampler>> {
         .collect();
     // array variable -> (its texture array, its sampler array, and the
     // pointer types of one element of each)
-    let mut whole: HashMap<Word, Whole> = HashMap::new();
+    let mut whole: HashMap<Word, Whole> = HashMap::default();
     let mut split = Vec::new();
     // variable -> its (texture, sampler) variables, one pair per element
-    let mut pairs: HashMap<Word, Vec<(Word, Word)>> = HashMap::new();
+    let mut pairs: HashMap<Word, Vec<(Word, Word)>> = HashMap::default();
     // variable -> the image type of its texture half
-    let mut image_of: HashMap<Word, Word> = HashMap::new();
+    let mut image_of: HashMap<Word, Word> = HashMap::default();
     for &(var, si, len, runtime) in &found {
         let image = m
             .global(si)
@@ -259,7 +259,7 @@ fn split_parameters(
             }
         }
     }
-    let mut split = HashMap::new();
+    let mut split = HashMap::default();
     for &(fi, param, image) in &found {
         let image_ptr = m.pointer_to(StorageClass::UniformConstant, image);
         let (t, s) = (m.fresh(), m.fresh());
@@ -613,7 +613,7 @@ pub fn outline_binding_array_accesses(m: &mut Model) -> Result<usize> {
     }
     let void = m.void_type();
     // instruction (by its operands and result) -> (function, its result type)
-    let mut calls: HashMap<String, (Word, Word)> = HashMap::new();
+    let mut calls: HashMap<String, (Word, Word)> = HashMap::default();
     let mut functions = Vec::new();
     for site in &sites {
         let key = format!("{:?}", site.inst);
@@ -624,7 +624,7 @@ pub fn outline_binding_array_accesses(m: &mut Model) -> Result<usize> {
         functions.push(function);
         calls.insert(key, (f, ret));
     }
-    let mut chains: HashMap<String, (Word, Word, Vec<Word>)> = HashMap::new();
+    let mut chains: HashMap<String, (Word, Word, Vec<Word>)> = HashMap::default();
     for s in sites {
         let index = m
             .def(s.chain)
@@ -797,7 +797,7 @@ pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
     }
     // Per variable: the layer count's constant and what it answers.
     let mut free = m.free_spec_ids(2000);
-    let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::new();
+    let mut counts: HashMap<Word, (Word, LayerCount)> = HashMap::default();
     for var in vars {
         let (group, binding) = m.slot(var);
         let lc = LayerCount {
@@ -809,7 +809,7 @@ pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
     }
     // (vector type, its scalar, its length) of each query's result, and
     // the types one shorter.
-    let mut shorter: HashMap<Word, (Word, u32, Word)> = HashMap::new();
+    let mut shorter: HashMap<Word, (Word, u32, Word)> = HashMap::default();
     let queries: Vec<Word> = m
         .instructions()
         .filter(|i| queried(m, i).is_some())
@@ -833,7 +833,7 @@ pub fn array_sizes_from_overrides(m: &mut Model) -> Result<Vec<LayerCount>> {
         shorter.insert(ty, (scalar, n, short));
     }
     // Each count declared with the scalar type of its queries (int or uint).
-    let mut scalar_of_count: HashMap<Word, Word> = HashMap::new();
+    let mut scalar_of_count: HashMap<Word, Word> = HashMap::default();
     m.rewrite(|e, inst| {
         let Some(var) = queried(e.m, inst) else {
             return Ok(false);

@@ -15,7 +15,7 @@
 //! Values the caller gives ([`Specialization`]) replace the defaults first,
 //! so they hold whether the constant is folded or stays an override.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, Op, Word};
@@ -293,7 +293,7 @@ pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) ->
 /// Turns every specialization constant into a constant, evaluating the
 /// operations; returns how many.
 fn fold(m: &mut Model) -> Result<usize> {
-    let mut values: HashMap<Word, Val> = HashMap::new();
+    let mut values: HashMap<Word, Val> = HashMap::default();
     let types = Types(m);
     let mut folded = 0;
     // (position, the instruction that replaces it, constants for its parts
@@ -789,7 +789,7 @@ pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
         return Ok(0);
     }
     // One private variable per constant, initialized by it.
-    let mut vars: HashMap<Word, (Word, Word)> = HashMap::new();
+    let mut vars: HashMap<Word, (Word, Word)> = HashMap::default();
     for &(c, ty) in &used {
         let var = m.private_variable(ty, c);
         if let Some(name) = m.name(c).map(|n| format!("{n}_at_run_time")) {

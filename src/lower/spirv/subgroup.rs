@@ -29,7 +29,7 @@
 //!   `gl_LocalInvocationIndex % gl_SubgroupSize`, which assumes subgroups
 //!   made of consecutive local invocation indices (see README.md).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, ExecutionMode, GroupOperation, Op, StorageClass, Word};

@@ -9,7 +9,7 @@
 //! access chains into it stay valid, and whole-vector loads and stores of it
 //! are rebuilt from / split into the scalars.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op, StorageClass, Word};
@@ -36,7 +36,7 @@ pub fn scalarize_vector_atomics(m: &mut Model) -> Result<usize> {
     if sites.is_empty() {
         return Ok(0);
     }
-    let mut new_arrays: HashMap<Word, Word> = HashMap::new(); // array id -> vector id it replaces
+    let mut new_arrays: HashMap<Word, Word> = HashMap::default(); // array id -> vector id it replaces
     for (site, vector, class) in &sites {
         // A vec3 in an array keeps its 16-byte stride as a 4-element array
         // (the fourth is the padding it had); elsewhere the length is N and
@@ -142,7 +142,7 @@ fn array_for(m: &mut Model, vector: Word, class: StorageClass, len: Option<u32>)
 
 /// Types that contain one of `arrays` somewhere inside (but are not one).
 fn containing(m: &Model, arrays: &HashMap<Word, Word>) -> HashSet<Word> {
-    let mut containing: HashSet<Word> = HashSet::new();
+    let mut containing: HashSet<Word> = HashSet::default();
     loop {
         let before = containing.len();
         for i in &m.module().types_global_values {
@@ -177,7 +177,7 @@ fn containing(m: &Model, arrays: &HashMap<Word, Word>) -> HashSet<Word> {
 /// copies of anything that contains one.
 fn rebuild_whole_vector_accesses(m: &mut Model, new_arrays: &HashMap<Word, Word>) -> Result<()> {
     // Pointer types and index constants the component-wise accesses use.
-    let mut scalar_pointers: HashMap<(StorageClass, Word), Word> = HashMap::new();
+    let mut scalar_pointers: HashMap<(StorageClass, Word), Word> = HashMap::default();
     let mut index_constants = Vec::new();
     for (&array, &vector) in new_arrays {
         let classes: Vec<StorageClass> = m
