@@ -1,6 +1,7 @@
 //! Front ends: shader inputs turned into a validated naga [`naga::Module`].
 
 pub mod annotations;
+pub(crate) mod features;
 #[cfg(feature = "glsl")]
 pub mod glsl;
 pub mod spirv;

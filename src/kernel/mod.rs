@@ -3,12 +3,12 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use naga::{AddressSpace, ImageClass, ScalarKind, StorageAccess, TypeInner};
+use naga::AddressSpace;
 use serde::Serialize;
 
 use crate::front::{self, Dialect, SourceOptions};
 use crate::lower::spirv::opengl::OpenGlKind;
-use crate::{Error, Result, guard};
+use crate::{Error, Result};
 
 mod bindings;
 mod bounded;
@@ -175,8 +175,8 @@ impl Kernel {
     fn wgsl_now(source: &str, opts: &SourceOptions) -> Result<Kernel> {
         // The caller's specialization values become the overrides' defaults.
         let (source, module) = front::wgsl::read(source, opts)?;
-        let info = front::validate(&module, Some(&source), opts.display_name())?;
-        Kernel::build(module, &info, source, &Provenance::default(), opts)
+        let validated = front::features::validate(&module, Some(&source), opts.display_name())?;
+        Kernel::build(module, &validated, source, &Provenance::default(), opts)
     }
 
     /// Compiles GLSL (a compute shader) through glslang and atomport's passes.
@@ -251,7 +251,7 @@ impl Kernel {
         };
         Kernel::build(
             lowered.module,
-            &lowered.info,
+            &lowered.validated,
             lowered.wgsl,
             &Provenance {
                 dialect,
@@ -313,7 +313,7 @@ impl Kernel {
     /// Builds a kernel from a validated module and the WGSL text that the runtime will compile.
     pub(crate) fn build(
         owned: naga::Module,
-        info: &naga::valid::ModuleInfo,
+        validated: &front::features::Validated,
         wgsl: String,
         provenance: &Provenance,
         opts: &SourceOptions,
@@ -321,7 +321,7 @@ impl Kernel {
         let module = &owned;
         let index = choose_entry(module, opts)?;
         let ep = &module.entry_points[index];
-        let ep_info = info.get_entry_point(index);
+        let ep_info = validated.info.get_entry_point(index);
         let (workgroup_memory, private_memory) = memory_use(module, ep_info, ep)?;
         if private_memory > MAX_PRIVATE_MEMORY {
             return Err(Error::Unsupported(format!(
@@ -338,9 +338,9 @@ impl Kernel {
             bindings.push(reflect::binding_info(module, var, rb, provenance));
         }
         bindings.sort_by_key(|b| (b.group, b.binding));
-        let (features, accepted) = required_features(module);
-        if !accepted {
-            accepted_with(module, features, opts.display_name())?;
+        let features = validated.features;
+        if !validated.accepted {
+            front::features::accepted_with(module, features, opts.display_name())?;
         }
         Ok(Kernel {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -777,172 +777,4 @@ fn choose_entry(module: &naga::Module, opts: &SourceOptions) -> Result<usize> {
             available: computes.iter().map(|c| c.1.to_string()).collect(),
         }),
     }
-}
-
-/// Whether the module validates with only the capabilities wgpu grants a
-/// device opened with `features`.
-fn validates_with(module: &naga::Module, features: wgt::Features) -> bool {
-    let caps =
-        wgpu_naga_bridge::features_to_naga_capabilities(features, wgt::DownlevelFlags::all());
-    guard("naga's validator", || {
-        Ok(
-            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
-                .validate(module)
-                .is_ok(),
-        )
-    })
-    .unwrap_or(false)
-}
-
-/// Checks that the module validates with only the capabilities wgpu grants
-/// a device opened with `features` (what the runtime will ask for): a
-/// translation naga accepts must be one the device accepts too.
-fn accepted_with(module: &naga::Module, features: wgt::Features, name: &str) -> Result<()> {
-    let caps =
-        wgpu_naga_bridge::features_to_naga_capabilities(features, wgt::DownlevelFlags::all());
-    guard("naga's validator", || {
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
-            .validate(module)
-            .map(|_| ())
-            .map_err(|e| {
-                let text = crate::error::with_causes(e.as_inner());
-                Error::Unsupported(format!(
-                    "{name}: the WGSL needs more of a device than the features a kernel asks for ({}) give: {text}",
-                    crate::error::describe_features(features)
-                ))
-            })
-    })
-}
-
-/// The optional device features a module needs: 64-bit and float atomics,
-/// texture atomics, the 64-bit / 16-bit scalar types, subgroups and binding
-/// arrays; and whether the module is already known to validate with them
-/// (the usual case takes that one validation, no more).
-fn required_features(module: &naga::Module) -> (wgt::Features, bool) {
-    use wgt::Features as F;
-    let mut f = F::empty();
-    let mut int64_atomics = false;
-    for (_, ty) in module.types.iter() {
-        match ty.inner {
-            TypeInner::Atomic(s) if s.width == 8 => int64_atomics = true,
-            TypeInner::Atomic(s) if s.kind == ScalarKind::Float => f |= F::SHADER_FLOAT32_ATOMIC,
-            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => match (s.kind, s.width) {
-                (ScalarKind::Sint | ScalarKind::Uint, 8) => f |= F::SHADER_INT64,
-                (ScalarKind::Float, 8) => f |= F::SHADER_F64,
-                (ScalarKind::Float, 2) => f |= F::SHADER_F16,
-                _ => {}
-            },
-            TypeInner::Image {
-                class: ImageClass::Storage { access, .. },
-                ..
-            } if access.contains(StorageAccess::ATOMIC) => f |= F::TEXTURE_ATOMIC,
-            _ => {}
-        }
-    }
-    // Whether the module validates with every capability but `cap`.
-    let holds_without = |cap: naga::valid::Capabilities| {
-        guard("naga's validator", || {
-            Ok(naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::all() - cap,
-            )
-            .validate(module)
-            .is_ok())
-        })
-        .unwrap_or(true)
-    };
-    // Binding arrays: of textures and samplers, of storage textures; the
-    // non-uniform indexing features only where naga's uniformity analysis
-    // finds an index varying within a workgroup.
-    let arrays: Vec<&TypeInner> = module
-        .types
-        .iter()
-        .filter_map(|(_, t)| match t.inner {
-            TypeInner::BindingArray { base, .. } => Some(&module.types[base].inner),
-            _ => None,
-        })
-        .collect();
-    if !arrays.is_empty() {
-        f |= F::TEXTURE_BINDING_ARRAY;
-        let storage = |t: &&TypeInner| {
-            matches!(
-                t,
-                TypeInner::Image {
-                    class: ImageClass::Storage { .. },
-                    ..
-                }
-            )
-        };
-        if arrays.iter().any(storage) {
-            f |= F::STORAGE_RESOURCE_BINDING_ARRAY;
-        }
-        // Arrays of storage buffers.
-        if arrays.iter().any(|t| matches!(t, TypeInner::Struct { .. })) {
-            // naga's SPIR-V writer marks every index into one non-uniform,
-            // which Vulkan takes only with the non-uniform feature enabled.
-            f |= F::BUFFER_BINDING_ARRAY
-                | F::STORAGE_RESOURCE_BINDING_ARRAY
-                | F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING;
-            if arrays.iter().all(|t| matches!(t, TypeInner::Struct { .. })) {
-                f.remove(F::TEXTURE_BINDING_ARRAY);
-            }
-        }
-        for (cap, feature) in [
-            (
-                naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
-                F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
-            ),
-            (
-                naga::valid::Capabilities::STORAGE_TEXTURE_BINDING_ARRAY_NON_UNIFORM_INDEXING,
-                F::STORAGE_TEXTURE_ARRAY_NON_UNIFORM_INDEXING,
-            ),
-            (
-                naga::valid::Capabilities::STORAGE_BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
-                F::SAMPLED_TEXTURE_AND_STORAGE_BUFFER_ARRAY_NON_UNIFORM_INDEXING,
-            ),
-        ] {
-            if !holds_without(cap) {
-                f |= feature;
-            }
-        }
-    }
-    if int64_atomics {
-        f |= F::SHADER_INT64;
-        // min/max with unused results need less of the adapter than the rest:
-        // ask naga's validator whether the module holds without ALL_OPS.
-        let only_min_max = guard("naga's validator", || {
-            Ok(naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::all()
-                    - naga::valid::Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
-            )
-            .validate(module)
-            .is_ok())
-        })
-        .unwrap_or(false);
-        f |= if only_min_max {
-            F::SHADER_INT64_ATOMIC_MIN_MAX
-        } else {
-            F::SHADER_INT64_ATOMIC_ALL_OPS
-        };
-    }
-    // Subgroup operations and 64-bit values only in expressions (a
-    // word-addressed `uint64_t` assembled from two words) leave no type
-    // behind that the scan sees: where the module validates without them
-    // it needs none of them, and only one that fails is asked about each.
-    if validates_with(module, f) {
-        return (f, true);
-    }
-    use naga::valid::Capabilities as C;
-    for (cap, feature) in [
-        (C::SUBGROUP, F::SUBGROUP),
-        (C::SUBGROUP_BARRIER, F::SUBGROUP_BARRIER),
-        (C::SHADER_INT64, F::SHADER_INT64),
-        (C::FLOAT64, F::SHADER_F64),
-    ] {
-        if !f.contains(feature) && !holds_without(cap) {
-            f |= feature;
-        }
-    }
-    (f, false)
 }

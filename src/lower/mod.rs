@@ -146,8 +146,8 @@ pub struct LowerReport {
 pub struct Lowered {
     /// The final module.
     pub module: naga::Module,
-    /// Its validation info.
-    pub info: naga::valid::ModuleInfo,
+    /// Its validation info and the device features it needs.
+    pub validated: front::features::Validated,
     /// The WGSL text.
     pub wgsl: String,
     /// The images now held in texel buffers.
@@ -266,7 +266,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let (words, found) = spirv_passes(words, opts, unbound, &mut report)?;
     let mut module = front::spirv::to_naga(&words, name)?;
     let mut warnings = found.warnings;
-    let (info, wgsl) = ir_passes(
+    let (validated, wgsl) = ir_passes(
         &mut module,
         opts,
         &found.weak_compare_exchanges,
@@ -276,7 +276,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     log::debug!("{name}: {report:?}");
     Ok(Lowered {
         module,
-        info,
+        validated,
         wgsl,
         images: found.images,
         opengl: found.opengl,
@@ -509,7 +509,7 @@ fn ir_passes(
     weak: &compswap::Ordinals,
     report: &mut LowerReport,
     warnings: &mut Vec<compat::Warning>,
-) -> Result<(naga::valid::ModuleInfo, String)> {
+) -> Result<(front::features::Validated, String)> {
     let (name, target) = (opts.display_name(), opts.target);
     let unsupported = |e: Error| match e {
         Error::Internal(_) => e,
@@ -546,13 +546,14 @@ fn ir_passes(
     // came out (a malformed or unusual module, or a gap in a pass): said as
     // such, not as a bug of the input's making.
     let no_wgsl = |e: Error| Error::Unsupported(format!("no valid WGSL for this shader: {e}"));
-    let mut info = front::validate(module, None, name).map_err(no_wgsl)?;
+    let validate = |m: &naga::Module| front::features::validate(m, None, name).map_err(no_wgsl);
+    let mut validated = validate(module)?;
     report.padded_structs = guard("atomport's layout pass", || {
-        layout::match_natural_layout(module, &info)
+        layout::match_natural_layout(module, &validated.info)
     })
     .map_err(unsupported)?;
     if report.padded_structs > 0 {
-        info = front::validate(module, None, name).map_err(no_wgsl)?;
+        validated = validate(module)?;
     }
     let too_deep = |f: &naga::Function| ir::outline::deepest(&f.body, 1) > ir::outline::LIMIT;
     if module.functions.iter().any(|(_, f)| too_deep(f))
@@ -563,13 +564,15 @@ fn ir_passes(
         })
         .map_err(no_wgsl)?;
         naga::compact::compact(module, naga::compact::KeepUnused::No);
-        info = front::validate(module, None, name).map_err(no_wgsl)?;
+        validated = validate(module)?;
     }
     let wgsl = guard("naga's WGSL writer", || {
-        naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| {
-                Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}"))
-            })
+        naga::back::wgsl::write_string(
+            module,
+            &validated.info,
+            naga::back::wgsl::WriterFlags::empty(),
+        )
+        .map_err(|e| Error::Unsupported(format!("{name}: WGSL has no form for this module: {e}")))
     })?;
     warnings.extend(nesting(&wgsl, name, target)?);
     // Natively the runtime compiles the module, so the text is read back
@@ -577,7 +580,7 @@ fn ir_passes(
     if opts.verify_wgsl || target == front::Platform::WebGpu {
         warnings.extend(reads_back(&wgsl, name)?);
     }
-    Ok((info, wgsl))
+    Ok((validated, wgsl))
 }
 
 /// The limit WGSL sets on nested statements in a function (127, which
@@ -594,17 +597,25 @@ fn nesting(wgsl: &str, name: &str, target: front::Platform) -> Result<Option<com
     let mut deepest = 0usize;
     // naga writes no braces in comments, and WGSL has no strings: every
     // brace of the text is one of a block (or of a struct, at depth 1).
-    for line in wgsl.lines() {
-        for c in line.split("//").next().unwrap_or("").bytes() {
-            match c {
-                b'{' => {
-                    depth += 1;
-                    deepest = deepest.max(depth);
-                }
-                b'}' => depth = depth.saturating_sub(1),
-                _ => {}
+    // One pass over the bytes, a `//` comment skipped to its line's end.
+    let bytes = wgsl.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
             }
+            b'}' => depth = depth.saturating_sub(1),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |n| i + n);
+            }
+            _ => {}
         }
+        i += 1;
     }
     if deepest <= BRACE_NESTING_MAXIMUM {
         return Ok(None);
