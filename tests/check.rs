@@ -216,7 +216,7 @@ fn usage_errors_exit_2() {
         2,
         "--run: `--frobnicate` is not a job flag",
     );
-    let empty = std::env::temp_dir().join(format!("atomport-check-empty-{}", std::process::id()));
+    let empty = common::scratch().join(format!("atomport-check-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     assert_fails(
         &atomport(&["check", empty.to_str().unwrap()]),

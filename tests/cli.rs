@@ -86,7 +86,7 @@ fn run_histogram_json_on_each_backend() {
 
 #[test]
 fn run_listing_and_value_specs() {
-    let dir = std::env::temp_dir().join(format!("atomport-cli-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("input.bin");
     let words: Vec<u32> = (0..256).collect();
@@ -177,7 +177,7 @@ fn missing_binding_is_a_usage_error() {
 
 #[test]
 fn wgsl_error_names_the_line_and_exits_1() {
-    let dir = std::env::temp_dir().join(format!("atomport-cli-bad-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bad.wgsl");
     std::fs::write(
@@ -271,7 +271,7 @@ fn translate_prints_wgsl_and_bindings() {
     assert_eq!(v["bindings"][0]["group"], 1);
     assert_eq!(v["bindings"][0]["binding"], 2);
     assert_eq!(v["bindings"][0]["kind"], "storage_read_write");
-    let dir = std::env::temp_dir().join(format!("atomport-cli-tr-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-tr-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("out.wgsl");
     let o = atomport(&[
@@ -315,7 +315,7 @@ fn translate_errors_exit_1_with_file_and_line() {
 
 #[test]
 fn run_glsl_and_spirv_on_each_backend() {
-    let dir = std::env::temp_dir().join(format!("atomport-cli-spv-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-spv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = "#version 450
 layout(local_size_x = 64) in;
@@ -369,7 +369,7 @@ void main() {
 
 #[test]
 fn run_with_images_prints_them_in_texel_order() {
-    let dir = std::env::temp_dir().join(format!("atomport-cli-img-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-img-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let comp = dir.join("img.comp");
     std::fs::write(
@@ -707,7 +707,7 @@ fn dialect_flag() {
 
 #[test]
 fn run_with_textures_samplers_storage_images_and_png_output() {
-    let dir = std::env::temp_dir().join(format!("atomport-cli-tex-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-cli-tex-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("out.png");
     for b in common::backend_names() {
@@ -1007,7 +1007,7 @@ fn texture_and_image_formats_take_glsl_and_wgpu_names_alike() {
 #[test]
 fn a_translation_written_by_translate_runs_as_its_glsl() {
     let shader = "examples/embed/shaders/tile_max.comp";
-    let dir = std::env::temp_dir().join(format!("atomport-translation-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-translation-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("tile_max.json");
     let o = common::atomport(&[

@@ -24,7 +24,7 @@ fn example(name: &str) -> PathBuf {
 }
 
 fn run_demo(name: &str) {
-    let dir = std::env::temp_dir().join(format!("atomport-demo-{name}-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-demo-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for b in common::backend_names() {
         let out = dir.join(format!("{b}.png"));
@@ -91,7 +91,7 @@ fn histogram() {
 #[test]
 fn histogram_of_a_png_input() {
     // The demo's own picture as its input: gray, read through a sampled texture.
-    let dir = std::env::temp_dir().join(format!("atomport-demo-input-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-demo-input-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let first = dir.join("first.png");
     let o = Command::new(example("histogram"))
@@ -189,7 +189,7 @@ fn bad_arguments_exit_2() {
 #[test]
 fn oit_reports_a_full_node_buffer_instead_of_writing_past_it() {
     for b in common::backend_names() {
-        let out = std::env::temp_dir().join(format!(
+        let out = common::scratch().join(format!(
             "atomport-oit-overflow-{}-{b}.png",
             std::process::id()
         ));

@@ -343,7 +343,7 @@ void main() { imageAtomicAdd(img, ivec2(0), 1u); }";
 
 #[test]
 fn translator_api_and_build_script_helper() {
-    let dir = std::env::temp_dir().join(format!("atomport-build-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-build-{}", std::process::id()));
     let shaders = dir.join("shaders");
     std::fs::create_dir_all(&shaders).unwrap();
     std::fs::write(

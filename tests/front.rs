@@ -160,7 +160,7 @@ void main() { atomicAdd(total, uint64_t(gl_LocalInvocationIndex) << 33); }
 
 #[test]
 fn includes_and_defines() {
-    let dir = std::env::temp_dir().join(format!("atomport-front-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-front-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/bins.glsl"), "#define BIN(x) ((x) % NBINS)\n").unwrap();
     let main = dir.join("main.comp");

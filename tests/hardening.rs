@@ -235,7 +235,7 @@ fn unbounded_inputs_are_refused_before_reading() {
     ]);
     assert_fails_in_one_line(&o, 2, "/dev/zero: not a regular file");
     // A FIFO nobody writes to would block forever.
-    let fifo = std::env::temp_dir().join(format!("atomport-fifo-{}", std::process::id()));
+    let fifo = common::scratch().join(format!("atomport-fifo-{}", std::process::id()));
     let made = Command::new("mkfifo")
         .arg(&fifo)
         .status()

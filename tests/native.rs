@@ -331,7 +331,7 @@ fn zero_specs_are_told_apart() {
 
 /// Writes `text` as `name` in a fresh folder of this test process.
 fn shader_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("atomport-native-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-native-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

@@ -221,7 +221,7 @@ fn loose_uniforms_of_every_type_round_trip() {
 
 #[test]
 fn initializers_in_included_files_are_read() {
-    let dir = std::env::temp_dir().join(format!("atomport-incl-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-incl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("params.glsl"), "uniform float u_gain = 0.75;\n").unwrap();
     let main = dir.join("main.comp");

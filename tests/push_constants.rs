@@ -279,7 +279,7 @@ fn push_blocks_past_128_bytes_work() {
 
 #[test]
 fn push_constants_on_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("atomport-push-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-push-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("radix_count.comp");
     std::fs::write(&path, RADIX_COUNT).unwrap();

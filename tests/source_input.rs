@@ -10,7 +10,7 @@ use atomport::{Bind, Buffer, Error, Kernel, SourceOptions, Specialization, Targe
 
 /// A fresh folder of this test's own.
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = common::scratch().join(format!(
         "atomport-source-input-{}-{test}",
         std::process::id()
     ));

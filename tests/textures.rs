@@ -529,7 +529,7 @@ void main() { c = textureLod(env, vec3(1, 0, 0), 0.0); }
 
 #[test]
 fn png_files_in_and_out() {
-    let dir = std::env::temp_dir().join(format!("atomport-png-{}", std::process::id()));
+    let dir = common::scratch().join(format!("atomport-png-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Round trip: an RGBA picture written and read back as rgba8unorm.
     let pixels: Vec<u8> = (0..6 * 4 * 4).map(|i| (i * 5 % 256) as u8).collect();

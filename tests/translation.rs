@@ -18,7 +18,7 @@ const TILE_MAX: &str = "examples/embed/shaders/tile_max.comp";
 /// them, into a folder of this test's, and read back from the JSON written.
 fn built(name: &str) -> Kernel {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = std::env::temp_dir().join(format!("atomport-built-{}", std::process::id()));
+    let out = common::scratch().join(format!("atomport-built-{}", std::process::id()));
     let (written, reruns) = atomport::build::translate_dir_into(
         &root.join("examples/embed/shaders"),
         &out,

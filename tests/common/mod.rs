@@ -234,10 +234,17 @@ pub fn assert_fails_in_one_line(o: &Output, code: i32, needle: &str) {
     assert_eq!(err.lines().count(), 1, "one line on stderr, not `{err}`");
 }
 
+/// Where tests write their files: cargo's scratch folder for integration
+/// tests (`target/tmp`), which `cargo clean` empties, never the system's
+/// temporary folder.
+pub fn scratch() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+}
+
 /// Writes `text` to `name` in a folder of this test process's own (named
 /// by `tag`), returning the path as a string for the CLI.
 pub fn temp_file(tag: &str, name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("atomport-{tag}-{}", std::process::id()));
+    let dir = scratch().join(format!("atomport-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
