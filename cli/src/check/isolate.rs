@@ -46,6 +46,7 @@ pub(super) fn check(args: &CheckArgs, path: &Path) -> Result<Report, String> {
                 note: Some(format!(
                     "the check's process {how} under these inputs (a driver fault, or the original's undefined behaviour, such as an index past a shared array)"
                 )),
+                inputs: Vec::new(),
             }),
         }
     }

@@ -59,21 +59,7 @@ impl Pending {
     /// The variant `v`, with the flags given (`job`, but its `--groups`) and
     /// those generated, and what its native run left and wrote.
     pub(super) fn new(v: &Inputs, job: &[String], native: RunOutput, written: usize) -> Pending {
-        let mut flags = Vec::new();
-        let mut given = job.iter();
-        while let Some(f) = given.next() {
-            if f == "--groups" {
-                given.next();
-            } else if !f.starts_with("--groups=") {
-                flags.push(f.clone());
-            }
-        }
-        flags.extend(v.made.flags.iter().cloned());
-        let g = v.groups;
-        flags.extend([
-            "--groups".to_string(),
-            format!("{},{},{}", g[0], g[1], g[2]),
-        ]);
+        let flags = v.flags(job);
         Pending {
             variant: v.variant,
             groups: v.groups,
@@ -115,6 +101,7 @@ pub(super) fn run(
             rules: Vec::new(),
             differences: Vec::new(),
             note: None,
+            inputs: Vec::new(),
         };
         match outputs.next() {
             Some(Ok(out)) => {
@@ -127,6 +114,9 @@ pub(super) fn run(
                 }
                 let found = differing(&p.native, &there, layouts);
                 judge(&mut run, (&p.native, &there), found, &[], opts, traits);
+                if run.verdict == Verdict::Differs {
+                    run.inputs = p.flags.clone();
+                }
             }
             Some(Err(e)) => {
                 run.verdict = Verdict::NotRun;

@@ -137,6 +137,12 @@ pub struct Run {
     /// Why it did not run, or what else is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Where the translation differs: this run's inputs as `run`'s flags
+    /// (every input, given or generated, and `--groups`), which `atomport
+    /// diff SHADER --native` takes, with the shader's own options, to run
+    /// it again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
 }
 
 /// A shader's check.
@@ -369,6 +375,29 @@ struct Inputs<'a> {
     made: &'a inputs::Made,
 }
 
+impl Inputs<'_> {
+    /// The variant as `run`'s flags: those given (`job`, but its
+    /// `--groups`), those generated, and the dispatch.
+    fn flags(&self, job: &[String]) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut given = job.iter();
+        while let Some(f) = given.next() {
+            if f == "--groups" {
+                given.next();
+            } else if !f.starts_with("--groups=") {
+                flags.push(f.clone());
+            }
+        }
+        flags.extend(self.made.flags.iter().cloned());
+        let g = self.groups;
+        flags.extend([
+            "--groups".to_string(),
+            format!("{},{},{}", g[0], g[1], g[2]),
+        ]);
+        flags
+    }
+}
+
 /// The runs of one variant: the native run, then the translation on each
 /// backend (where it differs, two more native runs and one more of its
 /// own show which bindings depend on the order invocations ran in). Returns the native output and
@@ -390,6 +419,7 @@ fn run_variant(
         rules: Vec::new(),
         differences: Vec::new(),
         note,
+        inputs: Vec::new(),
     };
     let native = match job::run(&contexts.native, kernel, v.groups, v.res, true) {
         Ok(o) => o,
@@ -447,6 +477,9 @@ fn run_variant(
                 run.verdict = Verdict::NotRun;
                 run.note = Some(e.to_string());
             }
+        }
+        if run.verdict == Verdict::Differs {
+            run.inputs = v.flags(&opts.job);
         }
         out.push(run);
     }

@@ -52,6 +52,24 @@ fn swapped_image_axes_differ() {
     assert_eq!(run.differences[0].binding, "tally");
     assert!(run.differences[0].count > 0);
     assert!(run.written > 0);
+    // The differing run's inputs, as flags, run again: the same dispatch,
+    // and the translation differs from the original under them.
+    let (res, groups) = Resources::from_flags(&run.inputs).expect("the inputs parse as flags");
+    assert_eq!(groups, run.groups);
+    let contexts = Contexts::open(&broken, &opts).unwrap();
+    let native = job::run(&contexts.native, &broken, groups, &res, true).unwrap();
+    let translated = job::run(&contexts.native, &broken, groups, &res, false).unwrap();
+    let layouts: Vec<((u32, u32), Layout)> = broken
+        .bindings()
+        .iter()
+        .map(|b| ((b.group, b.binding), Layout::of(None, b)))
+        .collect();
+    let again = differing(&native, &translated, &layouts);
+    assert_eq!(again.len(), 1, "{again:#?}");
+    assert_eq!(again[0].binding, "tally");
+    assert_eq!(again[0].count, run.differences[0].count);
+    // Runs that agree carry no inputs.
+    assert!(good.runs.iter().all(|x| x.inputs.is_empty()));
 }
 
 #[test]
