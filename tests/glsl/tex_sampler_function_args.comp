@@ -1,7 +1,8 @@
 #version 450
 // Combined samplers passed to helper functions, as post-processing code
 // writes its taps: a plain sampler and an element of a sampler array, through
-// two levels of calls.
+// two levels of calls. Each invocation writes its own element, rows as
+// wide as the dispatch, so that no two race under any dispatch.
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) uniform sampler2D sceneColor;
@@ -19,9 +20,10 @@ vec4 cross4(sampler2D src, vec2 uv, ivec2 texel) {
 
 void main() {
     uvec2 p = gl_GlobalInvocationID.xy;
+    uint width = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     vec2 uv = (vec2(p) + 0.5) / 8.0;
     ivec2 texel = ivec2(p / 2u);
-    pixels[p.y * 8u + p.x] = cross4(sceneColor, uv, texel) + tap(lookups[1], uv, texel) * 0.5;
+    pixels[p.y * width + p.x] = cross4(sceneColor, uv, texel) + tap(lookups[1], uv, texel) * 0.5;
 }
 // run: --groups 1 --texture sceneColor=4x4:iota --texture lookups[1]=4x4:fill=0.25,0.5,0.75,1
 // run: --sampler sceneColor=nearest,clamp --sampler lookups[1]=nearest,clamp --buffer Result=f32:256

@@ -46,39 +46,45 @@ fn cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(param_2: texture_2d<f32>, param_3:
     return ((_e25 + _e32) * 0.5f);
 }
 
-fn main_1() {
+fn main_1(gl_NumWorkGroups_1: vec3<u32>) {
     var p: vec2<u32>;
+    var width: u32;
     var uv_2: vec2<f32>;
     var texel_2: vec2<i32>;
     var param_8: vec2<f32>;
     var param_9: vec2<i32>;
     var param_10: vec2<f32>;
     var param_11: vec2<i32>;
+    var gl_NumWorkGroups_2: vec3<u32>;
 
-    let _e19 = gl_GlobalInvocationID_1;
-    p = _e19.xy;
-    let _e21 = p;
-    uv_2 = ((vec2<f32>(_e21) + vec2(0.5f)) / vec2(8f));
-    let _e27 = p;
-    texel_2 = bitcast<vec2<i32>>((_e27 / vec2(2u)));
-    let _e32 = p[1u];
-    let _e35 = p[0u];
-    let _e37 = uv_2;
-    param_8 = _e37;
-    let _e38 = texel_2;
-    param_9 = _e38;
-    let _e39 = cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(sceneColor, sceneColor_sampler, (&param_8), (&param_9));
-    let _e40 = uv_2;
-    param_10 = _e40;
-    let _e41 = texel_2;
-    param_11 = _e41;
-    let _e42 = tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(lookups_u005b_1_u005d, lookups_u005b_1_u005d_sampler, (&param_10), (&param_11));
-    unnamed.pixels[((_e32 * 8u) + _e35)] = (_e39 + (_e42 * 0.5f));
+    gl_NumWorkGroups_2 = gl_NumWorkGroups_1;
+    let _e21 = gl_GlobalInvocationID_1;
+    p = _e21.xy;
+    let _e24 = gl_NumWorkGroups_2[0u];
+    width = (_e24 * 8u);
+    let _e26 = p;
+    uv_2 = ((vec2<f32>(_e26) + vec2(0.5f)) / vec2(8f));
+    let _e32 = p;
+    texel_2 = bitcast<vec2<i32>>((_e32 / vec2(2u)));
+    let _e37 = p[1u];
+    let _e38 = width;
+    let _e41 = p[0u];
+    let _e43 = uv_2;
+    param_8 = _e43;
+    let _e44 = texel_2;
+    param_9 = _e44;
+    let _e45 = cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(sceneColor, sceneColor_sampler, (&param_8), (&param_9));
+    let _e46 = uv_2;
+    param_10 = _e46;
+    let _e47 = texel_2;
+    param_11 = _e47;
+    let _e48 = tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(lookups_u005b_1_u005d, lookups_u005b_1_u005d_sampler, (&param_10), (&param_11));
+    unnamed.pixels[((_e37 * _e38) + _e41)] = (_e45 + (_e48 * 0.5f));
     return;
 }
 
 @compute @workgroup_size(8, 8, 1) 
-fn main(@builtin(global_invocation_id) gl_GlobalInvocationID: vec3<u32>) {
+fn main(@builtin(global_invocation_id) gl_GlobalInvocationID: vec3<u32>, @builtin(num_workgroups) gl_NumWorkGroups: vec3<u32>) {
     gl_GlobalInvocationID_1 = gl_GlobalInvocationID;
-    main_1();
+    main_1(gl_NumWorkGroups);
 }
