@@ -583,7 +583,7 @@ pub(crate) fn has_reference_types(m: &Model) -> bool {
 /// The module's addressing made Logical, without the capability and
 /// extensions of physical addresses: no reference types are left.
 pub(crate) fn logical_addressing(m: &mut Model) {
-    if let Some(mm) = m.module_mut().memory_model.as_mut()
+    if let Some(mm) = m.memory_model_mut()
         && let Some(Operand::AddressingModel(a)) = mm.operands.get_mut(0)
     {
         *a = rspirv::spirv::AddressingModel::Logical;

@@ -22,6 +22,24 @@ impl Model {
         });
     }
 
+    /// The module's `OpMemoryModel`, to edit: the index does not cover it,
+    /// so editing it keeps the index (as [`Model::module_mut`] does not).
+    pub(crate) fn memory_model_mut(&mut self) -> Option<&mut Instruction> {
+        self.module.memory_model.as_mut()
+    }
+
+    /// Keeps the execution modes `keep` says, returning how many went: the
+    /// index does not cover them, so it stays.
+    pub(crate) fn retain_execution_modes(
+        &mut self,
+        keep: impl FnMut(&Instruction) -> bool,
+    ) -> usize {
+        let modes = &mut self.module.execution_modes;
+        let before = modes.len();
+        modes.retain(keep);
+        before - modes.len()
+    }
+
     /// Declares `capability` unless the module has it.
     pub(crate) fn add_capability(&mut self, capability: rspirv::spirv::Capability) {
         let module = &mut self.module;

@@ -295,28 +295,43 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
         list.sort_unstable();
         list.dedup();
     }
-    let module = m.module_mut();
-    if let Some(mm) = module.memory_model.as_mut()
+    if let Some(mm) = m.memory_model_mut()
         && let Some(Operand::MemoryModel(model)) = mm.operands.get_mut(1)
         && *model == MemoryModel::Vulkan
     {
         *model = MemoryModel::GLSL450;
     }
-    module.annotations.retain(|a| {
+    // Decorations change (and the index with them) only where the shader
+    // has a coherent or volatile one.
+    let qualifier = |a: &Instruction| {
         let decoration = match a.class.opcode {
             Op::Decorate => a.operands.get(1),
             Op::MemberDecorate => a.operands.get(2),
             _ => None,
         };
-        let target = a.operands.first().and_then(id).unwrap_or(0);
-        let glslangs = counter_types.contains(&target) || counter_vars.contains(&target);
         match decoration {
-            Some(Operand::Decoration(Decoration::Coherent)) => coherent |= !glslangs,
-            Some(Operand::Decoration(Decoration::Volatile)) => volatile |= !glslangs,
-            _ => return true,
+            Some(&Operand::Decoration(d @ (Decoration::Coherent | Decoration::Volatile))) => {
+                Some(d)
+            }
+            _ => None,
         }
-        false
-    });
+    };
+    if m.module()
+        .annotations
+        .iter()
+        .any(|a| qualifier(a).is_some())
+    {
+        m.module_mut().annotations.retain(|a| {
+            let target = a.operands.first().and_then(id).unwrap_or(0);
+            let glslangs = counter_types.contains(&target) || counter_vars.contains(&target);
+            match qualifier(a) {
+                Some(Decoration::Coherent) => coherent |= !glslangs,
+                Some(_) => volatile |= !glslangs,
+                None => return true,
+            }
+            false
+        });
+    }
     let mut warnings = Vec::new();
     if ordered {
         warnings.push(Warning::new(
@@ -585,17 +600,14 @@ pub fn remove_unused_globals(m: &mut Model) -> usize {
 /// have kept it whole.
 pub fn drop_reconvergence_modes(m: &mut Model) -> Option<Warning> {
     use rspirv::spirv::ExecutionMode as E;
-    let module = m.module_mut();
-    let before = module.execution_modes.len();
-    module.execution_modes.retain(|i| {
+    let dropped = m.retain_execution_modes(|i| {
         !matches!(
             i.operands.get(1),
             Some(Operand::ExecutionMode(
                 E::SubgroupUniformControlFlowKHR | E::MaximallyReconvergesKHR
             ))
         )
-    });
-    let dropped = before != module.execution_modes.len();
+    }) > 0;
     m.drop_capabilities(
         &[],
         &[
