@@ -1041,9 +1041,9 @@ impl Model {
     ) -> Result<usize> {
         let mut constants = HashMap::default();
         let mut globals = Vec::new();
-        let mut replaced = 0;
-        // (function, block, new instructions) for the blocks that changed.
-        let mut changes: Vec<(usize, usize, Vec<Instruction>)> = Vec::new();
+        // (function, block, instruction, what replaces it), in walk order:
+        // the instructions kept are moved, not cloned, once the walk ends.
+        let mut replacements: Vec<(usize, usize, usize, Vec<Instruction>)> = Vec::new();
         for (fi, func) in self.module.functions.iter().enumerate() {
             for (bi, block) in func.blocks.iter().enumerate() {
                 let mut e = Emit {
@@ -1052,28 +1052,30 @@ impl Model {
                     constants: &mut constants,
                     globals: &mut globals,
                 };
-                let mut body: Option<Vec<Instruction>> = None;
                 for (ii, inst) in block.instructions.iter().enumerate() {
                     e.out.clear();
                     if f(&mut e, inst)? {
-                        replaced += 1;
-                        let b = body.get_or_insert_with(|| block.instructions[..ii].to_vec());
-                        b.append(&mut e.out);
-                    } else if let Some(b) = body.as_mut() {
-                        b.push(inst.clone());
+                        replacements.push((fi, bi, ii, std::mem::take(&mut e.out)));
                     }
-                }
-                if let Some(b) = body {
-                    changes.push((fi, bi, b));
                 }
             }
         }
-        if changes.is_empty() && globals.is_empty() {
+        let replaced = replacements.len();
+        if replacements.is_empty() && globals.is_empty() {
             return Ok(replaced);
         }
         let module = self.module_mut();
-        for (fi, bi, b) in changes {
-            module.functions[fi].blocks[bi].instructions = b;
+        let mut replacements = replacements.into_iter().peekable();
+        while let Some(&(fi, bi, _, _)) = replacements.peek() {
+            let block = &mut module.functions[fi].blocks[bi].instructions;
+            let old = std::mem::take(block);
+            block.reserve(old.len());
+            for (ii, inst) in old.into_iter().enumerate() {
+                match replacements.next_if(|r| (r.0, r.1, r.2) == (fi, bi, ii)) {
+                    Some((_, _, _, new)) => block.extend(new),
+                    None => block.push(inst),
+                }
+            }
         }
         module.types_global_values.extend(globals);
         Ok(replaced)

@@ -382,15 +382,20 @@ fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool, Vec<Word>)> {
     let mut volatile_accesses = Vec::new();
     m.rewrite(|e, inst| {
         let op = inst.class.opcode;
-        let mut new = inst.clone();
-        match op {
+        // Only the instructions that change are cloned: most do not.
+        let truncated = |len: usize| {
+            let mut new = inst.clone();
+            new.operands.truncate(len);
+            new
+        };
+        let new = match op {
             Op::Load if inst.operands.len() > 1 => {
                 if memory_access_volatile(inst.operands.get(1)) {
                     volatile = true;
                     volatile_accesses.extend(inst.operands.first().and_then(id));
                 }
                 coherent |= memory_access_coherent(inst.operands.get(1));
-                new.operands.truncate(1);
+                truncated(1)
             }
             Op::Store | Op::CopyMemory if inst.operands.len() > 2 => {
                 if memory_access_volatile(inst.operands.get(2)) {
@@ -398,7 +403,7 @@ fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool, Vec<Word>)> {
                     volatile_accesses.extend(inst.operands.first().and_then(id));
                 }
                 coherent |= memory_access_coherent(inst.operands.get(2));
-                new.operands.truncate(2);
+                truncated(2)
             }
             op if is_atomic(op) => {
                 let sem = semantics(e.m, inst.operands.get(2)).unwrap_or(0);
@@ -416,13 +421,14 @@ fn relax_accesses(m: &mut Model) -> Result<(bool, bool, bool, Vec<Word>)> {
                 return Ok(false);
             }
             _ => match image_operands_at(op) {
-                Some(at) => strip_image_operands(&mut new.operands, at),
-                None => return Ok(false),
+                Some(at) if strips_image_operands(&inst.operands, at) => {
+                    let mut new = inst.clone();
+                    strip_image_operands(&mut new.operands, at);
+                    new
+                }
+                _ => return Ok(false),
             },
-        }
-        if new == *inst {
-            return Ok(false);
-        }
+        };
         e.push(new);
         Ok(true)
     })?;
@@ -469,15 +475,18 @@ fn image_operands_at(op: Op) -> Option<usize> {
     })
 }
 
+/// Whether the ImageOperands at `at` have a bit that
+/// [`strip_image_operands`] drops.
+fn strips_image_operands(operands: &[Operand], at: usize) -> bool {
+    matches!(operands.get(at), Some(Operand::ImageOperands(bits)) if bits.bits() & STRIPPED_IMAGE_OPERANDS != 0)
+}
+
 /// Drops the stripped image operand bits, and the ids that go with them.
 fn strip_image_operands(operands: &mut Vec<Operand>, at: usize) {
     let Some(Operand::ImageOperands(bits)) = operands.get(at) else {
         return;
     };
     let bits = bits.bits();
-    if bits & STRIPPED_IMAGE_OPERANDS == 0 {
-        return;
-    }
     let mut kept = vec![];
     let mut next = at + 1;
     for (bit, words) in IMAGE_OPERAND_WORDS {
