@@ -214,6 +214,29 @@ void main() { atomicAdd(bins[bin_of(keys[gl_GlobalInvocationID.x])], 1u); }
         )),
         "{e}"
     );
+    // A header found but not read is named at the line that includes it,
+    // for <…> as for "…" (where glslang asks again as <…> after a local
+    // answer it cannot use).
+    write(&lib.join("hash/fnv.glsl"), b"uint bin_of(uint k) {\0}\n");
+    let local = dir.join("local.comp");
+    write(
+        &local,
+        glsl.replace("<hash/fnv.glsl>", "\"lib/hash/fnv.glsl\"")
+            .as_bytes(),
+    );
+    for (shader, header, opts) in [
+        (&main, "hash/fnv.glsl", with_include_dirs(&[&lib])),
+        (&local, "lib/hash/fnv.glsl", SourceOptions::default()),
+    ] {
+        let e = Kernel::from_path(shader, None, &opts).unwrap_err();
+        assert!(
+            e.to_string().contains(&format!(
+                ".comp:2:1: error: '#include' : `{header}`: {}: the source contains a NUL byte\n",
+                lib.join("hash/fnv.glsl").display()
+            )),
+            "{e}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -25,8 +25,6 @@ const MAX_INCLUDE_DEPTH: usize = 32;
 struct Includer {
     dirs: Vec<PathBuf>,
     root: PathBuf,
-    /// Why an include was refused, when atomport refused it (glslang only says it failed).
-    refused: Option<String>,
     /// Files given with their text ([`SourceOptions::files`]).
     files: Vec<(PathBuf, String)>,
     /// Every file included, as found, with its text (the initializers of
@@ -35,6 +33,10 @@ struct Includer {
     /// The last `"x"` not found: (header, includer, the folder searched
     /// before the include dirs), for the message of the system search that follows.
     missed_local: Option<(String, String, PathBuf)>,
+    /// Why the last `"x"` found was refused: (header, includer, why). glslang
+    /// asks again as a system include after any local answer it cannot use,
+    /// and that answer gives the reason.
+    refused_local: Option<(String, String, String)>,
 }
 
 impl IncludeHandler for Includer {
@@ -45,11 +47,18 @@ impl IncludeHandler for Includer {
         includer: &str,
         depth: usize,
     ) -> Option<IncludeResult> {
+        if ty == IncludeType::System
+            && let Some((_, _, why)) = self
+                .refused_local
+                .take()
+                .filter(|(h, i, _)| h == header && i == includer)
+        {
+            return Some(refusal(why));
+        }
         if depth > MAX_INCLUDE_DEPTH {
-            self.refused = Some(format!(
-                "{includer}: #include \"{header}\" nests includes more than {MAX_INCLUDE_DEPTH} deep (is an include recursive?)"
-            ));
-            return None;
+            return Some(refusal(format!(
+                "`{header}` nests includes more than {MAX_INCLUDE_DEPTH} deep (is an include recursive?)"
+            )));
         }
         let base = Path::new(includer)
             .parent()
@@ -73,13 +82,9 @@ impl IncludeHandler for Includer {
             });
         }
         if cfg!(target_arch = "wasm32") {
-            // glslang prints this as the reason, at the #include's line.
-            return Some(IncludeResult {
-                name: String::new(),
-                data: format!(
-                    "a browser has no files to read `{header}` from: pass its text in the options' files, or put it into the source"
-                ),
-            });
+            return Some(refusal(format!(
+                "a browser has no files to read `{header}` from: pass its text in the options' files, or put it into the source"
+            )));
         }
         let Some(found) = candidates.into_iter().find(|p| p.exists()) else {
             if ty == IncludeType::Local {
@@ -107,10 +112,24 @@ impl IncludeHandler for Includer {
                 }
             }),
             Err(e) => {
-                self.refused = Some(e.to_string());
+                // Naming the header keeps glslang's "for header name" off.
+                let why = format!("`{header}`: {e}");
+                if ty == IncludeType::System {
+                    return Some(refusal(why));
+                }
+                self.refused_local = Some((header.into(), includer.into(), why));
                 None
             }
         }
+    }
+}
+
+/// An include refused for `why`: glslang prints an answer without a name
+/// as the reason the include failed, at the `#include`'s line.
+fn refusal(why: String) -> IncludeResult {
+    IncludeResult {
+        name: String::new(),
+        data: why,
     }
 }
 
@@ -170,10 +189,7 @@ impl Includer {
                 text
             }
         };
-        IncludeResult {
-            name: String::new(),
-            data,
-        }
+        refusal(data)
     }
 }
 
@@ -479,10 +495,10 @@ fn parse(
     let mut includer = Includer {
         dirs: opts.include_dirs.clone(),
         root,
-        refused: None,
         files: opts.files.clone(),
         included: Vec::new(),
         missed_local: None,
+        refused_local: None,
     };
     let defines: Vec<(&str, Option<&str>)> = opts
         .defines
@@ -510,10 +526,9 @@ fn parse(
         builder.default_uniform_block_set_and_binding(0, 0);
     }
     let parsed = builder.parse();
-    match (parsed, includer.refused) {
-        (Ok(shader), _) => Ok((shader, includer.included)),
-        (Err(_), Some(why)) => Err(Error::shader(why)),
-        (Err(e), None) => Err(Error::shader(diagnostics(
+    match parsed {
+        Ok(shader) => Ok((shader, includer.included)),
+        Err(e) => Err(Error::shader(diagnostics(
             &e,
             name,
             dialect,
