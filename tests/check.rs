@@ -166,6 +166,42 @@ fn text_output_ends_with_the_summary() {
 }
 
 #[test]
+fn a_folder_stands_for_its_shaders_not_its_headers() {
+    // A project's layout: shaders and the header they include, all `.glsl`.
+    let dir = common::scratch().join(format!("atomport-check-project-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("include")).unwrap();
+    std::fs::write(
+        dir.join("include/scale.glsl"),
+        "float scaled(float x) { return x * 2.0 + 1.0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("scale.comp.glsl"),
+        "// A shader named .glsl, with comments before its version.\n#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"include/scale.glsl\"\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) readonly buffer In { float a[]; };\nlayout(set = 0, binding = 1) buffer Out { float b[]; };\nvoid main() { uint i = gl_GlobalInvocationID.x; b[i] = scaled(a[i]); }\n",
+    )
+    .unwrap();
+    let o = atomport(&["check", "--json", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let shaders: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["shader"].as_str().unwrap())
+        .collect();
+    assert_eq!(shaders.len(), 1, "{v}");
+    assert!(shaders[0].ends_with("scale.comp.glsl"), "{v}");
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+    // A folder of headers alone holds no shader.
+    assert_fails(
+        &atomport(&["check", dir.join("include").to_str().unwrap()]),
+        2,
+        "the folder holds no shader (.comp, .spv, or .glsl with a #version)",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_shader_that_does_not_translate_fails_the_check() {
     let bad = temp_file(
         "check",

@@ -86,8 +86,8 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
 }
 
 /// The shaders `paths` name: files as given, folders by every `.comp`,
-/// `.glsl` and `.spv` in them and below, sorted. A path that does not
-/// exist is a usage error.
+/// `.spv` and shader `.glsl` (one with a `#version` line) in them and
+/// below, sorted. A path that does not exist is a usage error.
 fn expand(paths: &[PathBuf]) -> atomport::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
@@ -100,7 +100,7 @@ fn expand(paths: &[PathBuf]) -> atomport::Result<Vec<PathBuf>> {
             walk(p, &mut found, 0)?;
             if found.is_empty() {
                 return Err(Error::Spec(format!(
-                    "{}: the folder holds no shader (.comp, .glsl, .spv)",
+                    "{}: the folder holds no shader (.comp, .spv, or .glsl with a #version)",
                     p.display()
                 )));
             }
@@ -129,14 +129,29 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()
         let path = entry.path();
         if kind.is_dir() {
             walk(&path, out, depth + 1)?;
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "comp" || e == "glsl" || e == "spv")
+        } else if path.extension().is_some_and(|e| e == "comp" || e == "spv")
+            || path.extension().is_some_and(|e| e == "glsl") && has_version(&path)
         {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// Whether a `.glsl` file has a `#version` line within its first 64 KiB:
+/// projects name both shaders and the headers they include `.glsl`, and a
+/// header (no `#version`, so GLSL ES 1.00, without compute) cannot compile
+/// on its own. A file that cannot be read is kept, for its error.
+fn has_version(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
+    read.is_err()
+        || String::from_utf8_lossy(&head).lines().any(|l| {
+            l.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|r| r.trim_start().starts_with("version"))
+        })
 }
 
 /// Checks one shader: its annotations read, its translation made, the
