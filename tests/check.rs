@@ -167,7 +167,8 @@ fn text_output_ends_with_the_summary() {
 
 #[test]
 fn a_folder_stands_for_its_shaders_not_its_headers() {
-    // A project's layout: shaders and the header they include, all `.glsl`.
+    // A project's layout: shaders of two stages and the header they
+    // include, all `.glsl`.
     let dir = common::scratch().join(format!("atomport-check-project-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("include")).unwrap();
     std::fs::write(
@@ -178,6 +179,11 @@ fn a_folder_stands_for_its_shaders_not_its_headers() {
     std::fs::write(
         dir.join("scale.comp.glsl"),
         "// A shader named .glsl, with comments before its version.\n#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"include/scale.glsl\"\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) readonly buffer In { float a[]; };\nlayout(set = 0, binding = 1) buffer Out { float b[]; };\nvoid main() { uint i = gl_GlobalInvocationID.x; b[i] = scaled(a[i]); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("present.frag.glsl"),
+        "#version 450\nlayout(location = 0) out vec4 colour;\nvoid main() { colour = vec4(1.0); }\n",
     )
     .unwrap();
     let o = atomport(&["check", "--json", dir.to_str().unwrap()]);
@@ -192,11 +198,11 @@ fn a_folder_stands_for_its_shaders_not_its_headers() {
     assert_eq!(shaders.len(), 1, "{v}");
     assert!(shaders[0].ends_with("scale.comp.glsl"), "{v}");
     assert_eq!(v[0]["verdict"], "exact", "{v}");
-    // A folder of headers alone holds no shader.
+    // A folder of headers alone holds no compute shader.
     assert_fails(
         &atomport(&["check", dir.join("include").to_str().unwrap()]),
         2,
-        "the folder holds no shader (.comp, .spv, or .glsl with a #version)",
+        "the folder holds no compute shader (.comp, .spv, .comp.glsl, or .glsl with a #version)",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -257,7 +263,7 @@ fn usage_errors_exit_2() {
     assert_fails(
         &atomport(&["check", empty.to_str().unwrap()]),
         2,
-        "the folder holds no shader",
+        "the folder holds no compute shader",
     );
     assert_fails(
         &atomport(&["check", "no/such/shader.comp"]),

@@ -403,8 +403,9 @@ pub(super) struct DiffArgs {
 /// `atomport check`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct CheckArgs {
-    /// Shaders (GLSL or SPIR-V), or folders checked for every .comp, .spv and .glsl with a
-    /// #version line (not a header) in them and below
+    /// Shaders (GLSL or SPIR-V), or folders checked for every compute shader in them and
+    /// below: .comp, .spv, .comp.glsl, and .glsl with a #version line (not a header) whose
+    /// name gives no other stage (.frag.glsl, …)
     #[arg(value_name = "SHADER", required = true)]
     pub(super) shaders: Vec<PathBuf>,
     #[command(flatten)]

@@ -86,8 +86,8 @@ pub fn check(args: &CheckArgs) -> atomport::Result<()> {
 }
 
 /// The shaders `paths` name: files as given, folders by every `.comp`,
-/// `.spv` and shader `.glsl` (one with a `#version` line) in them and
-/// below, sorted. A path that does not exist is a usage error.
+/// `.spv` and compute `.glsl` in them and below (see [`compute_glsl`]),
+/// sorted. A path that does not exist is a usage error.
 fn expand(paths: &[PathBuf]) -> atomport::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
@@ -100,7 +100,7 @@ fn expand(paths: &[PathBuf]) -> atomport::Result<Vec<PathBuf>> {
             walk(p, &mut found, 0)?;
             if found.is_empty() {
                 return Err(Error::Spec(format!(
-                    "{}: the folder holds no shader (.comp, .spv, or .glsl with a #version)",
+                    "{}: the folder holds no compute shader (.comp, .spv, .comp.glsl, or .glsl with a #version)",
                     p.display()
                 )));
             }
@@ -130,7 +130,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()
         if kind.is_dir() {
             walk(&path, out, depth + 1)?;
         } else if path.extension().is_some_and(|e| e == "comp" || e == "spv")
-            || path.extension().is_some_and(|e| e == "glsl") && has_version(&path)
+            || path.extension().is_some_and(|e| e == "glsl") && compute_glsl(&path)
         {
             out.push(path);
         }
@@ -138,12 +138,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()
     Ok(())
 }
 
-/// Whether a `.glsl` file has a `#version` line within its first 64 KiB:
-/// projects name both shaders and the headers they include `.glsl`, and a
-/// header (no `#version`, so GLSL ES 1.00, without compute) cannot compile
-/// on its own. A file that cannot be read is kept, for its error.
-fn has_version(path: &Path) -> bool {
+/// Whether a `.glsl` file found in a folder is a compute shader. Projects
+/// name every stage and their headers `.glsl`: the stage, when the name
+/// gives one (`cull.comp.glsl`, `shade.frag.glsl`), must be compute; a name
+/// without one must have a `#version` line within the first 64 KiB (a
+/// header has none, and without one GLSL ES 1.00 has no compute). A file
+/// that cannot be read is kept, for its error.
+fn compute_glsl(path: &Path) -> bool {
     use std::io::Read;
+    const STAGES: [&str; 14] = [
+        "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit",
+        "rchit", "rmiss", "rcall",
+    ];
+    let stage = path
+        .file_stem()
+        .map(Path::new)
+        .and_then(Path::extension)
+        .and_then(|s| s.to_str())
+        .filter(|s| STAGES.contains(s));
+    if let Some(stage) = stage {
+        return stage == "comp";
+    }
     let mut head = Vec::new();
     let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
     read.is_err()
