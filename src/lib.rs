@@ -115,7 +115,8 @@ pub mod files {
 }
 pub use front::annotations::Annotations;
 pub use front::{
-    BINDING_ARRAY_FEATURES, Dialect, Platform, SourceOptions, SpecKey, Specialization, TargetEnv,
+    BINDING_ARRAY_FEATURES, Dialect, GlslVersion, Platform, SourceOptions, SpecKey, Specialization,
+    TargetEnv,
 };
 pub use kernel::{
     ArrayLength, BindingInfo, BindingKind, BindingMap, Counter, Form, ImageShape, Kernel, Lang,

@@ -208,6 +208,34 @@ fn a_folder_stands_for_its_shaders_not_its_headers() {
 }
 
 #[test]
+fn a_shader_without_a_version_is_checked_at_the_version_given() {
+    // A pass whose renderer gives glslang its version: none in the file.
+    let shader = temp_file(
+        "check",
+        "Scale.comp.glsl",
+        "layout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) readonly buffer In { float a[]; };\nlayout(set = 0, binding = 1) buffer Out { float b[]; };\nvoid main() { uint i = gl_GlobalInvocationID.x; b[i] = fma(a[i], 2.0, 1.0); }\n",
+    );
+    let o = atomport(&["check", "--json", &shader]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "not-translated", "{v}");
+    assert!(
+        v[0]["reason"].as_str().unwrap().contains("--glsl-version"),
+        "{v}"
+    );
+    // Each variant runs in a child process, which gets the version too.
+    let o = atomport(&["check", "--json", "--glsl-version", "460", &shader]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["verdict"], "exact", "{v}");
+    assert_fails(
+        &atomport(&["check", "--glsl-version", "330", &shader]),
+        2,
+        "`330` is not a GLSL version with compute shaders",
+    );
+}
+
+#[test]
 fn a_shader_that_does_not_translate_fails_the_check() {
     let bad = temp_file(
         "check",

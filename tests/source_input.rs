@@ -6,7 +6,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use atomport::{Bind, Buffer, Error, Kernel, SourceOptions, Specialization, TargetEnv};
+use atomport::{
+    Bind, Buffer, Error, GlslVersion, Kernel, SourceOptions, Specialization, TargetEnv,
+};
 
 /// A fresh folder of this test's own.
 fn folder(test: &str) -> PathBuf {
@@ -497,4 +499,82 @@ fn included_files_given_by_their_text_translate_as_from_disk() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("is not in elsewhere"), "{e}");
+}
+
+/// A shader written without `#version`, as a renderer whose build hands
+/// glslang the version (and the include extension) writes its passes: a
+/// header of helpers beside it, `#include` without the extension named.
+#[test]
+fn a_shader_without_a_version_takes_the_one_its_build_gives() {
+    let dir = folder("versionless");
+    write(
+        &dir.join("Binning.h.glsl"),
+        b"// Shared by the passes: the bin of a key.\nuint binOf(uint key) { uint h = key * 2246822519u; return (h ^ (h >> 15)) & 15u; }\n",
+    );
+    let main = dir.join("Histogram.comp.glsl");
+    write(
+        &main,
+        b"#include \"Binning.h.glsl\"\n\
+layout(local_size_x = 64) in;\n\
+layout(set = 0, binding = 0) readonly buffer KeyBuffer { uint keys[]; };\n\
+layout(set = 0, binding = 1) buffer BinBuffer { uint bins[16]; };\n\
+void main() { atomicAdd(bins[binOf(keys[gl_GlobalInvocationID.x])], 1u); }\n",
+    );
+    // As glslang reads it alone: GLSL ES 1.00, with no compute shaders.
+    let e = Kernel::from_path(&main, None, &SourceOptions::default()).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("compute shaders require"), "{text}");
+    assert!(
+        text.contains("Histogram.comp.glsl: the shader has no #version line: give the version its project compiles it with (--glsl-version 460"),
+        "{text}"
+    );
+    let v460 = SourceOptions {
+        glsl_version: Some(GlslVersion::parse("460").unwrap()),
+        ..SourceOptions::default()
+    };
+    let k = Kernel::from_path(&main, None, &v460).unwrap_or_else(|e| panic!("{e}"));
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let mut want = vec![0u32; 16];
+        for key in 0u32..128 {
+            let h = key.wrapping_mul(2246822519);
+            want[((h ^ (h >> 15)) & 15) as usize] += 1;
+        }
+        assert_eq!(histogram(&k, &ctx), want, "{}", ctx.backend_name());
+    }
+    // Errors keep the file's own line numbers, the version given apart.
+    let broken = dir.join("Broken.comp.glsl");
+    write(
+        &broken,
+        b"#include \"Binning.h.glsl\"\nlayout(local_size_x = 1) in;\nvoid main() { binOf(undeclared); }\n",
+    );
+    let e = Kernel::from_path(&broken, None, &v460).unwrap_err();
+    assert!(
+        e.to_string().contains("Broken.comp.glsl:3:") && e.to_string().contains("undeclared"),
+        "{e}"
+    );
+    // A shader's own #version wins: GLSL ES has no doubles, which the
+    // desktop version given would have allowed.
+    let es = dir.join("Es.comp");
+    write(
+        &es,
+        b"#version 310 es\nlayout(local_size_x = 1) in;\nlayout(set = 0, binding = 0) buffer B { float b; };\nvoid main() { double d = 1.0; b = float(d); }\n",
+    );
+    let e = Kernel::from_path(&es, None, &v460).unwrap_err();
+    assert!(e.to_string().contains("Es.comp:4:"), "{e}");
+    // Only the versions with compute shaders parse.
+    assert_eq!(
+        GlslVersion::parse("310es"),
+        Ok(GlslVersion {
+            number: 310,
+            es: true
+        })
+    );
+    assert_eq!(
+        GlslVersion::parse("450core").map(GlslVersion::name),
+        Ok("450".into())
+    );
+    for bad in ["330", "300es", "470", "", "460compatibility"] {
+        assert!(GlslVersion::parse(bad).is_err(), "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use atomport::{BackendChoice, Dialect, Error, Kernel, Lang, SourceOptions};
+use atomport::{BackendChoice, Dialect, Error, GlslVersion, Kernel, Lang, SourceOptions};
 use clap::{Parser, Subcommand};
 
 use atomport::runtime::job::spec::{
@@ -169,16 +169,22 @@ pub(super) struct GlslArgs {
     /// OpenGL GLSL]
     #[arg(long, value_name = "NAME", value_parser = parse_dialect)]
     pub(super) dialect: Option<Dialect>,
+    /// GLSL version of a shader without a #version line, as its project's build gives it
+    /// (460, 450core, 310es: glslang's default version, shaderc's -std); a #version in the
+    /// shader wins
+    #[arg(long, value_name = "VERSION", value_parser = GlslVersion::parse)]
+    pub(super) glsl_version: Option<GlslVersion>,
 }
 
 impl GlslArgs {
-    /// `o` with these defines, include folders and dialect.
+    /// `o` with these defines, include folders, dialect and version.
     pub(super) fn apply(&self, mut o: SourceOptions) -> SourceOptions {
         for d in &self.defines {
             o = o.define(d);
         }
         o.include_dirs = self.include_dirs.clone();
         o.dialect = self.dialect;
+        o.glsl_version = self.glsl_version;
         o
     }
 }

@@ -8,6 +8,8 @@ export interface Options {
   target?: 'native' | 'webgpu';
   /** The GLSL dialect; detected when absent. */
   dialect?: 'vulkan' | 'opengl';
+  /** The GLSL version of a shader without a `#version` line (`460`, `450core`, `310es`), as `--glsl-version`; a `#version` in the shader wins. */
+  glslVersion?: string;
   /** The compute entry point, where a module has several. */
   entry?: string;
   /** `NAME` or `NAME=VALUE`, as `-D` takes them. */

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use atomport::{Dialect, Lang, Platform, SourceOptions};
+use atomport::{Dialect, GlslVersion, Lang, Platform, SourceOptions};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -19,6 +19,9 @@ struct Options {
     target: Option<String>,
     /// `"vulkan"` or `"opengl"`; detected when absent.
     dialect: Option<String>,
+    /// The GLSL version of a shader without a `#version` line (`"460"`,
+    /// `"310es"`), as `--glsl-version` takes it.
+    glsl_version: Option<String>,
     entry: Option<String>,
     /// `NAME` or `NAME=VALUE`, as `-D` takes them.
     defines: Vec<String>,
@@ -44,6 +47,10 @@ impl Options {
             Some("vulkan") => Some(Dialect::Vulkan),
             Some("opengl") => Some(Dialect::OpenGl),
             Some(d) => return Err(format!("dialect: `{d}` is neither `vulkan` nor `opengl`")),
+        };
+        o.glsl_version = match self.glsl_version.as_deref() {
+            None => None,
+            Some(v) => Some(GlslVersion::parse(v).map_err(|e| format!("glslVersion: {e}"))?),
         };
         o = self
             .defines

@@ -463,8 +463,13 @@ fn parse(
     target: TargetEnv,
 ) -> Result<(glslang::Shader<'static>, Vec<(PathBuf, String)>)> {
     let name = opts.display_name();
+    // A version given for shaders without one (glslang then takes it as if
+    // the shader began with it).
+    let version = opts
+        .glsl_version
+        .filter(|_| !crate::GlslVersion::declared_in(source));
     // #include works without the shader naming the extension, as with glslangValidator.
-    let shader_source = ShaderSource::from(with_include_extension(source));
+    let shader_source = ShaderSource::from(with_include_extension(source, version.is_some()));
     let options = CompilerOptions {
         source_language: SourceLanguage::GLSL,
         target: match target {
@@ -485,7 +490,14 @@ fn parse(
                 spirv_version: SpirvVersion::SPIRV1_6,
             },
         },
-        version_profile: None,
+        version_profile: version.map(|v| {
+            let profile = if v.es {
+                glslang::GlslProfile::ES
+            } else {
+                glslang::GlslProfile::Core
+            };
+            (i32::from(v.number), profile)
+        }),
         messages: ShaderMessage::DEFAULT,
     };
     let root = Path::new(&opts.name)
@@ -528,12 +540,20 @@ fn parse(
     let parsed = builder.parse();
     match parsed {
         Ok(shader) => Ok((shader, includer.included)),
-        Err(e) => Err(Error::shader(diagnostics(
-            &e,
-            name,
-            dialect,
-            &sources(source, name, &includer.included),
-        ))),
+        Err(e) => {
+            let mut text = diagnostics(
+                &e,
+                name,
+                dialect,
+                &sources(source, name, &includer.included),
+            );
+            if opts.glsl_version.is_none() && !crate::GlslVersion::declared_in(source) {
+                text.push_str(&format!(
+                    "\n{name}: the shader has no #version line: give the version its project compiles it with (--glsl-version 460, SourceOptions::glsl_version)"
+                ));
+            }
+            Err(Error::shader(text))
+        }
     }
 }
 
@@ -764,8 +784,9 @@ fn initializer_of(decl: &str, name: &str) -> Option<String> {
 }
 
 /// Inserts `#extension GL_GOOGLE_include_directive : enable` after `#version`
-/// when the shader uses `#include` without it.
-fn with_include_extension(source: &str) -> String {
+/// (or first, where `versionless`: the version is given apart) when the
+/// shader uses `#include` without it.
+fn with_include_extension(source: &str, versionless: bool) -> String {
     let uses_include = source
         .lines()
         .any(|l| l.trim_start().starts_with("#include"));
@@ -778,6 +799,12 @@ fn with_include_extension(source: &str) -> String {
         return source.to_string();
     }
     let mut out = String::with_capacity(source.len() + 64);
+    if versionless {
+        // The given version (330 or later) makes `#line 1` the next line's.
+        out.push_str("#extension GL_GOOGLE_include_directive : enable\n#line 1\n");
+        out.push_str(source);
+        return out;
+    }
     let mut done = false;
     for (n, line) in source.split_inclusive('\n').enumerate() {
         out.push_str(line);

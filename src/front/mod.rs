@@ -54,6 +54,59 @@ impl Dialect {
     }
 }
 
+/// A GLSL version with compute shaders, for shaders written without a
+/// `#version` line because their project's build gives one (glslang's
+/// default version, shaderc's `-std`): see [`SourceOptions::glsl_version`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlslVersion {
+    /// 420 to 460 (desktop GLSL, core profile), or 310 and 320 (GLSL ES).
+    pub number: u16,
+    /// GLSL ES rather than desktop GLSL.
+    pub es: bool,
+}
+
+impl GlslVersion {
+    /// Parses `460` (core profile), `450core` or `310es`: the versions
+    /// with compute shaders (desktop 420 with its extension).
+    pub fn parse(s: &str) -> std::result::Result<GlslVersion, String> {
+        let lower = s.trim().to_ascii_lowercase();
+        let (digits, es) = match lower.strip_suffix("es") {
+            Some(d) => (d, true),
+            None => (lower.strip_suffix("core").unwrap_or(&lower), false),
+        };
+        let number = digits.trim().parse::<u16>().ok();
+        let known = |n: u16| {
+            if es {
+                matches!(n, 310 | 320)
+            } else {
+                matches!(n, 420 | 430 | 440 | 450 | 460)
+            }
+        };
+        match number.filter(|&n| known(n)) {
+            Some(number) => Ok(GlslVersion { number, es }),
+            None => Err(format!(
+                "`{s}` is not a GLSL version with compute shaders (420 to 460, or 310es and 320es)"
+            )),
+        }
+    }
+
+    /// The name [`GlslVersion::parse`] reads: `460`, `310es`.
+    pub fn name(self) -> String {
+        format!("{}{}", self.number, if self.es { "es" } else { "" })
+    }
+
+    /// Whether `source` has a `#version` line of its own (whose version
+    /// then wins over a [`SourceOptions::glsl_version`]). A file without
+    /// one is a header or a shader whose build gives its version.
+    pub fn declared_in(source: &str) -> bool {
+        source.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix('#')
+                .is_some_and(|r| r.trim_start().starts_with("version"))
+        })
+    }
+}
+
 /// The Vulkan version GLSL is compiled for (`--target-env`), which sets the
 /// SPIR-V version glslang emits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,6 +401,11 @@ pub struct SourceOptions {
     /// atomics on 1D, 2D, 2D-array and 3D in formats WebGPU can store stay
     /// WGSL storage textures.
     pub images_as_texel_buffers: bool,
+    /// The GLSL version of a shader that has no `#version` line, as its
+    /// project's build gives it (a default version passed to glslang, or
+    /// shaderc's `-std=460`); a `#version` in the shader wins. `None`: such a shader
+    /// is GLSL ES 1.00, as glslang reads it, which has no compute shaders.
+    pub glsl_version: Option<GlslVersion>,
     /// The GLSL dialect; `None` detects it: a shader that names no `set =`
     /// and compiles only under OpenGL's rules (loose uniforms, atomic
     /// counters, blocks without a binding) or whose bindings of different

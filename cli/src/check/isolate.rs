@@ -65,6 +65,9 @@ fn flags(args: &CheckArgs, variants: &[Variant]) -> Vec<String> {
     if let Some(d) = args.glsl.dialect {
         f.extend(["--dialect".into(), d.name().into()]);
     }
+    if let Some(v) = args.glsl.glsl_version {
+        f.extend(["--glsl-version".into(), v.name()]);
+    }
     if let Some(t) = args.target {
         f.extend(["--target".into(), t.name().into()]);
     }

@@ -161,12 +161,7 @@ fn compute_glsl(path: &Path) -> bool {
     }
     let mut head = Vec::new();
     let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
-    read.is_err()
-        || String::from_utf8_lossy(&head).lines().any(|l| {
-            l.trim_start()
-                .strip_prefix('#')
-                .is_some_and(|r| r.trim_start().starts_with("version"))
-        })
+    read.is_err() || atomport::GlslVersion::declared_in(&String::from_utf8_lossy(&head))
 }
 
 /// Checks one shader: its annotations read, its translation made, the
