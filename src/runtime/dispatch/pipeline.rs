@@ -98,10 +98,36 @@ impl Context {
         Arc::new(m)
     }
 
+    /// Refuses, on wgpu's GL backend, a kernel that reads a 1D texture
+    /// through a sampler or `texelFetch`: wgpu keeps 1D textures as GL's 2D
+    /// ones, and the desktop GLSL it writes reads them as 1D ones, so every
+    /// read gives (0, 0, 0, 1) and every size 1, silently. (Storage images
+    /// bind by unit and are unaffected.)
+    fn refuse_sampled_1d_textures_on_gl(&self, kernel: &Kernel) -> Result<()> {
+        if self.info().backend != wgpu::Backend::Gl {
+            return Ok(());
+        }
+        let m = kernel.module();
+        let one_d = m.global_variables.iter().find_map(|(_, g)| {
+            let naga::TypeInner::Image { dim, class, .. } = m.types[g.ty].inner else {
+                return None;
+            };
+            let sampled = !matches!(class, naga::ImageClass::Storage { .. });
+            (dim == naga::ImageDimension::D1 && sampled).then(|| g.name.clone().unwrap_or_default())
+        });
+        match one_d {
+            Some(name) => Err(Error::Unsupported(format!(
+                "the 1D texture `{name}` cannot be read on wgpu's GL backend: wgpu keeps it as a 2D texture that the GLSL it writes reads as a 1D one (every texel (0, 0, 0, 1)); run it on Vulkan, or declare a 2D texture of height 1"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The module `kernel`'s pipeline with `overrides` compiles: formatless
     /// storage images given the bound formats, and this device's memory
     /// decorations and single compare-exchanges.
     fn pipeline_module(&self, kernel: &Kernel, overrides: &Overrides) -> Result<Arc<naga::Module>> {
+        self.refuse_sampled_1d_textures_on_gl(kernel)?;
         let module = if overrides.formats.is_empty() {
             kernel.module().clone()
         } else {
