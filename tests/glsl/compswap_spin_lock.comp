@@ -26,6 +26,9 @@ void main() {
         }
     }
 }
-// run: --groups 4 --buffer Guarded=u32:[0,0,1000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]
+// One workgroup: llvmpipe's GL stops a waiter after 65 535 loop
+// iterations, which a waiter in another workgroup uses up whenever the
+// machine deschedules the holder's thread.
+// run: --groups 1 --buffer Guarded=u32:[0,0,1000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]
 // compare: g=multiset: invocations take the lock in whatever order they win it, so order[] is a permutation of the ids
 // no native: stalls natively on lavapipe: with several subgroups per workgroup and memory barriers inside the lock, Vulkan gives the spinning lanes no forward-progress guarantee
