@@ -360,11 +360,7 @@ fn a_spin_lock_loses_no_update() {
         .find(|b| b.name.as_deref() == Some("Guarded"));
     assert!(guarded.is_some_and(|b| b.coherent), "{:#?}", k.bindings());
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        // llvmpipe's GL stops a waiter after 65 535 loop iterations, which
-        // a waiter in another workgroup uses up whenever the machine
-        // deschedules the holder's thread: one workgroup there, whose
-        // lanes take turns within one thread.
-        let groups = if ctx.backend_name() == "gl" { 1 } else { 16 };
+        let groups = common::spin_lock_groups(&ctx, 16);
         let n = groups * 64;
         let mut rng = common::Rng(0x10c4);
         let amounts: Vec<u32> = (0..n).map(|_| rng.below(1000)).collect();

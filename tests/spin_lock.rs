@@ -133,12 +133,7 @@ fn every_critical_section_runs_once_on_every_backend() {
 fn every_section_runs_once(k: &Kernel) {
     let n = 48;
     for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
-        // llvmpipe's GL runs each workgroup on a thread of its own and
-        // stops a waiter after 65 535 loop iterations: while the machine
-        // deschedules the holder's thread, a waiter in another workgroup
-        // can use them up and give up its section. One workgroup's lanes
-        // take turns within one thread, which no scheduling changes.
-        let groups = if ctx.backend_name() == "gl" { 1 } else { 4 };
+        let groups = common::spin_lock_groups(&ctx, 4);
         let sections = groups * 32;
         let want = ring_model(n, sections);
         let inputs = [("Ring", vec![0u8; 4 * n]), ("Mutex", vec![0u8; 8])];

@@ -808,7 +808,7 @@ fn with_include_extension(source: &str, versionless: bool) -> String {
     let mut done = false;
     for (n, line) in source.split_inclusive('\n').enumerate() {
         out.push_str(line);
-        if !done && line.trim_start().starts_with("#version") {
+        if !done && crate::GlslVersion::is_version_line(line) {
             if !line.ends_with('\n') {
                 out.push('\n');
             }

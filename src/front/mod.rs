@@ -99,11 +99,15 @@ impl GlslVersion {
     /// then wins over a [`SourceOptions::glsl_version`]). A file without
     /// one is a header or a shader whose build gives its version.
     pub fn declared_in(source: &str) -> bool {
-        source.lines().any(|l| {
-            l.trim_start()
-                .strip_prefix('#')
-                .is_some_and(|r| r.trim_start().starts_with("version"))
-        })
+        source.lines().any(Self::is_version_line)
+    }
+
+    /// Whether `line` is a `#version` directive (`# version` too, as the
+    /// preprocessor allows).
+    pub(crate) fn is_version_line(line: &str) -> bool {
+        line.trim_start()
+            .strip_prefix('#')
+            .is_some_and(|r| r.trim_start().starts_with("version"))
     }
 }
 

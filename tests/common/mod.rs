@@ -43,6 +43,19 @@ pub fn contexts_with_timeout(features: wgpu::Features, timeout: Duration) -> Vec
     out
 }
 
+/// How many workgroups a spin-lock test dispatches on `ctx`: `groups`, or
+/// one on GL. llvmpipe's GL stops a waiter after 65 535 loop iterations,
+/// which a waiter in another workgroup uses up whenever the machine
+/// deschedules the holder's thread; one workgroup's lanes take turns within
+/// one thread, which no scheduling changes.
+pub fn spin_lock_groups(ctx: &Context, groups: u32) -> u32 {
+    if ctx.backend_name() == "gl" {
+        1
+    } else {
+        groups
+    }
+}
+
 /// [`contexts`] asking each adapter for those of `wanted` it has (so that
 /// cases needing a feature run where it exists and are skipped elsewhere).
 pub fn contexts_with_available(wanted: wgpu::Features) -> Vec<Context> {
