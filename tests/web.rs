@@ -422,6 +422,28 @@ fn check_the_package(web: &Path) {
     let mut after = cases[0].clone();
     after["async"] = true.into();
     cases.push(after);
+    // A pass written without #version, as a build that gives glslang its
+    // version writes it: the package takes the version as the CLI does.
+    let versionless = "layout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) buffer B { uint b[]; };\nvoid main() { atomicAdd(b[gl_GlobalInvocationID.x % 4u], 1u); }\n";
+    let v460 = Kernel::from_glsl(
+        versionless,
+        &SourceOptions {
+            glsl_version: Some(atomport::GlslVersion::parse("460").unwrap()),
+            ..SourceOptions::named("versionless.comp")
+        },
+    )
+    .unwrap();
+    let at_version = cases.len();
+    cases.push(serde_json::json!({
+        "name": "versionless.comp",
+        "source": versionless,
+        "options": { "glslVersion": "460" },
+    }));
+    cases.push(serde_json::json!({
+        "name": "versionless.comp",
+        "source": versionless,
+        "options": { "glslVersion": "330" },
+    }));
     cases.push(serde_json::json!({
         "name": "syntax.comp",
         "source": "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { int x = ; }\n",
@@ -468,6 +490,20 @@ fn check_the_package(web: &Path) {
         got[timed_out + 1]["translation"],
         expected[0],
         "the translation after a timeout, on a fresh worker"
+    );
+    assert_eq!(
+        got[at_version]["translation"],
+        serde_json::to_value(Translation::of_kernel(&v460)).unwrap(),
+        "a versionless shader at the version given"
+    );
+    let bad_version = &got[at_version + 1]["error"];
+    assert_eq!(bad_version["kind"], "usage", "{bad_version}");
+    assert!(
+        bad_version["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("glslVersion: `330` is not a GLSL version with compute shaders"),
+        "{bad_version}"
     );
     let usage = &got[got.len() - 1]["error"];
     assert_eq!(usage["kind"], "usage", "{usage}");
