@@ -248,21 +248,25 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
         .map(|(v, _, _)| v)
         .collect();
     let mut qualified = Qualified::default();
+    // Whether the shader has a coherent or volatile decoration: only then do
+    // the decorations change (and the index with them).
+    let mut decorated = false;
     for a in &m.module().annotations {
-        let (target, decoration) = match a.class.opcode {
-            Op::Decorate => (a.operands.first().and_then(id), a.operands.get(1)),
-            Op::MemberDecorate => (a.operands.first().and_then(id), a.operands.get(2)),
-            _ => continue,
+        let Some(decoration) = qualifier(a) else {
+            continue;
         };
-        let Some(target) = target else { continue };
-        let volatile = match decoration {
-            Some(Operand::Decoration(Decoration::Coherent)) => false,
-            Some(Operand::Decoration(Decoration::Volatile)) => true,
-            _ => continue,
-        };
-        if counter_types.contains(&target) || counter_vars.contains(&target) {
+        decorated = true;
+        let target = a.operands.first().and_then(id);
+        if target.is_some_and(|t| counter_types.contains(&t) || counter_vars.contains(&t)) {
             continue;
         }
+        let is_volatile = decoration == Decoration::Volatile;
+        if is_volatile {
+            volatile = true;
+        } else {
+            coherent = true;
+        }
+        let Some(target) = target else { continue };
         // Buffers only: WGSL's `@coherent` and `@volatile` are for the
         // storage address space (a coherent image keeps the warning alone).
         // GLSL treats volatile memory as coherent too.
@@ -275,7 +279,7 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
             })
             .map(|(v, _, _)| v)
             .collect();
-        if volatile {
+        if is_volatile {
             qualified.volatile.extend(&buffers);
         }
         qualified.coherent.extend(buffers);
@@ -301,36 +305,10 @@ pub fn relax_memory_model(m: &mut Model) -> Result<(Vec<Warning>, Qualified)> {
     {
         *model = MemoryModel::GLSL450;
     }
-    // Decorations change (and the index with them) only where the shader
-    // has a coherent or volatile one.
-    let qualifier = |a: &Instruction| {
-        let decoration = match a.class.opcode {
-            Op::Decorate => a.operands.get(1),
-            Op::MemberDecorate => a.operands.get(2),
-            _ => None,
-        };
-        match decoration {
-            Some(&Operand::Decoration(d @ (Decoration::Coherent | Decoration::Volatile))) => {
-                Some(d)
-            }
-            _ => None,
-        }
-    };
-    if m.module()
-        .annotations
-        .iter()
-        .any(|a| qualifier(a).is_some())
-    {
-        m.module_mut().annotations.retain(|a| {
-            let target = a.operands.first().and_then(id).unwrap_or(0);
-            let glslangs = counter_types.contains(&target) || counter_vars.contains(&target);
-            match qualifier(a) {
-                Some(Decoration::Coherent) => coherent |= !glslangs,
-                Some(_) => volatile |= !glslangs,
-                None => return true,
-            }
-            false
-        });
+    if decorated {
+        m.module_mut()
+            .annotations
+            .retain(|a| qualifier(a).is_none());
     }
     let mut warnings = Vec::new();
     if ordered {
@@ -367,6 +345,20 @@ pub struct Qualified {
     pub coherent: Vec<Word>,
     /// Declared `volatile`.
     pub volatile: Vec<Word>,
+}
+
+/// The `Coherent` or `Volatile` an `OpDecorate` or `OpMemberDecorate`
+/// gives, if it gives one.
+fn qualifier(a: &Instruction) -> Option<Decoration> {
+    let decoration = match a.class.opcode {
+        Op::Decorate => a.operands.get(1),
+        Op::MemberDecorate => a.operands.get(2),
+        _ => None,
+    };
+    match decoration {
+        Some(&Operand::Decoration(d @ (Decoration::Coherent | Decoration::Volatile))) => Some(d),
+        _ => None,
+    }
 }
 
 /// Drops the memory-model operands of loads, stores, copies and image
