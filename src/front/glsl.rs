@@ -30,13 +30,18 @@ struct Includer {
     /// Every file included, as found, with its text (the initializers of
     /// loose uniforms are read from it).
     included: Vec<(PathBuf, String)>,
-    /// The last `"x"` not found: (header, includer, the folder searched
-    /// before the include dirs), for the message of the system search that follows.
-    missed_local: Option<(String, String, PathBuf)>,
-    /// Why the last `"x"` found was refused: (header, includer, why). glslang
-    /// asks again as a system include after any local answer it cannot use,
-    /// and that answer gives the reason.
-    refused_local: Option<(String, String, String)>,
+    /// What the last `"x"` search could not answer: (header, includer,
+    /// why). glslang asks again as a system include after any local answer
+    /// it cannot use, and that answer gives the reason.
+    local: Option<(String, String, Unanswered)>,
+}
+
+/// Why a `"x"` search gave glslang no answer it can use.
+enum Unanswered {
+    /// Not found: the folder searched before the include dirs.
+    Missed(PathBuf),
+    /// Found but refused, and why.
+    Refused(String),
 }
 
 impl IncludeHandler for Includer {
@@ -47,14 +52,15 @@ impl IncludeHandler for Includer {
         includer: &str,
         depth: usize,
     ) -> Option<IncludeResult> {
-        if ty == IncludeType::System
-            && let Some((_, _, why)) = self
-                .refused_local
-                .take()
-                .filter(|(h, i, _)| h == header && i == includer)
+        let missed = match self
+            .local
+            .take()
+            .filter(|(h, i, _)| ty == IncludeType::System && h == header && i == includer)
         {
-            return Some(refusal(why));
-        }
+            Some((_, _, Unanswered::Refused(why))) => return Some(refusal(why)),
+            Some((_, _, Unanswered::Missed(folder))) => Some(folder),
+            None => None,
+        };
         if depth > MAX_INCLUDE_DEPTH {
             return Some(refusal(format!(
                 "`{header}` nests includes more than {MAX_INCLUDE_DEPTH} deep (is an include recursive?)"
@@ -74,7 +80,6 @@ impl IncludeHandler for Includer {
             .iter()
             .find_map(|c| self.files.iter().find(|(p, _)| same_path(p, c)))
         {
-            self.missed_local = None;
             self.included.push((found.clone(), data.clone()));
             return Some(IncludeResult {
                 name: found.display().to_string(),
@@ -88,12 +93,12 @@ impl IncludeHandler for Includer {
         }
         let Some(found) = candidates.into_iter().find(|p| p.exists()) else {
             if ty == IncludeType::Local {
-                self.missed_local = Some((header.into(), includer.into(), base));
+                let missed = Unanswered::Missed(base);
+                self.local = Some((header.into(), includer.into(), missed));
                 return None;
             }
-            return Some(self.not_found(header, includer, base));
+            return Some(self.not_found(header, base, missed));
         };
-        self.missed_local = None;
         match super::read_text(&found, super::MAX_SOURCE_BYTES, "shader").and_then(|data| {
             if data.contains('\0') {
                 Err(Error::shader(format!(
@@ -117,7 +122,7 @@ impl IncludeHandler for Includer {
                 if ty == IncludeType::System {
                     return Some(refusal(why));
                 }
-                self.refused_local = Some((header.into(), includer.into(), why));
+                self.local = Some((header.into(), includer.into(), Unanswered::Refused(why)));
                 None
             }
         }
@@ -155,19 +160,16 @@ fn same_path(a: &Path, b: &Path) -> bool {
 
 impl Includer {
     /// glslang's answer for a header found nowhere: no name, and the message
-    /// it prints as its data (`'#include' : MESSAGE for header name: x`).
-    fn not_found(&mut self, header: &str, includer: &str, base: PathBuf) -> IncludeResult {
+    /// it prints as its data (`'#include' : MESSAGE for header name: x`);
+    /// `missed`, the folder a `"x"` search looked in first.
+    fn not_found(&self, header: &str, base: PathBuf, missed: Option<PathBuf>) -> IncludeResult {
         let shown = |p: &Path| {
             let s = p.display().to_string();
             if s.is_empty() { ".".to_string() } else { s }
         };
         let dirs: Vec<String> = self.dirs.iter().map(|d| shown(d)).collect();
-        let quoted = self
-            .missed_local
-            .take()
-            .filter(|(h, i, _)| h == header && i == includer);
-        let data = match quoted {
-            Some((_, _, local)) => {
+        let data = match missed {
+            Some(local) => {
                 let mut folders = vec![shown(&local)];
                 folders.extend(dirs.iter().map(|d| format!("{d} (-I)")));
                 format!("`{header}` is not in {}", folders.join(", "))
@@ -465,9 +467,8 @@ fn parse(
     let name = opts.display_name();
     // A version given for shaders without one (glslang then takes it as if
     // the shader began with it).
-    let version = opts
-        .glsl_version
-        .filter(|_| !crate::GlslVersion::declared_in(source));
+    let declared = crate::GlslVersion::declared_in(source);
+    let version = opts.glsl_version.filter(|_| !declared);
     // #include works without the shader naming the extension, as with glslangValidator.
     let shader_source = ShaderSource::from(with_include_extension(source, version.is_some()));
     let options = CompilerOptions {
@@ -509,8 +510,7 @@ fn parse(
         root,
         files: opts.files.clone(),
         included: Vec::new(),
-        missed_local: None,
-        refused_local: None,
+        local: None,
     };
     let defines: Vec<(&str, Option<&str>)> = opts
         .defines
@@ -547,7 +547,7 @@ fn parse(
                 dialect,
                 &sources(source, name, &includer.included),
             );
-            if opts.glsl_version.is_none() && !crate::GlslVersion::declared_in(source) {
+            if opts.glsl_version.is_none() && !declared {
                 text.push_str(&format!(
                     "\n{name}: the shader has no #version line: give the version its project compiles it with (--glsl-version 460, SourceOptions::glsl_version)"
                 ));
