@@ -477,14 +477,16 @@ fn check_the_package(web: &Path) {
             c["name"]
         );
     }
-    let bomb = &got[timed_out]["error"];
-    assert_eq!(bomb["kind"], "timeout", "{bomb}");
-    assert!(
-        bomb["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("translating bomb.comp did not finish within 2 s"),
-        "{bomb}"
+    // Case `i` was refused with an error of `kind` whose message starts so.
+    let refused = |i: usize, kind: &str, starts: &str| {
+        let e = &got[i]["error"];
+        assert_eq!(e["kind"], kind, "{e}");
+        assert!(e["message"].as_str().unwrap().starts_with(starts), "{e}");
+    };
+    refused(
+        timed_out,
+        "timeout",
+        "translating bomb.comp did not finish within 2 s",
     );
     assert_eq!(
         got[timed_out + 1]["translation"],
@@ -496,24 +498,12 @@ fn check_the_package(web: &Path) {
         serde_json::to_value(Translation::of_kernel(&v460)).unwrap(),
         "a versionless shader at the version given"
     );
-    let bad_version = &got[at_version + 1]["error"];
-    assert_eq!(bad_version["kind"], "usage", "{bad_version}");
-    assert!(
-        bad_version["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("glslVersion: `330` is not a GLSL version with compute shaders"),
-        "{bad_version}"
+    refused(
+        at_version + 1,
+        "usage",
+        "glslVersion: `330` is not a GLSL version with compute shaders",
     );
-    let usage = &got[got.len() - 1]["error"];
-    assert_eq!(usage["kind"], "usage", "{usage}");
-    assert!(
-        usage["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("target: `gpu`"),
-        "{usage}"
-    );
+    refused(got.len() - 1, "usage", "target: `gpu`");
     let e = &got[got.len() - 2]["error"];
     assert_eq!(
         (&e["kind"], &e["file"], &e["line"], &e["column"]),

@@ -129,10 +129,15 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()
         let path = entry.path();
         if kind.is_dir() {
             walk(&path, out, depth + 1)?;
-        } else if path.extension().is_some_and(|e| e == "comp" || e == "spv")
-            || path.extension().is_some_and(|e| e == "glsl") && compute_glsl(&path)
-        {
-            out.push(path);
+        } else {
+            let shader = match path.extension().and_then(|e| e.to_str()) {
+                Some("comp" | "spv") => true,
+                Some("glsl") => compute_glsl(&path),
+                _ => false,
+            };
+            if shader {
+                out.push(path);
+            }
         }
     }
     Ok(())
