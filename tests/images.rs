@@ -7,6 +7,7 @@ mod common;
 use atomport::validate::conformance::{Scale, image_size};
 use atomport::{
     Bind, Error, Image, ImageDesc, ImageDim, ImageFormat, Kernel, SourceOptions, TexelAddress,
+    Texture, TextureDesc, TextureDim,
 };
 
 fn desc(dim: ImageDim, format: ImageFormat) -> ImageDesc {
@@ -336,5 +337,95 @@ void main() { imageStore(img, ivec3(0), vec4(1.0, 0.0, 0.5, 1.0)); }
             ctx.backend_name()
         );
         assert!(texels[1..].iter().all(|t| *t == 0));
+    }
+}
+
+/// A volumetric pass in the style of froxel renderers: each invocation
+/// marches one column along z, reading one 3D image and writing the running
+/// sums into another, slice by slice. Every slice must hold its sums (CPU
+/// model). wgpu's GL backend binds a 3D storage texture's first slice only,
+/// so there the storage-texture translation is refused, naming the image
+/// and what runs instead; held in texel buffers it runs on every backend.
+#[test]
+fn a_3d_storage_image_keeps_every_slice() {
+    let src = "#version 450
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0, r32f) uniform readonly image3D density;
+layout(set = 0, binding = 1, rgba32f) uniform writeonly image3D marched;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    ivec3 size = imageSize(marched);
+    if (any(greaterThanEqual(p, size.xy))) return;
+    float sum = 0.0;
+    for (int z = 0; z < size.z; z++) {
+        sum += imageLoad(density, ivec3(p, z)).x;
+        imageStore(marched, ivec3(p, z), vec4(sum, float(z), float(p.x), float(p.y)));
+    }
+}
+";
+    let (w, h, d) = (5u32, 3u32, 4u32);
+    let density: Vec<f32> = (0..w * h * d).map(|t| (t % 7) as f32 + 0.5).collect();
+    // Texel order: x fastest, then y, then slice.
+    let mut model = Vec::new();
+    for z in 0..d {
+        for y in 0..h {
+            for x in 0..w {
+                let sum: f32 = (0..=z)
+                    .map(|k| density[((k * h + y) * w + x) as usize])
+                    .sum();
+                model.push([sum, z as f32, x as f32, y as f32]);
+            }
+        }
+    }
+    let storage = Kernel::from_glsl(src, &SourceOptions::named("march.comp")).unwrap();
+    let mut opts = SourceOptions::named("march.comp");
+    opts.images_as_texel_buffers = true;
+    let buffered = Kernel::from_glsl(src, &opts).unwrap();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let gl = ctx.backend_name() == "gl";
+        // Storage textures, as the kernel made by default binds them.
+        let input = TextureDesc::new(TextureDim::D3, wgpu::TextureFormat::R32Float, &[w, h, d], 1);
+        let input = Texture::from_data(&ctx, input.unwrap(), bytemuck::cast_slice(&density));
+        let out = TextureDesc::new(
+            TextureDim::D3,
+            wgpu::TextureFormat::Rgba32Float,
+            &[w, h, d],
+            1,
+        );
+        let out = Texture::zeroed(&ctx, out.unwrap()).unwrap();
+        let ran = ctx.dispatch_and_read(
+            &storage,
+            [2, 1, 1],
+            &[
+                Bind::named("density", &input.unwrap()),
+                Bind::named("marched", &out),
+            ],
+        );
+        if gl {
+            let e = ran.unwrap_err();
+            assert!(matches!(e, Error::Unsupported(_)), "gl: {e}");
+            let e = e.to_string();
+            assert!(
+                e.starts_with("the 3D storage image `") && e.contains("--texel-buffers"),
+                "gl: {e}"
+            );
+        } else {
+            let got = ran.unwrap_or_else(|e| panic!("{}: {e}", ctx.backend_name()));
+            let got: Vec<[f32; 4]> = bytemuck::cast_slice(&got[1]).to_vec();
+            assert_eq!(got, model, "storage textures on {}", ctx.backend_name());
+        }
+        // Texel buffers, on every backend.
+        let input = ImageDesc::new(ImageDim::D3, ImageFormat::R32Float, &[w, h, d], 1).unwrap();
+        let input = Image::from_texels(&ctx, input, &density).unwrap();
+        let out = ImageDesc::new(ImageDim::D3, ImageFormat::Rgba32Float, &[w, h, d], 1).unwrap();
+        let out = Image::zeroed(&ctx, out).unwrap();
+        ctx.dispatch(
+            &buffered,
+            [2, 1, 1],
+            &[Bind::image(0, 0, &input), Bind::image(0, 1, &out)],
+        )
+        .unwrap_or_else(|e| panic!("texel buffers on {}: {e}", ctx.backend_name()));
+        let got: Vec<[f32; 4]> = out.read(&ctx).unwrap();
+        assert_eq!(got, model, "texel buffers on {}", ctx.backend_name());
     }
 }

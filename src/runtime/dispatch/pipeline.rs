@@ -98,36 +98,62 @@ impl Context {
         Arc::new(m)
     }
 
-    /// Refuses, on wgpu's GL backend, a kernel that reads a 1D texture
-    /// through a sampler or `texelFetch`: wgpu keeps 1D textures as GL's 2D
-    /// ones, and the desktop GLSL it writes reads them as 1D ones, so every
-    /// read gives (0, 0, 0, 1) and every size 1, silently. (Storage images
-    /// bind by unit and are unaffected.)
-    fn refuse_sampled_1d_textures_on_gl(&self, kernel: &Kernel) -> Result<()> {
+    /// Refuses, on wgpu's GL backend, a kernel with a texture that backend
+    /// binds wrongly, silently, naming the first such texture:
+    /// - a 1D texture read through a sampler or `texelFetch`: wgpu keeps
+    ///   1D textures as GL's 2D ones, and the desktop GLSL it writes reads
+    ///   them as 1D ones, so every read gives (0, 0, 0, 1) and every size 1
+    ///   (1D storage images bind by unit and are unaffected);
+    /// - a 3D storage image: wgpu binds one layer of it (`glBindImageTexture`
+    ///   with `layered` false, as for a 2D image), so only slice 0 is seen:
+    ///   stores to the other slices are lost and loads read slice 0. Held
+    ///   in a texel buffer, the image is a storage buffer and runs.
+    fn refuse_what_gl_binds_wrongly(&self, kernel: &Kernel) -> Result<()> {
         if self.info().backend != wgpu::Backend::Gl {
             return Ok(());
         }
         let m = kernel.module();
-        let one_d = m.global_variables.iter().find_map(|(_, g)| {
+        let wrong = m.global_variables.iter().find_map(|(_, g)| {
             let naga::TypeInner::Image { dim, class, .. } = m.types[g.ty].inner else {
                 return None;
             };
-            let sampled = !matches!(class, naga::ImageClass::Storage { .. });
-            (dim == naga::ImageDimension::D1 && sampled).then(|| g.name.clone().unwrap_or_default())
+            let storage = matches!(class, naga::ImageClass::Storage { .. });
+            let name = || g.name.clone().unwrap_or_default();
+            match dim {
+                naga::ImageDimension::D1 if !storage => Some(format!(
+                    "the 1D texture `{}` cannot be read on wgpu's GL backend: wgpu keeps it as a 2D texture that the GLSL it writes reads as a 1D one (every texel (0, 0, 0, 1)); run it on Vulkan, or declare a 2D texture of height 1",
+                    name()
+                )),
+                naga::ImageDimension::D3 if storage => {
+                    // A formatless image stays a storage texture whatever
+                    // the options: only Vulkan is left to it.
+                    let formatless = g.binding.as_ref().is_some_and(|rb| {
+                        kernel.bindings().iter().any(|b| {
+                            (b.group, b.binding) == (rb.group, rb.binding)
+                                && b.texture.as_ref().is_some_and(|t| t.format_from_host)
+                        })
+                    });
+                    let instead = if formatless {
+                        ""
+                    } else {
+                        ", or translate with images held in texel buffers (--texel-buffers, SourceOptions::images_as_texel_buffers)"
+                    };
+                    Some(format!(
+                        "the 3D storage image `{}` cannot be used on wgpu's GL backend: wgpu binds only its first slice (stores to the others are lost, loads read slice 0); run it on Vulkan{instead}",
+                        name()
+                    ))
+                }
+                _ => None,
+            }
         });
-        match one_d {
-            Some(name) => Err(Error::Unsupported(format!(
-                "the 1D texture `{name}` cannot be read on wgpu's GL backend: wgpu keeps it as a 2D texture that the GLSL it writes reads as a 1D one (every texel (0, 0, 0, 1)); run it on Vulkan, or declare a 2D texture of height 1"
-            ))),
-            None => Ok(()),
-        }
+        wrong.map_or(Ok(()), |why| Err(Error::Unsupported(why)))
     }
 
     /// The module `kernel`'s pipeline with `overrides` compiles: formatless
     /// storage images given the bound formats, and this device's memory
     /// decorations and single compare-exchanges.
     fn pipeline_module(&self, kernel: &Kernel, overrides: &Overrides) -> Result<Arc<naga::Module>> {
-        self.refuse_sampled_1d_textures_on_gl(kernel)?;
+        self.refuse_what_gl_binds_wrongly(kernel)?;
         let module = if overrides.formats.is_empty() {
             kernel.module().clone()
         } else {
