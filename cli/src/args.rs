@@ -119,7 +119,8 @@ pub(super) struct ShaderArgs {
     #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
     pub(super) target_env: Option<atomport::TargetEnv>,
     /// Hold every storage image in a texel buffer (as atomic ones are), not only those WebGPU
-    /// cannot store: for adapters that give a format no storage binding (DX12 through vkd3d)
+    /// cannot store: for adapters that give a format no storage binding (DX12 through vkd3d),
+    /// and for 3D images on GL (wgpu binds their first slice only)
     #[arg(long)]
     pub(super) texel_buffers: bool,
     /// What the translation is for: native (wgpu's native backends) or webgpu (a browser's
@@ -419,6 +420,11 @@ pub(super) struct CheckArgs {
     /// The translation checked: native, or webgpu (the browser's, run natively) [default: native]
     #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
     pub(super) target: Option<atomport::Platform>,
+    /// Hold every storage image of a declared format in a texel buffer in the translation
+    /// checked (as `run --texel-buffers`): for adapters that give a format no storage binding
+    /// (DX12 through vkd3d), and for 3D images on GL (wgpu binds their first slice only)
+    #[arg(long)]
+    pub(super) texel_buffers: bool,
     /// Backends the translation runs on (vulkan, metal, dx12, gl), comma-separated [default:
     /// every backend present]
     #[arg(long, value_name = "A,B", value_parser = parse_backends)]

@@ -71,6 +71,9 @@ fn flags(args: &CheckArgs, variants: &[Variant]) -> Vec<String> {
     if let Some(t) = args.target {
         f.extend(["--target".into(), t.name().into()]);
     }
+    if args.texel_buffers {
+        f.push("--texel-buffers".into());
+    }
     if let Some(b) = &args.backends {
         let names: Vec<&str> = b.0.iter().map(|b| b.name()).collect();
         f.extend(["--backends".into(), names.join(",")]);

@@ -187,6 +187,7 @@ fn one(
         args.target.unwrap_or_default()
     };
     opts.timeout = Some(args.timeout);
+    opts.images_as_texel_buffers = args.texel_buffers;
     let opts = annotations.apply(opts).map_err(|e| e.to_string())?;
     let kernel = Kernel::from_path(path, None, &opts).map_err(|e| e.to_string())?;
     let not_run = |reason: String| Report {
@@ -288,6 +289,11 @@ fn text(checked: &[Checked]) -> String {
                     r.verdict.name(),
                     r.seconds
                 );
+                if r.verdict != Verdict::NotRun {
+                    for line in not_run_lines(&r.runs) {
+                        outln!(o, "  {line}");
+                    }
+                }
                 for run in r.runs.iter().filter(|x| x.verdict == Verdict::Differs) {
                     let well = if run.variant.well_formed() {
                         ""
@@ -315,6 +321,35 @@ fn text(checked: &[Checked]) -> String {
     }
     outln!(o, "{}", summary(checked));
     o
+}
+
+/// The runs of a checked shader that did not run, once per backend and
+/// reason, so that a verdict is never read as covering a backend it
+/// skipped: "not run on gl: …", or with the variants where the backend's
+/// other runs ran.
+fn not_run_lines(runs: &[check::Run]) -> Vec<String> {
+    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+    for run in runs.iter().filter(|r| r.verdict == Verdict::NotRun) {
+        let note = run.note.as_deref().unwrap_or("no reason given");
+        match groups
+            .iter_mut()
+            .find(|(b, n, _)| *b == run.backend && *n == note)
+        {
+            Some(g) => g.2.push(run.variant.name()),
+            None => groups.push((&run.backend, note, vec![run.variant.name()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(backend, note, variants)| {
+            let all = runs.iter().filter(|r| r.backend == backend).count() == variants.len();
+            if all {
+                format!("not run on {backend}: {note}")
+            } else {
+                format!("not run on {backend} ({}): {note}", variants.join(", "))
+            }
+        })
+        .collect()
 }
 
 /// `--json`: one array, one object per shader.
