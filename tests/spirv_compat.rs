@@ -204,6 +204,68 @@ fn specialization_constants_fold_every_operation_with_the_values_given() {
     }
 }
 
+/// `spec_sized_shared_tile.comp`'s pulls, from its bodies and constants:
+/// the sum over every body (padding bodies are zero) of
+/// `d * mass / (|d|₁ + soften)`, with GLSL's truncating division.
+fn tile_model(bodies: &[[i32; 4]], tile: i32, soften: i32) -> Vec<[i32; 4]> {
+    bodies
+        .iter()
+        .map(|me| {
+            let mut acc = [0i32; 3];
+            for b in bodies {
+                let d = [b[0] - me[0], b[1] - me[1], b[2] - me[2]];
+                let r = d[0].abs() + d[1].abs() + d[2].abs() + soften;
+                for c in 0..3 {
+                    acc[c] = acc[c].wrapping_add(d[c].wrapping_mul(b[3]) / r);
+                }
+            }
+            [acc[0], acc[1], acc[2], tile]
+        })
+        .collect()
+}
+
+#[test]
+fn a_shared_array_sized_by_a_specialization_constant_takes_the_value_given() {
+    let mut rng = Rng(0x7115);
+    let bodies: Vec<[i32; 4]> = (0..70)
+        .map(|_| {
+            let mut b = [0; 4];
+            for c in &mut b[..3] {
+                *c = rng.below(8192) as i32 - 4096;
+            }
+            b[3] = rng.below(9) as i32;
+            b
+        })
+        .collect();
+    // The default, a tile larger than the workgroup, a smaller one.
+    let sets: [(&[&str], i32, i32); 3] = [
+        (&[], 32, 4),
+        (&["TILE=48"], 48, 4),
+        (&["0=8", "SOFTEN=1"], 8, 1),
+    ];
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        for (specs, tile, soften) in sets {
+            let k = kernel("spec_sized_shared_tile.comp", TargetEnv::Vulkan1_1, specs);
+            let input =
+                Buffer::from_slice(&ctx, bytemuck::cast_slice::<[i32; 4], i32>(&bodies)).unwrap();
+            let out = Buffer::zeroed(&ctx, bodies.len() as u64 * 16).unwrap();
+            ctx.dispatch(
+                &k,
+                [3, 1, 1],
+                &[Bind::named("Bodies", &input), Bind::named("Pulls", &out)],
+            )
+            .unwrap_or_else(|e| panic!("{} {specs:?}: {e}", ctx.backend_name()));
+            let got: Vec<[i32; 4]> = out.read(&ctx).unwrap();
+            assert_eq!(
+                got,
+                tile_model(&bodies, tile, soften),
+                "{} {specs:?}",
+                ctx.backend_name()
+            );
+        }
+    }
+}
+
 #[test]
 fn specialization_errors_name_the_constant_and_list_the_shader_s() {
     let src = source("spec_constant_ops.comp");

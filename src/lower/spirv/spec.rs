@@ -2,9 +2,10 @@
 //! constants where naga could not read them.
 //!
 //! naga reads plain `OpSpecConstant`s as WGSL `override`s, but rejects
-//! `OpSpecConstantOp` (`const uint N = BINS * 2u;`) and ignores a workgroup
+//! `OpSpecConstantOp` (`const uint N = BINS * 2u;`) and an array whose
+//! length is one (`shared vec4 tile[TILE];`), and ignores a workgroup
 //! size made of spec constants (`local_size_x_id`, as a `WorkgroupSize`
-//! built-in or a `LocalSizeId` mode). When a module has either, every
+//! built-in or a `LocalSizeId` mode). When a module has any, every
 //! specialization constant becomes a constant with its value, every
 //! `OpSpecConstantOp` form SPIR-V allows in a shader (arithmetic, bitwise,
 //! logical, comparisons, `Select`, conversions, `CompositeExtract`,
@@ -259,10 +260,21 @@ pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) ->
     let workgroup_size = m.builtin(BuiltIn::WorkgroupSize);
     let local_size_is_spec =
         local_size.is_some_and(|ids| ids.iter().any(|&c| m.op_of(c).is_some_and(is_spec_op)));
+    // An array sized by one (`shared vec4 tile[TILE_SIZE];`, a tiled
+    // n-body's shared memory) is a length naga's reader refuses.
+    let sized_by_spec = |i: &Instruction| {
+        i.class.opcode == Op::TypeArray
+            && i.operands
+                .get(1)
+                .and_then(id)
+                .and_then(|len| m.op_of(len))
+                .is_some_and(is_spec_op)
+    };
     let needs = local_size_is_spec
         || m.module().types_global_values.iter().any(|i| {
             i.class.opcode == Op::SpecConstantOp
                 || (i.result_id == workgroup_size && i.class.opcode == Op::SpecConstantComposite)
+                || sized_by_spec(i)
         });
     let folded = if needs { fold(m)? } else { 0 };
     // Folded or not, the sizes are plain constants now.
