@@ -161,7 +161,7 @@ fn text_output_ends_with_the_summary() {
     assert!(out.contains("copy.comp: exact"), "{out}");
     assert_eq!(
         out.lines().last(),
-        Some("1 exact, 0 order-independent, 0 differ, 0 unchecked, 0 not run")
+        Some("1 exact, 0 order-independent, 0 within rounding, 0 differ, 0 unchecked, 0 not run")
     );
 }
 
@@ -225,6 +225,26 @@ fn a_folder_stands_for_its_shaders_not_its_headers() {
         "#version 450\nlayout(location = 0) out vec4 colour;\nvoid main() { colour = vec4(1.0); }\n",
     )
     .unwrap();
+    // SPIR-V shipped beside the sources: a compute module whose name gives
+    // no stage, another stage by its name, and one by its entry point
+    // (a header, `OpEntryPoint Fragment %1 "main"`: nothing else is read).
+    let doubled = "#version 450\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) buffer Io { float v[]; };\nvoid main() { v[gl_GlobalInvocationID.x] *= 2.0; }\n";
+    let words =
+        atomport::compile_glsl(doubled, &atomport::SourceOptions::named("doubled.comp")).unwrap();
+    std::fs::write(dir.join("doubled.spv"), bytemuck::cast_slice(&words)).unwrap();
+    std::fs::write(dir.join("present.frag.spv"), b"not read").unwrap();
+    let fragment: [u32; 9] = [
+        0x0723_0203,
+        0x0001_0000,
+        0,
+        2,
+        0,
+        4 << 16 | 15,
+        4,
+        1,
+        u32::from_le_bytes(*b"main"),
+    ];
+    std::fs::write(dir.join("blit.spv"), bytemuck::cast_slice(&fragment)).unwrap();
     let o = atomport(&["check", "--json", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -234,14 +254,16 @@ fn a_folder_stands_for_its_shaders_not_its_headers() {
         .iter()
         .map(|r| r["shader"].as_str().unwrap())
         .collect();
-    assert_eq!(shaders.len(), 1, "{v}");
-    assert!(shaders[0].ends_with("scale.comp.glsl"), "{v}");
+    assert_eq!(shaders.len(), 2, "{v}");
+    assert!(shaders[0].ends_with("doubled.spv"), "{v}");
+    assert!(shaders[1].ends_with("scale.comp.glsl"), "{v}");
     assert_eq!(v[0]["verdict"], "exact", "{v}");
+    assert_eq!(v[1]["verdict"], "exact", "{v}");
     // A folder of headers alone holds no compute shader.
     assert_fails(
         &atomport(&["check", dir.join("include").to_str().unwrap()]),
         2,
-        "the folder holds no compute shader (.comp, .spv, .comp.glsl, or .glsl with a #version)",
+        "the folder holds no compute shader (.comp, .comp.glsl, .glsl with a #version, or .spv with a compute entry point)",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

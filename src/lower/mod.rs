@@ -82,6 +82,31 @@ pub(crate) mod fault {
         SpuriousCompareExchange,
         /// Image x and y swapped in the texel index.
         SwappedImageAxes,
+        /// Every 32-bit float literal `steps` representable floats up:
+        /// arithmetic that rounds otherwise (one step), or that is wrong.
+        NudgedFloatLiterals { steps: u32 },
+    }
+
+    /// Moves every 32-bit float literal of `module` (its constants' and
+    /// its functions') `steps` representable floats up.
+    pub(crate) fn nudge_float_literals(module: &mut naga::Module, steps: u32) {
+        let nudge = |e: &mut naga::Expression| {
+            if let naga::Expression::Literal(naga::Literal::F32(v)) = e {
+                *v = (0..steps).fold(*v, |x, _| x.next_up());
+            }
+        };
+        module
+            .global_expressions
+            .iter_mut()
+            .for_each(|(_, e)| nudge(e));
+        let functions = module
+            .functions
+            .iter_mut()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter_mut().map(|e| &mut e.function));
+        for f in functions {
+            f.expressions.iter_mut().for_each(|(_, e)| nudge(e));
+        }
     }
 
     #[cfg(test)]
@@ -537,6 +562,11 @@ fn ir_passes(
     })
     .map_err(unsupported)?;
     literals::fold_literal_conversions(module);
+    for steps in [1, 100_000] {
+        if fault::active(fault::Fault::NudgedFloatLiterals { steps }) {
+            fault::nudge_float_literals(module, steps);
+        }
+    }
     // Drop what the reader left unused (the pre-upgrade copies of atomic structs).
     guard("naga's compaction", || {
         naga::compact::compact(module, naga::compact::KeepUnused::No);

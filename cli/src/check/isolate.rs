@@ -35,19 +35,16 @@ pub(super) fn check(args: &CheckArgs, path: &Path) -> Result<Report, String> {
         match child(args, path, &[v]) {
             Ended::Report(Ok(r)) => runs.extend(r.runs),
             Ended::Report(Err(e)) => return Err(e),
-            Ended::Died(how) => runs.push(Run {
-                variant: v,
-                backend: "native".into(),
-                groups: [0, 0, 0],
-                verdict: Verdict::NotRun,
-                written: 0,
-                rules: Vec::new(),
-                differences: Vec::new(),
-                note: Some(format!(
+            Ended::Died(how) => runs.push(Run::new(
+                v,
+                "native",
+                [0, 0, 0],
+                Verdict::NotRun,
+                0,
+                Some(format!(
                     "the check's process {how} under these inputs (a driver fault, or the original's undefined behaviour, such as an index past a shared array)"
                 )),
-                inputs: Vec::new(),
-            }),
+            )),
         }
     }
     Ok(Report::of_runs(runs, start.elapsed().as_secs_f64()))

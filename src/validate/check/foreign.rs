@@ -92,17 +92,14 @@ pub(super) fn run(
     let mut outputs = (f.run)(&jobs).into_iter();
     let mut runs = Vec::new();
     for p in pending {
-        let mut run = Run {
-            variant: p.variant,
-            backend: f.name.clone(),
-            groups: p.groups,
-            verdict: Verdict::Exact,
-            written: p.written,
-            rules: Vec::new(),
-            differences: Vec::new(),
-            note: None,
-            inputs: Vec::new(),
-        };
+        let mut run = Run::new(
+            p.variant,
+            &f.name,
+            p.groups,
+            Verdict::Exact,
+            p.written,
+            None,
+        );
         match outputs.next() {
             Some(Ok(out)) => {
                 let mut there = p.native.clone();

@@ -74,6 +74,13 @@ pub enum Verdict {
     /// Equal under an order-independent rule, or order-dependent and not
     /// compared.
     OrderIndependent,
+    /// Floats apart by rounding alone (within 1e-4 of each other,
+    /// relatively), everything else equal: the backend's compiler rounded
+    /// the translation's float arithmetic otherwise (GLSL and SPIR-V let a
+    /// compiler fuse a multiply and an add, and give divisions and built-in
+    /// functions error bounds, not exact results), as two drivers running
+    /// the original would.
+    WithinRounding,
     /// Nothing written: nothing proven.
     Unchecked,
     /// It could not run (a limit, a feature the adapter lacks, inputs that
@@ -89,6 +96,7 @@ impl Verdict {
         match self {
             Verdict::Exact => "exact",
             Verdict::OrderIndependent => "order-independent",
+            Verdict::WithinRounding => "within rounding",
             Verdict::Unchecked => "unchecked",
             Verdict::NotRun => "not run",
             Verdict::Differs => "differs",
@@ -114,6 +122,10 @@ pub struct Found {
     pub out_of_range: bool,
     /// Every differing element is a float within 1e-4 of the other, relatively.
     pub float_sums: bool,
+    /// The largest relative distance of two differing floats (0 where no
+    /// float differs).
+    #[serde(default)]
+    pub largest_relative: f64,
 }
 
 /// One variant on one backend.
@@ -130,10 +142,16 @@ pub struct Run {
     /// Words (texel channels for images) the native run changed.
     pub written: usize,
     /// For an order-independent verdict: the rule applied to each
-    /// order-dependent binding (`NAME=multiset`), or `NAME not compared`.
+    /// order-dependent binding (`NAME=multiset`), or `NAME not compared`;
+    /// for one within rounding, the bindings whose floats differ by
+    /// rounding and how far.
     pub rules: Vec<String>,
     /// What differs.
     pub differences: Vec<Found>,
+    /// The bindings whose floats differ by rounding alone, as
+    /// `differences` gives them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounded: Vec<Found>,
     /// Why it did not run, or what else is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -143,6 +161,32 @@ pub struct Run {
     /// it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
+}
+
+impl Run {
+    /// A run of `variant` on `backend` with `groups`, of `verdict`, the
+    /// native run having changed `written` words, with nothing found yet.
+    pub fn new(
+        variant: Variant,
+        backend: &str,
+        groups: [u32; 3],
+        verdict: Verdict,
+        written: usize,
+        note: Option<String>,
+    ) -> Run {
+        Run {
+            variant,
+            backend: backend.to_string(),
+            groups,
+            verdict,
+            written,
+            rules: Vec::new(),
+            differences: Vec::new(),
+            rounded: Vec::new(),
+            note,
+            inputs: Vec::new(),
+        }
+    }
 }
 
 /// A shader's check.
@@ -410,16 +454,8 @@ fn run_variant(
     layouts: &[((u32, u32), Layout)],
     traits: Traits,
 ) -> (Option<(RunOutput, usize)>, Vec<Run>) {
-    let blank = |backend: &str, verdict, written, note: Option<String>| Run {
-        variant: v.variant,
-        backend: backend.to_string(),
-        groups: v.groups,
-        verdict,
-        written,
-        rules: Vec::new(),
-        differences: Vec::new(),
-        note,
-        inputs: Vec::new(),
+    let blank = |backend: &str, verdict, written, note: Option<String>| {
+        Run::new(v.variant, backend, v.groups, verdict, written, note)
     };
     let native = match job::run(&contexts.native, kernel, v.groups, v.res, true) {
         Ok(o) => o,
@@ -532,10 +568,21 @@ fn judge(
         } else {
             None
         };
+        let rounding = || {
+            format!(
+                "{}: {} floats, at most {:.1e} apart relatively",
+                found.binding, found.count, found.largest_relative
+            )
+        };
         match applied {
             Some(rule) => {
                 run.rules.push(rule);
                 run.verdict = run.verdict.max(Verdict::OrderIndependent);
+            }
+            None if found.float_sums => {
+                run.rules.push(rounding());
+                run.rounded.push(found);
+                run.verdict = run.verdict.max(Verdict::WithinRounding);
             }
             None => {
                 run.verdict = Verdict::Differs;
@@ -586,7 +633,7 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
             .find(|(s, _)| *s == (x.group, x.binding))
             .map(|(_, l)| l);
         let buffer = layout.filter(|_| x.kind == "buffer");
-        let (idx, near): (Vec<usize>, Vec<bool>) = match buffer {
+        let (idx, apart): (Vec<usize>, Vec<Option<f64>>) = match buffer {
             Some(l) => buffer_differences(l, &x.bytes, &y.bytes)
                 .into_iter()
                 .unzip(),
@@ -624,7 +671,8 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
                 })
                 .collect(),
             out_of_range,
-            float_sums: near.iter().all(|&n| n),
+            float_sums: apart.iter().all(|a| a.is_some_and(|r| r <= NEAR)),
+            largest_relative: apart.iter().flatten().fold(0.0, |m, &r| r.max(m)),
         });
     }
     out
@@ -654,37 +702,54 @@ fn word(bytes: &[u8], i: usize) -> u32 {
 }
 
 /// The words of two buffers that differ, floats compared as floats; with
-/// each, whether it is a float close to the other ([`near`]).
-fn buffer_differences(l: &Layout, x: &[u8], y: &[u8]) -> Vec<(usize, bool)> {
+/// each, for finite floats, how far apart they are ([`relative`], against
+/// the largest float of `x`, the native run's).
+fn buffer_differences(l: &Layout, x: &[u8], y: &[u8]) -> Vec<(usize, Option<f64>)> {
     let n = x.len().max(y.len()).div_ceil(4);
     let words = l.words(n * 4);
-    let double = |lo: u32, bytes: &[u8], i: usize| {
-        f64::from_bits(u64::from(lo) | u64::from(word(bytes, i + 1)) << 32)
+    let double = |bytes: &[u8], i: usize| {
+        f64::from_bits(u64::from(word(bytes, i)) | u64::from(word(bytes, i + 1)) << 32)
     };
+    // Word i as a float, where the layout says it is one.
+    let float = |bytes: &[u8], i: usize| match words[i].0 {
+        Word::F32 => Some(f64::from(f32::from_bits(word(bytes, i)))),
+        Word::F64 => Some(double(bytes, i)),
+        _ => None,
+    };
+    let largest = largest_finite((0..n).filter_map(|i| float(x, i)));
     (0..n)
         .filter_map(|i| {
-            let (a, b) = (word(x, i), word(y, i));
-            let (p, q) = match words[i].0 {
-                Word::F32 => (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b))),
-                Word::F64 => (double(a, x, i), double(b, y, i)),
+            if words[i].0 == Word::F64High {
                 // Compared with its low word.
-                Word::F64High => return None,
-                _ => {
-                    let missing = (i * 4 >= x.len()) != (i * 4 >= y.len());
-                    return (a != b || missing).then_some((i, false));
-                }
+                return None;
+            }
+            let (Some(p), Some(q)) = (float(x, i), float(y, i)) else {
+                let (a, b) = (word(x, i), word(y, i));
+                let missing = (i * 4 >= x.len()) != (i * 4 >= y.len());
+                return (a != b || missing).then_some((i, None));
             };
-            (!same_f64(p, q)).then_some((i, near(p, q)))
+            (!same_f64(p, q)).then_some((i, relative(p, q, largest)))
         })
         .collect()
 }
 
+/// The largest magnitude among finite `values` (0 for none).
+fn largest_finite(values: impl Iterator<Item = f64>) -> f64 {
+    values
+        .filter(|v| v.is_finite())
+        .fold(0.0, |m, v| v.abs().max(m))
+}
+
 /// Elements of two images' data that differ, floats as floats and no
 /// closer than one rounding `step` of the format ([`rounding_step`]); with
-/// each, whether it is a float close to the other.
-fn data_differences(x: &Data, y: &Data, step: Step) -> Vec<(usize, bool)> {
+/// each, for finite floats, how far apart they are ([`relative`]).
+fn data_differences(x: &Data, y: &Data, step: Step) -> Vec<(usize, Option<f64>)> {
     let n = x.len().max(y.len());
     let (xb, yb) = (x.bits(), y.bits());
+    let largest = match x {
+        Data::F32(v) => largest_finite(v.iter().map(|&f| f64::from(f))),
+        _ => 0.0,
+    };
     (0..n)
         .filter_map(|i| match (x, y) {
             (Data::F32(a), Data::F32(b)) => match (a.get(i), b.get(i)) {
@@ -692,11 +757,11 @@ fn data_differences(x: &Data, y: &Data, step: Step) -> Vec<(usize, bool)> {
                     let (p, q) = (f64::from(*p), f64::from(*q));
                     let within =
                         (p - q).abs() <= step.absolute.max(step.relative * p.abs().max(q.abs()));
-                    (!same_f64(p, q) && !within).then_some((i, near(p, q)))
+                    (!same_f64(p, q) && !within).then_some((i, relative(p, q, largest)))
                 }
-                _ => Some((i, false)),
+                _ => Some((i, None)),
             },
-            _ => (xb.get(i) != yb.get(i)).then_some((i, false)),
+            _ => (xb.get(i) != yb.get(i)).then_some((i, None)),
         })
         .collect()
 }
@@ -733,10 +798,21 @@ fn rounding_step(format: Option<&str>) -> Step {
     }
 }
 
-/// Whether two finite floats are within 1e-4 of each other, relatively:
-/// sums of the same terms added in another order.
-fn near(a: f64, b: f64) -> bool {
-    a.is_finite() && b.is_finite() && (a - b).abs() <= 1e-4 * a.abs().max(b.abs())
+/// How far apart two floats may be, relatively, and still be the same
+/// arithmetic rounded otherwise: sums of the same terms added in another
+/// order, a multiply and an add fused or not, a division or built-in within
+/// its error bound.
+const NEAR: f64 = 1e-4;
+
+/// How far apart two finite floats are, relative to the larger of them or,
+/// for values under a hundredth of the binding's `largest` (the native
+/// run's largest finite float there), to that hundredth: a result that
+/// cancels its terms (`v * damping + f * dt` near 0) keeps their rounding
+/// error, which is small against the terms, not against itself. `None`
+/// where either is not finite.
+fn relative(a: f64, b: f64, largest: f64) -> Option<f64> {
+    (a.is_finite() && b.is_finite())
+        .then(|| (a - b).abs() / a.abs().max(b.abs()).max(largest / 100.0))
 }
 
 /// Floats equal as floats (so -0 equals 0), and any NaN equal to any: no
@@ -825,6 +901,11 @@ fn traits(words: &[u32]) -> Traits {
     }
 }
 
+/// The largest relative distance of the floats a run found apart.
+fn largest(r: &Run) -> f64 {
+    r.rounded.iter().fold(0.0, |m, f| f.largest_relative.max(m))
+}
+
 /// The shader's verdict from its runs: the worst of the well-formed runs
 /// that wrote; where none wrote, of the raw runs that did.
 fn verdict_of(runs: Vec<Run>) -> Report {
@@ -897,6 +978,18 @@ fn verdict_of(runs: Vec<Run>) -> Report {
                 .iter()
                 .find(|r| r.verdict == Verdict::OrderIndependent)
                 .map(|r| r.rules.join("; ")),
+            Verdict::WithinRounding => basis
+                .iter()
+                .filter(|r| r.verdict == Verdict::WithinRounding)
+                .max_by(|a, b| largest(a).total_cmp(&largest(b)))
+                .map(|r| {
+                    format!(
+                        "{} on {}: {}",
+                        r.variant.name(),
+                        r.backend,
+                        r.rules.join("; ")
+                    )
+                }),
             _ if well.is_empty() => Some("only raw inputs made the native run write".to_string()),
             _ => None,
         };

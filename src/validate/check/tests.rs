@@ -167,21 +167,32 @@ fn floats_compare_as_floats() {
     assert!(same_f64(0.0, -0.0));
     assert!(same_f64(f64::NAN, -f64::NAN));
     assert!(!same_f64(1.0, 1.0 + 1e-12));
+    let near = |a, b| relative(a, b, 0.0).is_some_and(|r| r <= NEAR);
     assert!(near(1000.0, 1000.01));
     assert!(!near(1.0, 1.1));
     assert!(!near(f64::INFINITY, f64::INFINITY));
+    assert_eq!(relative(-2.0, -1.5, 0.0), Some(0.25));
+    // A value that cancels its terms is measured against the binding's
+    // scale: 5e-4 and 5.00075e-4 are 1.5e-4 apart relatively, but 7.5e-8
+    // apart is 1e-6 of a hundredth of 7.5.
+    assert!(!near(5e-4, 5.00075e-4));
+    let r = relative(5e-4, 5.00075e-4, 7.5).unwrap();
+    assert!((r - 1e-6).abs() < 1e-12 && r <= NEAR, "{r}");
     let d = data_differences(
         &Data::F32(vec![0.0, f32::NAN, 1.0]),
         &Data::F32(vec![-0.0, -f32::NAN, 2.0]),
         Step::default(),
     );
-    assert_eq!(d, vec![(2, false)]);
+    assert_eq!(d, vec![(2, Some(0.5))]);
     // One rounding step of the format apart: both conversions are allowed.
     let a = Data::F32(vec![1.0, 0.5]);
     let b = Data::F32(vec![1.015625, 0.5 + 1.0 / 255.0]);
     let step = |f| rounding_step(Some(f));
     assert_eq!(data_differences(&a, &b, step("r11f_g11f_b10f")), vec![]);
-    assert_eq!(data_differences(&a, &b, step("rgba8")), vec![(0, false)]);
+    assert_eq!(
+        data_differences(&a, &b, step("rgba8")),
+        vec![(0, Some(0.015625 / 1.015625))]
+    );
     assert_eq!(data_differences(&a, &b, step("r32f")).len(), 2);
 }
 
@@ -218,4 +229,43 @@ fn a_64_bit_integer_is_shown_whole_from_its_low_word() {
     );
     assert_eq!(word_text(Some(Word::Int), None, &bytes, 2), "0x00000007");
     assert_eq!(word_text(Some(Word::Int), None, &bytes, 3), "(missing)");
+}
+
+/// A translation whose float arithmetic rounds otherwise (every literal
+/// one float up, as a driver fusing a multiply and an add would move the
+/// result) is within rounding, on every backend, naming the binding and
+/// how far; one whose literals are 100 000 floats off (about 1 %) differs.
+#[test]
+fn floats_apart_by_rounding_alone_are_within_rounding() {
+    if !native_present() {
+        eprintln!("skipping: no Vulkan adapter with passthrough shaders");
+        return;
+    }
+    const SCALE: &str = r#"#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { float x[]; };
+layout(set = 0, binding = 1) buffer Out { vec2 y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    y[i] = vec2(x[i] * 1.3 + 0.7, x[i] - x[i] * 0.999);
+}
+"#;
+    let opts = CheckOptions::default();
+    assert_eq!(check(&glsl(SCALE), &opts).verdict, Verdict::Exact);
+    let nudged = |steps| inject(Some(Fault::NudgedFloatLiterals { steps }), || glsl(SCALE));
+    let r = check(&nudged(1), &opts);
+    assert_eq!(r.verdict, Verdict::WithinRounding, "{r:#?}");
+    let written: Vec<&Run> = r.runs.iter().filter(|x| x.written > 0).collect();
+    assert!(!written.is_empty());
+    for run in written {
+        assert_eq!(run.verdict, Verdict::WithinRounding, "{run:#?}");
+        assert!(run.differences.is_empty());
+        assert_eq!(run.rounded[0].binding, "Out");
+        assert!(run.rules[0].starts_with("Out: "), "{:?}", run.rules);
+        // x - x * 0.999 cancels: measured against the binding's scale.
+        assert!(run.rounded[0].largest_relative <= NEAR);
+    }
+    assert!(r.reason.unwrap().contains("floats, at most"));
+    let r = check(&nudged(100_000), &opts);
+    assert_eq!(r.verdict, Verdict::Differs, "{r:#?}");
 }
