@@ -110,7 +110,10 @@ pub use error::{Error, FEATURES, Result, ShaderError, WgpuErrorKind};
 /// size, and refusing what is not a regular file before reading anything
 /// (a FIFO would block, `/dev/zero` never ends). For programs that load
 /// user-named inputs beside their shaders, as the CLI loads buffer files.
+/// And which files of a shader folder are compute shaders, by the rule
+/// `atomport check FOLDER` and [`build::translate_dir`] share.
 pub mod files {
+    pub use crate::front::folder::{is_compute_shader, kernel_name};
     pub use crate::front::{MAX_SOURCE_BYTES, read_bounded, read_text};
 }
 pub use front::annotations::Annotations;

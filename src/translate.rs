@@ -188,9 +188,13 @@ pub fn translate_file(path: &Path, opts: &SourceOptions) -> Result<Translation> 
 pub mod build {
     use super::*;
 
-    /// Translates every shader in `dir` (`.comp`, `.spv`, `.wgsl`; `.glsl`
-    /// files are taken for includes) into `OUT_DIR` as `NAME.wgsl` and
-    /// `NAME.bindings.json`, and tells
+    /// Translates every compute shader in `dir` (by the rule of
+    /// [`crate::files::is_compute_shader`]: `.comp`, `.comp.glsl`, a
+    /// `.glsl` with a `#version` line, a `.spv` with a compute entry point;
+    /// and `.wgsl`; headers and other stages are left for what includes
+    /// them) into `OUT_DIR` as `NAME.wgsl` and `NAME.bindings.json`, `NAME`
+    /// the file's [`crate::files::kernel_name`] (two files of one name are
+    /// an error naming both), and tells
     /// cargo to rerun when the folder, a shader or any file it includes
     /// changes. Returns the WGSL files written. Use from `build.rs`:
     ///
@@ -226,21 +230,28 @@ pub mod build {
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
                 p.is_file()
-                    && p.extension()
-                        .and_then(|e| e.to_str())
-                        .is_some_and(|e| matches!(e, "comp" | "spv" | "wgsl"))
+                    && (p.extension().is_some_and(|e| e == "wgsl")
+                        || crate::files::is_compute_shader(p))
             })
             .collect();
         shaders.sort();
+        let mut names: std::collections::HashMap<String, &Path> = Default::default();
+        for path in &shaders {
+            if let Some(other) = names.insert(crate::files::kernel_name(path), path) {
+                return Err(crate::Error::Input(format!(
+                    "{} and {} give one kernel name, `{}`: rename one",
+                    other.display(),
+                    path.display(),
+                    crate::files::kernel_name(path)
+                )));
+            }
+        }
         std::fs::create_dir_all(out).map_err(io(out))?;
         let mut written = Vec::new();
         let mut reruns = vec![dir.to_path_buf()];
         for path in shaders {
             let t = translate_file(&path, opts)?;
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("shader");
+            let stem = crate::files::kernel_name(&path);
             let wgsl = out.join(format!("{stem}.wgsl"));
             std::fs::write(&wgsl, &t.wgsl).map_err(io(&wgsl))?;
             let map = out.join(format!("{stem}.bindings.json"));

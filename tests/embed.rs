@@ -362,10 +362,40 @@ fn translator_api_and_build_script_helper() {
     )
     .unwrap();
     std::fs::write(shaders.join("notes.txt"), "not a shader").unwrap();
+    // A project naming its stages `.glsl`: the compute one is translated,
+    // the fragment one left alone.
+    std::fs::write(
+        shaders.join("blur.comp.glsl"),
+        "#version 450\nlayout(local_size_x = 64) in;\nlayout(set = 0, binding = 0) buffer V { float v[]; };\nvoid main() { uint i = gl_GlobalInvocationID.x; v[i] = 0.5 * v[i]; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        shaders.join("present.frag.glsl"),
+        "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    )
+    .unwrap();
     let out = dir.join("out");
     let (written, reruns) =
         atomport::build::translate_dir_into(&shaders, &out, &SourceOptions::default()).unwrap();
-    assert_eq!(written, [out.join("count.wgsl"), out.join("image.wgsl")]);
+    assert_eq!(
+        written,
+        [
+            out.join("blur.wgsl"),
+            out.join("count.wgsl"),
+            out.join("image.wgsl")
+        ]
+    );
+    // Two files of one kernel name: refused, naming both.
+    std::fs::copy(shaders.join("count.comp"), shaders.join("count.comp.glsl")).unwrap();
+    let e = atomport::build::translate_dir_into(&shaders, &out, &SourceOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("count.comp and ")
+            && e.contains("count.comp.glsl give one kernel name, `count`"),
+        "{e}"
+    );
+    std::fs::remove_file(shaders.join("count.comp.glsl")).unwrap();
     // The folder, both shaders and the include.
     assert!(reruns.contains(&shaders));
     assert!(reruns.contains(&shaders.join("common.glsl")), "{reruns:?}");

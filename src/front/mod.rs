@@ -2,6 +2,7 @@
 
 pub mod annotations;
 pub(crate) mod features;
+pub mod folder;
 #[cfg(feature = "glsl")]
 pub mod glsl;
 pub mod spirv;

@@ -113,8 +113,8 @@ fn expand(paths: &[PathBuf]) -> atomport::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Every shader file under `dir` (links to folders are not followed, so
-/// that a link cycle ends).
+/// Every compute shader file under `dir` ([`atomport::files::is_compute_shader`];
+/// links to folders are not followed, so that a link cycle ends).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()> {
     let io = |source| Error::Io {
         path: dir.to_path_buf(),
@@ -130,91 +130,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> atomport::Result<()
         if kind.is_dir() {
             walk(&path, out, depth + 1)?;
         } else {
-            let shader = match path.extension().and_then(|e| e.to_str()) {
-                Some("comp") => true,
-                Some("spv") => compute_spirv(&path),
-                Some("glsl") => compute_glsl(&path),
-                _ => false,
-            };
-            if shader {
+            if atomport::files::is_compute_shader(&path) {
                 out.push(path);
             }
         }
     }
     Ok(())
-}
-
-/// The stage a shader file's name gives before its extension
-/// (`cull.comp.glsl`, `shade.frag.spv`), if any.
-fn named_stage(path: &Path) -> Option<&str> {
-    const STAGES: [&str; 14] = [
-        "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit",
-        "rchit", "rmiss", "rcall",
-    ];
-    path.file_stem()
-        .map(Path::new)
-        .and_then(Path::extension)
-        .and_then(|s| s.to_str())
-        .filter(|s| STAGES.contains(s))
-}
-
-/// The first 64 KiB of `path`, or `None` where it cannot be read.
-fn head(path: &Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
-    read.ok().map(|_| head)
-}
-
-/// Whether a `.glsl` file found in a folder is a compute shader. Projects
-/// name every stage and their headers `.glsl`: the stage, when the name
-/// gives one (`cull.comp.glsl`, `shade.frag.glsl`), must be compute; a name
-/// without one must have a `#version` line within the first 64 KiB (a
-/// header has none, and without one GLSL ES 1.00 has no compute). A file
-/// that cannot be read is kept, for its error.
-fn compute_glsl(path: &Path) -> bool {
-    if let Some(stage) = named_stage(path) {
-        return stage == "comp";
-    }
-    head(path).is_none_or(|h| atomport::GlslVersion::declared_in(&String::from_utf8_lossy(&h)))
-}
-
-/// Whether a `.spv` file found in a folder is a compute shader. Projects
-/// ship every stage's SPIR-V beside their sources (`particle.vert.spv`,
-/// `particle.comp.spv`): the stage, when the name gives one, must be
-/// compute; a name without one must declare a `GLCompute` entry point
-/// among the instructions of its first 64 KiB (entry points come first).
-/// A file that cannot be read, or is no SPIR-V, is kept, for its error.
-fn compute_spirv(path: &Path) -> bool {
-    const ENTRY_POINT: u32 = 15;
-    const GL_COMPUTE: u32 = 5;
-    if let Some(stage) = named_stage(path) {
-        return stage == "comp";
-    }
-    let Some(bytes) = head(path) else {
-        return true;
-    };
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    let words: Vec<u32> = match words.first() {
-        Some(0x0723_0203) => words,
-        Some(0x0302_2307) => words.iter().map(|w| w.swap_bytes()).collect(),
-        _ => return true,
-    };
-    let mut at = 5;
-    while let Some(&first) = words.get(at) {
-        let (count, op) = ((first >> 16) as usize, first & 0xffff);
-        if count == 0 {
-            return true;
-        }
-        if op == ENTRY_POINT && words.get(at + 1) == Some(&GL_COMPUTE) {
-            return true;
-        }
-        at += count;
-    }
-    false
 }
 
 /// Checks one shader: its annotations read, its translation made, the
