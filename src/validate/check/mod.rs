@@ -11,9 +11,13 @@
 //! by zero, `int()` of an infinity, an index past an array), not as a
 //! translation error. A binding whose native run differs from itself
 //! depends on the order invocations ran in: it is compared by the rule
-//! that fits (`multiset`), or reported as not compared. A variant that
-//! writes nothing proves nothing: a shader no variant makes write is
-//! unchecked, not passed.
+//! that fits (`multiset`), or reported as not compared. Floats that differ
+//! by rounding alone (within 1e-4, relatively) are
+//! [`Verdict::WithinRounding`]: GLSL and SPIR-V let each compiler round
+//! arithmetic its own way, so a backend other than the native run's may;
+//! the verdict names each such binding and how far apart, and passes. A
+//! variant that writes nothing proves nothing: a shader no variant makes
+//! write is unchecked, not passed.
 
 mod foreign;
 pub mod inputs;
@@ -120,7 +124,9 @@ pub struct Found {
     /// where WGSL's clamped indices put an access past the end that the
     /// native run drops: an out-of-range access could explain it.
     pub out_of_range: bool,
-    /// Every differing element is a float within 1e-4 of the other, relatively.
+    /// Every differing element is a float within 1e-4 of the other,
+    /// relatively (to the larger of the two, or to a hundredth of the
+    /// binding's largest float, whichever is more).
     pub float_sums: bool,
     /// The largest relative distance of two differing floats (0 where no
     /// float differs).
