@@ -378,9 +378,26 @@ void main() {
         }
     }
     let storage = Kernel::from_glsl(src, &SourceOptions::named("march.comp")).unwrap();
+    let mut names: Vec<(String, bool)> = storage.storage_3d_images();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("density".to_string(), false),
+            ("marched".to_string(), false)
+        ]
+    );
+    // The translation for GL holds them in texel buffers, as the option does.
+    let needs = storage.required_features();
+    let buffered = storage
+        .refitted_for(Some(wgpu::Backend::Gl), needs)
+        .expect("GL needs another translation")
+        .unwrap();
+    assert!(buffered.storage_3d_images().is_empty());
     let mut opts = SourceOptions::named("march.comp");
     opts.images_as_texel_buffers = true;
-    let buffered = Kernel::from_glsl(src, &opts).unwrap();
+    let optioned = Kernel::from_glsl(src, &opts).unwrap();
+    assert_eq!(buffered.wgsl(), optioned.wgsl());
     for ctx in common::contexts(wgpu::Features::empty()) {
         let gl = ctx.backend_name() == "gl";
         // Storage textures, as the kernel made by default binds them.

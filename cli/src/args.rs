@@ -421,8 +421,9 @@ pub(super) struct CheckArgs {
     #[arg(long, value_name = "TARGET", value_parser = parse_platform)]
     pub(super) target: Option<atomport::Platform>,
     /// Hold every storage image of a declared format in a texel buffer in the translation
-    /// checked (as `run --texel-buffers`): for adapters that give a format no storage binding
-    /// (DX12 through vkd3d), and for 3D images on GL (wgpu binds their first slice only)
+    /// checked, on every backend (as `run --texel-buffers`): for adapters that give a format
+    /// no storage binding (DX12 through vkd3d). GL runs that translation anyway for a kernel
+    /// with a 3D image (wgpu binds a 3D storage texture's first slice only there)
     #[arg(long)]
     pub(super) texel_buffers: bool,
     /// Backends the translation runs on (vulkan, metal, dx12, gl), comma-separated [default:

@@ -390,9 +390,37 @@ impl Kernel {
     /// the forms this translation took are those already, or where there
     /// is no original (WGSL input).
     pub fn refitted(&self, features: wgt::Features) -> Option<Result<Kernel>> {
+        self.refitted_for(None, features)
+    }
+
+    /// As [`Kernel::refitted`], for an adapter of `backend` as well: on
+    /// GL, where wgpu binds a 3D storage texture's first slice only, the
+    /// storage images of a declared format are held in texel buffers
+    /// ([`SourceOptions::images_as_texel_buffers`]), so that a kernel with
+    /// a 3D one runs there.
+    pub fn refitted_for(
+        &self,
+        backend: Option<wgt::Backend>,
+        features: wgt::Features,
+    ) -> Option<Result<Kernel>> {
         let o = self.original.as_deref()?;
-        let fitted = o.opts.clone().fitted_to(features);
-        let forms = |s: &SourceOptions| (s.native_float_atomics, s.binding_arrays, s.int64_pairs);
+        let mut fitted = o.opts.clone().fitted_to(features);
+        if backend == Some(wgt::Backend::Gl)
+            && self
+                .storage_3d_images()
+                .iter()
+                .any(|(_, formatless)| !formatless)
+        {
+            fitted.images_as_texel_buffers = true;
+        }
+        let forms = |s: &SourceOptions| {
+            (
+                s.native_float_atomics,
+                s.binding_arrays,
+                s.int64_pairs,
+                s.images_as_texel_buffers,
+            )
+        };
         if forms(&fitted) == forms(&o.opts) {
             return None;
         }
@@ -407,6 +435,36 @@ impl Kernel {
                 .and_then(|lowered| Kernel::from_lowered(lowered, (words, unbound), glsl, &fitted))
                 .and_then(|k| k.for_target(None, &fitted)),
         )
+    }
+
+    /// The 3D storage images that are storage textures in this
+    /// translation, by name, and whether each was declared without a
+    /// format (such a one stays a texture whatever the options).
+    pub fn storage_3d_images(&self) -> Vec<(String, bool)> {
+        let m = self.module();
+        m.global_variables
+            .iter()
+            .filter_map(|(_, g)| {
+                let ty = match m.types[g.ty].inner {
+                    naga::TypeInner::BindingArray { base, .. } => base,
+                    _ => g.ty,
+                };
+                let naga::TypeInner::Image {
+                    dim: naga::ImageDimension::D3,
+                    class: naga::ImageClass::Storage { .. },
+                    ..
+                } = m.types[ty].inner
+                else {
+                    return None;
+                };
+                let formatless = g.binding.as_ref().is_some_and(|rb| {
+                    self.binding(rb.group, rb.binding)
+                        .and_then(|b| b.texture.as_ref())
+                        .is_some_and(|t| t.format_from_host)
+                });
+                Some((g.name.clone().unwrap_or_default(), formatless))
+            })
+            .collect()
     }
 
     /// The SPIR-V the kernel was translated from (glslang's output for

@@ -114,37 +114,32 @@ impl Context {
         }
         let m = kernel.module();
         let wrong = m.global_variables.iter().find_map(|(_, g)| {
-            let naga::TypeInner::Image { dim, class, .. } = m.types[g.ty].inner else {
+            let naga::TypeInner::Image {
+                dim: naga::ImageDimension::D1,
+                class,
+                ..
+            } = m.types[g.ty].inner
+            else {
                 return None;
             };
-            let storage = matches!(class, naga::ImageClass::Storage { .. });
-            let name = || g.name.clone().unwrap_or_default();
-            match dim {
-                naga::ImageDimension::D1 if !storage => Some(format!(
-                    "the 1D texture `{}` cannot be read on wgpu's GL backend: wgpu keeps it as a 2D texture that the GLSL it writes reads as a 1D one (every texel (0, 0, 0, 1)); run it on Vulkan, or declare a 2D texture of height 1",
-                    name()
-                )),
-                naga::ImageDimension::D3 if storage => {
-                    // A formatless image stays a storage texture whatever
-                    // the options: only Vulkan is left to it.
-                    let formatless = g.binding.as_ref().is_some_and(|rb| {
-                        kernel.bindings().iter().any(|b| {
-                            (b.group, b.binding) == (rb.group, rb.binding)
-                                && b.texture.as_ref().is_some_and(|t| t.format_from_host)
-                        })
-                    });
-                    let instead = if formatless {
-                        ""
-                    } else {
-                        ", or translate with images held in texel buffers (--texel-buffers, SourceOptions::images_as_texel_buffers)"
-                    };
-                    Some(format!(
-                        "the 3D storage image `{}` cannot be used on wgpu's GL backend: wgpu binds only its first slice (stores to the others are lost, loads read slice 0); run it on Vulkan{instead}",
-                        name()
-                    ))
-                }
-                _ => None,
-            }
+            let sampled = !matches!(class, naga::ImageClass::Storage { .. });
+            sampled.then(|| format!(
+                "the 1D texture `{}` cannot be read on wgpu's GL backend: wgpu keeps it as a 2D texture that the GLSL it writes reads as a 1D one (every texel (0, 0, 0, 1)); run it on Vulkan, or declare a 2D texture of height 1",
+                g.name.as_deref().unwrap_or_default()
+            ))
+        });
+        let wrong = wrong.or_else(|| {
+            let (name, formatless) = kernel.storage_3d_images().into_iter().next()?;
+            // A formatless image stays a storage texture whatever the
+            // options: only Vulkan is left to it.
+            let instead = if formatless {
+                ""
+            } else {
+                ", or translate with images held in texel buffers (--texel-buffers, SourceOptions::images_as_texel_buffers; Kernel::refitted_for makes that translation)"
+            };
+            Some(format!(
+                "the 3D storage image `{name}` cannot be used on wgpu's GL backend: wgpu binds only its first slice (stores to the others are lost, loads read slice 0); run it on Vulkan{instead}"
+            ))
         });
         wrong.map_or(Ok(()), |why| Err(Error::Unsupported(why)))
     }
