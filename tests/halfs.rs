@@ -189,3 +189,89 @@ fn half_bits_pack_and_unpack_as_the_halfs_are_stored() {
         }
     }
 }
+
+/// Conversions to a half and a product of halfs over the whole range: ties
+/// (to even), subnormal halfs (multiples of 2^-24), the largest half and
+/// what rounds past it (to infinity), signs and zeros, against the CPU
+/// model on every backend and beside the original run natively. The
+/// rounding is integer arithmetic on the bits, which no driver folds away
+/// (Mesa 25's lavapipe turns `unpack2x16float(pack2x16float(x))` into `x`):
+/// the translation has no such round trip.
+#[test]
+fn every_range_of_halfs_rounds_to_nearest_even() {
+    const CONVERT: &str = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer In { float x[64]; };
+layout(std430, binding = 1) buffer Out { float converted[64]; float tripled[64]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float16_t h = float16_t(x[i]);
+    converted[i] = float(h);
+    tripled[i] = float(h * float16_t(3.0));
+}
+";
+    let k = Kernel::from_glsl(CONVERT, &SourceOptions::named("convert.comp")).unwrap();
+    assert!(!k.wgsl().contains("pack2x16float"), "{}", k.wgsl());
+    let tiny = 2f32.powi(-24);
+    let mut x = vec![
+        1.0 + 2f32.powi(-11),       // a tie: down to the even 1.0
+        1.0 + 3.0 * 2f32.powi(-11), // a tie: up to the even 1 + 2^-9
+        2.5 * tiny,                 // subnormal ties, to even
+        3.5 * tiny,
+        0.49 * tiny, // below half the smallest subnormal: 0
+        0.51 * tiny,
+        6.0e-5, // just below the smallest normal half
+        6.1035156e-5,
+        65504.0,
+        65519.99, // still the largest half
+        65520.0,  // a tie past it: infinity
+        1.0e6,
+        -0.0,
+        0.0,
+        -1.0 - 2f32.powi(-11),
+        -65520.0,
+        -3.3e-7,
+        21845.0, // tripled past the largest half
+    ];
+    let mut rng = common::Rng(0x0f17);
+    while x.len() < 64 {
+        // Magnitudes from 2^-26 to 2^17, every sign.
+        let e = rng.below(44) as i32 - 26;
+        let m = 1.0 + rng.below(1 << 23) as f32 / (1 << 23) as f32;
+        let s = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+        x.push(s * m * 2f32.powi(e));
+    }
+    let want_converted: Vec<f32> = x.iter().map(|&v| round_half(v)).collect();
+    let want_tripled: Vec<f32> = want_converted
+        .iter()
+        .map(|&h| round_half(h * 3.0))
+        .collect();
+    let bytes = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+    let inputs = [("In", bytes(&x)), ("Out", vec![0; 512])];
+    let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0);
+    for ctx in common::contexts_with_available(wgpu::Features::PASSTHROUGH_SHADERS) {
+        for (backend, out) in common::translated_and_native(&ctx, &k, [1, 1, 1], &inputs) {
+            let got: Vec<f32> = out[1]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            for i in 0..64 {
+                assert!(
+                    same(got[i], want_converted[i]),
+                    "{backend}: half({}) = {}, not {}",
+                    x[i],
+                    got[i],
+                    want_converted[i]
+                );
+                assert!(
+                    same(got[64 + i], want_tripled[i]),
+                    "{backend}: 3 * half({}) = {}, not {}",
+                    x[i],
+                    got[64 + i],
+                    want_tripled[i]
+                );
+            }
+        }
+    }
+}

@@ -6,8 +6,10 @@
 //! half lives in an `f32` that always holds a value a half can hold. Every
 //! operation whose result may not be one (add, subtract, multiply, divide,
 //! remainder, dot products, conversions to a half, the GLSL.std.450
-//! functions) is computed in `f32` and rounded to the nearest half
-//! (`unpack2x16float(pack2x16float(x))`). For addition, subtraction,
+//! functions) is computed in `f32` and rounded to the nearest half, by
+//! integer arithmetic on the `f32`'s bits ([`round_to_half`]; a
+//! `pack2x16float` and `unpack2x16float` round trip is what some drivers
+//! fold away). For addition, subtraction,
 //! multiplication, division and square roots that is the half-precision
 //! result itself: `f32` has more than twice a half's 11 significant bits
 //! plus two, so rounding twice gives what rounding once would. Halfs in
@@ -37,24 +39,68 @@ struct Half {
 
 use crate::scalar::half_to_f32;
 
+/// GLSL.std.450's RoundEven.
+const ROUND_EVEN: u32 = 2;
+
 /// Constants the rewrite uses.
 struct Ids {
     glsl: Word,
     f32_ty: Word,
     vec2: Word,
     zero: Word,
+    uint: Word,
+    boolean: Word,
+}
+
+/// `c`, an `f32`, rounded to the nearest half (ties to even) by integer
+/// arithmetic on its bits: 13 low bits dropped for a normal half, a
+/// multiple of 2^-24 below the smallest normal half (2^-14), an infinity
+/// past the largest (65504), infinities and NaNs as they are. Not
+/// `unpack2x16float(pack2x16float(c))`: Mesa 25's lavapipe folds that
+/// round trip away, leaving `c` unrounded.
+fn round_to_half(e: &mut Emit, ids: &Ids, c: Word) -> Word {
+    let (u, b, f) = (ids.uint, ids.boolean, ids.f32_ty);
+    let k = |e: &mut Emit, v: u32| e.constant(u, u64::from(v));
+    let bits = e.op(Op::Bitcast, u, &[c]);
+    let all_but_sign = k(e, 0x7FFF_FFFF);
+    let magnitude = e.op(Op::BitwiseAnd, u, &[bits, all_but_sign]);
+    // A normal half: the 13 bits an f32 has beyond a half's dropped, to
+    // nearest, ties to even (a carry moves into the exponent, as it should).
+    let thirteen = k(e, 13);
+    let one = k(e, 1);
+    let shifted = e.op(Op::ShiftRightLogical, u, &[bits, thirteen]);
+    let lsb = e.op(Op::BitwiseAnd, u, &[shifted, one]);
+    let below_half_ulp = k(e, 0xFFF);
+    let biased = e.op(Op::IAdd, u, &[bits, below_half_ulp]);
+    let biased = e.op(Op::IAdd, u, &[biased, lsb]);
+    let kept = k(e, 0xFFFF_E000);
+    let normal_bits = e.op(Op::BitwiseAnd, u, &[biased, kept]);
+    let normal_magnitude = e.op(Op::BitwiseAnd, u, &[normal_bits, all_but_sign]);
+    let largest_half = k(e, 0x477F_E000);
+    let overflows = e.op(Op::UGreaterThan, b, &[normal_magnitude, largest_half]);
+    let sign_bit = k(e, 0x8000_0000);
+    let sign = e.op(Op::BitwiseAnd, u, &[bits, sign_bit]);
+    let infinity_bits = k(e, 0x7F80_0000);
+    let infinity = e.op(Op::BitwiseOr, u, &[sign, infinity_bits]);
+    let normal_bits = e.op(Op::Select, u, &[overflows, infinity, normal_bits]);
+    let normal = e.op(Op::Bitcast, f, &[normal_bits]);
+    // A subnormal half: a multiple of 2^-24 (both scalings exact).
+    let up = e.constant(f, u64::from(16_777_216f32.to_bits()));
+    let down = e.constant(f, u64::from((1.0f32 / 16_777_216.0).to_bits()));
+    let scaled = e.op(Op::FMul, f, &[c, up]);
+    let even = e.ext_inst(ids.glsl, f, ROUND_EVEN, &[scaled]);
+    let subnormal = e.op(Op::FMul, f, &[even, down]);
+    let smallest_normal = k(e, 0x3880_0000);
+    let small = e.op(Op::ULessThan, b, &[magnitude, smallest_normal]);
+    let finite = e.op(Op::ULessThan, b, &[magnitude, infinity_bits]);
+    let rounded = e.op(Op::Select, f, &[small, subnormal, normal]);
+    e.op(Op::Select, f, &[finite, rounded, c])
 }
 
 /// `x` (an `f32` held in half type `ty`) rounded to the nearest half, per
 /// component, with result id `r`.
 fn round(e: &mut Emit, ids: &Ids, t: Half, ty: Word, r: Word, x: Word) {
-    let one = |e: &mut Emit, c: Word| -> Word {
-        let v = e.op(Op::CompositeConstruct, ids.vec2, &[c, ids.zero]);
-        let uint = e.m.uint_id();
-        let p = e.ext_inst(ids.glsl, uint, PACK_HALF_2X16, &[v]);
-        let u = e.ext_inst(ids.glsl, ids.vec2, UNPACK_HALF_2X16, &[p]);
-        e.extract(ids.f32_ty, u, 0)
-    };
+    let one = |e: &mut Emit, c: Word| round_to_half(e, ids, c);
     let parts: Vec<Word> = if t.n == 1 {
         vec![x]
     } else {
@@ -244,12 +290,15 @@ pub fn lower_halfs(m: &mut Model) -> Result<usize> {
     let f32_ty = m.float_type(32);
     let vec2 = m.vector_type(f32_ty, 2);
     let zero = m.constant(f32_ty, 0);
-    m.uint();
+    let uint = m.uint();
+    let boolean = m.bool_type();
     let ids = Ids {
         glsl,
         f32_ty,
         vec2,
         zero,
+        uint,
+        boolean,
     };
     // Half constants become the f32 of the same value.
     let scalars: Vec<Word> = halfs
