@@ -50,6 +50,30 @@ fn unary_minus_on_uint_wraps() {
 }
 
 #[test]
+fn debug_information_at_module_scope_is_ignored() {
+    // `glslangValidator -V -gV` of this shader: NonSemantic.Shader.DebugInfo.100
+    // instructions at module scope (which rspirv's reader refused, "found
+    // instruction ExtInst not inside block") and in every block.
+    //
+    //     layout(local_size_x = 64) in;
+    //     layout(set = 0, binding = 0) buffer Out { uint o[]; };
+    //     uint mixed(uint i) { uint h = i * 3u + 1u; return h ^ (h >> 4); }
+    //     void main() { uint i = gl_GlobalInvocationID.x; o[i] = mixed(i); }
+    let words = std::fs::read(input("debug_info_module_scope.spv")).unwrap();
+    let text = String::from_utf8_lossy(&words);
+    assert!(text.contains("NonSemantic.Shader.DebugInfo.100"));
+    for (backend, o) in run_one_buffer("debug_info_module_scope.spv", "Out", 128, [2, 1, 1]) {
+        let want: Vec<u32> = (0..128u32)
+            .map(|i| {
+                let h = i * 3 + 1;
+                h ^ (h >> 4)
+            })
+            .collect();
+        assert_eq!(o, want, "{backend}");
+    }
+}
+
+#[test]
 fn vector_by_scalar_remainder_translates() {
     // `ivec2 % int` over an 8×8 workgroup, 2×2 groups: every group writes
     // o[i] = x % 8 + y % 8 for its local index i.
