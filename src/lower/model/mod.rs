@@ -331,8 +331,36 @@ fn without_non_semantic(words: &[u32]) -> Option<Vec<u32>> {
     const EXTENSION: u32 = 10;
     const EXT_INST_IMPORT: u32 = 11;
     const EXT_INST: u32 = 12;
+    const MEMORY_MODEL: u32 = 14;
     const EXT_INST_WITH_FORWARD_REFS: u32 = 4433;
-    // The instructions after the header, as (start, word count, opcode).
+    let string = |start: usize, count: usize| -> Vec<u8> {
+        let bytes: Vec<u8> = words[start..start + count]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        bytes.into_iter().take_while(|&b| b != 0).collect()
+    };
+    // The imports come before the memory model: most modules end the
+    // search there, with nothing to drop.
+    let mut sets = Vec::new();
+    let mut at = 5;
+    while let Some(&first) = words.get(at) {
+        let (count, op) = ((first >> 16) as usize, first & 0xffff);
+        if count == 0 || at + count > words.len() || op == MEMORY_MODEL {
+            break;
+        }
+        if op == EXT_INST_IMPORT && count > 2 {
+            let name = string(at + 2, count - 2);
+            if name.starts_with(b"NonSemantic.") && name != b"NonSemantic.DebugPrintf" {
+                sets.push(words[at + 1]);
+            }
+        }
+        at += count;
+    }
+    if sets.is_empty() {
+        return None;
+    }
+    // Every instruction after the header, as (start, word count, opcode).
     let mut insts = Vec::new();
     let mut at = 5;
     while at < words.len() {
@@ -342,25 +370,6 @@ fn without_non_semantic(words: &[u32]) -> Option<Vec<u32>> {
         }
         insts.push((at, count, words[at] & 0xffff));
         at += count;
-    }
-    let string = |start: usize, count: usize| -> Vec<u8> {
-        let bytes: Vec<u8> = words[start..start + count]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        bytes.into_iter().take_while(|&b| b != 0).collect()
-    };
-    let sets: Vec<u32> = insts
-        .iter()
-        .filter(|&&(_, count, op)| op == EXT_INST_IMPORT && count > 2)
-        .filter(|&&(start, count, _)| {
-            let name = string(start + 2, count - 2);
-            name.starts_with(b"NonSemantic.") && name != b"NonSemantic.DebugPrintf"
-        })
-        .map(|&(start, _, _)| words[start + 1])
-        .collect();
-    if sets.is_empty() {
-        return None;
     }
     let dropped = |&(start, count, op): &(usize, usize, u32)| match op {
         EXT_INST_IMPORT => sets.contains(&words[start + 1]),
