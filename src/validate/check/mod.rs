@@ -920,13 +920,16 @@ fn largest(r: &Run) -> f64 {
 }
 
 /// The shader's verdict from its runs: the worst of the well-formed runs
-/// that wrote; where none wrote, of the raw runs that did.
+/// that wrote, or that differ though the native run wrote nothing (the
+/// translation wrote, or did not finish where the original did: equal
+/// empty outputs prove nothing, but a difference is one); where none
+/// did, of the raw runs that wrote.
 fn verdict_of(runs: Vec<Run>) -> Report {
     let wrote = |r: &&Run| r.written > 0 && r.verdict != Verdict::NotRun;
     let well: Vec<&Run> = runs
         .iter()
         .filter(|r| r.variant.well_formed())
-        .filter(wrote)
+        .filter(|r| wrote(r) || r.verdict == Verdict::Differs)
         .collect();
     let raw: Vec<&Run> = runs
         .iter()

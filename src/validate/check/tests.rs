@@ -269,3 +269,33 @@ void main() {
     let r = check(&nudged(100_000), &opts);
     assert_eq!(r.verdict, Verdict::Differs, "{r:#?}");
 }
+
+/// A well-formed run that differs where the native run wrote nothing (the
+/// translation did not finish, or wrote) decides the verdict; equal empty
+/// runs leave it unchecked, as do differing raw ones.
+#[test]
+fn a_difference_counts_even_where_the_original_wrote_nothing() {
+    let hung = "the translation did not finish where the original did: dispatch did not finish within 2 s (timeout)";
+    let run = |variant, verdict, note: Option<&str>| {
+        Run::new(
+            variant,
+            "vulkan",
+            [1, 1, 1],
+            verdict,
+            0,
+            note.map(String::from),
+        )
+    };
+    let r = verdict_of(vec![
+        run(Variant::WellFormed, Verdict::Differs, Some(hung)),
+        run(Variant::OneGroup, Verdict::Unchecked, None),
+    ]);
+    assert_eq!(r.verdict, Verdict::Differs, "{r:#?}");
+    assert!(r.reason.unwrap().contains("did not finish"));
+    let r = verdict_of(vec![
+        run(Variant::WellFormed, Verdict::Unchecked, None),
+        run(Variant::Random, Verdict::Differs, Some(hung)),
+    ]);
+    assert_eq!(r.verdict, Verdict::Unchecked, "{r:#?}");
+    assert_eq!(r.possible_undefined.len(), 1);
+}
