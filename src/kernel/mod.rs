@@ -405,12 +405,7 @@ impl Kernel {
     ) -> Option<Result<Kernel>> {
         let o = self.original.as_deref()?;
         let mut fitted = o.opts.clone().fitted_to(features);
-        if backend == Some(wgt::Backend::Gl)
-            && self
-                .storage_3d_images()
-                .iter()
-                .any(|(_, formatless)| !formatless)
-        {
+        if backend.is_some_and(|b| self.needs_texel_buffers_on(b)) {
             fitted.images_as_texel_buffers = true;
         }
         let forms = |s: &SourceOptions| {
@@ -435,6 +430,17 @@ impl Kernel {
                 .and_then(|lowered| Kernel::from_lowered(lowered, (words, unbound), glsl, &fitted))
                 .and_then(|k| k.for_target(None, &fitted)),
         )
+    }
+
+    /// Whether `backend` runs this kernel only with its storage images in
+    /// texel buffers: GL, where wgpu binds a 3D storage texture's first
+    /// slice only, for a 3D image of a declared format.
+    pub fn needs_texel_buffers_on(&self, backend: wgt::Backend) -> bool {
+        backend == wgt::Backend::Gl
+            && self
+                .storage_3d_images()
+                .iter()
+                .any(|(_, formatless)| !formatless)
     }
 
     /// The 3D storage images that are storage textures in this

@@ -280,15 +280,11 @@ impl Contexts {
             // An adapter that lacks a feature the translation needs runs
             // the translation made for what it has, where one differs.
             let has = o.adapter_features().unwrap_or(need);
-            // On GL, where wgpu binds a 3D storage texture's first slice
-            // only, one held in a texel buffer.
-            let gl = b == BackendChoice::Gl;
-            let sliced = gl && kernel.storage_3d_images().iter().any(|(_, f)| !f);
-            let refit = (!has.contains(need) || sliced)
-                .then(|| {
-                    let backend = gl.then_some(wgpu::Backend::Gl);
-                    kernel.refitted_for(backend, if has.contains(need) { need } else { has })
-                })
+            // On GL, a 3D storage image held in a texel buffer.
+            let backend = (b == BackendChoice::Gl).then_some(wgpu::Backend::Gl);
+            let buffered = backend.is_some_and(|b| kernel.needs_texel_buffers_on(b));
+            let refit = (!has.contains(need) || buffered)
+                .then(|| kernel.refitted_for(backend, if has.contains(need) { need } else { has }))
                 .flatten()
                 .transpose()
                 .map_err(|e| format!("translated for this adapter: {e}"))?;
