@@ -1,9 +1,11 @@
 //! Translation time of 200-line GLSL compute shaders, one written for
 //! Vulkan and one for OpenGL, through the whole pipeline (dialect
 //! detection, glslang, SPIR-V passes, naga, IR passes, WGSL out), median of
-//! many runs, as a ratio to one glslang compile of the same shader in its
-//! dialect: as a kernel made at run time, and as text to ship (the WGSL
-//! parsed and validated back, as `atomport translate` does). Then the same
+//! many runs, as ratios to one glslang compile of the same shader in its
+//! dialect, both as atomport runs glslang (one parse) and as the glslang
+//! crate does (preprocessing apart first, which builds glslang's symbol
+//! table twice): as a kernel made at run time, and as text to ship (the
+//! WGSL parsed and validated back, as `atomport translate` does). Then the same
 //! cold, as a command-line tool pays it: a fresh process that translates
 //! once against a fresh process that compiles once with the same glslang
 //! (CPU time and peak memory), where glslang's built-in tables, built once
@@ -116,15 +118,73 @@ uniform int bias;
     s
 }
 
+/// One compile of `src` as a user of the glslang crate writes it: the
+/// crate preprocesses the shader and then parses the preprocessed text
+/// (glslang builds the shader's symbol table for each), then writes
+/// SPIR-V. OpenGL GLSL under glslang's OpenGL-on-Vulkan rules with
+/// OpenGL's atomic-counter limits, as atomport compiles it.
+fn glslang_crate_compile(src: &str, dialect: Dialect) -> Vec<u32> {
+    use glslang::{
+        CompilerOptions, ShaderInput, ShaderMessage, ShaderOptions, ShaderSource, ShaderStage,
+        SourceLanguage, SpirvVersion, Target, VulkanVersion,
+    };
+    let compiler = glslang::Compiler::acquire().expect("glslang initialises");
+    let source = ShaderSource::from(src);
+    let mut limits = glslang::limits::ResourceLimits::default();
+    limits.set_max_atomic_counter_bindings(8);
+    limits.set_max_compute_atomic_counter_buffers(8);
+    limits.set_max_combined_atomic_counter_buffers(8);
+    limits.set_max_compute_atomic_counters(1024);
+    limits.set_max_combined_atomic_counters(1024);
+    limits.set_max_atomic_counter_buffer_size(1 << 16);
+    let options = CompilerOptions {
+        source_language: SourceLanguage::GLSL,
+        target: Target::Vulkan {
+            version: VulkanVersion::Vulkan1_1,
+            spirv_version: SpirvVersion::SPIRV1_3,
+        },
+        version_profile: None,
+        messages: ShaderMessage::DEFAULT,
+    };
+    let input = ShaderInput::new_with_limits(
+        &source,
+        &limits,
+        ShaderStage::Compute,
+        &options,
+        None::<&[(&str, Option<&str>)]>,
+        None,
+    )
+    .unwrap();
+    let mut builder = glslang::Shader::new(compiler, input);
+    if dialect == Dialect::OpenGl {
+        builder.options(ShaderOptions::VULKAN_RULES_RELAXED | ShaderOptions::AUTO_MAP_BINDINGS);
+        builder.default_uniform_block_set_and_binding(0, 0);
+    }
+    builder.parse().unwrap().compile().unwrap()
+}
+
+/// What [`measure`] found: medians of the translation, of one glslang
+/// compile as atomport runs it (one parse) and of one as the glslang crate
+/// runs it (preprocessing apart first), and the medians of the rounds'
+/// ratios of the translation to each.
+struct Measured {
+    translate: Duration,
+    glslang: Duration,
+    crate_compile: Duration,
+    ratio: f64,
+    crate_ratio: f64,
+}
+
 /// CPU time of one translation (dialect detected; the text read back where
-/// `verify`) and of one glslang compile of the same shader in its dialect:
-/// the medians over `rounds` rounds, each of `block` compiles then `block`
-/// translations, after a warm-up, and the median of the rounds' ratios
-/// (each round's pair shares the machine's state of the moment, so the
-/// ratio drifts less than the times). CPU time, not wall time: on a
+/// `verify`) and of one glslang compile of the same shader in its dialect,
+/// as atomport runs glslang and as the glslang crate does: the medians
+/// over `rounds` rounds, each of `block` compiles of each kind then
+/// `block` translations, after a warm-up, and the medians of the rounds'
+/// ratios (each round's numbers share the machine's state of the moment,
+/// so the ratio drifts less than the times). CPU time, not wall time: on a
 /// machine shared with other work, wall time stretches by whatever else
 /// runs.
-fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> (Duration, Duration, f64) {
+fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured {
     let block = 10;
     let opts = SourceOptions {
         verify_wgsl: verify,
@@ -132,12 +192,13 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> (Duratio
     };
     let mut alone = opts.clone();
     alone.dialect = Some(dialect);
-    // Warm up (glslang's process init and symbol tables) and check it works.
+    // Warm up (glslang's process init and symbol tables) and check it
+    // works, and that both compiles write the same SPIR-V.
     let kernel = Kernel::from_glsl(src, &opts).unwrap();
     assert!(kernel.wgsl().contains("atomicAdd"));
     assert_eq!(kernel.dialect(), Some(dialect));
-    let mut total = Vec::with_capacity(rounds);
-    let mut front = Vec::with_capacity(rounds);
+    assert!(atomport::compile_glsl(src, &alone).unwrap() == glslang_crate_compile(src, dialect));
+    let (mut total, mut front, mut by_crate) = (vec![], vec![], vec![]);
     for _ in 0..rounds {
         let t = process_cpu_time();
         for _ in 0..block {
@@ -146,17 +207,31 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> (Duratio
         front.push((process_cpu_time() - t) / block);
         let t = process_cpu_time();
         for _ in 0..block {
+            std::hint::black_box(glslang_crate_compile(src, dialect));
+        }
+        by_crate.push((process_cpu_time() - t) / block);
+        let t = process_cpu_time();
+        for _ in 0..block {
             std::hint::black_box(Kernel::from_glsl(src, &opts).unwrap());
         }
         total.push((process_cpu_time() - t) / block);
     }
-    let mut ratios: Vec<f64> = total
-        .iter()
-        .zip(&front)
-        .map(|(t, g)| t.as_secs_f64() / g.as_secs_f64())
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    (median(total), median(front), ratios[ratios.len() / 2])
+    let ratio = |of: &[Duration]| {
+        let mut r: Vec<f64> = total
+            .iter()
+            .zip(of)
+            .map(|(t, g)| t.as_secs_f64() / g.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    };
+    Measured {
+        ratio: ratio(&front),
+        crate_ratio: ratio(&by_crate),
+        translate: median(total),
+        glslang: median(front),
+        crate_compile: median(by_crate),
+    }
 }
 
 /// The cold measurement's child: one glslang compile (`glslang`) or one
@@ -308,17 +383,21 @@ fn main() {
         ("OpenGL", opengl_shader(), Dialect::OpenGl, true),
     ] {
         let lines = src.lines().count();
-        let (t, g, ratio) = measure(&src, dialect, verify, rounds);
+        let m = measure(&src, dialect, verify, rounds);
         let how = if verify {
             "to ship (text read back)"
         } else {
             "at run time"
         };
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU, {ratio:.2}x one glslang compile ({:.2} ms; atomport's passes + naga {:.2} ms), medians of {rounds} rounds of 10 (the ratio: of the rounds' ratios)",
-            t.as_secs_f64() * 1e3,
-            g.as_secs_f64() * 1e3,
-            (t.saturating_sub(g)).as_secs_f64() * 1e3
+            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU; {:.2}x one glslang compile as atomport runs it ({:.2} ms, one parse; atomport's passes + naga {:.2} ms), {:.2}x one as the glslang crate runs it ({:.2} ms, preprocessed apart first); medians of {rounds} rounds of 10 (the ratios: of the rounds' ratios)",
+            ms(m.translate),
+            m.ratio,
+            ms(m.glslang),
+            ms(m.translate.saturating_sub(m.glslang)),
+            m.crate_ratio,
+            ms(m.crate_compile),
         );
     }
     let runs = 15;

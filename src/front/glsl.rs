@@ -5,10 +5,6 @@ use std::path::{Path, PathBuf};
 
 use glslang::include::{IncludeHandler, IncludeResult, IncludeType};
 use glslang::limits::ResourceLimits;
-use glslang::{
-    CompilerOptions, ShaderInput, ShaderMessage, ShaderOptions, ShaderSource, ShaderStage,
-    SourceLanguage, SpirvVersion, Target, VulkanVersion,
-};
 
 use crate::front::{Dialect, SourceOptions, TargetEnv};
 use crate::{Error, Result};
@@ -421,27 +417,29 @@ fn compile_for(
     let name = opts.display_name().to_string();
     #[cfg(test)]
     tests::COMPILES.with(|c| c.set(c.get() + 1));
-    let compiler = glslang::Compiler::acquire()
+    glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
-    let (shader, included) = parse(compiler, source, opts, dialect, target)?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
-    // declarations themselves say which named none.
-    let unbound = if dialect == Dialect::OpenGl {
-        unbound_resources(&shader.get_preprocessed_code())
-    } else {
-        Vec::new()
+    // declarations themselves say which named none, read from the text as
+    // preprocessed (glslang's, where the text needs a preprocessor).
+    let plain = (dialect == Dialect::OpenGl)
+        .then(|| without_comments(source, opts))
+        .flatten();
+    let needs_text = dialect == Dialect::OpenGl && plain.is_none();
+    let (shader, included) = parse(source, opts, dialect, target, needs_text)?;
+    let unbound = match plain.or_else(|| shader.preprocessed()) {
+        Some(text) if dialect == Dialect::OpenGl => unbound_resources(&text),
+        _ => Vec::new(),
     };
     let uniform_initializers = if dialect == Dialect::OpenGl {
-        uniform_initializers(&shader.get_log(), source, &name, &included)
+        uniform_initializers(&shader.log(), source, &name, &included)
     } else {
         Vec::new()
     };
-    let mut program = compiler.create_program();
-    program.add_shader(&shader);
-    let words = program.compile(ShaderStage::Compute).map_err(|e| {
+    let words = shader.spirv().map_err(|log| {
         Error::shader(diagnostics(
-            &e,
+            &log,
             &name,
             dialect,
             &sources(source, &name, &included),
@@ -456,50 +454,30 @@ fn compile_for(
     })
 }
 
-/// Preprocesses and parses the shader.
+/// Parses the shader: preprocessed apart first where it includes files or
+/// `preprocessed` asks for the preprocessed text, else read once
+/// ([`super::glslang_c`]).
 fn parse(
-    compiler: &'static glslang::Compiler,
     source: &str,
     opts: &SourceOptions,
     dialect: Dialect,
     target: TargetEnv,
-) -> Result<(glslang::Shader<'static>, Vec<(PathBuf, String)>)> {
+    preprocessed: bool,
+) -> Result<(super::glslang_c::Parsed, Vec<(PathBuf, String)>)> {
+    use glslang_sys::glslang_target_language_version_t as Spirv;
+    use glslang_sys::{glslang_profile_t as Profile, glslang_target_client_version_t as Client};
     let name = opts.display_name();
     // A version given for shaders without one (glslang then takes it as if
     // the shader began with it).
     let declared = crate::GlslVersion::declared_in(source);
     let version = opts.glsl_version.filter(|_| !declared);
     // #include works without the shader naming the extension, as with glslangValidator.
-    let shader_source = ShaderSource::from(with_include_extension(source, version.is_some()));
-    let options = CompilerOptions {
-        source_language: SourceLanguage::GLSL,
-        target: match target {
-            TargetEnv::Vulkan1_0 => Target::Vulkan {
-                version: VulkanVersion::Vulkan1_0,
-                spirv_version: SpirvVersion::SPIRV1_0,
-            },
-            TargetEnv::Vulkan1_1 => Target::Vulkan {
-                version: VulkanVersion::Vulkan1_1,
-                spirv_version: SpirvVersion::SPIRV1_3,
-            },
-            TargetEnv::Vulkan1_2 => Target::Vulkan {
-                version: VulkanVersion::Vulkan1_2,
-                spirv_version: SpirvVersion::SPIRV1_5,
-            },
-            TargetEnv::Vulkan1_3 => Target::Vulkan {
-                version: VulkanVersion::Vulkan1_3,
-                spirv_version: SpirvVersion::SPIRV1_6,
-            },
-        },
-        version_profile: version.map(|v| {
-            let profile = if v.es {
-                glslang::GlslProfile::ES
-            } else {
-                glslang::GlslProfile::Core
-            };
-            (i32::from(v.number), profile)
-        }),
-        messages: ShaderMessage::DEFAULT,
+    let text = with_include_extension(source, version.is_some());
+    let (client, spirv) = match target {
+        TargetEnv::Vulkan1_0 => (Client::Vulkan1_0, Spirv::SPIRV1_0),
+        TargetEnv::Vulkan1_1 => (Client::Vulkan1_1, Spirv::SPIRV1_3),
+        TargetEnv::Vulkan1_2 => (Client::Vulkan1_2, Spirv::SPIRV1_5),
+        TargetEnv::Vulkan1_3 => (Client::Vulkan1_3, Spirv::SPIRV1_6),
     };
     let root = Path::new(&opts.name)
         .parent()
@@ -512,37 +490,35 @@ fn parse(
         included: Vec::new(),
         local: None,
     };
-    let defines: Vec<(&str, Option<&str>)> = opts
+    let preamble: String = opts
         .defines
         .iter()
-        .map(|(k, v)| (k.as_str(), v.as_deref()))
+        .map(|(k, v)| format!("#define {k} {}\n", v.as_deref().unwrap_or_default()))
         .collect();
     let limits = limits();
-    let input = ShaderInput::new_with_limits(
-        &shader_source,
-        &limits,
-        ShaderStage::Compute,
-        &options,
-        Some(&defines[..]),
-        Some(&mut includer),
-    )
-    .map_err(|e| Error::shader(diagnostics(&e, name, dialect, &[(name, source)])))?;
-    let mut builder = glslang::Shader::new(compiler, input);
-    if dialect == Dialect::OpenGl {
-        // glslang's own OpenGL-on-Vulkan rules: loose uniforms gathered into
-        // `gl_DefaultUniformBlock`, each atomic-counter binding a buffer
-        // `gl_AtomicCounterBlock_N`. Auto-mapping lifts the rule that every
-        // block names a binding (no mapIO follows: the numbers are the
-        // binding pass's).
-        builder.options(ShaderOptions::VULKAN_RULES_RELAXED | ShaderOptions::AUTO_MAP_BINDINGS);
-        builder.default_uniform_block_set_and_binding(0, 0);
-    }
-    let parsed = builder.parse();
+    // Only glslang's preprocessing pass calls the includer: a shader that
+    // may include a file takes it. (`include` anywhere: a directive may
+    // put spaces after its `#`, and a false alarm costs a pass.)
+    let preprocess = preprocessed || text.contains("include");
+    let parsed = super::glslang_c::parse(super::glslang_c::Options {
+        source: &text,
+        client,
+        spirv,
+        default_version: version.map(|v| {
+            let profile = if v.es { Profile::ES } else { Profile::Core };
+            (i32::from(v.number), profile)
+        }),
+        preamble: &preamble,
+        opengl: dialect == Dialect::OpenGl,
+        limits: &limits,
+        includer: &mut includer,
+        preprocess,
+    });
     match parsed {
         Ok(shader) => Ok((shader, includer.included)),
-        Err(e) => {
+        Err(log) => {
             let mut text = diagnostics(
-                &e,
+                &log,
                 name,
                 dialect,
                 &sources(source, name, &includer.included),
@@ -557,15 +533,55 @@ fn parse(
     }
 }
 
-/// The log of a glslang error.
-fn error_log(e: &glslang::error::GlslangError) -> String {
-    use glslang::error::GlslangError as G;
-    match e {
-        G::PreprocessError(l) | G::ParseError(l) | G::LinkError(l) | G::MapIoError(l) => {
-            l.log.clone()
-        }
-        other => other.to_string(),
+/// The shader's text as glslang's preprocessor gives it where that is the
+/// text less its comments: no `-D` definitions, no line continued, and no
+/// directive but `#version`, `#extension`, `#pragma` and `#line` (no macro,
+/// conditional or include). Comments become a space each (newlines kept).
+fn without_comments(source: &str, opts: &SourceOptions) -> Option<String> {
+    if !opts.defines.is_empty() || source.contains("\\\n") || source.contains("\\\r\n") {
+        return None;
     }
+    let bytes = source.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'/', Some(b'/')) => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                out.push(b' ');
+            }
+            (b'/', Some(b'*')) => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    if bytes[i] == b'\n' {
+                        out.push(b'\n');
+                    }
+                    i += 1;
+                }
+                i += 2;
+                out.push(b' ');
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // Comments removed at ASCII bytes only: still UTF-8.
+    let text = String::from_utf8(out).ok()?;
+    let plain = text.lines().all(|l| {
+        let Some(directive) = l.trim_start().strip_prefix('#') else {
+            return true;
+        };
+        let word = directive.trim_start();
+        ["version", "extension", "pragma", "line"]
+            .iter()
+            .any(|d| word.starts_with(d))
+            || word.is_empty()
+    });
+    plain.then_some(text)
 }
 
 /// The names (block and instance names, opaque uniforms' names) of the
@@ -867,13 +883,7 @@ fn glslang_column(line: &str, msg: &str) -> Option<(u32, u32)> {
 
 /// glslang's log as `file:line: error: message` lines, each error followed
 /// by its line of the source (from `sources`) and a caret where known.
-fn diagnostics(
-    e: &glslang::error::GlslangError,
-    name: &str,
-    dialect: Dialect,
-    sources: &[(&str, &str)],
-) -> String {
-    let log = error_log(e);
+fn diagnostics(log: &str, name: &str, dialect: Dialect, sources: &[(&str, &str)]) -> String {
     let mut lines: Vec<String> = Vec::new();
     for line in log.lines() {
         let line = line.trim();
@@ -1057,8 +1067,8 @@ void main() {
     /// the dialect and SPIR-V that compiling under Vulkan's rules first,
     /// and OpenGL's where that fails or shares a binding, gave: one compile
     /// under OpenGL's rules decides it where it can.
-    #[test]
-    fn one_compile_detects_the_dialect_as_two_did() {
+    /// The `.comp` shaders of the repository's test and example folders.
+    fn corpus() -> Vec<std::path::PathBuf> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut shaders = Vec::new();
         for dir in [
@@ -1081,6 +1091,80 @@ void main() {
                 }
             }
         }
+        shaders
+    }
+
+    /// A shader parsed once from its own text gives the SPIR-V that
+    /// preprocessing it first gave, in either dialect, over the corpus;
+    /// and OpenGL's unbound resources read from the text less its
+    /// comments are those read from glslang's preprocessed text.
+    #[test]
+    fn one_parse_gives_what_preprocessing_first_gave() {
+        // glslang recurses as deep as the fuzz corpus nests: the stack
+        // translations run on.
+        std::thread::Builder::new()
+            .stack_size(crate::DEEP_STACK)
+            .spawn(compare_one_parse_with_two)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn compare_one_parse_with_two() {
+        let mut compared = [0usize; 2];
+        let mut shaders = corpus();
+        shaders.push("comments.comp".into());
+        for path in shaders {
+            let src = if path.as_os_str() == "comments.comp" {
+                // Comments that hold what the declarations scan looks for.
+                "#version 450
+layout(local_size_x = 1) in;
+// layout(binding = 3) buffer Fake { uint x; };
+/* uniform image2D notDeclared; { ; } */
+layout(std430) buffer Data { uint v[]; } /* ; */ data;
+uniform uimage2D img; // }
+void main() { data.v[0] = imageLoad(img, ivec2(0)).x; }
+"
+                .to_string()
+            } else {
+                std::fs::read_to_string(&path).unwrap()
+            };
+            if check_version(&src, "").is_err() {
+                continue;
+            }
+            let opts = SourceOptions::named(path.to_str().unwrap());
+            for (k, dialect) in [Dialect::Vulkan, Dialect::OpenGl].into_iter().enumerate() {
+                let target = TargetEnv::Vulkan1_3;
+                let (Ok((once, _)), Ok((twice, _))) = (
+                    parse(&src, &opts, dialect, target, false),
+                    parse(&src, &opts, dialect, target, true),
+                ) else {
+                    continue;
+                };
+                let name = path.display();
+                assert!(once.spirv() == twice.spirv(), "{name}: the SPIR-V differs");
+                if dialect == Dialect::OpenGl
+                    && let Some(plain) = without_comments(&src, &opts)
+                {
+                    let text = twice.preprocessed().unwrap();
+                    assert_eq!(
+                        unbound_resources(&plain),
+                        unbound_resources(&text),
+                        "{name}"
+                    );
+                    if path.as_os_str() == "comments.comp" {
+                        assert_eq!(unbound_resources(&plain), ["Data", "data", "img"]);
+                    }
+                }
+                compared[k] += 1;
+            }
+        }
+        assert!(compared[0] >= 40 && compared[1] >= 40, "{compared:?}");
+    }
+
+    #[test]
+    fn one_compile_detects_the_dialect_as_two_did() {
+        let shaders = corpus();
         let (mut vulkan, mut opengl) = (0, 0);
         for path in shaders {
             let src = std::fs::read_to_string(&path).unwrap();

@@ -5,6 +5,8 @@ pub(crate) mod features;
 pub mod folder;
 #[cfg(feature = "glsl")]
 pub mod glsl;
+#[cfg(feature = "glsl")]
+mod glslang_c;
 pub mod spirv;
 #[cfg(all(feature = "glsl", target_arch = "wasm32"))]
 pub(crate) mod wasm_c;
