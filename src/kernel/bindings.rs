@@ -369,9 +369,13 @@ pub(crate) struct MemberShape {
     /// Columns of a matrix; 1 otherwise.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub columns: u32,
-    /// Bytes between matrix columns.
+    /// Bytes between matrix columns, or between rows where `row_major`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub column_stride: u32,
+    /// A matrix declared `row_major`: its rows `column_stride` apart, its
+    /// columns one scalar apart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub row_major: bool,
     /// Array elements; 1 when not an array.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: u32,
@@ -445,7 +449,12 @@ impl MemberShape {
         let per = (self.rows * self.columns) as usize;
         let (element, within) = (k / per, k % per);
         let (column, row) = (within as u32 / self.rows, within as u32 % self.rows);
-        element as u32 * self.stride + column * self.column_stride + row * 4
+        let (column_step, row_step) = if self.row_major {
+            (4, self.column_stride)
+        } else {
+            (self.column_stride, 4)
+        };
+        element as u32 * self.stride + column * column_step + row * row_step
     }
 }
 

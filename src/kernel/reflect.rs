@@ -312,6 +312,7 @@ fn declared(
                 rows: d.rows,
                 columns: d.columns,
                 column_stride: d.column_stride,
+                row_major: d.row_major,
                 count: d.count,
                 stride: d.stride,
             },
@@ -343,6 +344,7 @@ fn member_shape(module: &naga::Module, inner: &TypeInner) -> MemberShape {
         rows,
         columns,
         column_stride,
+        row_major: false,
         count: 1,
         stride: 0,
     };

@@ -29,8 +29,11 @@ pub struct DeclaredMember {
     pub rows: u32,
     /// Matrix columns; 1 otherwise.
     pub columns: u32,
-    /// Bytes between matrix columns.
+    /// Bytes between matrix columns, or between rows where `row_major`.
     pub column_stride: u32,
+    /// A matrix declared `row_major`: its rows `column_stride` apart, its
+    /// columns one scalar apart.
+    pub row_major: bool,
     /// Array elements; 1 when not an array.
     pub count: u32,
     /// Bytes between array elements.
@@ -129,7 +132,7 @@ pub(super) fn declared_members(l: &Layout, ty: Word) -> Result<Vec<DeclaredMembe
     let mut out = Vec::new();
     for (k, c) in t.operands.iter().filter_map(id).enumerate() {
         let k = k as u32;
-        let ms = m.member_decoration(ty, k, Decoration::MatrixStride);
+        let major = super::layout::member_major(m, ty, k);
         let (name_ty, mut scalar, mut rows, mut columns) = glsl_name(m, c);
         let (mut count, mut stride) = (1, 0);
         if let Some(a) = m.global(c).filter(|a| a.class.opcode == Op::TypeArray) {
@@ -148,11 +151,12 @@ pub(super) fn declared_members(l: &Layout, ty: Word) -> Result<Vec<DeclaredMembe
             name: m.member_name(ty, k).unwrap_or_default().to_string(),
             ty: name_ty,
             offset: l.member_offset(ty, k)?,
-            size: l.span(c, ms)?,
+            size: l.span(c, major)?,
             scalar,
             rows,
             columns,
-            column_stride: ms.unwrap_or(rows * 4),
+            column_stride: major.map_or(rows * 4, super::layout::Major::stride),
+            row_major: matches!(major, Some(super::layout::Major::Rows(_))),
             count,
             stride,
         });

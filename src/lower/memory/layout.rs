@@ -89,10 +89,45 @@ pub(super) fn wgsl_align(m: &Model, ty: Word, uniform: bool, depth: u32) -> Opti
     })
 }
 
+/// How a matrix lies at its declared layout: `MatrixStride` bytes between
+/// its columns, or between its rows where it is declared `row_major`
+/// (then a column's components lie that far apart, and the columns one
+/// scalar apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Major {
+    /// Column-major: bytes between columns.
+    Columns(u32),
+    /// Row-major: bytes between rows.
+    Rows(u32),
+}
+
+impl Major {
+    /// The bytes between the rows or columns: the `MatrixStride`.
+    pub(crate) fn stride(self) -> u32 {
+        match self {
+            Major::Columns(s) | Major::Rows(s) => s,
+        }
+    }
+}
+
+/// The layout member `k` of struct `ty` declares for the matrices it holds
+/// (itself or its arrays' elements), if it declares one.
+pub(super) fn member_major(m: &Model, ty: Word, k: u32) -> Option<Major> {
+    let stride = m.member_decoration(ty, k, Decoration::MatrixStride)?;
+    Some(
+        if m.member_decoration(ty, k, Decoration::RowMajor).is_some() {
+            Major::Rows(stride)
+        } else {
+            Major::Columns(stride)
+        },
+    )
+}
+
 /// Whether a type's declared layout puts something where WGSL's rules
 /// cannot: a member at an offset its WGSL alignment does not divide, an
 /// array stride that alignment does not divide, a two-row matrix whose
-/// columns are not 8 bytes apart (std140's `mat2`).
+/// columns are not 8 bytes apart (std140's `mat2`), a `row_major` matrix
+/// (WGSL's are column-major).
 pub(super) fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool {
     let Some(t) = m.global(ty) else { return false };
     if depth > 32 {
@@ -104,6 +139,7 @@ pub(super) fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool 
             let off = m.member_decoration(ty, k, Decoration::Offset);
             let align = wgsl_align(m, c, uniform, depth + 1);
             let at_odd_offset = matches!((off, align), (Some(o), Some(a)) if o % a != 0);
+            let row_major = matches!(member_major(m, ty, k), Some(Major::Rows(_)));
             let wide_columns = m
                 .member_decoration(ty, k, Decoration::MatrixStride)
                 .is_some_and(|s| {
@@ -118,7 +154,7 @@ pub(super) fn misplaced(m: &Model, ty: Word, uniform: bool, depth: u32) -> bool 
                         });
                     rows == Some(2) && s != 8
                 });
-            at_odd_offset || wide_columns || misplaced(m, c, uniform, depth + 1)
+            at_odd_offset || wide_columns || row_major || misplaced(m, c, uniform, depth + 1)
         }),
         Op::TypeArray | Op::TypeRuntimeArray => {
             let Some(e) = t.operands.first().and_then(id) else {
@@ -243,9 +279,9 @@ impl Layout<'_> {
         self.natural(ty).map_or(4, |(s, _)| s)
     }
 
-    /// The bytes a value of `ty` spans at its declared layout (`mstride`:
-    /// the column stride its member declares, for a matrix).
-    pub(super) fn span(&self, ty: Word, mstride: Option<u32>) -> Result<u32> {
+    /// The bytes a value of `ty` spans at its declared layout (`major`:
+    /// the layout its member declares, for a matrix).
+    pub(super) fn span(&self, ty: Word, major: Option<Major>) -> Result<u32> {
         let m = self.m;
         let t = m
             .global(ty)
@@ -260,8 +296,8 @@ impl Layout<'_> {
                 let mut end = 0;
                 for (k, c) in t.operands.iter().filter_map(id).enumerate() {
                     let k = k as u32;
-                    let ms = m.member_decoration(ty, k, Decoration::MatrixStride);
-                    end = end.max(self.member_offset(ty, k)? + self.span(c, ms)?);
+                    let major = member_major(m, ty, k);
+                    end = end.max(self.member_offset(ty, k)? + self.span(c, major)?);
                 }
                 end
             }
@@ -276,8 +312,16 @@ impl Layout<'_> {
             }
             // One element, as the binding map counts a runtime array.
             Op::TypeRuntimeArray => self.array_stride(ty)?,
-            Op::TypeMatrix => match mstride {
-                Some(s) => s * lit(1),
+            Op::TypeMatrix => match major {
+                Some(Major::Columns(s)) => s * lit(1),
+                // As many rows as a column has components.
+                Some(Major::Rows(s)) => {
+                    let rows = m.global(of(0)).and_then(|c| match c.operands.get(1) {
+                        Some(Operand::LiteralBit32(n)) => Some(*n),
+                        _ => None,
+                    });
+                    s * rows.unwrap_or(1)
+                }
                 None => self.natural(ty)?.0,
             },
             Op::TypeVector => self.scalar_bytes(of(0)) * lit(1),

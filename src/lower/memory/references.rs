@@ -15,7 +15,7 @@ use crate::{Error, Result};
 /// A pointer through a buffer reference: its byte offset in the arena, its
 /// pointee, the column stride its member declares, and its guard (see
 /// [`Target::guard`]).
-type RefPointer = (Off, Word, Option<u32>, (Word, Word, Word));
+type RefPointer = (Off, Word, Option<super::words::Major>, (Word, Word, Word));
 
 /// The name of the storage buffer every addressable buffer lives in
 /// (see [`crate::Arena`]).

@@ -34,7 +34,7 @@ pub use crate::lower::memory::declared::DeclaredMember;
 use crate::lower::memory::declared::declared_members;
 pub(super) use crate::lower::memory::declared::{laid_out_wrongly, reachable_types, strip_layout};
 pub(super) use crate::lower::memory::layout::{
-    Layout, holds_narrow, misplaced, narrow_widths, uniform_block, wide_values,
+    Layout, Major, holds_narrow, member_major, misplaced, narrow_widths, uniform_block, wide_values,
 };
 
 /// A buffer made words, with the members it declared, for the binding map
@@ -362,7 +362,7 @@ pub fn word_addressed_memory(
     let blocks = word_blocks(m, &narrow, &vars, shared)?;
     let targets = word_targets(m, &narrow, &vars, &served_by, &ordered)?;
     let first = |v: Word| *served_by.get(&v).unwrap_or(&v);
-    let mut ptrs: HashMap<Word, (Word, Off, Word, Option<u32>)> = targets
+    let mut ptrs: HashMap<Word, (Word, Off, Word, Option<Major>)> = targets
         .iter()
         .map(|(&v, &(_, pointee))| (v, (first(v), Off::Const(0), pointee, None)))
         .collect();
@@ -456,16 +456,19 @@ pub(super) fn memory_name(m: &Model, var: Word) -> &str {
         .unwrap_or("?")
 }
 
-/// Follows access-chain `indices` from `(offset, type, column stride)` at
-/// the declared layout; `place` names the memory in messages.
+/// Follows access-chain `indices` from `(offset, type, matrix layout)` at
+/// the declared layout; `place` names the memory in messages. The matrix
+/// layout is the one the last struct member passed declared, kept down to
+/// the matrix and, for a row-major one, to its column (whose components
+/// lie a row apart).
 pub(super) fn walk(
     e: &mut Emit,
     layout: &Layout,
     c: &Consts,
-    (mut off, mut ty, mut mstride): (Off, Word, Option<u32>),
+    (mut off, mut ty, mut major): (Off, Word, Option<Major>),
     indices: impl Iterator<Item = Word>,
     place: &str,
-) -> Result<(Off, Word, Option<u32>)> {
+) -> Result<(Off, Word, Option<Major>)> {
     for idx in indices {
         let t = layout
             .m
@@ -479,18 +482,31 @@ pub(super) fn walk(
                     Error::shader("malformed SPIR-V: a struct index that is not a constant")
                 })?;
                 off = add(e, c, off, Off::Const(layout.member_offset(ty, k)?));
-                mstride = layout
-                    .m
-                    .member_decoration(ty, k, Decoration::MatrixStride)
-                    .or(mstride);
+                major = member_major(layout.m, ty, k).or(major);
                 ty = t.operands.get(k as usize).and_then(id).unwrap_or(0);
                 continue;
             }
             Op::TypeArray | Op::TypeRuntimeArray => layout.array_stride(ty)?,
-            Op::TypeVector => layout.scalar_bytes(element),
-            Op::TypeMatrix => mstride.ok_or_else(|| {
-                Error::Unsupported(format!("a matrix without a column stride {place}"))
-            })?,
+            Op::TypeVector => match major {
+                Some(Major::Rows(s)) => s,
+                _ => layout.scalar_bytes(element),
+            },
+            Op::TypeMatrix => match major {
+                Some(Major::Columns(s)) => s,
+                // A column of a row-major matrix starts one scalar on.
+                Some(Major::Rows(_)) => {
+                    let scalar = layout
+                        .m
+                        .global(element)
+                        .and_then(|v| v.operands.first().and_then(id));
+                    layout.scalar_bytes(scalar.unwrap_or(0))
+                }
+                None => {
+                    return Err(Error::Unsupported(format!(
+                        "a matrix without a column stride {place}"
+                    )));
+                }
+            },
             _ => {
                 return Err(Error::shader(
                     "malformed SPIR-V: access chain into a non-composite type",
@@ -501,19 +517,19 @@ pub(super) fn walk(
         off = add(e, c, off, step);
         ty = element;
     }
-    Ok((off, ty, mstride))
+    Ok((off, ty, major))
 }
 
-/// The parts of composite `ty` (defined by `d`) as (offset, type, column
-/// stride), at the declared layout; `verb` says whether they are loaded or
-/// stored, for messages.
+/// The parts of composite `ty` (defined by `d`) as (offset, type, matrix
+/// layout), at the declared layout; `verb` says whether they are loaded
+/// or stored, for messages.
 pub(super) fn parts(
     l: &Layout,
     d: &Instruction,
     ty: Word,
-    mstride: Option<u32>,
+    major: Option<Major>,
     (verb, short): (&str, &str),
-) -> Result<Vec<(u32, Word, Option<u32>)>> {
+) -> Result<Vec<(u32, Word, Option<Major>)>> {
     let count = match d.operands.get(1) {
         Some(Operand::LiteralBit32(n)) => *n,
         _ => 0,
@@ -521,18 +537,29 @@ pub(super) fn parts(
     let first = d.operands.first().and_then(id).unwrap_or(0);
     Ok(match d.class.opcode {
         Op::TypeVector => {
-            let size = l.scalar_bytes(first);
+            // A row-major matrix's column: its components a row apart.
+            let size = match major {
+                Some(Major::Rows(s)) => s,
+                _ => l.scalar_bytes(first),
+            };
             (0..count).map(|k| (k * size, first, None)).collect()
         }
-        Op::TypeMatrix => {
-            let stride = mstride.ok_or_else(|| {
-                Error::Unsupported(
+        Op::TypeMatrix => match major {
+            Some(Major::Columns(s)) => (0..count).map(|k| (k * s, first, None)).collect(),
+            Some(Major::Rows(_)) => {
+                let scalar =
+                    l.m.global(first)
+                        .and_then(|v| v.operands.first().and_then(id));
+                let size = l.scalar_bytes(scalar.unwrap_or(0));
+                (0..count).map(|k| (k * size, first, major)).collect()
+            }
+            None => {
+                return Err(Error::Unsupported(
                     "a matrix without a column stride in memory atomport addresses as 32-bit words"
                         .into(),
-                )
-            })?;
-            (0..count).map(|k| (k * stride, first, None)).collect()
-        }
+                ));
+            }
+        },
         Op::TypeArray => {
             let n = d
                 .operands
@@ -546,7 +573,7 @@ pub(super) fn parts(
                 )));
             }
             let stride = l.array_stride(ty)?;
-            (0..n).map(|k| (k * stride, first, mstride)).collect()
+            (0..n).map(|k| (k * stride, first, major)).collect()
         }
         _ => d
             .operands
@@ -557,7 +584,7 @@ pub(super) fn parts(
                 Ok((
                     l.member_offset(ty, k as u32)?,
                     m,
-                    l.m.member_decoration(ty, k as u32, Decoration::MatrixStride),
+                    member_major(l.m, ty, k as u32),
                 ))
             })
             .collect::<Result<_>>()?,
@@ -597,7 +624,7 @@ fn atomic_on_place(
     layout: &Layout,
     consts: &Consts,
     inst: &Instruction,
-    (var, off, ty, mstride): (Word, Off, Word, Option<u32>),
+    (var, off, ty, mstride): (Word, Off, Word, Option<Major>),
     target: Target,
     halves: &mut Vec<HalfAtomic>,
 ) -> Result<bool> {
@@ -902,7 +929,7 @@ pub(super) fn load(
     t: Target,
     off: Off,
     ty: Word,
-    mstride: Option<u32>,
+    mstride: Option<Major>,
     depth: u32,
 ) -> Result<Word> {
     let (d, lit) = declared(l, ty, depth, "load")?;
@@ -973,7 +1000,7 @@ pub(super) fn store(
     t: Target,
     off: Off,
     ty: Word,
-    mstride: Option<u32>,
+    mstride: Option<Major>,
     value: Word,
     depth: u32,
 ) -> Result<()> {
