@@ -102,12 +102,22 @@ fn padding_plans(module: &naga::Module) -> Result<Plans> {
                         m.offset
                     )));
                 }
-                let filler =
-                    *filler.get_or_insert(four_byte_scalar_before(module, h).ok_or_else(|| {
+                let (filler, size) = *filler.get_or_insert(
+                    filler_before(module, &layouter, h, cur, m.offset).ok_or_else(|| {
                         Error::Unsupported(format!(
-                            "no 4-byte scalar type to pad `{struct_name}` with"
+                            "no type declared before `{struct_name}` fills the {} bytes before its member `{}` (a 4-byte scalar would)",
+                            m.offset - natural,
+                            m.name.as_deref().unwrap_or("?")
                         ))
-                    })?);
+                    })?,
+                );
+                if !(m.offset - cur).is_multiple_of(size) || !cur.is_multiple_of(size) {
+                    return Err(Error::Unsupported(format!(
+                        "member `{}` of `{struct_name}` at offset {} cannot be placed there in WGSL: the padding before it would be {size}-byte pieces",
+                        m.name.as_deref().unwrap_or("?"),
+                        m.offset
+                    )));
+                }
                 while cur < m.offset {
                     out.push(StructMember {
                         name: Some(format!("{PADDING}{pads}")),
@@ -116,7 +126,7 @@ fn padding_plans(module: &naga::Module) -> Result<Plans> {
                         offset: cur,
                     });
                     pads += 1;
-                    cur += 4;
+                    cur += size;
                 }
             }
             map.push(out.len() as u32);
@@ -170,13 +180,36 @@ fn member_renumbering(
 }
 
 /// A 32-bit scalar type declared before `before`, to pad with.
-fn four_byte_scalar_before(module: &naga::Module, before: Handle<Type>) -> Option<Handle<Type>> {
-    module
-        .types
-        .iter()
-        .take_while(|(h, _)| *h < before)
+fn filler_before(
+    module: &naga::Module,
+    layouter: &Layouter,
+    before: Handle<Type>,
+    from: u32,
+    to: u32,
+) -> Option<(Handle<Type>, u32)> {
+    let earlier = || module.types.iter().take_while(|(h, _)| *h < before);
+    // A 4-byte scalar fills any gap; else a vector whose size is its
+    // alignment (`vec2`, `vec4` of 4-byte scalars) fills one it divides,
+    // where a block declares only vectors (a `vec4` at offset 16).
+    earlier()
         .find(|(_, t)| {
             matches!(t.inner, TypeInner::Scalar(s) if s.width == 4 && s.kind != ScalarKind::Bool)
         })
-        .map(|(h, _)| h)
+        .map(|(h, _)| (h, 4))
+        .or_else(|| {
+            earlier().find_map(|(h, t)| {
+                let TypeInner::Vector { scalar, .. } = t.inner else {
+                    return None;
+                };
+                let l = layouter[h];
+                let size = l.size;
+                (scalar.width == 4
+                    && scalar.kind != ScalarKind::Bool
+                    && l.alignment.round_up(size) == size
+                    && l.alignment.round_up(1) == size
+                    && from.is_multiple_of(size)
+                    && (to - from).is_multiple_of(size))
+                .then_some((h, size))
+            })
+        })
 }
