@@ -490,10 +490,14 @@ fn parse(
         included: Vec::new(),
         local: None,
     };
-    let preamble: String = opts
-        .defines
+    // A name defined twice takes its last value, as on a compiler's command
+    // line (glslang would refuse the redefinition).
+    let defines = &opts.defines;
+    let preamble: String = defines
         .iter()
-        .map(|(k, v)| format!("#define {k} {}\n", v.as_deref().unwrap_or_default()))
+        .enumerate()
+        .filter(|(i, (k, _))| !defines[i + 1..].iter().any(|(later, _)| later == k))
+        .map(|(_, (k, v))| format!("#define {k} {}\n", v.as_deref().unwrap_or_default()))
         .collect();
     let limits = limits();
     // Only glslang's preprocessing pass calls the includer: a shader that
@@ -1160,6 +1164,30 @@ void main() { data.v[0] = imageLoad(img, ivec2(0)).x; }
             }
         }
         assert!(compared[0] >= 40 && compared[1] >= 40, "{compared:?}");
+    }
+
+    /// `-D X=1 -D X=2` defines X as 2, as a compiler's command line does.
+    #[test]
+    fn a_name_defined_twice_takes_its_last_value() {
+        let src = "#version 450
+layout(local_size_x = 1) in;
+#if X != 2
+#error X is not 2
+#endif
+void main() {}
+";
+        let opts = SourceOptions::named("twice.comp")
+            .define("X=1")
+            .define("X=2");
+        compile(src, &opts).unwrap();
+        let opts = SourceOptions::named("twice.comp")
+            .define("X=2")
+            .define("X=1");
+        let e = compile(src, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("twice.comp:4:1: error: '#error' : X is not 2"),
+            "{e}"
+        );
     }
 
     #[test]
