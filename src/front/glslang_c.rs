@@ -21,8 +21,9 @@ use glslang_sys as sys;
 pub(super) struct Options<'a> {
     /// The shader's text.
     pub source: &'a str,
-    /// The Vulkan version and the SPIR-V version to target.
+    /// The Vulkan version to target.
     pub client: sys::glslang_target_client_version_t,
+    /// The SPIR-V version to write.
     pub spirv: sys::glslang_target_language_version_t,
     /// The version and profile for a shader without a `#version` line.
     pub default_version: Option<(i32, sys::glslang_profile_t)>,
@@ -31,6 +32,7 @@ pub(super) struct Options<'a> {
     /// glslang's OpenGL-on-Vulkan rules (loose uniforms, atomic counters,
     /// resources without a binding).
     pub opengl: bool,
+    /// The resource limits glslang checks the shader against.
     pub limits: &'a ResourceLimits,
     /// Where `#include`s are resolved.
     pub includer: &'a mut dyn IncludeHandler,
@@ -42,7 +44,7 @@ pub(super) struct Options<'a> {
 /// A parsed shader.
 pub(super) struct Parsed {
     shader: NonNull<sys::glslang_shader_t>,
-    /// Whether `preprocessed` holds glslang's preprocessed text.
+    /// Whether glslang holds preprocessed text to give back.
     preprocessed: bool,
 }
 
