@@ -417,6 +417,7 @@ fn compile_for(
     let name = opts.display_name().to_string();
     #[cfg(test)]
     tests::COMPILES.with(|c| c.set(c.get() + 1));
+    // Initialises glslang's process once.
     glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
     // OpenGL gives a resource that names no binding binding 0 of its kind,
@@ -428,9 +429,11 @@ fn compile_for(
         .flatten();
     let needs_text = dialect == Dialect::OpenGl && plain.is_none();
     let (shader, included) = parse(source, opts, dialect, target, needs_text)?;
-    let unbound = match plain.or_else(|| shader.preprocessed()) {
-        Some(text) if dialect == Dialect::OpenGl => unbound_resources(&text),
-        _ => Vec::new(),
+    let unbound = match dialect {
+        Dialect::OpenGl => plain
+            .or_else(|| shader.preprocessed())
+            .map_or_else(Vec::new, |text| unbound_resources(&text)),
+        Dialect::Vulkan => Vec::new(),
     };
     let uniform_initializers = if dialect == Dialect::OpenGl {
         uniform_initializers(&shader.log(), source, &name, &included)
@@ -1164,6 +1167,19 @@ void main() { data.v[0] = imageLoad(img, ivec2(0)).x; }
             }
         }
         assert!(compared[0] >= 40 && compared[1] >= 40, "{compared:?}");
+    }
+
+    /// A definition glslang cannot be handed (a NUL byte in it) is a
+    /// shader error naming the definitions, not a panic.
+    #[test]
+    fn a_nul_byte_in_a_definition_is_named() {
+        let src = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+        let opts = SourceOptions::named("nul.comp").define("X=1\u{0}2");
+        let e = compile(src, &opts).unwrap_err().to_string();
+        assert!(
+            e.contains("nul.comp: in a preprocessor definition: error:") && e.contains("NUL byte"),
+            "{e}"
+        );
     }
 
     /// `-D X=1 -D X=2` defines X as 2, as a compiler's command line does.

@@ -58,14 +58,13 @@ pub(super) fn parse(o: Options<'_>) -> std::result::Result<Parsed, String> {
         .map_err(|_| "ERROR: 0:0: '' : the source contains a NUL byte".to_string())?;
     let preamble = CString::new(o.preamble)
         .map_err(|_| "ERROR: -1:0: '' : a definition contains a NUL byte".to_string())?;
-    let preprocess = o.preprocess;
     // The includer as glslang's callbacks reach it: a pointer to the fat
     // reference, alive on this frame until the preprocessing is done.
     let mut includer: &mut dyn IncludeHandler = o.includer;
     let ctx = (&mut includer as *mut &mut dyn IncludeHandler).cast::<c_void>();
     let callbacks = sys::glsl_include_callbacks_t {
-        include_system: Some(include_system),
-        include_local: Some(include_local),
+        include_system: Some(include_callback::<true>),
+        include_local: Some(include_callback::<false>),
         free_include_result: Some(free_include_result),
     };
     let (default_version, default_profile) = o
@@ -99,7 +98,7 @@ pub(super) fn parse(o: Options<'_>) -> std::result::Result<Parsed, String> {
             .ok_or_else(|| "ERROR: glslang created no shader".to_string())?;
         let parsed = Parsed {
             shader,
-            preprocessed: preprocess,
+            preprocessed: o.preprocess,
         };
         let s = shader.as_ptr();
         if o.opengl {
@@ -118,7 +117,7 @@ pub(super) fn parse(o: Options<'_>) -> std::result::Result<Parsed, String> {
         if !o.preamble.is_empty() {
             sys::glslang_shader_set_preamble(s, preamble.as_ptr());
         }
-        let ok = if preprocess {
+        let ok = if o.preprocess {
             sys::glslang_shader_preprocess(s, &*input) != 0
                 && sys::glslang_shader_parse(s, &*input) != 0
         } else {
@@ -195,27 +194,22 @@ unsafe fn text(p: *const c_char) -> String {
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
-/// glslang's call for `#include "x"`.
-unsafe extern "C" fn include_local(
+/// glslang's call for `#include "x"` (`SYSTEM` false) or `#include <x>`
+/// (true; glslang also asks so for `"x"` after a local search found
+/// nothing).
+unsafe extern "C" fn include_callback<const SYSTEM: bool>(
     ctx: *mut c_void,
     header: *const c_char,
     includer: *const c_char,
     depth: usize,
 ) -> *mut sys::glsl_include_result_t {
+    let ty = if SYSTEM {
+        IncludeType::System
+    } else {
+        IncludeType::Local
+    };
     // SAFETY: glslang passes back the context it was given.
-    unsafe { include(ctx, IncludeType::Local, header, includer, depth) }
-}
-
-/// glslang's call for `#include <x>` (and for `"x"` after a local search
-/// found nothing).
-unsafe extern "C" fn include_system(
-    ctx: *mut c_void,
-    header: *const c_char,
-    includer: *const c_char,
-    depth: usize,
-) -> *mut sys::glsl_include_result_t {
-    // SAFETY: as for `include_local`.
-    unsafe { include(ctx, IncludeType::System, header, includer, depth) }
+    unsafe { include(ctx, ty, header, includer, depth) }
 }
 
 /// Asks the includer; a panic in it is an answer of nothing (glslang then

@@ -205,7 +205,6 @@ fn filler_before(
                 let size = l.size;
                 (scalar.width == 4
                     && scalar.kind != ScalarKind::Bool
-                    && l.alignment.round_up(size) == size
                     && l.alignment.round_up(1) == size
                     && from.is_multiple_of(size)
                     && (to - from).is_multiple_of(size))

@@ -279,6 +279,15 @@ impl Layout<'_> {
         self.natural(ty).map_or(4, |(s, _)| s)
     }
 
+    /// The byte size of a vector type's components.
+    pub(super) fn component_bytes(&self, vector: Word) -> u32 {
+        let scalar = self
+            .m
+            .global(vector)
+            .and_then(|v| v.operands.first().and_then(id));
+        self.scalar_bytes(scalar.unwrap_or(0))
+    }
+
     /// The bytes a value of `ty` spans at its declared layout (`major`:
     /// the layout its member declares, for a matrix).
     pub(super) fn span(&self, ty: Word, major: Option<Major>) -> Result<u32> {

@@ -494,13 +494,7 @@ pub(super) fn walk(
             Op::TypeMatrix => match major {
                 Some(Major::Columns(s)) => s,
                 // A column of a row-major matrix starts one scalar on.
-                Some(Major::Rows(_)) => {
-                    let scalar = layout
-                        .m
-                        .global(element)
-                        .and_then(|v| v.operands.first().and_then(id));
-                    layout.scalar_bytes(scalar.unwrap_or(0))
-                }
+                Some(Major::Rows(_)) => layout.component_bytes(element),
                 None => {
                     return Err(Error::Unsupported(format!(
                         "a matrix without a column stride {place}"
@@ -547,10 +541,7 @@ pub(super) fn parts(
         Op::TypeMatrix => match major {
             Some(Major::Columns(s)) => (0..count).map(|k| (k * s, first, None)).collect(),
             Some(Major::Rows(_)) => {
-                let scalar =
-                    l.m.global(first)
-                        .and_then(|v| v.operands.first().and_then(id));
-                let size = l.scalar_bytes(scalar.unwrap_or(0));
+                let size = l.component_bytes(first);
                 (0..count).map(|k| (k * size, first, major)).collect()
             }
             None => {
