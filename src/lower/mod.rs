@@ -418,11 +418,12 @@ fn spirv_passes(
         sampler::explicit_lod_sampling(&mut m)?;
         sampler::outline_binding_array_accesses(&mut m)?;
         compat::match_atomic_operand_types(&mut m)?;
+        let specs = spec::specialization_constants(&m);
         report.folded_spec_constants = spec::fold_specialization_constants(&mut m, local_size)?;
         // Folding can make infinities (`BIG * 4.0`); so can arithmetic on
         // an override when the pipeline is created.
         non_finite::non_finite_values(&mut m)?;
-        spec::constants_at_run_time(&mut m)?;
+        spec::constants_at_run_time(&mut m, &specs)?;
         word_loops
             .stores
             .extend(texel_buffers(&mut m, opts, &split, &mut found)?);

@@ -397,6 +397,17 @@ fn fold(m: &mut Model) -> Result<usize> {
     Ok(folded)
 }
 
+/// The module's specialization constants, scalars and those built of them,
+/// before [`fold_specialization_constants`] turns them into constants.
+pub fn specialization_constants(m: &Model) -> HashSet<Word> {
+    m.module()
+        .types_global_values
+        .iter()
+        .filter(|i| is_spec_op(i.class.opcode))
+        .filter_map(|i| i.result_id)
+        .collect()
+}
+
 fn is_spec_op(op: Op) -> bool {
     matches!(
         op,
@@ -722,12 +733,15 @@ fn scalar_op(
 /// Constants that WGSL would evaluate when the pipeline is created, read
 /// at run time instead, as the original reads them:
 ///
-/// - Float arithmetic on a specialization constant that stays a WGSL
-///   override (`BIG * 4.0`, `FAR / scale`): naga and wgpu evaluate an
-///   expression of overrides and constants when the pipeline is created,
-///   where WGSL makes a result that is not finite an error ("Pipeline
-///   constant error: Float literal is infinite"), while the original
-///   computes it when it runs and gets the infinity.
+/// - Float arithmetic on a specialization constant (`BIG * 4.0`, `FAR /
+///   scale`), and a specialization constant converted to a float
+///   (`1.0 / float(SAMPLES)`, `vec2(gl_WorkGroupSize.xy - 1)` in Granite's
+///   ASTC decoder): naga and wgpu evaluate an expression of overrides and
+///   constants when the pipeline is created, and WGSL evaluates one of
+///   constants (a folded specialization constant among them) when the
+///   shader is created, where a result that is not finite is an error
+///   ("Float literal is infinite"), while the original computes it when
+///   it runs, often in a branch its default values never take.
 /// - The divisor of an integer division or remainder that is a
 ///   specialization constant, or a constant (a folded one among them) with
 ///   a zero component: WGSL makes a zero constant or override divisor an
@@ -736,8 +750,11 @@ fn scalar_op(
 ///
 /// Each such operand reads the constant from a private variable it
 /// initializes: the variable keeps an override settable, and the
-/// arithmetic happens at run time. Returns how many uses.
-pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
+/// arithmetic happens at run time. `specs` holds the module's
+/// specialization constants as [`specialization_constants`] found them
+/// before folding. Returns how many uses.
+pub fn constants_at_run_time(m: &mut Model, specs: &HashSet<Word>) -> Result<usize> {
+    // Those that stay overrides.
     let spec_scalars: Vec<Word> = m
         .module()
         .types_global_values
@@ -745,6 +762,10 @@ pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
         .filter(|i| i.class.opcode == Op::SpecConstant)
         .filter_map(|i| i.result_id)
         .collect();
+    let float_typed = |m: &Model, w: Word| {
+        m.result_type(w)
+            .is_some_and(|t| m.op_of(m.scalar_of(t)) == Some(Op::TypeFloat))
+    };
     let float_arithmetic = |op: Op| {
         matches!(
             op,
@@ -757,6 +778,12 @@ pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
                 | Op::FNegate
                 | Op::VectorTimesScalar
                 | Op::ExtInst
+        )
+    };
+    let to_float = |op: Op| {
+        matches!(
+            op,
+            Op::ConvertUToF | Op::ConvertSToF | Op::FConvert | Op::Bitcast
         )
     };
     let division = |op: Op| matches!(op, Op::UDiv | Op::SDiv | Op::UMod | Op::SMod | Op::SRem);
@@ -777,9 +804,9 @@ pub fn constants_at_run_time(m: &mut Model) -> Result<usize> {
             || (op == Op::CompositeConstruct
                 && inst.result_id.is_some_and(|r| divisors.contains(&r)));
         if float_arithmetic(op) {
-            spec_scalars.contains(&w)
-                && m.result_type(w)
-                    .is_some_and(|t| m.op_of(t) == Some(Op::TypeFloat))
+            specs.contains(&w) && float_typed(m, w)
+        } else if to_float(op) {
+            k == 0 && specs.contains(&w) && inst.result_id.is_some_and(|r| float_typed(m, r))
         } else {
             divisor && (spec_scalars.contains(&w) || has_zero_part(m, w))
         }
