@@ -708,6 +708,8 @@ impl Context {
 /// values (format codes among them) key the pipeline cache.
 struct Overrides {
     ids: Vec<u32>,
+    /// The value of each of `ids`, in order, then what else keys the cache
+    /// (format codes, the layout's hash), which sets no constant.
     values: Vec<u32>,
     /// (group, binding, format) of each formatless storage image.
     formats: Vec<(u32, u32, wgpu::TextureFormat)>,
@@ -724,6 +726,9 @@ impl Overrides {
             formats: Vec::new(),
             layout: None,
         };
+        // Keys past the constants' values: among them, a format code would
+        // give the next image's width to the wrong constant.
+        let mut format_codes = Vec::new();
         let bound = |info: &crate::BindingInfo| {
             binds
                 .iter()
@@ -787,10 +792,12 @@ impl Overrides {
             {
                 let f = bound.desc().format;
                 o.formats.push((info.group, info.binding, f));
-                // Past every size: a format is its name's position + 2^31.
-                o.values.push(crate::formats::code(f) | 1 << 31);
+                // In the key, a format is its name's position + 2^31.
+                format_codes.push(crate::formats::code(f) | 1 << 31);
             }
         }
+        debug_assert_eq!(o.ids.len(), o.values.len());
+        o.values.extend(format_codes);
         if needs_explicit_layout(kernel, binds)
             && kernel.bindings().iter().all(|i| {
                 binds
