@@ -236,7 +236,9 @@ fn entry_point_message(file: &str, requested: Option<&str>, available: &[String]
 
 fn timeout_hint(what: &str) -> &'static str {
     if what == "dispatch" {
-        "; the kernel may loop forever or be too large for this adapter"
+        // llvmpipe and lavapipe compile a kernel when it is first
+        // dispatched: Themaister's parallel-rdp rasterizer takes 25 s there.
+        "; the kernel may loop forever or be too large for this adapter (a software driver such as llvmpipe compiles a kernel at its first dispatch: give a large one more time, --timeout)"
     } else {
         "; the shader may be too large"
     }
