@@ -17,8 +17,8 @@ void main() {
     float n = float(SAMPLES);
     float weight = n > 0.0 ? 1.0 / float(SAMPLES) : 1.0;
     float bias = float(BIAS) != 0.0 ? x / float(BIAS) : x;
-    float falloff = FALLOFF > 0.0 ? exp2(-x / FALLOFF) : 0.5;
+    float falloff = FALLOFF > 0.0 ? max(1.0 - abs(x) / FALLOFF, 0.0) : 0.5;
     values.v[i] = weight * bias + falloff;
 }
 
-// run: --groups 1 --spec FALLOFF=3 --buffer Values=f32:[1,2,3,4,-5,6.5,0.25,8]
+// run: --groups 1 --spec FALLOFF=4 --buffer Values=f32:[1,2,3,4,-5,6.5,0.25,8]
