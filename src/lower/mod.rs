@@ -340,6 +340,7 @@ fn spirv_passes(
     let mut m = model::Model::load(&words, name)?;
     m.check_ids(name)?;
     compat::strip_debug_lines(&mut m);
+    compat::function_names_as_written(&mut m);
     // The caller's values: their errors name the value given, as given.
     spec::apply_specializations(&mut m, &opts.specializations)?;
     // Malformed SPIR-V that rspirv still reads could make a pass index out

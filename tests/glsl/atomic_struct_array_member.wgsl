@@ -24,7 +24,7 @@ var<private> gl_GlobalInvocationID_1: vec3<u32>;
 @group(0) @binding(1) 
 var<storage, read_write> snap: Snapshot;
 
-fn bump_u0028_u1_u003b(cell: ptr<function, u32>) -> u32 {
+fn bump(cell: ptr<function, u32>) -> u32 {
     let _e3 = (*cell);
     let _e7 = atomicAdd((&grid.cells[_e3].count), 1u);
     return _e7;
@@ -44,7 +44,7 @@ fn main_1() {
     cell_1 = (_e14 % 16u);
     let _e16 = cell_1;
     param = _e16;
-    let _e17 = bump_u0028_u1_u003b((&param));
+    let _e17 = bump((&param));
     rank = _e17;
     let _e18 = cell_1;
     let _e23 = id;

@@ -35,7 +35,7 @@ var<storage, read_write> unnamed_2: gl_AtomicCounterBlock_0_;
 @group(0) @binding(1) 
 var<storage, read_write> unnamed_3: VisibleIds;
 
-fn insideFrustum_u0028_vf4_u003b(s: ptr<function, vec4<f32>>) -> bool {
+fn insideFrustum(s: ptr<function, vec4<f32>>) -> bool {
     var p: i32;
 
     p = 0i;
@@ -92,7 +92,7 @@ fn main_1() {
     if _e37 {
         let _e38 = s_1;
         param = _e38;
-        let _e39 = insideFrustum_u0028_vf4_u003b((&param));
+        let _e39 = insideFrustum((&param));
         phi_116_ = _e39;
     }
     let _e41 = phi_116_;

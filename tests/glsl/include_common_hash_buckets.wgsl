@@ -13,7 +13,7 @@ var<private> gl_GlobalInvocationID_1: vec3<u32>;
 @group(0) @binding(1) 
 var<storage, read_write> buckets: Buckets;
 
-fn hash_u32_u0028_u1_u003b(x: ptr<function, u32>) -> u32 {
+fn hash_u32_(x: ptr<function, u32>) -> u32 {
     let _e5 = (*x);
     let _e8 = (*x);
     (*x) = (_e8 ^ (_e5 >> bitcast<u32>(16i)));
@@ -31,12 +31,12 @@ fn hash_u32_u0028_u1_u003b(x: ptr<function, u32>) -> u32 {
     return _e24;
 }
 
-fn bucket_of_u0028_u1_u003b_u1_u003b(key: ptr<function, u32>, bucket_count: ptr<function, u32>) -> u32 {
+fn bucket_of(key: ptr<function, u32>, bucket_count: ptr<function, u32>) -> u32 {
     var param: u32;
 
     let _e3 = (*key);
     param = _e3;
-    let _e4 = hash_u32_u0028_u1_u003b((&param));
+    let _e4 = hash_u32_((&param));
     let _e5 = (*bucket_count);
     return (_e4 % _e5);
 }
@@ -57,7 +57,7 @@ fn main_1() {
     let _e18 = key_1;
     param_1 = _e18;
     param_2 = 32u;
-    let _e19 = bucket_of_u0028_u1_u003b_u1_u003b((&param_1), (&param_2));
+    let _e19 = bucket_of((&param_1), (&param_2));
     b = _e19;
     let _e20 = b;
     let _e23 = atomicAdd((&buckets.counts[_e20]), 1u);

@@ -27,7 +27,7 @@ var<storage> pixels: Pixels;
 @group(0) @binding(2) 
 var<storage, read_write> hist: Histogram;
 
-fn bin_of_u0028_f1_u003b(luma: ptr<function, f32>) -> u32 {
+fn bin_of(luma: ptr<function, f32>) -> u32 {
     var range: f32;
     var t: f32;
 
@@ -42,7 +42,7 @@ fn bin_of_u0028_f1_u003b(luma: ptr<function, f32>) -> u32 {
     return min(u32((_e22 * 256f)), 255u);
 }
 
-fn luminance_u0028_u1_u003b(packed: ptr<function, u32>) -> f32 {
+fn luminance(packed: ptr<function, u32>) -> f32 {
     var c: vec4<f32>;
 
     let _e3 = (*packed);
@@ -88,9 +88,9 @@ fn main_1(gl_WorkGroupID_1: vec3<u32>) {
                 let _e41 = idx;
                 let _e44 = pixels.rgba8_[_e41];
                 param = _e44;
-                let _e45 = luminance_u0028_u1_u003b((&param));
+                let _e45 = luminance((&param));
                 param_1 = _e45;
-                let _e46 = bin_of_u0028_f1_u003b((&param_1));
+                let _e46 = bin_of((&param_1));
                 b = _e46;
                 let _e47 = b;
                 let _e49 = atomicAdd((&s_bins[_e47]), 1u);

@@ -14,7 +14,7 @@ var lookups_u005b_1_u005d: texture_2d<f32>;
 @group(0) @binding(7) 
 var lookups_u005b_1_u005d_sampler: sampler;
 
-fn tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(param: texture_2d<f32>, param_1: sampler, uv: ptr<function, vec2<f32>>, texel: ptr<function, vec2<i32>>) -> vec4<f32> {
+fn tap(param: texture_2d<f32>, param_1: sampler, uv: ptr<function, vec2<f32>>, texel: ptr<function, vec2<i32>>) -> vec4<f32> {
     let _e8 = (*uv);
     let _e9 = textureSampleLevel(param, param_1, _e8, 0f);
     let _e11 = (*texel);
@@ -22,7 +22,7 @@ fn tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(param: texture_2d<f32>, param_1: samp
     return ((_e9 * 0.75f) + (_e12 * 0.25f));
 }
 
-fn cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(param_2: texture_2d<f32>, param_3: sampler, uv_1: ptr<function, vec2<f32>>, texel_1: ptr<function, vec2<i32>>) -> vec4<f32> {
+fn cross4_(param_2: texture_2d<f32>, param_3: sampler, uv_1: ptr<function, vec2<f32>>, texel_1: ptr<function, vec2<i32>>) -> vec4<f32> {
     var step_: vec2<f32>;
     var param_4: vec2<f32>;
     var param_5: vec2<i32>;
@@ -36,13 +36,13 @@ fn cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(param_2: texture_2d<f32>, param_3:
     param_4 = (_e19 + vec2<f32>(_e21, 0f));
     let _e24 = (*texel_1);
     param_5 = _e24;
-    let _e25 = tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(param_2, param_3, (&param_4), (&param_5));
+    let _e25 = tap(param_2, param_3, (&param_4), (&param_5));
     let _e26 = (*uv_1);
     let _e28 = step_[0u];
     param_6 = (_e26 - vec2<f32>(_e28, 0f));
     let _e31 = (*texel_1);
     param_7 = _e31;
-    let _e32 = tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(param_2, param_3, (&param_6), (&param_7));
+    let _e32 = tap(param_2, param_3, (&param_6), (&param_7));
     return ((_e25 + _e32) * 0.5f);
 }
 
@@ -73,12 +73,12 @@ fn main_1(gl_NumWorkGroups_1: vec3<u32>) {
     param_8 = _e43;
     let _e44 = texel_2;
     param_9 = _e44;
-    let _e45 = cross4_u0028_s21_u003b_vf2_u003b_vi2_u003b(sceneColor, sceneColor_sampler, (&param_8), (&param_9));
+    let _e45 = cross4_(sceneColor, sceneColor_sampler, (&param_8), (&param_9));
     let _e46 = uv_2;
     param_10 = _e46;
     let _e47 = texel_2;
     param_11 = _e47;
-    let _e48 = tap_u0028_s21_u003b_vf2_u003b_vi2_u003b(lookups_u005b_1_u005d, lookups_u005b_1_u005d_sampler, (&param_10), (&param_11));
+    let _e48 = tap(lookups_u005b_1_u005d, lookups_u005b_1_u005d_sampler, (&param_10), (&param_11));
     unnamed.pixels[((_e37 * _e38) + _e41)] = (_e45 + (_e48 * 0.5f));
     return;
 }

@@ -1049,6 +1049,37 @@ pub fn strip_debug_lines(m: &mut Model) {
     }
 }
 
+/// glslang names each function by its signature (`hash(u1;`,
+/// `tap(s21;vf2;`), which naga writes as `hash_u0028_u1_u003b`: the name
+/// before the parenthesis is kept, as the shader's author wrote it, and
+/// naga's namer tells overloads apart (`hash`, `hash_1`) and steers clear of
+/// WGSL's keywords and built-in functions.
+pub fn function_names_as_written(m: &mut Model) {
+    let functions: HashSet<Word> = m
+        .module()
+        .functions
+        .iter()
+        .filter_map(|f| f.def.as_ref()?.result_id)
+        .collect();
+    let signed = |i: &Instruction| match i.operands.as_slice() {
+        [Operand::IdRef(t), Operand::LiteralString(s)] => {
+            functions.contains(t) && s.find('(').is_some_and(|k| k > 0)
+        }
+        _ => false,
+    };
+    if !m.module().debug_names.iter().any(signed) {
+        return;
+    }
+    for i in &mut m.module_mut().debug_names {
+        if let [Operand::IdRef(t), Operand::LiteralString(s)] = i.operands.as_mut_slice()
+            && functions.contains(t)
+            && let Some(k) = s.find('(').filter(|&k| k > 0)
+        {
+            s.truncate(k);
+        }
+    }
+}
+
 /// Makes every integer atomic's value operands the type of its result.
 /// glslang's OpenGL ES rules build `atomicCounterIncrement` as an
 /// `OpAtomicIAdd` of a `uint` with the `int` constant 1, which SPIR-V
