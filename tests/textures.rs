@@ -533,6 +533,53 @@ void main() { c = textureLod(env, vec3(1, 0, 0), 0.0); }
     assert_eq!(e, "cube texture: cube faces are square, not 4x2");
 }
 
+/// A multisampled texture (an MSAA resolve in compute, in the style of
+/// emulators' copy kernels) is refused in one line that says why, whatever
+/// is bound; `atomport check` says so too rather than make a texture of
+/// another shape.
+#[test]
+fn multisampled_textures_are_refused_saying_why() {
+    let ctx: Context = common::contexts(wgpu::Features::empty()).remove(0);
+    let source = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform usampler2DMS samples;
+layout(set = 0, binding = 1) buffer Out { uint v[]; };
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    uvec4 s = texelFetch(samples, p, 0) + texelFetch(samples, p, 3);
+    v[p.y * 8 + p.x] = s.x;
+}
+";
+    let resolve = common::glsl(source);
+    let flat = Texture::zeroed(
+        &ctx,
+        TextureDesc::new(TextureDim::D2, wgpu::TextureFormat::Rgba8Uint, &[8, 8], 1).unwrap(),
+    )
+    .unwrap();
+    let out = Buffer::zeroed(&ctx, 256).unwrap();
+    let e = ctx
+        .dispatch(
+            &resolve,
+            [1, 1, 1],
+            &[Bind::named("samples", &flat), Bind::named("Out", &out)],
+        )
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "binding 0.0 (`samples`) is a multisampled texture (texture2DMS, sampler2DMS): atomport binds none, so the kernel cannot run (WebGPU fills a multisampled texture only by drawing into it)"
+    );
+    let file = common::temp_file("multisampled", "resolve.comp", source);
+    let o = common::atomport(&["check", &file]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(
+            "not run: `samples` is a multisampled texture, which atomport neither makes nor binds"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn png_files_in_and_out() {
     let dir = common::scratch().join(format!("atomport-png-{}", std::process::id()));

@@ -410,6 +410,14 @@ impl Context {
             expected: expected(info),
             given: bind.resource.describe(),
         };
+        if info.texture.as_ref().is_some_and(|t| t.multisampled) {
+            return Err(Error::Unsupported(format!(
+                "binding {}.{} (`{}`) is a multisampled texture (texture2DMS, sampler2DMS): atomport binds none, so the kernel cannot run (WebGPU fills a multisampled texture only by drawing into it)",
+                info.group,
+                info.binding,
+                info.display_name()
+            )));
+        }
         match (bind.resource, info.image) {
             (Resource::Buffer(_), None) if info.kind.is_buffer() => {}
             (Resource::Image(img), Some(shape))

@@ -723,6 +723,12 @@ pub fn generate(
                 if res.textures.iter().any(|a| named(&a.slot, info)) {
                     continue;
                 }
+                if info.texture.as_ref().is_some_and(|t| t.multisampled) {
+                    return Err(format!(
+                        "`{}` is a multisampled texture, which atomport neither makes nor binds",
+                        info.display_name()
+                    ));
+                }
                 let dim = info
                     .texture
                     .as_ref()
