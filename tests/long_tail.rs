@@ -249,6 +249,39 @@ void main() {
     );
 }
 
+/// A bindless material pass reading its textures through a descriptor heap
+/// (GL_EXT_descriptor_heap), which WebGPU has no form for: refused by name
+/// at the line that enables it, exit status 1, never as malformed SPIR-V
+/// (the reader atomport uses cannot load the heap's untyped variables).
+#[test]
+fn descriptor_heaps_are_refused_by_name_with_their_line() {
+    let file = temp_file(
+        "long_tail",
+        "heap_materials.comp",
+        "#version 460
+#extension GL_EXT_descriptor_heap : require
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 32) in;
+layout(descriptor_heap) uniform texture2D Albedo[];
+layout(set = 0, binding = 0) uniform sampler Linear;
+layout(set = 0, binding = 1) readonly buffer Materials { uint albedo_index[]; };
+layout(set = 0, binding = 2) writeonly buffer Colors { vec4 color[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    color[i] = textureLod(sampler2D(Albedo[albedo_index[i]], Linear), vec2(0.25, 0.75), 0.0);
+}
+",
+    );
+    let o = atomport(&["translate", &file]);
+    common::assert_fails(
+        &o,
+        1,
+        &format!(
+            "{file}:2:12: descriptor heaps (`GL_EXT_descriptor_heap`, SPV_EXT_descriptor_heap) are not translated"
+        ),
+    );
+}
+
 /// A post-processing library's exposure pass, numbering its bindings from
 /// 2000 to stay clear of its host's: WebGPU allows numbers below 1000, so
 /// those past it take numbers the shader declares for nothing, and the host

@@ -323,6 +323,26 @@ pub(crate) fn is_64_bit(t: &Instruction) -> bool {
         && t.operands.first() == Some(&Operand::LiteralBit32(64))
 }
 
+/// A module rspirv cannot read because of an extension it does not know,
+/// refused as such rather than as malformed: descriptor heaps
+/// (`GL_EXT_descriptor_heap`, Granite's bindless heap) declare untyped
+/// variables outside any function, where rspirv places none.
+fn unreadable_extension(words: &[u32], name: &str) -> Option<Error> {
+    let exts = crate::front::spirv::declared_extensions(words);
+    let has = |e: &str| exts.iter().any(|x| x == e);
+    if has("SPV_EXT_descriptor_heap") {
+        Some(Error::Unsupported(format!(
+            "{name}: descriptor heaps (`GL_EXT_descriptor_heap`, SPV_EXT_descriptor_heap) are not translated: WebGPU binds resources only through bind groups, and atomport's SPIR-V reader has no untyped pointers"
+        )))
+    } else if has("SPV_KHR_untyped_pointers") {
+        Some(Error::Unsupported(format!(
+            "{name}: untyped pointers (SPV_KHR_untyped_pointers) are not translated: atomport's SPIR-V reader has none"
+        )))
+    } else {
+        None
+    }
+}
+
 impl Model {
     /// Reads a module; malformed words are named as such. Debug
     /// information (non-semantic instruction sets) is dropped first.
@@ -333,8 +353,10 @@ impl Model {
         // instruction's end): that is malformed input, not atomport's bug.
         let module = crate::guard_with(
             || {
-                rspirv::dr::load_words(words)
-                    .map_err(|e| Error::shader(format!("{name}: malformed SPIR-V: {e}")))
+                rspirv::dr::load_words(words).map_err(|e| {
+                    unreadable_extension(words, name)
+                        .unwrap_or_else(|| Error::shader(format!("{name}: malformed SPIR-V: {e}")))
+                })
             },
             |msg| {
                 Error::shader(format!(
