@@ -302,6 +302,27 @@ pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) ->
     Ok(folded)
 }
 
+/// `words` with every specialization constant folded to its default, for
+/// readers of the declarations alone (`atomport check`'s input layouts): an
+/// array sized by a spec-constant operation (`uint lodCount[MAX_LOD + 1]`)
+/// is otherwise a length naga cannot read. `None` when the module has no
+/// such operation, or cannot be folded.
+pub fn with_defaults_folded(words: &[u32]) -> Option<Vec<u32>> {
+    const OP_SPEC_CONSTANT_OP: u32 = 52;
+    let mut at = 5;
+    let mut has = false;
+    while let Some(&w) = words.get(at) {
+        has |= w & 0xffff == OP_SPEC_CONSTANT_OP;
+        at += ((w >> 16) as usize).max(1);
+    }
+    if !has {
+        return None;
+    }
+    let mut m = Model::load(words, "").ok()?;
+    fold(&mut m).ok()?;
+    m.assemble().ok()
+}
+
 /// Turns every specialization constant into a constant, evaluating the
 /// operations; returns how many.
 fn fold(m: &mut Model) -> Result<usize> {

@@ -28,6 +28,9 @@ pub fn declarations(words: &[u32]) -> Option<naga::Module> {
     const RGBA32F: u32 = 1;
     const RGBA32I: u32 = 21;
     const RGBA32UI: u32 = 30;
+    // Arrays sized by spec-constant operations take their default lengths.
+    let folded = crate::lower::spirv::spec::with_defaults_folded(words);
+    let words = folded.as_deref().unwrap_or(words);
     let mut kept: Vec<u32> = words.get(..5)?.to_vec();
     // Each scalar type's four-channel 32-bit image format.
     let mut formats: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
@@ -869,6 +872,37 @@ void main() {
         let w = Layout::of(Some(&module), info).words(12);
         assert_eq!(w[2].0, Word::F32);
         assert_eq!(w[1], (Word::Int, Role::Count));
+    }
+
+    /// A stats block sized by a spec-constant operation (`lodCount[MAX_LOD
+    /// + 1]`, an indirect-draw culling kernel's): the operation must not
+    /// stop naga from reading the declarations, or every buffer of the
+    /// kernel is made at its minimum size, one instance for the whole grid,
+    /// and the runs compare what reads past the end return.
+    #[test]
+    fn arrays_sized_by_spec_constant_operations_leave_the_layouts_readable() {
+        let k = Kernel::from_glsl(
+            r#"#version 450
+layout(constant_id = 0) const int MAX_LOD = 5;
+layout(local_size_x = 16) in;
+struct Instance { vec3 pos; float scale; };
+layout(set = 0, binding = 0, std140) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = 1) buffer Stats { uint drawn; uint lodCount[MAX_LOD + 1]; } stats;
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint lod = uint(min(length(instances[i].pos), float(MAX_LOD)));
+    atomicAdd(stats.lodCount[lod], 1u);
+}
+"#,
+            &SourceOptions::named("t.comp"),
+        )
+        .unwrap();
+        let module = super::declarations(k.native_spirv().unwrap()).expect("declarations read");
+        let instances = k.binding_named("Instances").unwrap();
+        let l = Layout::of(Some(&module), instances);
+        assert_eq!(l.len(instances, 32), 32 * 16);
+        let stats = k.binding_named("Stats").unwrap();
+        assert_eq!(Layout::of(Some(&module), stats).len(stats, 32), 32);
     }
 
     /// A storage image written without a format (a wavelet pass's output)
