@@ -874,8 +874,8 @@ void main() {
         assert_eq!(w[1], (Word::Int, Role::Count));
     }
 
-    /// A stats block sized by a spec-constant operation (`lodCount[MAX_LOD
-    /// + 1]`, an indirect-draw culling kernel's): the operation must not
+    /// A stats block sized by a spec-constant operation (an indirect-draw
+    /// culling kernel's `lodCount[MAX_LOD + 1]`): the operation must not
     /// stop naga from reading the declarations, or every buffer of the
     /// kernel is made at its minimum size, one instance for the whole grid,
     /// and the runs compare what reads past the end return.
