@@ -307,6 +307,7 @@ pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) ->
 /// array sized by a spec-constant operation (`uint lodCount[MAX_LOD + 1]`)
 /// is otherwise a length naga cannot read. `None` when the module has no
 /// such operation, or cannot be folded.
+#[cfg(feature = "runtime")]
 pub fn with_defaults_folded(words: &[u32]) -> Option<Vec<u32>> {
     const OP_SPEC_CONSTANT_OP: u32 = 52;
     let mut at = 5;
