@@ -37,27 +37,19 @@ pub fn words_from_bytes(bytes: &[u8], name: &str) -> Result<Vec<u32>> {
     }
 }
 
-/// The extensions a module declares (`OpExtension`), read from its words
-/// without a SPIR-V reader; a malformed instruction stream ends the list.
+/// The extensions a module declares (`OpExtension`).
 pub fn declared_extensions(words: &[u32]) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut at = 5;
-    while let Some(&w) = words.get(at) {
-        let count = (w >> 16) as usize;
-        if count == 0 || at + count > words.len() {
-            break;
-        }
-        if w & 0xffff == rspirv::spirv::Op::Extension as u32 {
-            let bytes: Vec<u8> = words[at + 1..at + count]
+    instructions(words)
+        .filter(|(_, inst)| inst[0] & 0xffff == rspirv::spirv::Op::Extension as u32)
+        .map(|(_, inst)| {
+            let bytes: Vec<u8> = inst[1..]
                 .iter()
                 .flat_map(|x| x.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            found.push(String::from_utf8_lossy(&bytes).into_owned());
-        }
-        at += count;
-    }
-    found
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+        .collect()
 }
 
 /// Checks the header and that the instructions tile the words exactly:

@@ -309,14 +309,8 @@ pub fn fold_specialization_constants(m: &mut Model, local_size: LocalSizeIds) ->
 /// such operation, or cannot be folded.
 #[cfg(feature = "runtime")]
 pub fn with_defaults_folded(words: &[u32]) -> Option<Vec<u32>> {
-    const OP_SPEC_CONSTANT_OP: u32 = 52;
-    let mut at = 5;
-    let mut has = false;
-    while let Some(&w) = words.get(at) {
-        has |= w & 0xffff == OP_SPEC_CONSTANT_OP;
-        at += ((w >> 16) as usize).max(1);
-    }
-    if !has {
+    let op = Op::SpecConstantOp as u32;
+    if !crate::front::spirv::instructions(words).any(|(_, inst)| inst[0] & 0xffff == op) {
         return None;
     }
     let mut m = Model::load(words, "").ok()?;
