@@ -1061,20 +1061,26 @@ pub fn function_names_as_written(m: &mut Model) {
         .iter()
         .filter_map(|f| f.def.as_ref()?.result_id)
         .collect();
-    let signed = |i: &Instruction| match i.operands.as_slice() {
-        [Operand::IdRef(t), Operand::LiteralString(s)] => {
-            functions.contains(t) && s.find('(').is_some_and(|k| k > 0)
+    // Where a function's name has its signature, if it has one.
+    let signature = |i: &Instruction| match i.operands.as_slice() {
+        [Operand::IdRef(t), Operand::LiteralString(s)] if functions.contains(t) => {
+            s.find('(').filter(|&k| k > 0)
         }
-        _ => false,
+        _ => None,
     };
-    if !m.module().debug_names.iter().any(signed) {
+    let cuts: Vec<(usize, usize)> = m
+        .module()
+        .debug_names
+        .iter()
+        .enumerate()
+        .filter_map(|(n, i)| Some((n, signature(i)?)))
+        .collect();
+    if cuts.is_empty() {
         return;
     }
-    for i in &mut m.module_mut().debug_names {
-        if let [Operand::IdRef(t), Operand::LiteralString(s)] = i.operands.as_mut_slice()
-            && functions.contains(t)
-            && let Some(k) = s.find('(').filter(|&k| k > 0)
-        {
+    let names = &mut m.module_mut().debug_names;
+    for (n, k) in cuts {
+        if let Some(Operand::LiteralString(s)) = names[n].operands.get_mut(1) {
             s.truncate(k);
         }
     }
