@@ -1104,3 +1104,29 @@ fn translate_fits_the_named_backends_adapter_and_says_which_forms() {
     let o = atomport(&["translate", shader, "--backend", "gl", "--binding-arrays"]);
     assert_fails(&o, 2, "--binding-arrays");
 }
+
+/// An OpenGL program of two compute shaders: translated with the unit that
+/// defines its functions linked; without it, each function is named as
+/// GLSL writes it at the line that declares it, with the flag that links
+/// it; a unit that cannot be read is named.
+#[test]
+fn linked_units_translate_and_a_missing_one_is_named() {
+    let main = "tests/glsl/linked_units_jitter_histogram.comp";
+    let o = atomport(&["translate", main, "--link", "tests/glsl/link/jitter.glsl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let wgsl = String::from_utf8(o.stdout).unwrap();
+    assert!(wgsl.contains("fn jitter(") && wgsl.contains("atomicMax"), "{wgsl}");
+
+    let o = atomport(&["translate", main]);
+    assert_fails(&o, 1, "is declared but defined in no compilation unit");
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{main}:25: error: `jitter(uvec2, uint)`"))
+            && err.contains(&format!("{main}:26: error: `bucket(float)`"))
+            && err.contains("--link FILE"),
+        "{err}"
+    );
+
+    let o = atomport(&["translate", main, "--link", "tests/glsl/link/absent.glsl"]);
+    assert_fails(&o, 1, "tests/glsl/link/absent.glsl");
+}

@@ -5,8 +5,9 @@
 //! naga here. Regenerate with `UPDATE_GOLDEN=1 cargo test --release --test golden`;
 //! never edit the outputs by hand.
 //!
-//! A shader's first lines may read `// defines: NAME=VALUE …` to pass `-D`s
-//! and `// dialect: vulkan|opengl` to choose the dialect.
+//! A shader's `// defines: NAME=VALUE …` lines pass `-D`s, `// dialect:
+//! vulkan|opengl` chooses the dialect and `// link: FILE …` links further
+//! compute shaders with it (see `atomport::Annotations`).
 
 use std::path::{Path, PathBuf};
 
@@ -26,18 +27,12 @@ fn shaders(dir: &str) -> Vec<PathBuf> {
 fn options(path: &Path, source: &str) -> SourceOptions {
     // Names relative to the crate, so that golden error texts do not depend on the checkout.
     let rel = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
-    let mut o = SourceOptions::named(rel.display().to_string());
-    for line in source.lines().take(4) {
-        if let Some(defs) = line.trim().strip_prefix("// defines:") {
-            for d in defs.split_whitespace() {
-                o = o.define(d);
-            }
-        }
-        if let Some(d) = line.trim().strip_prefix("// dialect:") {
-            o.dialect = Some(atomport::Dialect::parse(d.trim()).expect("a dialect"));
-        }
-    }
-    o
+    let mut a = atomport::Annotations::parse(source).expect("annotations");
+    // The golden WGSL is the shader's own: unspecialized, for the default
+    // target environment, whatever values its runs give.
+    a.shader.clear();
+    a.apply(SourceOptions::named(rel.display().to_string()))
+        .expect("annotations that apply")
 }
 
 fn update() -> bool {

@@ -19,8 +19,8 @@
 //!   webgpu` leaves a kernel out of the browser suite (tests/web.rs): its
 //!   results depend on the order invocations ran in past every rule.
 //!
-//! `// defines:` and `// dialect:` lines are passed on as the golden test
-//! reads them.
+//! `// defines:`, `// dialect:` and `// link:` lines are passed on as the
+//! golden test reads them.
 
 mod common;
 
@@ -49,6 +49,11 @@ fn case(path: &Path) -> Result<Case, String> {
     }
     if let Some(d) = a.dialect {
         c.args.extend(["--dialect".into(), d]);
+    }
+    let folder = path.parent().unwrap_or(Path::new(""));
+    for file in a.linked {
+        c.args
+            .extend(["--link".into(), folder.join(file).display().to_string()]);
     }
     if !c.args.iter().any(|a| a == "--groups") {
         return Err("no `// run:` line with --groups".into());

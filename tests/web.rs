@@ -341,7 +341,8 @@ fn golden_demo_and_conformance_kernels_run_in_headless_chromium() {
 }
 
 /// The package's options for a corpus kernel, where its annotations need
-/// only what the package takes (defines, dialect, included files).
+/// only what the package takes (defines, dialect, linked and included
+/// files).
 fn package_options(opts: &SourceOptions, kernel: &Kernel) -> Option<serde_json::Value> {
     let plain = opts.target_env.is_none()
         && opts.specializations.is_empty()
@@ -363,6 +364,7 @@ fn package_options(opts: &SourceOptions, kernel: &Kernel) -> Option<serde_json::
                 None => k.clone(),
             }).collect::<Vec<_>>(),
             "files": files,
+            "link": opts.linked,
         })
     })
 }

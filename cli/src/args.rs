@@ -165,6 +165,11 @@ pub(super) struct GlslArgs {
     /// Further folder for GLSL #include (repeatable; the shader's own folder comes first)
     #[arg(short = 'I', value_name = "DIR")]
     pub(super) include_dirs: Vec<PathBuf>,
+    /// Further GLSL compute shader linked with the shader into one program, as OpenGL links
+    /// every compute shader attached to a program: one unit defines the functions another
+    /// declares (repeatable; each with its own #version and #includes)
+    #[arg(long = "link", value_name = "FILE")]
+    pub(super) linked: Vec<PathBuf>,
     /// GLSL dialect: vulkan or opengl (loose uniforms, atomic counters, per-kind binding
     /// numbers) [default: detected; a shader without `set =` that needs OpenGL's rules is
     /// OpenGL GLSL]
@@ -178,12 +183,14 @@ pub(super) struct GlslArgs {
 }
 
 impl GlslArgs {
-    /// `o` with these defines, include folders, dialect and version.
+    /// `o` with these defines, include folders, linked units, dialect and
+    /// version.
     pub(super) fn apply(&self, mut o: SourceOptions) -> SourceOptions {
         for d in &self.defines {
             o = o.define(d);
         }
         o.include_dirs = self.include_dirs.clone();
+        o.linked = self.linked.clone();
         o.dialect = self.dialect;
         o.glsl_version = self.glsl_version;
         o

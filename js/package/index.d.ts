@@ -18,7 +18,9 @@ export interface Options {
   includeDirs?: string[];
   /** The files `#include` may read, by path, with their text (there is no file system). */
   files?: Record<string, string>;
-  /** Read the shader's own `// defines:`, `// dialect:` and `// run:` lines (their `--spec` and `--target-env`) too, as `atomport run` does. */
+  /** Further compute shaders linked with the shader into one program, as OpenGL links every compute shader attached to a program (as `--link`): their paths, each's text in `files`. */
+  link?: string[];
+  /** Read the shader's own `// defines:`, `// dialect:`, `// link:` and `// run:` lines (their `--spec` and `--target-env`) too, as `atomport run` does. */
   annotations?: boolean;
   /**
    * `translate` only: seconds the translation may take on its worker thread

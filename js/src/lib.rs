@@ -28,6 +28,9 @@ struct Options {
     include_dirs: Vec<PathBuf>,
     /// The files `#include` may read, by path, with their text.
     files: std::collections::BTreeMap<PathBuf, String>,
+    /// Further compute shaders linked with the shader into one program
+    /// (OpenGL's several shaders attached), by path, each's text in `files`.
+    link: Vec<PathBuf>,
     /// Read the shader's own `// defines:`, `// dialect:` and `// run:`
     /// lines (their `--spec` and `--target-env`) too, as `atomport run`
     /// does: the playground translates what it runs.
@@ -58,6 +61,7 @@ impl Options {
             .fold(o.with_entry(self.entry), |o, d| o.define(d));
         o.include_dirs = self.include_dirs;
         o.files = self.files.into_iter().collect();
+        o.linked = self.link;
         Ok(o)
     }
 }

@@ -24,6 +24,10 @@ pub struct Annotations {
     pub defines: Vec<String>,
     /// `// dialect: vulkan|opengl`.
     pub dialect: Option<String>,
+    /// `// link: FILE …`: further compute shaders linked with this one into
+    /// one program (OpenGL's, several shaders attached), each by its path
+    /// from this shader's folder, as `#include "FILE"` would name it.
+    pub linked: Vec<String>,
 }
 
 impl Annotations {
@@ -65,18 +69,27 @@ impl Annotations {
                 a.defines.extend(defs.split_whitespace().map(String::from));
             } else if let Some(d) = comment.strip_prefix("dialect:") {
                 a.dialect = Some(d.trim().to_string());
+            } else if let Some(files) = comment.strip_prefix("link:") {
+                a.linked.extend(files.split_whitespace().map(String::from));
             }
         }
         Ok(a)
     }
 
     /// The shader options the annotations set on `opts`: defines, dialect,
+    /// linked units (found from the folder of the shader `opts` names),
     /// specialization values and the target environment; a value that does
     /// not parse is refused, naming it.
     pub fn apply(&self, mut opts: crate::SourceOptions) -> crate::Result<crate::SourceOptions> {
         for d in &self.defines {
             opts = opts.define(d);
         }
+        let folder = std::path::Path::new(&opts.name)
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        opts.linked
+            .extend(self.linked.iter().map(|file| folder.join(file)));
         if let Some(d) = &self.dialect {
             opts.dialect = Some(crate::Dialect::parse(d).ok_or_else(|| {
                 crate::Error::Spec(format!("// dialect: {d}: not vulkan or opengl"))
@@ -110,6 +123,7 @@ mod tests {
         let a = Annotations::parse(
             "// run: --groups 4 --buffer a=u32:iota:8 --spec 0=3\n#version 450\n// run: --uniform n=3\n\
              // compare: a=multiset: appended in any order\n// defines: K=2 L\n// dialect: opengl\n\
+             // link: link/a.glsl b.glsl\n\
              // not on gl: a driver bug\n// no native: a cube image\n",
         )
         .unwrap();
@@ -133,6 +147,17 @@ mod tests {
         );
         assert_eq!(a.defines, ["K=2", "L"]);
         assert_eq!(a.dialect.as_deref(), Some("opengl"));
+        assert_eq!(a.linked, ["link/a.glsl", "b.glsl"]);
+        let opts = a
+            .apply(crate::SourceOptions::named("shaders/k.comp"))
+            .unwrap();
+        assert_eq!(
+            opts.linked,
+            [
+                std::path::Path::new("shaders/link/a.glsl"),
+                std::path::Path::new("shaders/b.glsl")
+            ]
+        );
         assert_eq!(a.not_on, [("gl".to_string(), "a driver bug".to_string())]);
         assert_eq!(a.no_native.as_deref(), Some("a cube image"));
         assert!(Annotations::parse("// compare: a=multiset").is_err());

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use glslang::include::{IncludeHandler, IncludeResult, IncludeType};
 use glslang::limits::ResourceLimits;
 
+use crate::front::glslang_c::link;
 use crate::front::{Dialect, SourceOptions, TargetEnv};
 use crate::{Error, Result};
 
@@ -205,8 +206,38 @@ pub struct Compiled {
     /// OpenGL dialect: the words of declarations that name no binding (the
     /// binding pass marks resources so named as bound automatically).
     pub unbound: Vec<String>,
-    /// Every file `#include`d, as found.
+    /// Every file read besides the shader: the units linked with it, then
+    /// every file `#include`d, as found.
     pub includes: Vec<PathBuf>,
+}
+
+/// A compilation unit linked with the shader ([`SourceOptions::linked`]):
+/// its name, as messages and its own `#include`s see it, and its text.
+struct Unit {
+    name: String,
+    text: String,
+}
+
+/// The units linked with the shader, read (from [`SourceOptions::files`]
+/// first) and checked as the shader is.
+fn linked_units(opts: &SourceOptions) -> Result<Vec<Unit>> {
+    opts.linked
+        .iter()
+        .map(|path| {
+            let name = path.display().to_string();
+            let text = match opts.files.iter().find(|(p, _)| p == path) {
+                Some((_, text)) => text.strip_prefix('\u{FEFF}').unwrap_or(text).to_string(),
+                None => super::read_text(path, super::MAX_SOURCE_BYTES, "linked shader")?,
+            };
+            if text.contains('\0') {
+                return Err(Error::shader(format!(
+                    "{name}: the source contains a NUL byte"
+                )));
+            }
+            check_version(&text, &name)?;
+            Ok(Unit { name, text })
+        })
+        .collect()
 }
 
 /// Compiles a GLSL compute shader to SPIR-V words.
@@ -226,13 +257,15 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
         )));
     }
     check_version(source, &name)?;
+    let linked = linked_units(opts)?;
     #[cfg(target_arch = "wasm32")]
     super::wasm_c::construct();
+    let sets = names_a_set(source) || linked.iter().any(|u| names_a_set(&u.text));
     // glslang's wrapper panics on some inputs (e.g. a log that is not UTF-8).
     crate::guard("glslang", || match opts.dialect {
-        Some(d) => compile_as(source, opts, d),
-        None if names_a_set(source) => compile_as(source, opts, Dialect::Vulkan),
-        None => detect_dialect(source, opts),
+        Some(d) => compile_as(source, &linked, opts, d),
+        None if sets => compile_as(source, &linked, opts, Dialect::Vulkan),
+        None => detect_dialect(source, &linked, opts),
     })
 }
 
@@ -247,8 +280,8 @@ pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
 /// share one, compiles to the same SPIR-V under both (a test checks this
 /// over the corpus), so one compile serves. Resources without a binding, or bindings shared, leave
 /// it to a Vulkan compile.
-fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
-    let opengl = compile_as(source, opts, Dialect::OpenGl)?;
+fn detect_dialect(source: &str, linked: &[Unit], opts: &SourceOptions) -> Result<Compiled> {
+    let opengl = compile_as(source, linked, opts, Dialect::OpenGl)?;
     if names_opengl_only_blocks(&opengl.words) {
         return Ok(opengl);
     }
@@ -263,7 +296,7 @@ fn detect_dialect(source: &str, opts: &SourceOptions) -> Result<Compiled> {
     // one buffer (a header naming its sets, included, declares them so);
     // a push-constant block is Vulkan's alone, whatever shares a binding
     // (a bindless header's arrays of every image type at one).
-    match compile_as(source, opts, Dialect::Vulkan) {
+    match compile_as(source, linked, opts, Dialect::Vulkan) {
         Ok(c) if has_push_constants(&c.words) || !bindings_shared_across_kinds(&c.words) => Ok(c),
         _ => Ok(opengl),
     }
@@ -379,15 +412,20 @@ fn limits() -> ResourceLimits {
 /// (SPIR-V 1.3), and when glslang refuses the shader only because that
 /// SPIR-V is too old for it (a `subgroupBroadcast` from a non-constant lane
 /// needs SPIR-V 1.5, a `shared` block 1.4), for Vulkan 1.2, then 1.3.
-fn compile_as(source: &str, opts: &SourceOptions, dialect: Dialect) -> Result<Compiled> {
+fn compile_as(
+    source: &str,
+    linked: &[Unit],
+    opts: &SourceOptions,
+    dialect: Dialect,
+) -> Result<Compiled> {
     if let Some(target) = opts.target_env {
-        return compile_for(source, opts, dialect, target);
+        return compile_for(source, linked, opts, dialect, target);
     }
-    let mut compiled = compile_for(source, opts, dialect, TargetEnv::Vulkan1_1);
+    let mut compiled = compile_for(source, linked, opts, dialect, TargetEnv::Vulkan1_1);
     for newer in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
         match &compiled {
             Err(Error::Shader(e)) if needs_newer_spirv(&e.message) => {
-                compiled = compile_for(source, opts, dialect, newer);
+                compiled = compile_for(source, linked, opts, dialect, newer);
             }
             _ => break,
         }
@@ -410,6 +448,7 @@ fn needs_newer_spirv(message: &str) -> bool {
 
 fn compile_for(
     source: &str,
+    linked: &[Unit],
     opts: &SourceOptions,
     dialect: Dialect,
     target: TargetEnv,
@@ -420,6 +459,63 @@ fn compile_for(
     // Initialises glslang's process once.
     glslang::Compiler::acquire()
         .ok_or_else(|| Error::Internal("glslang failed to initialise".into()))?;
+    let main = parse_unit(source, opts, dialect, target)?;
+    let mut units = Vec::with_capacity(linked.len());
+    for u in linked {
+        let unit_opts = SourceOptions {
+            name: u.name.clone(),
+            linked: Vec::new(),
+            ..opts.clone()
+        };
+        units.push(parse_unit(&u.text, &unit_opts, dialect, target)?);
+    }
+    let parsed: Vec<&super::glslang_c::Parsed> = std::iter::once(&main.shader)
+        .chain(units.iter().map(|u| &u.shader))
+        .collect();
+    let words = link(&parsed).map_err(|log| {
+        Error::shader(diagnostics(
+            &log,
+            &name,
+            dialect,
+            &sources(source, &name, &main.included),
+        ))
+    })?;
+    let mut includes: Vec<PathBuf> = opts.linked.clone();
+    let (mut unbound, mut uniform_initializers) = (Vec::new(), Vec::new());
+    for unit in std::iter::once(main).chain(units) {
+        unbound.extend(unit.unbound);
+        uniform_initializers.extend(unit.initializers);
+        includes.extend(unit.included.into_iter().map(|(path, _)| path));
+    }
+    Ok(Compiled {
+        words,
+        dialect,
+        uniform_initializers,
+        unbound,
+        includes,
+    })
+}
+
+/// One compilation unit parsed, with what the OpenGL dialect reads from
+/// its text.
+struct ParsedUnit {
+    shader: super::glslang_c::Parsed,
+    /// Every file it included, as found, with its text.
+    included: Vec<(PathBuf, String)>,
+    /// Its declarations that name no binding (OpenGL).
+    unbound: Vec<String>,
+    /// Its loose uniforms' initializers (OpenGL).
+    initializers: Vec<(String, String)>,
+}
+
+/// Parses one unit (`opts.name` names it) and reads from its text what
+/// the OpenGL dialect needs.
+fn parse_unit(
+    source: &str,
+    opts: &SourceOptions,
+    dialect: Dialect,
+    target: TargetEnv,
+) -> Result<ParsedUnit> {
     // OpenGL gives a resource that names no binding binding 0 of its kind,
     // and glslang (told to accept them) decorates them with 0 too: the
     // declarations themselves say which named none, read from the text as
@@ -435,25 +531,16 @@ fn compile_for(
             .map_or_else(Vec::new, |text| unbound_resources(&text)),
         Dialect::Vulkan => Vec::new(),
     };
-    let uniform_initializers = if dialect == Dialect::OpenGl {
-        uniform_initializers(&shader.log(), source, &name, &included)
+    let initializers = if dialect == Dialect::OpenGl {
+        uniform_initializers(&shader.log(), source, opts.display_name(), &included)
     } else {
         Vec::new()
     };
-    let words = shader.spirv().map_err(|log| {
-        Error::shader(diagnostics(
-            &log,
-            &name,
-            dialect,
-            &sources(source, &name, &included),
-        ))
-    })?;
-    Ok(Compiled {
-        words,
-        dialect,
-        uniform_initializers,
+    Ok(ParsedUnit {
+        shader,
+        included,
         unbound,
-        includes: included.into_iter().map(|(path, _)| path).collect(),
+        initializers,
     })
 }
 
@@ -892,8 +979,32 @@ fn glslang_column(line: &str, msg: &str) -> Option<(u32, u32)> {
 /// by its line of the source (from `sources`) and a caret where known.
 fn diagnostics(log: &str, name: &str, dialect: Dialect, sources: &[(&str, &str)]) -> String {
     let mut lines: Vec<String> = Vec::new();
+    // The functions listed after glslang's link error for functions
+    // declared and defined nowhere, one per line.
+    let mut undefined = false;
     for line in log.lines() {
         let line = line.trim();
+        if undefined && !line.is_empty() && !line.contains(": ") {
+            let shown = glslang_signature(line).unwrap_or_else(|| line.to_string());
+            // Where it is declared: a line that calls it by name and ends
+            // the statement there (a prototype).
+            let called = format!("{}(", line.split('(').next().unwrap_or(line));
+            let at = sources
+                .iter()
+                .find_map(|(file, text)| {
+                    let n = text.lines().position(|l| {
+                        let l = l.trim();
+                        !l.starts_with("//") && l.contains(&called) && l.ends_with(';')
+                    })?;
+                    Some(format!("{file}:{}", n + 1))
+                })
+                .unwrap_or_else(|| name.to_string());
+            lines.push(format!(
+                "{at}: error: `{shown}` is declared but defined in no compilation unit: link the shader that defines it (--link FILE, SourceOptions::linked), as OpenGL links every shader attached to a program"
+            ));
+            continue;
+        }
+        undefined = line.ends_with("No function definition (body) found:");
         if line.is_empty()
             || line.ends_with("compilation errors.  No code generated.")
             || line.ends_with("'' : compilation terminated")
@@ -974,6 +1085,39 @@ fn diagnostics(log: &str, name: &str, dialect: Dialect, sources: &[(&str, &str)]
     } else {
         lines.join("\n")
     }
+}
+
+/// A function's signature as glslang mangles it in messages
+/// (`jitter(vu2;u1;`) written as GLSL (`jitter(uvec2, uint)`); a parameter
+/// type of another form is left as glslang wrote it.
+fn glslang_signature(mangled: &str) -> Option<String> {
+    let (name, params) = mangled.split_once('(')?;
+    let types: Vec<String> = params
+        .split(';')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if let Some(rest) = p.strip_prefix("struct-") {
+                return rest.split('-').next().unwrap_or(rest).to_string();
+            }
+            let (vector, rest) = p.strip_prefix('v').map_or((false, p), |r| (true, r));
+            let mut chars = rest.chars();
+            let (kind, size) = (chars.next(), chars.as_str());
+            let (scalar, prefix) = match kind {
+                Some('f') => ("float", "vec"),
+                Some('d') => ("double", "dvec"),
+                Some('i') => ("int", "ivec"),
+                Some('u') => ("uint", "uvec"),
+                Some('b') => ("bool", "bvec"),
+                _ => return p.to_string(),
+            };
+            match (vector, size) {
+                (false, "1") => scalar.to_string(),
+                (true, "2" | "3" | "4") => format!("{prefix}{size}"),
+                _ => p.to_string(),
+            }
+        })
+        .collect();
+    Some(format!("{name}({})", types.join(", ")))
 }
 
 /// Whether two variables of a SPIR-V module are decorated with the same
@@ -1149,7 +1293,10 @@ void main() { data.v[0] = imageLoad(img, ivec2(0)).x; }
                     continue;
                 };
                 let name = path.display();
-                assert!(once.spirv() == twice.spirv(), "{name}: the SPIR-V differs");
+                assert!(
+                    link(&[&once]) == link(&[&twice]),
+                    "{name}: the SPIR-V differs"
+                );
                 if dialect == Dialect::OpenGl
                     && let Some(plain) = without_comments(&src, &opts)
                 {
@@ -1218,9 +1365,9 @@ void main() {}
                 continue;
             }
             let opts = SourceOptions::named(path.to_str().unwrap());
-            let two = match compile_as(&src, &opts, Dialect::Vulkan) {
+            let two = match compile_as(&src, &[], &opts, Dialect::Vulkan) {
                 Ok(c) if !bindings_shared(&c.words) => Ok(c),
-                _ => compile_as(&src, &opts, Dialect::OpenGl),
+                _ => compile_as(&src, &[], &opts, Dialect::OpenGl),
             };
             let one = compile(&src, &opts);
             let name = path.display();

@@ -148,33 +148,36 @@ impl Parsed {
             ))
         })
     }
+}
 
-    /// Links the shader alone and writes its SPIR-V; `Err` holds
-    /// glslang's log.
-    pub fn spirv(&self) -> std::result::Result<Vec<u32>, String> {
-        // SAFETY: the program is deleted before the shader it holds; the
-        // buffer is as long as glslang says the SPIR-V is.
-        unsafe {
-            let program = sys::glslang_program_create();
-            if program.is_null() {
-                return Err("ERROR: glslang created no program".into());
-            }
-            sys::glslang_program_add_shader(program, self.shader.as_ptr());
-            let messages = sys::glslang_messages_t::DEFAULT
-                | sys::glslang_messages_t::VULKAN_RULES
-                | sys::glslang_messages_t::SPV_RULES;
-            let out = if sys::glslang_program_link(program, messages.0) == 0 {
-                Err(text(sys::glslang_program_get_info_log(program)))
-            } else {
-                sys::glslang_program_SPIRV_generate(program, sys::glslang_stage_t::Compute);
-                let size = sys::glslang_program_SPIRV_get_size(program);
-                let mut words = vec![0u32; size];
-                sys::glslang_program_SPIRV_get(program, words.as_mut_ptr());
-                Ok(words)
-            };
-            sys::glslang_program_delete(program);
-            out
+/// Links parsed compilation units into one program and writes its SPIR-V;
+/// `Err` holds glslang's log.
+pub(super) fn link(units: &[&Parsed]) -> std::result::Result<Vec<u32>, String> {
+    // SAFETY: the program is deleted before the shaders it holds (the
+    // caller keeps them alive past this call); the buffer is as long as
+    // glslang says the SPIR-V is.
+    unsafe {
+        let program = sys::glslang_program_create();
+        if program.is_null() {
+            return Err("ERROR: glslang created no program".into());
         }
+        for unit in units {
+            sys::glslang_program_add_shader(program, unit.shader.as_ptr());
+        }
+        let messages = sys::glslang_messages_t::DEFAULT
+            | sys::glslang_messages_t::VULKAN_RULES
+            | sys::glslang_messages_t::SPV_RULES;
+        let out = if sys::glslang_program_link(program, messages.0) == 0 {
+            Err(text(sys::glslang_program_get_info_log(program)))
+        } else {
+            sys::glslang_program_SPIRV_generate(program, sys::glslang_stage_t::Compute);
+            let size = sys::glslang_program_SPIRV_get_size(program);
+            let mut words = vec![0u32; size];
+            sys::glslang_program_SPIRV_get(program, words.as_mut_ptr());
+            Ok(words)
+        };
+        sys::glslang_program_delete(program);
+        out
     }
 }
 

@@ -370,6 +370,15 @@ pub struct SourceOptions {
     /// "common.glsl"` in `shaders/x.comp`). They are looked up before the
     /// disk, and they are the only files a browser has.
     pub files: Vec<(PathBuf, String)>,
+    /// Further GLSL compute shaders linked with the shader into one
+    /// program, as OpenGL links every compute shader attached to a program
+    /// (`glAttachShader`; glslangValidator's `-l`): each is a compilation
+    /// unit of its own, with its own `#version` and `#include`s (resolved
+    /// against its own folder), and the functions one declares another may
+    /// define. Only the shader itself (or one unit) defines `main`; GLSL ES
+    /// links one unit per stage. Read from [`SourceOptions::files`] first,
+    /// then from the disk.
+    pub linked: Vec<PathBuf>,
     /// Map float atomics onto WGSL `atomic<f32>` (needs the adapter's
     /// SHADER_FLOAT32_ATOMIC) instead of compare-exchange loops on the bits
     /// that run everywhere. Off by default: the output is portable. The

@@ -59,6 +59,9 @@ fn flags(args: &CheckArgs, variants: &[Variant]) -> Vec<String> {
     for i in &args.glsl.include_dirs {
         f.extend(["-I".into(), i.display().to_string()]);
     }
+    for l in &args.glsl.linked {
+        f.extend(["--link".into(), l.display().to_string()]);
+    }
     if let Some(d) = args.glsl.dialect {
         f.extend(["--dialect".into(), d.name().into()]);
     }
