@@ -552,6 +552,19 @@ impl Kernel {
         self.dialect
     }
 
+    /// Whether the shader was written in GLSL or SPIR-V (read in this
+    /// process, or a translation of GLSL), whose `shared` variables start
+    /// undefined, as the GLSL and SPIR-V specifications say: the runtime
+    /// then leaves workgroup memory as the driver gives it, as the original
+    /// would find it, rather than have wgpu zero it as WGSL's own variables
+    /// are. Zeroing it costs some backends far more than the kernel: naga's
+    /// GLSL writes one constant the size of every shared array, which
+    /// llvmpipe's GL compiles for minutes.
+    #[cfg_attr(not(feature = "runtime"), allow(dead_code))]
+    pub(crate) fn shared_memory_starts_undefined(&self) -> bool {
+        self.dialect.is_some() || self.original.is_some()
+    }
+
     /// The adapter-dependent forms the translation took, where the kernel
     /// has what they are for: 64-bit integers as pairs of words, resource
     /// arrays as switches, float atomics as loops

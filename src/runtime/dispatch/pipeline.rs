@@ -201,6 +201,7 @@ impl Context {
         ));
         #[cfg(not(target_arch = "wasm32"))]
         let source = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned((*module).clone()));
+        let zero_shared = !kernel.shared_memory_starts_undefined();
         // What the failure names, should wgpu refuse the pipeline.
         let (checked, entry_name, values) = (module.clone(), entry.clone(), constants.clone());
         let p = self
@@ -247,7 +248,7 @@ impl Context {
                                 entry_point: Some(&entry),
                                 compilation_options: wgpu::PipelineCompilationOptions {
                                     constants: &constants,
-                                    ..Default::default()
+                                    zero_initialize_workgroup_memory: zero_shared,
                                 },
                                 cache: None,
                             });
