@@ -190,9 +190,9 @@ pub mod build {
 
     /// Translates every compute shader in `dir` (by the rule of
     /// [`crate::files::is_compute_shader`]: `.comp`, `.comp.glsl`, a
-    /// `.glsl` with a `#version` line, a `.spv` with a compute entry point;
-    /// and `.wgsl`; headers and other stages are left for what includes
-    /// them) into `OUT_DIR` as `NAME.wgsl` and `NAME.bindings.json`, `NAME`
+    /// `.glsl` with a `#version` line and a `main`, a `.spv` with a compute
+    /// entry point; and `.wgsl`; headers, units of functions other shaders
+    /// link and other stages are left for what uses them) into `OUT_DIR` as `NAME.wgsl` and `NAME.bindings.json`, `NAME`
     /// the file's [`crate::files::kernel_name`] (two files of one name are
     /// an error naming both), and tells
     /// cargo to rerun when the folder, a shader or any file it includes

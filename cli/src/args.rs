@@ -418,8 +418,9 @@ pub(super) struct DiffArgs {
 #[derive(clap::Args)]
 pub(super) struct CheckArgs {
     /// Shaders (GLSL or SPIR-V), or folders checked for every compute shader in them and
-    /// below: .comp, .comp.glsl, .glsl with a #version line (not a header), and .spv with a
-    /// compute entry point, whose names give no other stage (.frag.glsl, .vert.spv, …)
+    /// below: .comp, .comp.glsl, .glsl with a #version line and a main (not a header, nor a
+    /// unit other shaders link), and .spv with a compute entry point, whose names give no
+    /// other stage (.frag.glsl, .vs.glsl, .vert.spv, …)
     #[arg(value_name = "SHADER", required = true)]
     pub(super) shaders: Vec<PathBuf>,
     #[command(flatten)]

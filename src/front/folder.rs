@@ -4,18 +4,21 @@
 //!
 //! Projects keep every stage, their headers and often their compiled
 //! SPIR-V side by side, named `cull.comp`, `cull.comp.glsl`, `shade.frag`,
-//! `common.glsl`, `particle.vert.spv`. A compute shader is a `.comp`; a
-//! `.glsl` whose name gives no stage and that has a `#version` line (a
-//! header has none, and without one GLSL ES 1.00 has no compute); a `.spv`
-//! whose module declares a compute entry point; a `.glsl` or `.spv` whose
-//! name gives the stage `comp`. Any other stage in the name is not compute.
+//! `quad.vs.glsl`, `common.glsl`, `particle.vert.spv`. A compute shader is a
+//! `.comp`; a `.glsl` whose name gives no stage and that has a `#version`
+//! line (a header has none, and without one GLSL ES 1.00 has no compute)
+//! and defines `main` (an OpenGL unit of functions that other shaders link
+//! has none: see `SourceOptions::linked`); a `.spv` whose module declares a
+//! compute entry point; a `.glsl` or `.spv` whose name gives the stage
+//! `comp` (or `cs`). Any other stage in the name is not compute.
 
 use std::path::Path;
 
-/// The stages a file name may give before its extension.
-const STAGES: [&str; 14] = [
+/// The stages a file name may give before its extension: glslang's names,
+/// and the two-letter ones projects also use (`quad.vs.glsl`).
+const STAGES: [&str; 19] = [
     "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit",
-    "rchit", "rmiss", "rcall",
+    "rchit", "rmiss", "rcall", "vs", "fs", "gs", "ps", "cs",
 ];
 
 /// How much of a file the rule reads: a `#version` line and a module's
@@ -57,15 +60,30 @@ pub fn is_compute_shader(path: &Path) -> bool {
         return true;
     }
     if let Some(stage) = named_stage(path) {
-        return stage == "comp";
+        return stage == "comp" || stage == "cs";
     }
     let Some(bytes) = head(path) else {
         return true;
     };
     if ext == Some("glsl") {
-        return super::GlslVersion::declared_in(&String::from_utf8_lossy(&bytes));
+        let text = String::from_utf8_lossy(&bytes);
+        // A head cut short may hold `main` past its end: kept, for its error.
+        let cut = bytes.len() as u64 >= HEAD;
+        return super::GlslVersion::declared_in(&text) && (cut || defines_main(&text));
     }
     declares_compute_entry_point(&bytes)
+}
+
+/// Whether GLSL `text` has `main` followed by `(` (spaces between
+/// allowed) as a word: the entry point's definition (or a call of it),
+/// which a unit of functions that other shaders link lacks.
+fn defines_main(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices("main").any(|(i, _)| {
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let before = i == 0 || !word(b[i - 1]);
+        before && text[i + 4..].trim_start().starts_with('(')
+    })
 }
 
 /// Whether SPIR-V `bytes` (either byte order) declare a `GLCompute` entry
@@ -134,6 +152,12 @@ mod tests {
         }
         assert!(is_compute_shader(Path::new("absent/cull.comp.glsl")));
         assert!(!is_compute_shader(Path::new("absent/shade.frag.glsl")));
+        assert!(!is_compute_shader(Path::new("absent/quad.vs.glsl")));
+        assert!(is_compute_shader(Path::new("absent/trace.cs.glsl")));
+        assert!(defines_main("#version 430\nvoid main (void) {}"));
+        assert!(!defines_main(
+            "#version 430\nvec3 ortho(vec3 v);\nfloat domain;"
+        ));
         assert!(!is_compute_shader(Path::new("absent/shade.frag.spv")));
         assert!(!is_compute_shader(Path::new("absent/notes.txt")));
         // Unreadable: kept, for its error.
