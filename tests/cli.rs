@@ -1115,7 +1115,10 @@ fn linked_units_translate_and_a_missing_one_is_named() {
     let o = atomport(&["translate", main, "--link", "tests/glsl/link/jitter.glsl"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let wgsl = String::from_utf8(o.stdout).unwrap();
-    assert!(wgsl.contains("fn jitter(") && wgsl.contains("atomicMax"), "{wgsl}");
+    assert!(
+        wgsl.contains("fn jitter(") && wgsl.contains("atomicMax"),
+        "{wgsl}"
+    );
 
     let o = atomport(&["translate", main]);
     assert_fails(&o, 1, "is declared but defined in no compilation unit");
