@@ -167,6 +167,9 @@ pub struct Run {
     /// it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
+    /// The translation did not finish within the timeout.
+    #[serde(skip)]
+    timed_out: bool,
 }
 
 impl Run {
@@ -191,6 +194,7 @@ impl Run {
             rounded: Vec::new(),
             note,
             inputs: Vec::new(),
+            timed_out: false,
         }
     }
 }
@@ -331,6 +335,12 @@ impl Contexts {
 /// natively. Never fails: what cannot run is a [`Verdict::NotRun`] with
 /// its reason.
 pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
+    check_after(kernel, opts, Vec::new())
+}
+
+/// [`check`], with `hung` the backends where the translation already did
+/// not finish, and in which variant (tests begin with some).
+fn check_after(kernel: &Kernel, opts: &CheckOptions, mut hung: Vec<(String, Variant)>) -> Report {
     let start = Instant::now();
     if kernel.original_spirv().is_none() {
         return Report::not_run("WGSL has no original SPIR-V to run natively".into(), start);
@@ -400,7 +410,12 @@ pub fn check(kernel: &Kernel, opts: &CheckOptions) -> Report {
             res: &res,
             made: &made,
         };
-        let (native, ran) = run_variant(kernel, &contexts, opts, &v, &layouts, traits);
+        let (native, ran) = run_variant(kernel, &contexts, opts, &v, &layouts, traits, &hung);
+        for run in &ran {
+            if run.timed_out && !hung.iter().any(|(b, _)| *b == run.backend) {
+                hung.push((run.backend.clone(), variant));
+            }
+        }
         runs.extend(ran);
         // A dispatch that timed out holds its device: the next variant gets
         // fresh contexts rather than a refusal, since inputs that loop
@@ -454,7 +469,11 @@ impl Inputs<'_> {
 /// The runs of one variant: the native run, then the translation on each
 /// backend (where it differs, two more native runs and one more of its
 /// own show which bindings depend on the order invocations ran in). Returns the native output and
-/// the words it wrote, where it ran, and the runs.
+/// the words it wrote, where it ran, and the runs. A backend in `hung`,
+/// where the translation did not finish in an earlier variant, is not run
+/// again: each try costs the whole timeout (most often a software driver
+/// compiling a large kernel at its first dispatch, which a fresh device
+/// would start over), and the earlier run decides the verdict already.
 fn run_variant(
     kernel: &Kernel,
     contexts: &Contexts,
@@ -462,6 +481,7 @@ fn run_variant(
     v: &Inputs,
     layouts: &[((u32, u32), Layout)],
     traits: Traits,
+    hung: &[(String, Variant)],
 ) -> (Option<(RunOutput, usize)>, Vec<Run>) {
     let blank = |backend: &str, verdict, written, note: Option<String>| {
         Run::new(v.variant, backend, v.groups, verdict, written, note)
@@ -479,6 +499,14 @@ fn run_variant(
     let mut again: Option<Vec<RunOutput>> = None;
     let mut out = Vec::new();
     for (backend, ctx) in contexts.translations(kernel, opts) {
+        if let Some((_, earlier)) = hung.iter().find(|(b, _)| *b == backend) {
+            let note = format!(
+                "the translation did not finish in the {} variant here",
+                earlier.name()
+            );
+            out.push(blank(backend, Verdict::NotRun, 0, Some(note)));
+            continue;
+        }
         let (ctx, translation) = match ctx {
             Ok(c) => c,
             Err(e) => {
@@ -513,6 +541,7 @@ fn run_variant(
                 judge(&mut run, (&native, &t), found, &varying, opts, traits);
             }
             Err(e @ Error::Timeout { .. }) => {
+                run.timed_out = true;
                 run.verdict = Verdict::Differs;
                 run.note = Some(format!(
                     "the translation did not finish where the original did: {e}"

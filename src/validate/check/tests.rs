@@ -299,3 +299,37 @@ fn a_difference_counts_even_where_the_original_wrote_nothing() {
     assert_eq!(r.verdict, Verdict::Unchecked, "{r:#?}");
     assert_eq!(r.possible_undefined.len(), 1);
 }
+
+/// A backend where the translation did not finish is not dispatched on
+/// again in later variants (each try costs the whole timeout): its runs
+/// say in which variant it hung, and the other backends run as before.
+#[test]
+fn a_backend_whose_translation_hung_is_not_tried_again() {
+    if !native_present() {
+        eprintln!("skipped: no Vulkan adapter with passthrough shaders");
+        return;
+    }
+    let opts = CheckOptions {
+        variants: vec![Variant::OneGroup, Variant::Iota],
+        ..CheckOptions::default()
+    };
+    let hung = vec![("vulkan".to_string(), Variant::WellFormed)];
+    let r = check_after(&glsl(IMAGE_ADD), &opts, hung);
+    let vulkan: Vec<&Run> = r.runs.iter().filter(|x| x.backend == "vulkan").collect();
+    assert_eq!(vulkan.len(), 2, "{r:#?}");
+    for run in vulkan {
+        assert_eq!(run.verdict, Verdict::NotRun, "{run:#?}");
+        assert_eq!(
+            run.note.as_deref(),
+            Some("the translation did not finish in the well-formed variant here")
+        );
+    }
+    // Elsewhere the runs go on (where another backend is present).
+    assert!(
+        r.runs
+            .iter()
+            .filter(|x| x.backend != "vulkan")
+            .all(|x| x.verdict == Verdict::Exact),
+        "{r:#?}"
+    );
+}
