@@ -265,7 +265,9 @@ fn text(checked: &[Checked]) -> String {
                     }
                 }
                 for run in r.runs.iter().filter(|x| x.verdict == Verdict::Differs) {
-                    let well = if run.variant.well_formed() {
+                    let well = if run.past_the_end {
+                        " (only past the end of a buffer, where the native backends agree: possibly undefined behaviour of the original)"
+                    } else if run.variant.well_formed() {
                         ""
                     } else {
                         " (raw inputs: possibly undefined behaviour of the original)"

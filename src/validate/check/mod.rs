@@ -167,6 +167,14 @@ pub struct Run {
     /// it again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
+    /// A browser run that differs only in runtime arrays' last elements,
+    /// where the native backends' runs of the same inputs agree: the
+    /// original indexed past a buffer's end under these inputs, a write
+    /// there that a driver drops and a browser clamps to the last element.
+    /// Like a raw variant's difference, the original's undefined
+    /// behaviour, not a translation error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub past_the_end: bool,
     /// The translation did not finish within the timeout.
     #[serde(skip)]
     timed_out: bool,
@@ -194,6 +202,7 @@ impl Run {
             rounded: Vec::new(),
             note,
             inputs: Vec::new(),
+            past_the_end: false,
             timed_out: false,
         }
     }
@@ -430,9 +439,30 @@ fn check_after(kernel: &Kernel, opts: &CheckOptions, mut hung: Vec<(String, Vari
         }
     }
     if let Some(f) = &opts.foreign {
-        runs.extend(foreign::run(f, kernel, opts, pending, &layouts, traits));
+        let mut there = foreign::run(f, kernel, opts, pending, &layouts, traits);
+        mark_past_the_end(&mut there, &runs);
+        runs.extend(there);
     }
     Report::of_runs(runs, start.elapsed().as_secs_f64())
+}
+
+/// Marks each browser run in `there` that differs only in runtime arrays'
+/// last elements while the native backends' runs of its variant (in
+/// `native`) agree ([`Run::past_the_end`]).
+fn mark_past_the_end(there: &mut [Run], native: &[Run]) {
+    for run in there {
+        let peers: Vec<&Run> = native
+            .iter()
+            .filter(|r| r.variant == run.variant && r.backend != "native")
+            .collect();
+        run.past_the_end = run.verdict == Verdict::Differs
+            && !run.differences.is_empty()
+            && run.differences.iter().all(|d| d.out_of_range)
+            && !peers.is_empty()
+            && peers
+                .iter()
+                .all(|r| matches!(r.verdict, Verdict::Exact | Verdict::WithinRounding));
+    }
 }
 
 /// One variant's inputs.
@@ -953,7 +983,7 @@ fn verdict_of(runs: Vec<Run>) -> Report {
     let wrote = |r: &&Run| r.written > 0 && r.verdict != Verdict::NotRun;
     let well: Vec<&Run> = runs
         .iter()
-        .filter(|r| r.variant.well_formed())
+        .filter(|r| r.variant.well_formed() && !r.past_the_end)
         .filter(|r| wrote(r) || r.verdict == Verdict::Differs)
         .collect();
     let raw: Vec<&Run> = runs
@@ -963,10 +993,20 @@ fn verdict_of(runs: Vec<Run>) -> Report {
         .collect();
     let possible_undefined: Vec<String> = runs
         .iter()
-        .filter(|r| !r.variant.well_formed() && r.verdict == Verdict::Differs)
+        .filter(|r| (!r.variant.well_formed() || r.past_the_end) && r.verdict == Verdict::Differs)
         .map(|r| {
             let b: Vec<&str> = r.differences.iter().map(|d| d.binding.as_str()).collect();
-            format!("{} on {}: {}", r.variant.name(), r.backend, b.join(", "))
+            let past = if r.past_the_end {
+                " (only past the end: the native backends agree)"
+            } else {
+                ""
+            };
+            format!(
+                "{} on {}: {}{past}",
+                r.variant.name(),
+                r.backend,
+                b.join(", ")
+            )
         })
         .collect();
     // Where only raw inputs made it write, their differences are the

@@ -333,3 +333,57 @@ fn a_backend_whose_translation_hung_is_not_tried_again() {
         "{r:#?}"
     );
 }
+
+/// A browser run that differs only in a runtime array's last element,
+/// where the native backends agree, is the original's access past the
+/// end (a driver drops the write, a browser clamps it there): listed as
+/// possibly undefined, not the verdict. Elsewhere in the array, or with a
+/// native backend that differs too, it stays a difference.
+#[test]
+fn a_browser_difference_only_past_the_end_is_the_originals() {
+    let found = |out_of_range| Found {
+        binding: "Out".into(),
+        slot: (0, 0),
+        count: 1,
+        first: Vec::new(),
+        out_of_range,
+        float_sums: false,
+        largest_relative: 0.0,
+    };
+    let run = |backend: &str, verdict, differences: Vec<Found>| {
+        let mut r = Run::new(Variant::WellFormed, backend, [1, 1, 1], verdict, 8, None);
+        r.differences = differences;
+        r
+    };
+    let judged = |browser: Run, native: Vec<Run>| {
+        let mut there = vec![browser];
+        mark_past_the_end(&mut there, &native);
+        let past = there[0].past_the_end;
+        (past, verdict_of([native, there].concat()))
+    };
+    let (past, r) = judged(
+        run("browser", Verdict::Differs, vec![found(true)]),
+        vec![
+            run("vulkan", Verdict::Exact, vec![]),
+            run("gl", Verdict::Exact, vec![]),
+        ],
+    );
+    assert!(past);
+    assert_eq!(r.verdict, Verdict::Exact, "{r:#?}");
+    assert_eq!(r.possible_undefined.len(), 1, "{r:#?}");
+    assert!(r.possible_undefined[0].contains("only past the end"));
+    // Not only the last element.
+    let (past, r) = judged(
+        run("browser", Verdict::Differs, vec![found(true), found(false)]),
+        vec![run("vulkan", Verdict::Exact, vec![])],
+    );
+    assert!(!past);
+    assert_eq!(r.verdict, Verdict::Differs);
+    // A native backend differs as well.
+    let (past, r) = judged(
+        run("browser", Verdict::Differs, vec![found(true)]),
+        vec![run("vulkan", Verdict::Differs, vec![found(true)])],
+    );
+    assert!(!past);
+    assert_eq!(r.verdict, Verdict::Differs);
+}
