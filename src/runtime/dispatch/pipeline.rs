@@ -279,6 +279,13 @@ impl Context {
         // one thread.
         #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
         let p = Arc::new(p);
+        Ok(self.cache_pipeline(kernel, overrides.values, p))
+    }
+
+    /// Keeps `p`, compiled for `kernel` with override `values`, in the
+    /// pipeline cache: this kernel's least recently used ones go past the
+    /// bound, and those of kernels dropped go with them.
+    fn cache_pipeline(&self, kernel: &Kernel, values: Vec<u32>, p: Arc<Pipeline>) -> Arc<Pipeline> {
         let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
         // Pipelines of kernels that were dropped go with them (on a miss
         // only: hits stay a single lookup).
@@ -307,9 +314,8 @@ impl Context {
         let tick = self
             .pipeline_tick
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        mine.by_overrides
-            .insert(overrides.values, (p.clone(), tick));
-        Ok(p)
+        mine.by_overrides.insert(values, (p.clone(), tick));
+        p
     }
 }
 
