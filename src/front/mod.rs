@@ -7,6 +7,8 @@ pub mod folder;
 pub mod glsl;
 #[cfg(feature = "glsl")]
 mod glslang_c;
+#[cfg(feature = "glsl")]
+mod glslang_log;
 pub mod spirv;
 #[cfg(all(feature = "glsl", target_arch = "wasm32"))]
 pub(crate) mod wasm_c;
