@@ -227,18 +227,27 @@ fn linked_units(opts: &SourceOptions) -> Result<Vec<Unit>> {
         .map(|path| {
             let name = path.display().to_string();
             let text = match opts.files.iter().find(|(p, _)| p == path) {
-                Some((_, text)) => text.strip_prefix('\u{FEFF}').unwrap_or(text).to_string(),
+                Some((_, text)) => text.clone(),
                 None => super::read_text(path, super::MAX_SOURCE_BYTES, "linked shader")?,
             };
-            if text.contains('\0') {
-                return Err(Error::shader(format!(
-                    "{name}: the source contains a NUL byte"
-                )));
-            }
-            check_version(&text, &name)?;
+            let text = unit_text(&text, &name)?.to_string();
             Ok(Unit { name, text })
         })
         .collect()
+}
+
+/// A unit's text as glslang takes it, its byte-order mark dropped (as
+/// editors on Windows write one), or why it cannot be: a NUL byte, a
+/// version without compute shaders.
+fn unit_text<'a>(text: &'a str, name: &str) -> Result<&'a str> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    if text.contains('\0') {
+        return Err(Error::shader(format!(
+            "{name}: the source contains a NUL byte"
+        )));
+    }
+    check_version(text, name)?;
+    Ok(text)
 }
 
 /// Compiles a GLSL compute shader to SPIR-V words.
@@ -249,15 +258,7 @@ fn linked_units(opts: &SourceOptions) -> Result<Vec<Unit>> {
 /// [`SourceOptions::dialect`]. glslang's diagnostics come back as
 /// `file:line: error: …`.
 pub fn compile(source: &str, opts: &SourceOptions) -> Result<Compiled> {
-    let name = opts.display_name().to_string();
-    // A UTF-8 byte-order mark, as editors on Windows write one.
-    let source = source.strip_prefix('\u{FEFF}').unwrap_or(source);
-    if source.contains('\0') {
-        return Err(Error::shader(format!(
-            "{name}: the source contains a NUL byte"
-        )));
-    }
-    check_version(source, &name)?;
+    let source = unit_text(source, opts.display_name())?;
     let linked = linked_units(opts)?;
     #[cfg(target_arch = "wasm32")]
     super::wasm_c::construct();
