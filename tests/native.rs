@@ -38,6 +38,7 @@ struct Case {
 /// Reads a kernel's annotations; `Err` names what is missing.
 fn case(path: &Path) -> Result<Case, String> {
     let a = common::corpus_annotations(path)?;
+    let linked = a.linked_from(path);
     let mut c = Case {
         args: [a.job, a.shader].concat(),
         rules: a.rules,
@@ -50,10 +51,8 @@ fn case(path: &Path) -> Result<Case, String> {
     if let Some(d) = a.dialect {
         c.args.extend(["--dialect".into(), d]);
     }
-    let folder = path.parent().unwrap_or(Path::new(""));
-    for file in a.linked {
-        c.args
-            .extend(["--link".into(), folder.join(file).display().to_string()]);
+    for file in linked {
+        c.args.extend(["--link".into(), file.display().to_string()]);
     }
     if !c.args.iter().any(|a| a == "--groups") {
         return Err("no `// run:` line with --groups".into());

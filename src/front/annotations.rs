@@ -76,6 +76,13 @@ impl Annotations {
         Ok(a)
     }
 
+    /// The `// link:` units of the shader at `shader`, found from its
+    /// folder.
+    pub fn linked_from(&self, shader: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let folder = shader.parent().unwrap_or(std::path::Path::new(""));
+        self.linked.iter().map(|file| folder.join(file)).collect()
+    }
+
     /// The shader options the annotations set on `opts`: defines, dialect,
     /// linked units (found from the folder of the shader `opts` names),
     /// specialization values and the target environment; a value that does
@@ -84,12 +91,8 @@ impl Annotations {
         for d in &self.defines {
             opts = opts.define(d);
         }
-        let folder = std::path::Path::new(&opts.name)
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default();
-        opts.linked
-            .extend(self.linked.iter().map(|file| folder.join(file)));
+        let linked = self.linked_from(std::path::Path::new(&opts.name));
+        opts.linked.extend(linked);
         if let Some(d) = &self.dialect {
             opts.dialect = Some(crate::Dialect::parse(d).ok_or_else(|| {
                 crate::Error::Spec(format!("// dialect: {d}: not vulkan or opengl"))
