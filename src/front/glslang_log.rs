@@ -64,16 +64,11 @@ pub(super) fn diagnostics(
         let line = line.trim();
         if undefined && !line.is_empty() && !line.contains(": ") {
             let shown = glslang_signature(line).unwrap_or_else(|| line.to_string());
-            // Where it is declared: a line that calls it by name and ends
-            // the statement there (a prototype).
-            let called = format!("{}(", line.split('(').next().unwrap_or(line));
+            let function = line.split('(').next().unwrap_or(line);
             let at = sources
                 .iter()
                 .find_map(|(file, text)| {
-                    let n = text.lines().position(|l| {
-                        let l = l.trim();
-                        !l.starts_with("//") && l.contains(&called) && l.ends_with(';')
-                    })?;
+                    let n = text.lines().position(|l| is_prototype(l, function))?;
                     Some(format!("{file}:{}", n + 1))
                 })
                 .unwrap_or_else(|| name.to_string());
@@ -165,6 +160,24 @@ pub(super) fn diagnostics(
     }
 }
 
+/// Whether `line` declares `function` without a body: a return type (and
+/// qualifiers) before its name, the statement ended on the line. A call
+/// (`x = f(a);`, `f(a);`, `return f(a);`) is none.
+fn is_prototype(line: &str, function: &str) -> bool {
+    let l = line.trim();
+    let Some((before, _)) = l.split_once(&format!("{function}(")) else {
+        return false;
+    };
+    let words: Vec<&str> = before.split_whitespace().collect();
+    l.ends_with(';')
+        && before.ends_with(char::is_whitespace)
+        && !words.is_empty()
+        && !words.contains(&"return")
+        && words
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
 /// A function's signature as glslang mangles it in messages
 /// (`jitter(vu2;u1;`) written as GLSL (`jitter(uvec2, uint)`); a parameter
 /// type of another form is left as glslang wrote it.
@@ -196,4 +209,35 @@ fn glslang_signature(mangled: &str) -> Option<String> {
         })
         .collect();
     Some(format!("{name}({})", types.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A function declared and defined nowhere is located at its prototype,
+    /// not at an earlier line that calls it or one of a longer name.
+    #[test]
+    fn an_undefined_function_is_located_at_its_prototype() {
+        let main = "#version 430\nvec2 myjitter(uint n);\nvoid helper() { jitter(1u); }\n\
+                    highp vec2 jitter(uint n);\nvoid main() { vec2 v = jitter(2u); }\n";
+        let log =
+            "ERROR: Linking compute stage: No function definition (body) found:\n    jitter(u1;\n";
+        let text = diagnostics(log, "k.comp", Dialect::OpenGl, &[("k.comp", main)]);
+        assert!(
+            text.contains(
+                "k.comp:4: error: `jitter(uint)` is declared but defined in no compilation unit"
+            ),
+            "{text}"
+        );
+        for call in [
+            "jitter(1u);",
+            "v = jitter(2u);",
+            "return jitter(n);",
+            "myjitter(uint n);",
+        ] {
+            assert!(!is_prototype(call, "jitter"), "{call}");
+        }
+        assert!(is_prototype("  const highp vec2 jitter(uint n);", "jitter"));
+    }
 }
