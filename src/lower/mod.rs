@@ -522,6 +522,9 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
             dense::dense_groups(&mut m, &mut [], &mut Vec::new(), dense::WEBGPU_BIND_GROUPS)?;
         }
         sampler::split_combined_samplers(&mut m)?;
+        // WebGPU binds no cube storage texture: the original gets the
+        // faces as the 2D array Vulkan addresses them as.
+        spirv::cube_faces::cube_images_as_face_arrays(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).
         compat::remove_unused_globals(&mut m);

@@ -533,7 +533,11 @@ pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureV
     Some(match dim {
         ImageDim::D1 => wgpu::TextureViewDimension::D1,
         ImageDim::D2 | ImageDim::Rect => wgpu::TextureViewDimension::D2,
-        ImageDim::D2Array => wgpu::TextureViewDimension::D2Array,
+        // The native module addresses a cube's faces as layers
+        // (`lower::spirv::cube_faces`).
+        ImageDim::D2Array | ImageDim::Cube | ImageDim::CubeArray => {
+            wgpu::TextureViewDimension::D2Array
+        }
         ImageDim::D3 => wgpu::TextureViewDimension::D3,
         _ => return None,
     })

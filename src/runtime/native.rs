@@ -8,9 +8,10 @@
 //! The module is [`Kernel::native_spirv`]: the original with only its
 //! bindings made wgpu's (specialization values as defaults, OpenGL's
 //! numbers, combined samplers split). Images live in textures for the run
-//! and are copied back into their texel buffers after it; WebGPU has no
-//! storage textures of cube, multisample, buffer or 1D-array shape, so
-//! kernels with such images have no native run.
+//! and are copied back into their texel buffers after it. A cube image is
+//! the 2D array of its faces there (the module addresses it so); WebGPU has
+//! no storage textures of multisample, buffer or 1D-array shape, so kernels
+//! with such images have no native run.
 
 use crate::runtime::dispatch::{
     Resource, Slotted, array_parts, array_resource, filled, layout_entries, per_binding, resolve,
@@ -489,6 +490,6 @@ fn no_native_image(kernel: &Kernel, s: &Slotted) -> Error {
         BindingInfo::display_name,
     );
     Error::NoNative(format!(
-        "image `{name}`: WebGPU binds no storage texture of its shape (cube, multisample, buffer or 1D array)"
+        "image `{name}`: WebGPU binds no storage texture of its shape (multisample, buffer or 1D array)"
     ))
 }

@@ -12,6 +12,7 @@ pub mod buffer_textures;
 pub mod builtins;
 pub mod clustered;
 pub mod compat;
+pub mod cube_faces;
 pub mod dense;
 pub mod fall_through;
 pub mod float;
