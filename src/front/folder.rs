@@ -10,7 +10,10 @@
 //! and defines `main` (an OpenGL unit of functions that other shaders link
 //! has none: see `SourceOptions::linked`); a `.spv` whose module declares a
 //! compute entry point; a `.glsl` or `.spv` whose name gives the stage
-//! `comp` (or `cs`). Any other stage in the name is not compute.
+//! `comp` (or `cs`); and a `.cs` that has a `#version` line and defines
+//! `main`, as OpenGL ES projects name their compute shaders (a C# source,
+//! the other `.cs`, has no `#version`). Any other stage in the name is not
+//! compute.
 
 use std::path::Path;
 
@@ -53,11 +56,18 @@ fn head(path: &Path) -> Option<Vec<u8>> {
 /// file passed over.
 pub fn is_compute_shader(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str());
-    if !matches!(ext, Some("comp" | "glsl" | "spv")) {
+    if !matches!(ext, Some("comp" | "glsl" | "spv" | "cs")) {
         return false;
     }
     if ext == Some("comp") {
         return true;
+    }
+    if ext == Some("cs") {
+        // Unreadable, it is passed over: a `.cs` is more often C#.
+        return head(path).is_some_and(|bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            super::GlslVersion::declared_in(&text) && defines_main(&text)
+        });
     }
     if let Some(stage) = named_stage(path) {
         return stage == "comp" || stage == "cs";
@@ -122,7 +132,7 @@ pub fn kernel_name(path: &Path) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for ext in [".glsl", ".spv", ".wgsl"] {
+    for ext in [".glsl", ".spv", ".wgsl", ".cs"] {
         if let Some(s) = name.strip_suffix(ext) {
             name = s.to_string();
             break;
@@ -147,6 +157,7 @@ mod tests {
             ("cull.comp.spv", "cull"),
             ("cull.wgsl", "cull"),
             ("v1.2.comp", "v1.2"),
+            ("scan.cs", "scan"),
         ] {
             assert_eq!(kernel_name(Path::new(file)), name, "{file}");
         }
@@ -171,5 +182,27 @@ mod tests {
         let swapped: Vec<u32> = compute.iter().map(|w| w.swap_bytes()).collect();
         assert!(declares_compute_entry_point(bytemuck::cast_slice(&swapped)));
         assert!(declares_compute_entry_point(b"not SPIR-V at all"));
+    }
+
+    #[test]
+    fn a_cs_file_is_compute_when_it_is_glsl() {
+        let dir = std::env::temp_dir().join(format!("atomport-folder-cs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gles = dir.join("scan.cs");
+        std::fs::write(
+            &gles,
+            "#version 310 es\nlayout(local_size_x = 64) in;\nvoid main() {}\n",
+        )
+        .unwrap();
+        let csharp = dir.join("Program.cs");
+        std::fs::write(
+            &csharp,
+            "#if DEBUG\nclass Program { static void Main() {} }\n#endif\n",
+        )
+        .unwrap();
+        assert!(is_compute_shader(&gles));
+        assert!(!is_compute_shader(&csharp));
+        assert!(!is_compute_shader(&dir.join("absent.cs")));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
