@@ -205,7 +205,10 @@ impl Role {
             Role::Count
         } else if has(&[
             "index", "idx", "offset", "start", "first", "begin", "base", "min",
-        ]) {
+        ]) || ["level", "lod", "mip"].iter().any(|s| n.ends_with(s))
+        {
+            // A mip level picks an element of an array of a level's images
+            // (`outputTexture[level]`), and level 0 is always there.
             Role::Index
         } else {
             Role::Plain
@@ -808,6 +811,10 @@ mod tests {
         assert_eq!(Role::of("seed"), Role::Plain);
         assert_eq!(Role::of("Lock"), Role::Lock);
         assert_eq!(Role::of("groupsDone"), Role::Ticket);
+        assert_eq!(Role::of("level"), Role::Index);
+        assert_eq!(Role::of("mipLevel"), Role::Index);
+        assert_eq!(Role::of("mipLevels"), Role::Plain);
+        assert_eq!(Role::of("levelCount"), Role::Count);
     }
 
     #[test]
