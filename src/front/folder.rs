@@ -10,7 +10,8 @@
 //! and defines `main` (an OpenGL unit of functions that other shaders link
 //! has none: see `SourceOptions::linked`); a `.spv` whose module declares a
 //! compute entry point; a `.glsl` or `.spv` whose name gives the stage
-//! `comp` (or `cs`); and a `.cs` that has a `#version` line and defines
+//! `comp` (or `cs`), after a dot or an underscore (`skybox_vs.glsl`,
+//! `irmap_cs.glsl`); and a `.cs` that has a `#version` line and defines
 //! `main`, as OpenGL ES projects name their compute shaders (a C# source,
 //! the other `.cs`, has no `#version`). Any other stage in the name is not
 //! compute.
@@ -28,14 +29,13 @@ const STAGES: [&str; 19] = [
 /// entry points come first.
 const HEAD: u64 = 64 << 10;
 
-/// The stage a shader file's name gives before its extension
-/// (`cull.comp.glsl`, `shade.frag.spv`), if any.
+/// The stage a shader file's name gives before its extension, after a
+/// dot or an underscore (`cull.comp.glsl`, `shade.frag.spv`,
+/// `skybox_vs.glsl`), if any.
 fn named_stage(path: &Path) -> Option<&str> {
-    path.file_stem()
-        .map(Path::new)
-        .and_then(Path::extension)
-        .and_then(|s| s.to_str())
-        .filter(|s| STAGES.contains(s))
+    let stem = path.file_stem()?.to_str()?;
+    let (_, stage) = stem.rsplit_once(['.', '_'])?;
+    STAGES.contains(&stage).then_some(stage)
 }
 
 /// The first bytes of `path`, or `None` where it cannot be read or is no
@@ -165,6 +165,9 @@ mod tests {
         assert!(!is_compute_shader(Path::new("absent/shade.frag.glsl")));
         assert!(!is_compute_shader(Path::new("absent/quad.vs.glsl")));
         assert!(is_compute_shader(Path::new("absent/trace.cs.glsl")));
+        assert!(is_compute_shader(Path::new("absent/irmap_cs.glsl")));
+        assert!(!is_compute_shader(Path::new("absent/skybox_vs.glsl")));
+        assert!(!is_compute_shader(Path::new("absent/pbr_fs.glsl")));
         assert!(defines_main("#version 430\nvoid main (void) {}"));
         assert!(!defines_main(
             "#version 430\nvec3 ortho(vec3 v);\nfloat domain;"
