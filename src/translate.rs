@@ -19,8 +19,15 @@ pub struct Translation {
     pub wgsl: String,
     /// The compute entry point.
     pub entry: String,
-    /// Its `@workgroup_size`.
+    /// The shader's workgroup size, in which dispatches count
+    /// ([`Kernel::workgroup_size`]).
     pub workgroup_size: [u32; 3],
+    /// How many of the WGSL's workgroups make one of the shader's, per
+    /// axis ([`Kernel::workgroup_split`]); left out where none was split.
+    /// The WGSL's `@workgroup_size` is `workgroup_size` divided by it, and
+    /// a dispatch of `g` workgroups is one of `g[k] * workgroup_split[k]`.
+    #[serde(default = "unsplit", skip_serializing_if = "is_unsplit")]
+    pub workgroup_split: [u32; 3],
     /// The GLSL dialect it was read as (GLSL input only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dialect: Option<Dialect>,
@@ -40,6 +47,15 @@ pub struct Translation {
     /// The files read: the shader and what it `#include`d.
     #[serde(skip)]
     pub sources: Vec<PathBuf>,
+}
+
+/// No workgroup split: the serde default of [`Translation::workgroup_split`].
+fn unsplit() -> [u32; 3] {
+    [1; 3]
+}
+
+fn is_unsplit(split: &[u32; 3]) -> bool {
+    *split == unsplit()
 }
 
 /// Loads a kernel that [`build::translate_dir`] translated into `OUT_DIR`
@@ -95,6 +111,7 @@ impl Translation {
             wgsl: kernel.wgsl().to_string(),
             entry: kernel.entry().to_string(),
             workgroup_size: kernel.workgroup_size(),
+            workgroup_split: kernel.workgroup_split(),
             dialect: kernel.dialect(),
             bindings: kernel.bindings().to_vec(),
             overrides: kernel.overrides(),
@@ -288,11 +305,14 @@ impl Kernel {
             file: name.to_string(),
             problem,
         };
-        if kernel.workgroup_size() != t.workgroup_size {
+        let wgsl_size = kernel.wgsl_workgroup_size();
+        let split = t.workgroup_split;
+        if (0..3).any(|k| {
+            split[k] == 0 || wgsl_size[k].checked_mul(split[k]) != Some(t.workgroup_size[k])
+        }) {
             return Err(mismatch(format!(
-                "the translation says workgroup size {:?}, its WGSL declares {:?}",
-                t.workgroup_size,
-                kernel.workgroup_size()
+                "the translation says workgroup size {:?} split {:?}, its WGSL declares {:?}",
+                t.workgroup_size, split, wgsl_size
             )));
         }
         let mut bindings = t.bindings.clone();
@@ -332,7 +352,13 @@ impl Kernel {
         for b in &mut bindings {
             b.element_type = crate::kernel::element_type_of(b);
         }
-        kernel.restore(bindings, t.dialect, t.warnings.clone(), t.forms.clone());
+        kernel.restore(
+            bindings,
+            t.dialect,
+            t.warnings.clone(),
+            t.forms.clone(),
+            split,
+        );
         Ok(kernel)
     }
 }

@@ -189,13 +189,23 @@ fn write_jobs(ctx: &Context, out: &Path) -> usize {
 }
 
 /// A job that must fail in the browser before submission, naming the
-/// limit: a 32x32 tile reduction (1024 invocations) where the adapter
+/// limit: a 32x32 tile reduction through shared memory (1024 invocations,
+/// which share the tile, so the workgroup stays whole) where the adapter
 /// allows 256.
 fn past_the_invocation_limit() -> serde_json::Value {
     let src = "#version 450
 layout(local_size_x = 32, local_size_y = 32) in;
 layout(set = 0, binding = 0) buffer Sum { uint total; uint values[]; };
-void main() { atomicAdd(total, values[gl_LocalInvocationIndex]); }
+shared uint tile[1024];
+void main() {
+    tile[gl_LocalInvocationIndex] = values[gl_LocalInvocationIndex];
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        uint s = 0u;
+        for (uint i = 0u; i < 1024u; i++) s += tile[i];
+        total = s;
+    }
+}
 ";
     let mut opts = SourceOptions::named("limits/tile_32x32.comp");
     opts.target = Platform::WebGpu;

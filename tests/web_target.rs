@@ -654,3 +654,126 @@ fn twelve_image_levels_share_one_buffer_where_they_would_pass_eight_storage_buff
     // tests/vulkan/mip_chain_twelve_levels.comp runs such a chain against
     // the original, natively and in the browser.
 }
+
+/// A post-processing pass in 32x32 tiles, as image kernels are often
+/// written: 1024 invocations, past WebGPU's default 256, and no shared
+/// memory, barriers or subgroups. Each invocation records the built-ins it
+/// sees.
+const TILES: &str = "#version 450
+layout(local_size_x = 32, local_size_y = 32) in;
+layout(set = 0, binding = 0) buffer Seen { uvec4 seen[]; };
+layout(set = 0, binding = 1) buffer Rows { uint per_row[96]; };
+void main() {
+    uvec3 g = gl_GlobalInvocationID;
+    uint at = g.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x + g.x;
+    seen[at] = uvec4(gl_WorkGroupID.x * 1000u + gl_WorkGroupID.y,
+                     gl_LocalInvocationID.x * 100u + gl_LocalInvocationID.y,
+                     gl_LocalInvocationIndex,
+                     gl_NumWorkGroups.x * 10u + gl_NumWorkGroups.y);
+    atomicAdd(per_row[g.y], gl_LocalInvocationIndex + 1u);
+}
+";
+
+#[test]
+fn a_workgroup_past_webgpus_default_limits_is_split_where_nothing_can_tell() {
+    let k = webgpu("tiles.comp", TILES);
+    assert_eq!(k.workgroup_size(), [32, 32, 1]);
+    assert_eq!(k.workgroup_split(), [2, 2, 1]);
+    assert_eq!(k.wgsl_workgroup_size(), [16, 16, 1]);
+    assert!(
+        k.wgsl().contains("@workgroup_size(16, 16, 1)"),
+        "{}",
+        k.wgsl()
+    );
+    // What the shader's own workgroups see, on the CPU.
+    let groups = [2u32, 3, 1];
+    let (w, h) = (64u32, 96u32);
+    let mut want_seen = vec![0u32; (w * h * 4) as usize];
+    let mut want_rows = vec![0u32; 96];
+    for y in 0..h {
+        for x in 0..w {
+            let (gx, gy, lx, ly) = (x / 32, y / 32, x % 32, y % 32);
+            let index = lx + ly * 32;
+            let at = ((y * w + x) * 4) as usize;
+            want_seen[at..at + 4].copy_from_slice(&[gx * 1000 + gy, lx * 100 + ly, index, 23]);
+            want_rows[y as usize] += index + 1;
+        }
+    }
+    let ctx = default_limits_context().expect("an adapter");
+    let run = |k: &Kernel| -> atomport::Result<(Vec<u32>, Vec<u32>)> {
+        let seen = Buffer::zeroed(&ctx, u64::from(w * h * 16))?;
+        let rows = Buffer::zeroed(&ctx, 96 * 4)?;
+        ctx.dispatch(k, groups, &[Bind::new(0, 0, &seen), Bind::new(0, 1, &rows)])?;
+        Ok((seen.read::<u32>(&ctx)?, rows.read::<u32>(&ctx)?))
+    };
+    assert_eq!(run(&k).unwrap(), (want_seen.clone(), want_rows.clone()));
+    // Loaded back from its translation, it is split the same.
+    let t = atomport::Translation::of_kernel(&k);
+    let json = t.to_json();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["workgroup_split"], serde_json::json!([2, 2, 1]), "{json}");
+    let back = Kernel::from_translation(
+        &atomport::Translation::from_json(&json).unwrap(),
+        &for_webgpu("tiles.comp"),
+    )
+    .unwrap();
+    assert_eq!(back.workgroup_split(), [2, 2, 1]);
+    assert_eq!(run(&back).unwrap(), (want_seen, want_rows));
+    // The native target keeps the shader's workgroup, past this device's limit.
+    let native = common::glsl(TILES);
+    assert_eq!(native.workgroup_split(), [1, 1, 1]);
+    let e = run(&native).unwrap_err().to_string();
+    assert!(
+        e.contains("max_compute_invocations_per_workgroup = 256"),
+        "{e}"
+    );
+    // Counts read on the GPU cannot be multiplied: refused by name.
+    let args = Buffer::from_slice(&ctx, &groups).unwrap();
+    let seen = Buffer::zeroed(&ctx, u64::from(w * h * 16)).unwrap();
+    let rows = Buffer::zeroed(&ctx, 96 * 4).unwrap();
+    let e = ctx
+        .dispatch_indirect(
+            &k,
+            &args,
+            0,
+            &[Bind::new(0, 0, &seen), Bind::new(0, 1, &rows)],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("split each 32x32x1 workgroup into workgroups of 16x16x1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_wide_workgroup_that_shares_memory_stays_whole_with_a_warning() {
+    let src = "#version 450
+layout(local_size_x = 512) in;
+layout(set = 0, binding = 0) buffer Data { uint data[]; };
+shared uint partial[512];
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    partial[i] = data[gl_GlobalInvocationID.x];
+    barrier();
+    if (i == 0u) {
+        uint s = 0u;
+        for (uint k = 0u; k < 512u; k++) s += partial[k];
+        data[gl_WorkGroupID.x * 512u] = s;
+    }
+}
+";
+    let k = webgpu("reduce.comp", src);
+    assert_eq!(k.workgroup_split(), [1, 1, 1]);
+    assert_eq!(k.wgsl_workgroup_size(), [512, 1, 1]);
+    let w = k
+        .warnings()
+        .iter()
+        .find(|w| w.message.contains("stays whole"))
+        .expect("a warning");
+    assert_eq!(
+        w.message,
+        "its workgroup of 512x1x1 invocations is past WebGPU's default limits and stays whole: it has shared memory"
+    );
+    assert_eq!(w.line, Some(2));
+}

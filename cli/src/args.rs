@@ -354,7 +354,8 @@ pub(super) enum Command {
         #[arg(long)]
         bindings: bool,
         /// Print the whole translation as JSON instead: the WGSL, its entry point and
-        /// workgroup size, the binding map and the warnings, which `atomport run FILE.json`
+        /// workgroup size (and its split, where the WebGPU target split it), the binding map and
+        /// the warnings, which `atomport run FILE.json`
         /// and the library's Translation::from_json read back as the same kernel
         #[arg(long, conflicts_with = "bindings")]
         translation: bool,

@@ -54,7 +54,17 @@ export interface Warning {
 export interface Translation {
   wgsl: string;
   entry: string;
+  /** The shader's workgroup size (`local_size_*`), in which `run`'s `groups` count. */
   workgroupSize: [number, number, number];
+  /**
+   * How many of the WGSL's workgroups make one of the shader's, per axis:
+   * [1, 1, 1] unless a workgroup past WebGPU's default limits (256
+   * invocations) without shared memory, barriers or subgroup operations was
+   * split so that every browser runs it. The WGSL's `@workgroup_size` is
+   * `workgroupSize` divided by it; a caller dispatching the WGSL itself
+   * multiplies its workgroup counts by it (`run` does).
+   */
+  workgroupSplit: [number, number, number];
   dialect?: 'vulkan' | 'opengl';
   bindings: Binding[];
   overrides: number[];

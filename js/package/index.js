@@ -59,6 +59,7 @@ export function translateSync(source, options = {}) {
     wgsl: t.wgsl,
     entry: t.entry,
     workgroupSize: t.workgroup_size,
+    workgroupSplit: t.workgroup_split ?? [1, 1, 1],
     dialect: t.dialect,
     bindings: t.bindings,
     overrides: t.overrides,
@@ -430,7 +431,9 @@ async function dispatch(device, kernel, { groups = [1, 1, 1], buffers = {}, imag
   for (const [group, list] of entries) {
     pass.setBindGroup(group, device.createBindGroup({ layout: pipeline.getBindGroupLayout(group), entries: list }));
   }
-  pass.dispatchWorkgroups(...groups);
+  // A workgroup split for WebGPU's limits is several of the WGSL's.
+  const split = kernel.workgroupSplit ?? [1, 1, 1];
+  pass.dispatchWorkgroups(...[0, 1, 2].map((k) => (groups[k] ?? 1) * split[k]));
   pass.end();
   const reads = [];
   for (const m of made.filter((m) => m.b.kind === 'storage_read_write' || m.b.kind === 'image')) {

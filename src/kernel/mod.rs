@@ -61,7 +61,10 @@ pub struct Kernel {
     id: u64,
     wgsl: String,
     entry: String,
+    /// The shader's workgroup size, in which dispatches count.
     workgroup_size: [u32; 3],
+    /// How many of the WGSL's workgroups make one of the shader's.
+    workgroup_split: [u32; 3],
     bindings: Vec<BindingInfo>,
     features: wgt::Features,
     dialect: Option<Dialect>,
@@ -137,6 +140,9 @@ pub(crate) struct Provenance {
     pub forms: Vec<Form>,
     /// Storage-image arrays held in one buffer.
     pub packed: Vec<crate::lower::spirv::image::PackedArray>,
+    /// How many of the WGSL's workgroups make one of the shader's, per
+    /// axis (`[0; 3]`, the default, is none split).
+    pub workgroup_split: [u32; 3],
 }
 
 /// What the GLSL front end knows of a kernel beside its SPIR-V.
@@ -273,6 +279,7 @@ impl Kernel {
                 forms: lowered.forms,
                 packed: lowered.packed,
                 original: Some(original),
+                workgroup_split: lowered.workgroup_split,
             },
             opts,
         )
@@ -342,11 +349,13 @@ impl Kernel {
         if !validated.accepted {
             front::features::accepted_with(module, features, opts.display_name())?;
         }
+        let workgroup_split = provenance.workgroup_split.map(|n| n.max(1));
         Ok(Kernel {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             wgsl,
             entry: ep.name.clone(),
-            workgroup_size: ep.workgroup_size,
+            workgroup_size: [0, 1, 2].map(|k| ep.workgroup_size[k] * workgroup_split[k]),
+            workgroup_split,
             bindings,
             features,
             dialect: provenance.dialect,
@@ -376,11 +385,14 @@ impl Kernel {
         dialect: Option<Dialect>,
         warnings: Vec<crate::Warning>,
         forms: Vec<Form>,
+        workgroup_split: [u32; 3],
     ) {
         self.bindings = bindings;
         self.dialect = dialect;
         self.warnings = warnings;
         self.forms = forms;
+        self.workgroup_size = [0, 1, 2].map(|k| self.workgroup_size[k] * workgroup_split[k]);
+        self.workgroup_split = workgroup_split;
     }
 
     /// This kernel translated again from its original SPIR-V in the forms
@@ -688,9 +700,30 @@ impl Kernel {
         &self.entry
     }
 
-    /// The entry point's `@workgroup_size`.
+    /// The workgroup size the shader declares (`local_size_*`), in which
+    /// a dispatch counts workgroups: the entry point's `@workgroup_size`,
+    /// unless the translation split each workgroup into several
+    /// ([`Kernel::workgroup_split`]).
     pub fn workgroup_size(&self) -> [u32; 3] {
         self.workgroup_size
+    }
+
+    /// How many of the WGSL's workgroups make one of the shader's, per
+    /// axis: `[1, 1, 1]`, except where a WebGPU translation split a
+    /// workgroup past WebGPU's default limits (more than 256 invocations)
+    /// that uses no shared memory, barriers or subgroup operations, so that
+    /// a browser granting only the defaults runs it. A dispatch of `g`
+    /// workgroups of the shader is one of `g[k] * split[k]` of the WGSL's;
+    /// [`Context::dispatch`](crate::Context::dispatch) multiplies, and a
+    /// caller dispatching the WGSL itself must too.
+    pub fn workgroup_split(&self) -> [u32; 3] {
+        self.workgroup_split
+    }
+
+    /// The entry point's `@workgroup_size`: [`Kernel::workgroup_size`]
+    /// divided by [`Kernel::workgroup_split`].
+    pub fn wgsl_workgroup_size(&self) -> [u32; 3] {
+        [0, 1, 2].map(|k| self.workgroup_size[k] / self.workgroup_split[k])
     }
 
     /// The bindings the entry point uses, sorted by (group, binding).

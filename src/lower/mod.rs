@@ -207,6 +207,9 @@ pub struct Lowered {
     pub packed: Vec<image::PackedArray>,
     /// The adapter-dependent forms the translation took.
     pub forms: Vec<Form>,
+    /// How many of the WGSL's workgroups make one of the shader's, per
+    /// axis ([`ir::workgroups`]).
+    pub workgroup_split: [u32; 3],
 }
 
 /// What the SPIR-V passes found, for the binding map and the IR passes.
@@ -291,7 +294,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
     let (words, found) = spirv_passes(words, opts, unbound, &mut report)?;
     let mut module = front::spirv::to_naga(&words, name)?;
     let mut warnings = found.warnings;
-    let (validated, wgsl) = ir_passes(
+    let (validated, wgsl, workgroup_split) = ir_passes(
         &mut module,
         opts,
         &found.weak_compare_exchanges,
@@ -318,6 +321,7 @@ pub fn lower_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> R
         address_modes: found.address_modes,
         packed: found.packed,
         forms: found.forms,
+        workgroup_split,
     })
 }
 
@@ -532,14 +536,15 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
     })
 }
 
-/// The IR passes over naga's module, then validation and WGSL.
+/// The IR passes over naga's module, then validation and WGSL; with the
+/// factor its workgroups were split by.
 fn ir_passes(
     module: &mut naga::Module,
     opts: &SourceOptions,
     weak: &compswap::Ordinals,
     report: &mut LowerReport,
     warnings: &mut Vec<compat::Warning>,
-) -> Result<(front::features::Validated, String)> {
+) -> Result<(front::features::Validated, String, [u32; 3])> {
     let (name, target) = (opts.display_name(), opts.target);
     let unsupported = |e: Error| match e {
         Error::Internal(_) => e,
@@ -577,6 +582,13 @@ fn ir_passes(
         naga::compact::compact(module, naga::compact::KeepUnused::No);
         Ok(())
     })?;
+    // Browsers grant WebGPU's default workgroup limits unless asked.
+    let mut workgroup_split = [1; 3];
+    if target == front::Platform::WebGpu {
+        let (split, kept) = ir::workgroups::split_workgroups(module);
+        workgroup_split = split;
+        warnings.extend(kept.map(|why| compat::Warning::new(why, &["local_size_x"])));
+    }
     // The input got through every pass but WGSL has no valid form for what
     // came out (a malformed or unusual module, or a gap in a pass): said as
     // such, not as a bug of the input's making.
@@ -615,7 +627,7 @@ fn ir_passes(
     if opts.verify_wgsl || target == front::Platform::WebGpu {
         warnings.extend(reads_back(&wgsl, name)?);
     }
-    Ok((validated, wgsl))
+    Ok((validated, wgsl, workgroup_split))
 }
 
 /// The limit WGSL sets on nested statements in a function (127, which

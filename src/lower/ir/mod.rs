@@ -3,7 +3,8 @@
 //! compare-exchanges ([`compswap`]), WGSL's natural layout made equal to
 //! the shader's offsets ([`layout`]), each storage image given the access
 //! its uses need ([`access`]), conversions of literals folded so the
-//! text reads back ([`literals`]).
+//! text reads back ([`literals`]), workgroups past WebGPU's default
+//! limits split where nothing can tell ([`workgroups`]).
 
 pub mod access;
 pub mod compswap;
@@ -13,6 +14,7 @@ pub mod outline;
 pub mod predicate;
 pub mod privates;
 pub mod uniformity;
+pub mod workgroups;
 
 /// In each function [`crate::lower::spirv::sampler::outline_binding_array_accesses`] made, the
 /// texel access reads (or writes) the element the function selects by its

@@ -24,7 +24,8 @@ impl Context {
                 }
             });
         }
-        let size = kernel.workgroup_size();
+        // The WGSL's workgroups, which the device runs.
+        let size = kernel.wgsl_workgroup_size();
         let axis_limits = [
             (
                 "max_compute_workgroup_size_x",
@@ -169,6 +170,13 @@ impl Context {
         match workgroups {
             Workgroups::Count(groups) => self.check_groups(kernel, groups, limits)?,
             Workgroups::Indirect { buffer, offset } => {
+                if kernel.workgroup_split() != [1; 3] {
+                    let (s, w) = (kernel.workgroup_size(), kernel.wgsl_workgroup_size());
+                    return Err(Error::Dispatch(format!(
+                        "indirect dispatch: this translation split each {}x{}x{} workgroup into workgroups of {}x{}x{} for WebGPU's default limits (Kernel::workgroup_split), and the counts in the buffer are not multiplied on the way; dispatch it with counts, or give the device limits that hold the whole workgroup and translate for the native target",
+                        s[0], s[1], s[2], w[0], w[1], w[2]
+                    )));
+                }
                 if !offset.is_multiple_of(4)
                     || offset.checked_add(12).is_none_or(|end| end > buffer.len())
                 {
@@ -195,16 +203,25 @@ impl Context {
         groups: [u32; 3],
         limits: &wgpu::Limits,
     ) -> Result<()> {
-        for (axis, &n) in ["x", "y", "z"].iter().zip(&groups) {
+        let split = kernel.workgroup_split();
+        for ((axis, &n), &f) in ["x", "y", "z"].iter().zip(&groups).zip(&split) {
             if n == 0 {
                 return Err(Error::Dispatch(format!(
                     "the workgroup count in {axis} is 0: a dispatch of no workgroups runs nothing"
                 )));
             }
-            if n > limits.max_compute_workgroups_per_dimension {
+            // The device counts the WGSL's workgroups, `f` to each of the shader's.
+            let dispatched = u64::from(n) * u64::from(f);
+            if dispatched > u64::from(limits.max_compute_workgroups_per_dimension) {
                 return Err(Error::Limit {
-                    what: format!("workgroup count in {axis}"),
-                    value: n as u64,
+                    what: if f == 1 {
+                        format!("workgroup count in {axis}")
+                    } else {
+                        format!(
+                            "workgroup count in {axis} ({n}, each split in {f} for WebGPU's workgroup limits)"
+                        )
+                    },
+                    value: dispatched,
                     limit_name: "max_compute_workgroups_per_dimension",
                     limit: limits.max_compute_workgroups_per_dimension as u64,
                 });
@@ -212,9 +229,9 @@ impl Context {
         }
         // Drivers count workgroups and invocation ids in 32 bits: more wraps
         // around (measured on lavapipe and llvmpipe) instead of failing.
-        let total = groups
-            .iter()
-            .fold(1u64, |a, &n| a.saturating_mul(u64::from(n)));
+        let total = groups.iter().zip(&split).fold(1u64, |a, (&n, &f)| {
+            a.saturating_mul(u64::from(n) * u64::from(f))
+        });
         if total > u64::from(u32::MAX) {
             return Err(Error::Limit {
                 what: format!(

@@ -608,7 +608,11 @@ impl Context {
             pass.set_bind_group(i as u32, bg, &[]);
         }
         match workgroups {
-            Workgroups::Count(g) => pass.dispatch_workgroups(g[0], g[1], g[2]),
+            Workgroups::Count(g) => {
+                // Checked against the limit in check_groups.
+                let f = kernel.workgroup_split();
+                pass.dispatch_workgroups(g[0] * f[0], g[1] * f[1], g[2] * f[2])
+            }
             Workgroups::Indirect { buffer, offset } => {
                 pass.dispatch_workgroups_indirect(buffer.raw(), offset)
             }
