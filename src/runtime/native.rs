@@ -27,13 +27,16 @@ impl crate::ContextOptions {
     /// These options (a Vulkan backend) with the features a native run
     /// needs, where the adapter has them: PASSTHROUGH_SHADERS, push
     /// constants as immediates, the adapter's own format features
-    /// (read-write storage images of any format), and arrays of storage
+    /// (read-write storage images of any format), 16-bit normalized
+    /// formats (a storage image declared `rgba16` lives in one for the
+    /// run), and arrays of storage
     /// textures (an image array the translation holds in texel buffers is
     /// one in the original). No Vulkan adapter is the feature missing.
     pub fn for_native(self) -> Result<crate::ContextOptions> {
         let mut native = wgpu::Features::PASSTHROUGH_SHADERS
             | wgpu::Features::IMMEDIATES
-            | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+            | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
+            | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM;
         if self.features.contains(wgpu::Features::BUFFER_BINDING_ARRAY) {
             native |= wgpu::Features::TEXTURE_BINDING_ARRAY
                 | wgpu::Features::STORAGE_RESOURCE_BINDING_ARRAY
