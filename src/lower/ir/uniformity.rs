@@ -12,8 +12,10 @@
 //!   `gl_NumWorkGroups`, loads from uniform blocks, read-only buffers and
 //!   function-local variables only ever given uniform values in uniform
 //!   control flow, `workgroupUniformLoad`, the results of functions that
-//!   return only such values in uniform control flow, and what is computed
-//!   from them alone;
+//!   return only such values in uniform control flow, called in uniform
+//!   control flow (as WGSL's analysis has it, per call: a getter some
+//!   other call makes from divergent code still gives a uniform call a
+//!   uniform value), and what is computed from them alone;
 //! - everything else is non-uniform (invocation ids, read-write buffers,
 //!   `shared` memory, private variables, as WGSL has it: the uniform ones
 //!   become locals first, [`super::privates`]; atomics, other function
@@ -63,8 +65,17 @@ struct Analysis<'m> {
     /// value or in non-uniform control flow.
     tainted_arguments: HashSet<(usize, u32)>,
     /// Per function, whether every value it returns is uniform, returned
-    /// in uniform control flow (as WGSL tags a function's return value).
+    /// in uniform control flow, when it is called in uniform control flow
+    /// (as WGSL tags a function's return value): a helper that some call
+    /// makes in divergent code still returns a uniform value to a call in
+    /// uniform code.
     results: Vec<bool>,
+    /// (function key, call result) of calls made in non-uniform control
+    /// flow, whose results are not uniform whatever the callee returns.
+    divergent_results: HashSet<(usize, Handle<Expression>)>,
+    /// Walking a function as if called in uniform control flow, to find
+    /// [`Analysis::results`] alone: nothing else is recorded.
+    results_only: bool,
     changed: bool,
     /// Barrier statements found in non-uniform control flow, by address,
     /// and whether each is a control barrier.
@@ -97,7 +108,7 @@ impl<'m> Analysis<'m> {
         let f = self.function(which);
         let key = which.key(self.module);
         let mut u: Vec<bool> = Vec::with_capacity(f.expressions.len());
-        for (_, e) in f.expressions.iter() {
+        for (handle, e) in f.expressions.iter() {
             let at = |h: Handle<Expression>| u.get(h.index()).copied().unwrap_or(false);
             let value = match *e {
                 Expression::Literal(_)
@@ -142,7 +153,9 @@ impl<'m> Analysis<'m> {
                     ..
                 } => at(arg) && [arg1, arg2, arg3].into_iter().flatten().all(at),
                 Expression::ArrayLength(e) => at(e),
-                Expression::CallResult(h) => self.results[h.index()],
+                Expression::CallResult(h) => {
+                    self.results[h.index()] && !self.divergent_results.contains(&(key, handle))
+                }
                 Expression::ImageQuery { image, .. } => at(image),
                 _ => false,
             };
@@ -180,6 +193,9 @@ impl<'m> Analysis<'m> {
 
     /// Marks the variable behind `pointer` as holding non-uniform values.
     fn taint(&mut self, f: &Function, key: usize, pointer: Handle<Expression>) {
+        if self.results_only {
+            return;
+        }
         let fresh = match *pointer_root(f, pointer) {
             Expression::LocalVariable(l) => self.tainted_local.insert((key, l)),
             Expression::FunctionArgument(i) => self.tainted_arguments.insert((key, i)),
@@ -192,6 +208,11 @@ impl<'m> Analysis<'m> {
         let u = self.expressions(which);
         let f = self.function(which);
         let key = which.key(self.module);
+        if let Which::Function(_) = which {
+            self.results_only = true;
+            self.block(which, f, key, &u, &f.body, true);
+            self.results_only = false;
+        }
         self.block(which, f, key, &u, &f.body, uniform);
     }
 
@@ -218,7 +239,7 @@ impl<'m> Analysis<'m> {
                     ref reject,
                 } => {
                     let inner = cf && at(condition);
-                    if cf && !inner {
+                    if cf && !inner && !self.results_only {
                         self.non_uniform_conditions
                             .insert(st as *const Statement as usize);
                     }
@@ -245,7 +266,7 @@ impl<'m> Analysis<'m> {
                 } => {
                     let mut e = self.loop_body(which, f, key, u, body, continuing, cf);
                     let break_uniform = break_if.is_none_or(at);
-                    if cf && !break_uniform {
+                    if cf && !break_uniform && !self.results_only {
                         self.non_uniform_conditions
                             .insert(st as *const Statement as usize);
                     }
@@ -263,6 +284,7 @@ impl<'m> Analysis<'m> {
                     exit.returned |= !cf;
                     let uniform = cf && value.is_none_or(at);
                     if let Which::Function(h) = which
+                        && self.results_only
                         && !uniform
                         && self.results[h.index()]
                     {
@@ -271,6 +293,7 @@ impl<'m> Analysis<'m> {
                     }
                 }
                 Statement::Kill => exit.returned |= !cf,
+                _ if self.results_only => {}
                 Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) if !cf => {
                     self.non_uniform.insert(
                         st as *const Statement as usize,
@@ -286,8 +309,13 @@ impl<'m> Analysis<'m> {
                 Statement::Call {
                     function,
                     ref arguments,
-                    ..
+                    result,
                 } => {
+                    if let Some(r) = result
+                        && !cf
+                    {
+                        self.changed |= self.divergent_results.insert((key, r));
+                    }
                     let c = &mut self.callers[function.index()];
                     let mut changed = false;
                     if c.uniform && !cf {
@@ -446,6 +474,8 @@ fn analyze(module: &Module) -> Option<Found> {
         tainted_local: HashSet::default(),
         tainted_arguments: HashSet::default(),
         results: vec![true; module.functions.len()],
+        divergent_results: HashSet::default(),
+        results_only: false,
         changed: true,
         non_uniform: HashMap::default(),
         uniform_emits: HashSet::default(),
