@@ -369,6 +369,80 @@ fn a_helper_s_uniform_result_keeps_the_barriers_after_a_return_on_it() {
     }
 }
 
+/// A getter of a uniform block's value, which a helper also calls from
+/// divergent code, returns a uniform value to a call in uniform control
+/// flow (tests/uniformity's keep_getter_called_in_divergent_code.comp, as
+/// FidelityFX FSR2's luminance pyramid has it): the loop of barriers on it
+/// is kept. Run translated for WebGPU on every backend against the CPU.
+#[test]
+fn a_getter_called_in_divergent_code_still_keeps_barriers_on_its_result() {
+    let path = "tests/uniformity/keep_getter_called_in_divergent_code.comp";
+    let k = webgpu(path, &std::fs::read_to_string(path).unwrap());
+    let values: Vec<u32> = (0..256).collect();
+    let mut want = values.clone();
+    for g in 0..4 {
+        want[g * 64] = 3 * values[g * 64..g * 64 + 64].iter().sum::<u32>();
+    }
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let params = Buffer::from_slice(&ctx, &[7u32, 3]).unwrap();
+        let data = Buffer::from_slice(&ctx, &values).unwrap();
+        ctx.dispatch(
+            &k,
+            [4, 1, 1],
+            &[Bind::named("Params", &params), Bind::named("Data", &data)],
+        )
+        .unwrap();
+        assert_eq!(
+            data.read::<u32>(&ctx).unwrap(),
+            want,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}
+
+/// A bounds check's early return before a barrier becomes predication,
+/// and a call of a getter without effects after it stays unguarded, its
+/// result in scope (tests/uniformity's keep_getter_after_bounds_return.comp):
+/// it had been refused. Run translated for WebGPU on every backend against
+/// the CPU, with the last workgroup partly past the end.
+#[test]
+fn a_getter_called_after_a_bounds_return_is_not_guarded() {
+    let path = "tests/uniformity/keep_getter_after_bounds_return.comp";
+    let k = webgpu(path, &std::fs::read_to_string(path).unwrap());
+    assert!(k.wgsl().contains("atomport_alive"), "{}", k.wgsl());
+    let (width, bias) = (100u32, 5u32);
+    let values: Vec<u32> = (0..128).map(|v| v * 3).collect();
+    let want: Vec<u32> = values
+        .iter()
+        .enumerate()
+        .map(|(g, &v)| {
+            let (g, i) = (g as u32, g as u32 % 64);
+            if g >= width {
+                v
+            } else {
+                (v + bias) * 2 + if 63 - i < i { bias } else { 0 }
+            }
+        })
+        .collect();
+    for ctx in common::contexts(wgpu::Features::empty()) {
+        let params = Buffer::from_slice(&ctx, &[width, bias]).unwrap();
+        let data = Buffer::from_slice(&ctx, &values).unwrap();
+        ctx.dispatch(
+            &k,
+            [2, 1, 1],
+            &[Bind::named("Params", &params), Bind::named("Data", &data)],
+        )
+        .unwrap();
+        assert_eq!(
+            data.read::<u32>(&ctx).unwrap(),
+            want,
+            "{}",
+            ctx.backend_name()
+        );
+    }
+}
+
 #[test]
 fn read_write_images_of_formats_core_webgpu_cannot_store_are_texel_buffers() {
     // A tone-mapping pass that reads and writes its HDR target in place.

@@ -11,6 +11,11 @@
 //! flow, computing values it never stores, and meets every barrier. The
 //! invocations that did not return do exactly what they did before.
 //!
+//! A call of a function without effects (one that stores only to its own
+//! variables and calls only such functions, as a getter of a uniform
+//! block's member does) is not guarded: its result stays in scope for what
+//! follows.
+//!
 //! Only where nothing would change what the others see: the function
 //! returns no value; no `return` it turns is inside a loop; no call it
 //! guards reaches a barrier. A guarded atomic or call whose result is used
@@ -74,9 +79,36 @@ fn returns(block: &Block) -> bool {
     found
 }
 
+/// Whether `f` has no effect beyond its own variables: it stores only to
+/// them, calls only functions in `pure`, and has no atomics, image
+/// stores, barriers, subgroup or ray-query operations.
+fn effect_free(f: &Function, pure: &HashSet<Handle<Function>>) -> bool {
+    let mut free = true;
+    crate::lower::ir::visit_blocks_ref(&f.body, &mut |b| {
+        free &= b.iter().all(|st| match *st {
+            Statement::Emit(_)
+            | Statement::Block(_)
+            | Statement::If { .. }
+            | Statement::Switch { .. }
+            | Statement::Loop { .. }
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Return { .. } => true,
+            Statement::Store { pointer, .. } => {
+                matches!(pointer_root(f, pointer), Expression::LocalVariable(_))
+            }
+            Statement::Call { function, .. } => pure.contains(&function),
+            _ => false,
+        });
+    });
+    free
+}
+
 struct Predicate<'a> {
     f: &'a mut Function,
     barrier_functions: &'a HashSet<Handle<Function>>,
+    /// Functions without effects ([`effect_free`]): their calls need no guard.
+    pure: &'a HashSet<Handle<Function>>,
     /// `&alive`.
     alive: Handle<Expression>,
     /// `false`.
@@ -133,7 +165,7 @@ impl Predicate<'_> {
                     if self.barrier_functions.contains(&function) {
                         return None;
                     }
-                    true
+                    !self.pure.contains(&function)
                 }
                 Statement::Return { value: None } if !in_loop => {
                     self.turned += 1;
@@ -197,9 +229,13 @@ impl Predicate<'_> {
 pub fn early_returns(module: &mut Module) -> usize {
     // The functions that reach a barrier, callees first in the arena.
     let mut barrier_functions = HashSet::default();
+    let mut pure = HashSet::default();
     for (h, f) in module.functions.iter() {
         if has_barrier(&f.body, &barrier_functions) {
             barrier_functions.insert(h);
+        }
+        if effect_free(f, &pure) {
+            pure.insert(h);
         }
     }
     let bool_ty = module.types.insert(
@@ -242,6 +278,7 @@ pub fn early_returns(module: &mut Module) -> usize {
         let mut p = Predicate {
             f: &mut candidate,
             barrier_functions: &barrier_functions,
+            pure: &pure,
             alive,
             dead,
             turned: 0,
