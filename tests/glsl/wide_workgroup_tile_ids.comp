@@ -24,4 +24,4 @@ void main() {
     atomicAdd(per_row[g.y % 64u], gl_LocalInvocationIndex + 1u);
     atomicMax(total, at);
 }
-// run: --groups 2,3 --buffer Ids=u32:24576 --buffer Rows=u32:65
+// run: --groups 2,3 --buffer Ids=u32:24576 --buffer Rows=u32:65:iota
