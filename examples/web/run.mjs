@@ -258,6 +258,42 @@ void main() {
     const mipsOk = mips.packed === 12 && mips.wrong.length === 0;
     record('package', { name: 'a mip chain of images run through the JavaScript package, its levels in one buffer', passed: mipsOk,
       detail: mipsOk ? '' : `packed ${mips.packed}; ${mips.wrong.join('; ')}` });
+    // A 32x32 workgroup (1024 invocations, past the 256 SwiftShader grants)
+    // that shares nothing between its invocations: the page's translation
+    // splits it and run() multiplies the counts; each invocation records
+    // the built-ins it saw, which must be the shader's own.
+    const wide = await timed(page.evaluate(async () => {
+      const atomport = await import('/npm/atomport/index.js');
+      const glsl = `#version 450
+layout(local_size_x = 32, local_size_y = 32) in;
+layout(set = 0, binding = 0) buffer Seen { uvec4 seen[]; };
+void main() {
+  uvec3 g = gl_GlobalInvocationID;
+  seen[g.y * 64u + g.x] = uvec4(gl_WorkGroupID.x * 10u + gl_WorkGroupID.y, gl_LocalInvocationIndex,
+                                gl_NumWorkGroups.x * 10u + gl_NumWorkGroups.y, g.x + g.y);
+}`;
+      const kernel = await atomport.translate(glsl, { name: 'wide.comp', target: 'webgpu' });
+      const adapter = await navigator.gpu.requestAdapter();
+      const device = await adapter.requestDevice();
+      const out = await atomport.run(device, kernel, { groups: [2, 2, 1], buffers: { Seen: new Uint32Array(64 * 64 * 4) } });
+      device.destroy();
+      // A buffer of uvec4s comes back as bytes (its elements are vectors).
+      const seen = new Uint32Array(out.Seen.buffer, out.Seen.byteOffset, out.Seen.byteLength / 4);
+      const wrong = [];
+      for (let y = 0; y < 64; y++) {
+        for (let x = 0; x < 64; x++) {
+          const want = [Math.floor(x / 32) * 10 + Math.floor(y / 32), (x % 32) + (y % 32) * 32, 22, x + y];
+          for (let k = 0; k < 4; k++) {
+            const got = seen[(y * 64 + x) * 4 + k];
+            if (got !== want[k] && wrong.length < 4) wrong.push(`(${x}, ${y})[${k}] ${got}, not ${want[k]}`);
+          }
+        }
+      }
+      return { split: kernel.workgroupSplit, wrong };
+    }), 'package wide workgroup');
+    const wideOk = JSON.stringify(wide.split) === '[2,2,1]' && wide.wrong.length === 0;
+    record('package', { name: 'a 32x32 workgroup split for the browser\'s limits, run through the JavaScript package', passed: wideOk,
+      detail: wideOk ? '' : `split ${wide.split}; ${wide.wrong.join('; ')}` });
     // Sampled textures and samplers through the package, in a G-buffer
     // statistics pass: a combined float texture read with texelFetch, an
     // integer one sampled one texel to the right through a repeat sampler
