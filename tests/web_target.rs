@@ -383,22 +383,7 @@ fn a_getter_called_in_divergent_code_still_keeps_barriers_on_its_result() {
     for g in 0..4 {
         want[g * 64] = 3 * values[g * 64..g * 64 + 64].iter().sum::<u32>();
     }
-    for ctx in common::contexts(wgpu::Features::empty()) {
-        let params = Buffer::from_slice(&ctx, &[7u32, 3]).unwrap();
-        let data = Buffer::from_slice(&ctx, &values).unwrap();
-        ctx.dispatch(
-            &k,
-            [4, 1, 1],
-            &[Bind::named("Params", &params), Bind::named("Data", &data)],
-        )
-        .unwrap();
-        assert_eq!(
-            data.read::<u32>(&ctx).unwrap(),
-            want,
-            "{}",
-            ctx.backend_name()
-        );
-    }
+    params_and_data_on_every_backend(&k, &[7, 3], &values, [4, 1, 1], &want);
 }
 
 /// A bounds check's early return before a barrier becomes predication,
@@ -425,12 +410,24 @@ fn a_getter_called_after_a_bounds_return_is_not_guarded() {
             }
         })
         .collect();
+    params_and_data_on_every_backend(&k, &[width, bias], &values, [2, 1, 1], &want);
+}
+
+/// Dispatches `k` (a shader of tests/uniformity with a uniform block
+/// `Params` and a buffer `Data`) on every backend, and checks `Data` after.
+fn params_and_data_on_every_backend(
+    k: &Kernel,
+    params: &[u32],
+    values: &[u32],
+    groups: [u32; 3],
+    want: &[u32],
+) {
     for ctx in common::contexts(wgpu::Features::empty()) {
-        let params = Buffer::from_slice(&ctx, &[width, bias]).unwrap();
-        let data = Buffer::from_slice(&ctx, &values).unwrap();
+        let params = Buffer::from_slice(&ctx, params).unwrap();
+        let data = Buffer::from_slice(&ctx, values).unwrap();
         ctx.dispatch(
-            &k,
-            [2, 1, 1],
+            k,
+            groups,
             &[Bind::named("Params", &params), Bind::named("Data", &data)],
         )
         .unwrap();
