@@ -132,6 +132,9 @@ pub struct Found {
     /// float differs).
     #[serde(default)]
     pub largest_relative: f64,
+    /// Every differing element is a pair of finite floats.
+    #[serde(skip)]
+    floats: bool,
 }
 
 /// One variant on one backend.
@@ -590,6 +593,12 @@ fn run_variant(
     (Some((native, written)), out)
 }
 
+/// Whether every difference `found` holds is a float rounded otherwise:
+/// within [`NEAR`], or [`HALF_NEAR`] where the kernel computes in halfs.
+fn rounded_otherwise(found: &Found, traits: Traits) -> bool {
+    found.float_sums || (traits.halfs && found.floats && found.largest_relative <= HALF_NEAR)
+}
+
 /// `run`'s verdict from the differences `found` between the native output
 /// and the translation's (`outs`); `varying` names the bindings that a
 /// run of either side, repeated, left different. Equal outputs of a run
@@ -603,7 +612,8 @@ fn judge(
     traits: Traits,
 ) {
     let (native, translated) = outs;
-    for found in found {
+    for mut found in found {
+        found.float_sums = rounded_otherwise(&found, traits);
         let (x, y) = (
             binding_at(native, found.slot),
             binding_at(translated, found.slot),
@@ -674,6 +684,11 @@ struct Traits {
     atomic_results_used: bool,
     /// It adds floats atomically: sums round by the order of their terms.
     float_atomics: bool,
+    /// It computes in 16-bit floats (`float16_t`; the Float16
+    /// capability), which round to 11 significant bits: a backend's
+    /// division or built-in within its half-precision error bound is a
+    /// step of a half apart.
+    halfs: bool,
 }
 
 /// The binding of `out` at `slot` (group, binding).
@@ -741,6 +756,7 @@ fn differing(a: &RunOutput, b: &RunOutput, layouts: &[((u32, u32), Layout)]) -> 
             out_of_range,
             float_sums: apart.iter().all(|a| a.is_some_and(|r| r <= NEAR)),
             largest_relative: apart.iter().flatten().fold(0.0, |m, &r| r.max(m)),
+            floats: apart.iter().all(Option::is_some),
         });
     }
     out
@@ -872,6 +888,10 @@ fn rounding_step(format: Option<&str>) -> Step {
 /// its error bound.
 const NEAR: f64 = 1e-4;
 
+/// [`NEAR`] for a kernel that computes in 16-bit floats: two steps of a
+/// half's 11 significant bits.
+const HALF_NEAR: f64 = 1.0 / 512.0;
+
 /// How far apart two finite floats are, relative to the larger of them or,
 /// for values under a hundredth of the binding's `largest` (the native
 /// run's largest finite float there), to that hundredth: a result that
@@ -966,6 +986,12 @@ fn traits(words: &[u32]) -> Traits {
     Traits {
         atomic_results_used: used,
         float_atomics: body.clone().any(|i| i.class.opcode == Op::AtomicFAddEXT),
+        halfs: module.capabilities.iter().any(|c| {
+            c.operands.first()
+                == Some(&rspirv::dr::Operand::Capability(
+                    rspirv::spirv::Capability::Float16,
+                ))
+        }),
     }
 }
 

@@ -349,6 +349,7 @@ fn a_browser_difference_only_past_the_end_is_the_originals() {
         out_of_range,
         float_sums: false,
         largest_relative: 0.0,
+        floats: false,
     };
     let run = |backend: &str, verdict, differences: Vec<Found>| {
         let mut r = Run::new(Variant::WellFormed, backend, [1, 1, 1], verdict, 8, None);
@@ -386,4 +387,39 @@ fn a_browser_difference_only_past_the_end_is_the_originals() {
     );
     assert!(!past);
     assert_eq!(r.verdict, Verdict::Differs);
+}
+
+/// A kernel that computes in 16-bit floats rounds to 11 significant bits:
+/// floats two half steps apart are rounding there, and nowhere else.
+#[test]
+fn half_precision_kernels_round_by_half_steps() {
+    let found = |largest_relative, floats| Found {
+        binding: "Out".into(),
+        slot: (0, 0),
+        count: 1,
+        first: Vec::new(),
+        out_of_range: false,
+        float_sums: false,
+        largest_relative,
+        floats,
+    };
+    let halfs = Traits {
+        halfs: true,
+        ..Traits::default()
+    };
+    // FSR2's composition mask with FFX_HALF=1: one half step at 0.035.
+    assert!(rounded_otherwise(&found(8.6e-4, true), halfs));
+    assert!(!rounded_otherwise(&found(8.6e-4, true), Traits::default()));
+    assert!(!rounded_otherwise(&found(5e-3, true), halfs));
+    assert!(!rounded_otherwise(&found(8.6e-4, false), halfs));
+    let k = glsl(
+        "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { float v[]; };
+void main() { float16_t h = float16_t(v[0]) / float16_t(3.0); v[1] = float(h); }
+",
+    );
+    assert!(traits(k.original_spirv().unwrap()).halfs);
+    assert!(!traits(glsl(IMAGE_ADD).original_spirv().unwrap()).halfs);
 }
