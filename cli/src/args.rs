@@ -69,7 +69,7 @@ pub(super) struct JobArgs {
     /// A texture for binding B (a sampled texture, or the texture of a combined sampler by its
     /// name): SIZE[:FORMAT][:fill=V[,V…]][:iota][:mips=N] (SIZE as textureSize reports it;
     /// iota: texel i's first channel is i, wrapping in the channel's range, i/255 in normalized
-    /// ones;
+    /// ones, counting on through the mip levels, each filled alike;
     /// FORMAT defaults to rgba8unorm for float textures), or @FILE.png (8-bit RGBA, RGB, gray,
     /// gray+alpha, 16-bit gray)
     #[arg(long = "texture", value_name = "B=SPEC", value_parser = parse_texture)]

@@ -686,9 +686,16 @@ fn default_format(info: &BindingInfo) -> wgpu::TextureFormat {
     }
 }
 
-/// The texels of a texture made from `size`, `fill` and `iota`.
-fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Result<Vec<u8>> {
-    let texels = (desc.level_bytes(0) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
+/// The texels of mip `level` of a texture made from `size`, `fill` and
+/// `iota`, whose count starts at `start` (the texels of the levels before).
+fn texel_data(
+    desc: &crate::TextureDesc,
+    level: u32,
+    start: usize,
+    fill: Option<&[f64]>,
+    iota: bool,
+) -> Result<Vec<u8>> {
+    let texels = (desc.level_bytes(level) / u64::from(desc.texel_bytes().unwrap_or(4))) as usize;
     let channels = crate::runtime::texture::channels(desc.format).unwrap_or(1);
     let base: [f64; 4] = match fill {
         Some([v]) => [*v; 4],
@@ -714,7 +721,7 @@ fn texel_data(desc: &crate::TextureDesc, fill: Option<&[f64]>, iota: bool) -> Re
     for i in 0..texels {
         let mut v = base;
         if iota {
-            v[0] = iota_value(desc.format, normalized, i);
+            v[0] = iota_value(desc.format, normalized, start + i);
         }
         out.extend(crate::runtime::texture::encode_texel(desc.format, v)?);
     }
@@ -787,11 +794,15 @@ fn sampled_texture(ctx: &Context, info: &BindingInfo, a: &TextureArg) -> Result<
             let desc = crate::TextureDesc::new(dim, format, size, *mips).map_err(flag)?;
             // Made first: its limits are checked before any texel is.
             let t = Texture::zeroed(ctx, desc)?;
-            t.write_level(
-                ctx,
-                0,
-                &texel_data(&desc, fill.as_deref(), *iota).map_err(flag)?,
-            )?;
+            // Every level holds data: a kernel that reads a level past 0
+            // (`texelFetch(t, p, level)`, a downsampler's source) reads
+            // the values the spec gives, not zeros.
+            let mut start = 0;
+            for level in 0..*mips {
+                let data = texel_data(&desc, level, start, fill.as_deref(), *iota).map_err(flag)?;
+                start += data.len() / desc.texel_bytes().unwrap_or(4).max(1) as usize;
+                t.write_level(ctx, level, &data)?;
+            }
             Ok(t)
         }
     }
@@ -861,7 +872,11 @@ fn storage_texture(ctx: &Context, info: &BindingInfo, a: &ImageArg) -> Result<Te
         )));
     }
     if let Some(f) = fill {
-        t.write_level(ctx, 0, &texel_data(&desc, Some(&f), false).map_err(flag)?)?;
+        t.write_level(
+            ctx,
+            0,
+            &texel_data(&desc, 0, 0, Some(&f), false).map_err(flag)?,
+        )?;
     }
     Ok(t)
 }
@@ -1064,8 +1079,37 @@ fn counter_buffers<'k>(
 
 #[cfg(test)]
 mod tests {
-    use super::iota_value;
+    use super::{iota_value, texel_data};
     use wgpu::TextureFormat as F;
+
+    #[test]
+    fn every_mip_level_is_filled_and_iota_counts_on_through_them() {
+        let desc = crate::TextureDesc::new(
+            crate::TextureDim::D2,
+            wgpu::TextureFormat::R32Uint,
+            &[4, 4],
+            3,
+        )
+        .unwrap();
+        let words = |b: Vec<u8>| -> Vec<u32> {
+            b.chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        };
+        assert_eq!(
+            words(texel_data(&desc, 0, 0, None, true).unwrap()),
+            (0..16).collect::<Vec<u32>>()
+        );
+        // Level 1 is 2x2, counting on from level 0's 16 texels.
+        assert_eq!(
+            words(texel_data(&desc, 1, 16, None, true).unwrap()),
+            vec![16, 17, 18, 19]
+        );
+        assert_eq!(
+            words(texel_data(&desc, 2, 20, Some(&[7.0]), false).unwrap()),
+            vec![7]
+        );
+    }
 
     #[test]
     fn job_flags_are_read_as_the_command_line_reads_them() {

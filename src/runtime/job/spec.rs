@@ -462,7 +462,7 @@ pub enum TextureInit {
         fill: Option<Vec<f64>>,
         /// Channel 0 of texel i holds i (wrapping in the format's range).
         iota: bool,
-        /// Mip levels (the data fills level 0; the rest are zero).
+        /// Mip levels, each filled alike (iota counts on through them).
         mips: u32,
     },
     /// `@FILE.png`: a 2D texture of the image's size and format.

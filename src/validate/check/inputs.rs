@@ -541,6 +541,16 @@ fn image_size(dim: &str) -> &'static str {
     }
 }
 
+/// The mip levels of a generated texture of shape `dim`: the full chain of
+/// [`image_size`]'s size (WebGPU gives a 1D texture one level).
+fn mip_levels(dim: &str) -> u32 {
+    match dim {
+        "2d" | "2darray" => 6,
+        "cube" | "cubearray" | "3d" => 5,
+        _ => 1,
+    }
+}
+
 /// The value every texel of a generated image starts at: 0 in the zero
 /// variant, in the extremes one the largest value of a 32- or 64-bit
 /// integer format (what a depth or minimum buffer is cleared to), 1
@@ -756,7 +766,15 @@ pub fn generate(
                 } else {
                     ""
                 };
-                let spec = format!("{}={}{format}:{mode}", slot_text(info), image_size(dim));
+                // A full mip chain: a kernel that reads a level past 0 (a
+                // downsampler reading its source level) reads data, as
+                // the texture it was written for has, not past the end.
+                let spec = format!(
+                    "{}={}{format}:{mode}:mips={}",
+                    slot_text(info),
+                    image_size(dim),
+                    mip_levels(dim)
+                );
                 let arg: TextureArg = spec.parse().map_err(|e: crate::Error| e.to_string())?;
                 made.flags.extend(["--texture".to_string(), spec]);
                 res.textures.push(arg);
@@ -943,6 +961,41 @@ void main() {
             .map(|x| x.0)
             .collect();
         assert_eq!(w, vec![Word::Int, Word::Int, Word::F32, Word::F32]);
+    }
+
+    #[test]
+    fn generated_textures_have_a_full_mip_chain() {
+        let k = crate::Kernel::from_glsl(
+            "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D src;
+layout(set = 0, binding = 1) uniform samplerCube env;
+layout(set = 0, binding = 2) buffer Out { vec4 v[2]; };
+void main() { v[0] = texelFetch(src, ivec2(0), 2); v[1] = textureLod(env, vec3(1, 0, 0), 3.0); }
+",
+            &SourceOptions::named("mips.comp"),
+        )
+        .unwrap();
+        let (_, made) = generate(
+            &k,
+            None,
+            &Resources::default(),
+            Variant::WellFormed,
+            [1, 1, 1],
+        )
+        .unwrap();
+        let textures: Vec<&str> = made
+            .flags
+            .windows(2)
+            .filter(|w| w[0] == "--texture")
+            .map(|w| w[1].as_str())
+            .collect();
+        assert_eq!(
+            textures,
+            ["src=32x32:iota:mips=6", "env=16x16:rgba16float:iota:mips=5"],
+            "{:?}",
+            made.flags
+        );
     }
 
     #[test]
