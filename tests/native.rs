@@ -518,6 +518,42 @@ void main() {
     }
 }
 
+/// `validate --native` runs each case's original SPIR-V (not a translation
+/// kept from the translated run, which has none) against the reference
+/// model, for every image shape it binds.
+#[test]
+fn validate_native_runs_every_original() {
+    if !native_available() {
+        return;
+    }
+    let o = common::atomport(&[
+        "validate",
+        "--native",
+        "--backend",
+        "vulkan",
+        "--small",
+        "--json",
+        "--filter",
+        "imageAtomicCompSwap/uint/",
+    ]);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["driver_findings"], 0, "{v}");
+    for shape in ["1d", "2d", "3d", "2drect", "2darray"] {
+        let native = v["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| {
+                c["backend"] == "native"
+                    && c["passed"] == true
+                    && c["name"] == format!("imageAtomicCompSwap/uint/{shape}").as_str()
+            })
+            .count();
+        assert_eq!(native, 1, "{shape}: {v}");
+    }
+}
+
 #[test]
 fn a_difference_names_the_binding_and_its_first_words() {
     if !native_available() {

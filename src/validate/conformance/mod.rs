@@ -91,8 +91,10 @@ pub struct RunOptions {
     /// float atomics on the bits, and so on).
     pub target: crate::Platform,
     /// Translations by GLSL source: each case's kernel is looked up here
-    /// before it is compiled, and put here when it is (filled by a native
-    /// run, it is what a browser, which has no glslang, runs the matrix with).
+    /// before it is compiled (but for a native run, which needs the
+    /// original SPIR-V), and put here when it is (filled by a run on a
+    /// native backend, it is what a browser, which has no glslang, runs the
+    /// matrix with).
     pub translations: Option<Translations>,
     /// Run the original SPIR-V natively instead of the translation (the
     /// context must have [`Context::has_native`]): the reference model then

@@ -24,7 +24,9 @@ pub(super) fn translate(case: &Case, src: &str, opts: &RunOptions) -> Result<Ker
     o.native_float_atomics = opts.native_float_atomics;
     o.dialect = Some(case.dialect);
     o.target = opts.target;
-    if let Some(done) = &opts.translations {
+    // A native run needs the original SPIR-V, which a translation made
+    // ahead of time no longer carries: those translate afresh.
+    if let Some(done) = opts.translations.as_ref().filter(|_| !opts.native) {
         let found = done
             .lock()
             .unwrap_or_else(|p| p.into_inner())
