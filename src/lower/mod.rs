@@ -525,10 +525,16 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
         if opts.target == front::Platform::WebGpu {
             dense::dense_groups(&mut m, &mut [], &mut Vec::new(), dense::WEBGPU_BIND_GROUPS)?;
         }
+        // WebGPU binds no buffer texture: the original reads one as the
+        // read-only storage image of its format (the translation's own
+        // rewrite, so a native run checks all but that: `texelFetch` and
+        // `imageLoad` give a texel of one format alike).
+        buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;
         sampler::split_combined_samplers(&mut m)?;
-        // WebGPU binds no cube storage texture: the original gets the
-        // faces as the 2D array Vulkan addresses them as.
-        spirv::cube_faces::cube_images_as_face_arrays(&mut m)?;
+        // WebGPU binds no cube, buffer or 1D-array storage texture: the
+        // original gets images of shapes it binds, addressed alike.
+        spirv::native_shapes::cube_images_as_face_arrays(&mut m)?;
+        spirv::native_shapes::buffer_and_1d_array_images(&mut m)?;
         // Elements of a split array the shader never reads are not bound
         // (naga drops them from the translation).
         compat::remove_unused_globals(&mut m);

@@ -298,8 +298,9 @@ impl Image {
     }
 
     /// The wgpu texture shape that holds one sample of this image: 1D for
-    /// 1D and buffer images, 3D for 3D, otherwise 2D with the layers (6 per
-    /// cube) as array layers.
+    /// 1D and buffer images, 3D for 3D, 2D with a 1D array's layers as its
+    /// rows (WebGPU has no 1D-array textures; the texel order is the same),
+    /// otherwise 2D with the layers (6 per cube) as array layers.
     pub fn texture_descriptor(&self) -> wgpu::TextureDescriptor<'static> {
         let d = &self.desc;
         let (dimension, size) = match d.dim {
@@ -308,6 +309,14 @@ impl Image {
                 wgpu::Extent3d {
                     width: d.width,
                     height: 1,
+                    depth_or_array_layers: 1,
+                },
+            ),
+            ImageDim::D1Array => (
+                wgpu::TextureDimension::D2,
+                wgpu::Extent3d {
+                    width: d.width,
+                    height: d.depth_or_layers,
                     depth_or_array_layers: 1,
                 },
             ),
@@ -346,6 +355,12 @@ impl Image {
     /// New textures holding this image, one per sample (see [`Image::texture_descriptor`]).
     pub fn to_textures(&self, ctx: &Context) -> Result<Vec<wgpu::Texture>> {
         let desc = self.texture_descriptor();
+        crate::runtime::texture::within_limits(
+            &ctx.limits(),
+            desc.dimension,
+            desc.size,
+            &format!("the {} image's texture", self.desc.dim.name()),
+        )?;
         let textures = (0..self.desc.samples)
             .map(|_| ctx.scoped(|| ctx.device().create_texture(&desc)))
             .collect::<Result<Vec<_>>>()?;
@@ -462,10 +477,13 @@ impl Image {
         textures: &[wgpu::Texture],
         to_textures: bool,
     ) -> Result<()> {
-        let dim = match self.texture_descriptor().dimension {
+        let want = self.texture_descriptor();
+        let dim = match want.dimension {
             wgpu::TextureDimension::D1 => TextureDim::D1,
             wgpu::TextureDimension::D3 => TextureDim::D3,
-            wgpu::TextureDimension::D2 if self.desc.layers() > 1 => TextureDim::D2Array,
+            wgpu::TextureDimension::D2 if want.size.depth_or_array_layers > 1 => {
+                TextureDim::D2Array
+            }
             wgpu::TextureDimension::D2 => TextureDim::D2,
         };
         let per_sample = self.desc.texel_bytes() / self.desc.samples as usize;
@@ -530,11 +548,12 @@ pub(crate) fn storage_view(dim: ImageDim, samples: u32) -> Option<wgpu::TextureV
     if samples != 1 {
         return None;
     }
+    // The native module addresses a buffer image as a 1D one, a 1D
+    // array's layers as a 2D image's rows and a cube's faces as layers
+    // (`lower::spirv::native_shapes`).
     Some(match dim {
-        ImageDim::D1 => wgpu::TextureViewDimension::D1,
-        ImageDim::D2 | ImageDim::Rect => wgpu::TextureViewDimension::D2,
-        // The native module addresses a cube's faces as layers
-        // (`lower::spirv::cube_faces`).
+        ImageDim::D1 | ImageDim::Buffer => wgpu::TextureViewDimension::D1,
+        ImageDim::D2 | ImageDim::Rect | ImageDim::D1Array => wgpu::TextureViewDimension::D2,
         ImageDim::D2Array | ImageDim::Cube | ImageDim::CubeArray => {
             wgpu::TextureViewDimension::D2Array
         }

@@ -9,9 +9,10 @@
 //! bindings made wgpu's (specialization values as defaults, OpenGL's
 //! numbers, combined samplers split). Images live in textures for the run
 //! and are copied back into their texel buffers after it. A cube image is
-//! the 2D array of its faces there (the module addresses it so); WebGPU has
-//! no storage textures of multisample, buffer or 1D-array shape, so kernels
-//! with such images have no native run.
+//! the 2D array of its faces there, a buffer image a 1D one, a 1D array the
+//! 2D image of its layers as rows (the module addresses them so:
+//! `lower::spirv::native_shapes`); WebGPU has no multisample
+//! storage textures, so kernels with such images have no native run.
 
 use crate::runtime::dispatch::{
     Resource, Slotted, array_parts, array_resource, filled, layout_entries, per_binding, resolve,
@@ -493,6 +494,6 @@ fn no_native_image(kernel: &Kernel, s: &Slotted) -> Error {
         BindingInfo::display_name,
     );
     Error::NoNative(format!(
-        "image `{name}`: WebGPU binds no storage texture of its shape (multisample, buffer or 1D array)"
+        "image `{name}`: WebGPU binds no multisample storage texture"
     ))
 }

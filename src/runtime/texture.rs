@@ -233,33 +233,12 @@ impl Texture {
     pub fn zeroed(ctx: &Context, desc: TextureDesc) -> Result<Texture> {
         ctx.ready()?;
         desc.check()?;
-        let limits = ctx.limits();
-        let max = match desc.dim {
-            TextureDim::D1 => limits.max_texture_dimension_1d,
-            TextureDim::D3 => limits.max_texture_dimension_3d,
-            _ => limits.max_texture_dimension_2d,
-        };
-        if desc.width.max(desc.height) > max {
-            return Err(Error::Limit {
-                what: format!("the {} texture's size", desc.dim.name()),
-                value: desc.width.max(desc.height).into(),
-                limit_name: "max_texture_dimension_*",
-                limit: max.into(),
-            });
-        }
-        let (limit_name, limit) = if matches!(desc.dim, TextureDim::D3) {
-            ("max_texture_dimension_3d", limits.max_texture_dimension_3d)
-        } else {
-            ("max_texture_array_layers", limits.max_texture_array_layers)
-        };
-        if desc.depth_or_layers > limit {
-            return Err(Error::Limit {
-                what: format!("the {} texture's depth or layer count", desc.dim.name()),
-                value: desc.depth_or_layers.into(),
-                limit_name,
-                limit: limit.into(),
-            });
-        }
+        within_limits(
+            &ctx.limits(),
+            desc.dim.texture_dimension(),
+            desc.extent(),
+            &format!("the {} texture", desc.dim.name()),
+        )?;
         let features = ctx.format_features(desc.format);
         let mut usage = wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC;
         // Depth formats take no copies from the host: they are drawn in.
@@ -1118,4 +1097,42 @@ pub fn write_png(
     w.write_image_data(&pixels)
         .map_err(|e| io(std::io::Error::other(e)))?;
     w.finish().map_err(|e| io(std::io::Error::other(e)))
+}
+
+/// Refuses a texture of `dimension` and `size` past the device's limits,
+/// naming the limit (`what`: the texture, as the message names it).
+pub(crate) fn within_limits(
+    limits: &wgpu::Limits,
+    dimension: wgpu::TextureDimension,
+    size: wgpu::Extent3d,
+    what: &str,
+) -> Result<()> {
+    let (limit_name, max) = match dimension {
+        wgpu::TextureDimension::D1 => ("max_texture_dimension_1d", limits.max_texture_dimension_1d),
+        wgpu::TextureDimension::D2 => ("max_texture_dimension_2d", limits.max_texture_dimension_2d),
+        wgpu::TextureDimension::D3 => ("max_texture_dimension_3d", limits.max_texture_dimension_3d),
+    };
+    let side = size.width.max(size.height);
+    if side > max {
+        return Err(Error::Limit {
+            what: format!("{what}'s size"),
+            value: side.into(),
+            limit_name,
+            limit: max.into(),
+        });
+    }
+    let (limit_name, limit) = if dimension == wgpu::TextureDimension::D3 {
+        ("max_texture_dimension_3d", limits.max_texture_dimension_3d)
+    } else {
+        ("max_texture_array_layers", limits.max_texture_array_layers)
+    };
+    if size.depth_or_array_layers > limit {
+        return Err(Error::Limit {
+            what: format!("{what}'s depth or layer count"),
+            value: size.depth_or_array_layers.into(),
+            limit_name,
+            limit: limit.into(),
+        });
+    }
+    Ok(())
 }
