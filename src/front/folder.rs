@@ -19,10 +19,11 @@
 use std::path::Path;
 
 /// The stages a file name may give before its extension: glslang's names,
-/// and the two-letter ones projects also use (`quad.vs.glsl`).
-const STAGES: [&str; 19] = [
+/// and the shorter ones projects also use (`quad.vs.glsl`, NVIDIA's
+/// `cull-raster.geo.glsl`).
+const STAGES: [&str; 20] = [
     "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit",
-    "rchit", "rmiss", "rcall", "vs", "fs", "gs", "ps", "cs",
+    "rchit", "rmiss", "rcall", "vs", "fs", "gs", "ps", "cs", "geo",
 ];
 
 /// How much of a file the rule reads: a `#version` line and a module's
@@ -168,6 +169,7 @@ mod tests {
         assert!(is_compute_shader(Path::new("absent/irmap_cs.glsl")));
         assert!(!is_compute_shader(Path::new("absent/skybox_vs.glsl")));
         assert!(!is_compute_shader(Path::new("absent/pbr_fs.glsl")));
+        assert!(!is_compute_shader(Path::new("absent/cull-raster.geo.glsl")));
         assert!(defines_main("#version 430\nvoid main (void) {}"));
         assert!(!defines_main(
             "#version 430\nvec3 ortho(vec3 v);\nfloat domain;"
