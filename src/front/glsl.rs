@@ -596,20 +596,53 @@ fn parse(
     // may include a file takes it. (`include` anywhere: a directive may
     // put spaces after its `#`, and a false alarm costs a pass.)
     let preprocess = preprocessed || text.contains("include");
-    let parsed = super::glslang_c::parse(super::glslang_c::Options {
-        source: &text,
-        client,
-        spirv,
-        default_version: version.map(|v| {
-            let profile = if v.es { Profile::ES } else { Profile::Core };
-            (i32::from(v.number), profile)
-        }),
-        preamble: &preamble,
-        opengl: dialect == Dialect::OpenGl,
-        limits: &limits,
-        includer: &mut includer,
-        preprocess,
-    });
+    let run = |text: &str, includer: &mut Includer| {
+        super::glslang_c::parse(super::glslang_c::Options {
+            source: text,
+            client,
+            spirv,
+            default_version: version.map(|v| {
+                let profile = if v.es { Profile::ES } else { Profile::Core };
+                (i32::from(v.number), profile)
+            }),
+            preamble: &preamble,
+            opengl: dialect == Dialect::OpenGl,
+            limits: &limits,
+            includer,
+            preprocess,
+        })
+    };
+    let mut parsed = run(&text, &mut includer);
+    // Semicolons after function bodies (`};`), which glslang refuses
+    // before GLSL 4.60 and desktop drivers take in every version: the
+    // shader runs there, so it is read as they read it, the refused
+    // semicolons blanked (lines keep their numbers). glslang names one at
+    // a time; a bounded number of passes.
+    let (mut main, mut patched) = (source.to_string(), Vec::new());
+    for _ in 0..MAX_SEMICOLON_PASSES {
+        let Err(log) = &parsed else { break };
+        let Some(()) =
+            without_extraneous_semicolons(log, &mut main, &mut patched, &includer.included)
+        else {
+            break;
+        };
+        let mut again = Includer {
+            files: patched.iter().cloned().chain(opts.files.clone()).collect(),
+            dirs: opts.include_dirs.clone(),
+            root: includer.root.clone(),
+            included: Vec::new(),
+            local: None,
+        };
+        parsed = run(
+            &with_include_extension(&main, version.is_some()),
+            &mut again,
+        );
+        // What was included, and where errors point: the texts as written.
+        if parsed.is_ok() {
+            again.included = std::mem::take(&mut includer.included);
+            includer = again;
+        }
+    }
     match parsed {
         Ok(shader) => Ok((shader, includer.included)),
         Err(log) => {
@@ -627,6 +660,73 @@ fn parse(
             Err(Error::shader(text))
         }
     }
+}
+
+/// How many times glslang is asked again after blanking the semicolons
+/// it refused (see [`without_extraneous_semicolons`]).
+const MAX_SEMICOLON_PASSES: usize = 32;
+
+/// Blanks the semicolons glslang's log refuses as extraneous (`};` after a
+/// function body, which GLSL allows from 4.60 and desktop drivers in every
+/// version) in `main` (the shader's text) or in `patched` (included files,
+/// found before any on disk; a file is copied there from `included` when
+/// first changed), where those are its only errors. `None` where the log
+/// has other errors, or a refused semicolon is not where expected.
+fn without_extraneous_semicolons(
+    log: &str,
+    main: &mut String,
+    patched: &mut Vec<(PathBuf, String)>,
+    included: &[(PathBuf, String)],
+) -> Option<()> {
+    let mut at: Vec<(&str, usize)> = Vec::new();
+    for line in log.lines().filter_map(|l| l.trim().strip_prefix("ERROR: ")) {
+        if line.ends_with("compilation errors.  No code generated.") {
+            continue;
+        }
+        let (file, rest) = line.split_once(':')?;
+        let (n, msg) = rest.split_once(':')?;
+        if !msg.trim_start().starts_with("'extraneous semicolon'") {
+            return None;
+        }
+        at.push((file, n.trim().parse().ok()?));
+    }
+    if at.is_empty() {
+        return None;
+    }
+    for (file, n) in at {
+        let text = if file == "0" || file.is_empty() {
+            &mut *main
+        } else {
+            let k = match patched.iter().position(|(p, _)| p.to_str() == Some(file)) {
+                Some(k) => k,
+                None => {
+                    let (p, t) = included.iter().find(|(p, _)| p.to_str() == Some(file))?;
+                    patched.push((p.clone(), t.clone()));
+                    patched.len() - 1
+                }
+            };
+            &mut patched[k].1
+        };
+        blank_extraneous_semicolon(text, n)?;
+    }
+    Some(())
+}
+
+/// Blanks the last semicolon of line `n` (1-based) that closes nothing:
+/// one right after a `}` or alone on its line.
+fn blank_extraneous_semicolon(text: &mut String, n: usize) -> Option<()> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(n.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let line = text[start..].split('\n').next()?;
+    let at = line.char_indices().rev().find_map(|(i, c)| {
+        let before = line[..i].trim_end();
+        (c == ';' && (before.is_empty() || before.ends_with('}'))).then_some(i)
+    })?;
+    text.replace_range(start + at..start + at + 1, " ");
+    Some(())
 }
 
 /// The shader's text as glslang's preprocessor gives it where that is the
@@ -1006,6 +1106,39 @@ mod tests {
     thread_local! {
         /// How many times glslang compiled on this thread.
         pub(super) static COMPILES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Semicolons after function bodies (`};`), which glslang refuses
+    /// before GLSL 4.60 and desktop drivers take in every version, in the
+    /// shader and in a header it includes (NVIDIA's GL samples write them):
+    /// the shader compiles. A struct's own `};` stays, and a shader with
+    /// another error still has it named at its line.
+    #[test]
+    fn semicolons_after_function_bodies_are_read_as_drivers_read_them() {
+        let header = "vec4 twice(vec4 v) {\n    return v * 2.0;\n};\n";
+        let src = "#version 430
+#include \"helpers.glsl\"
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer B { vec4 v[]; };
+struct Pair { float a; float b; };
+float sum(Pair p) { return p.a + p.b; };
+float half_of(float x) { return x * 0.5; }; ;
+void main() {
+    v[gl_GlobalInvocationID.x] = twice(v[0]) + half_of(sum(Pair(1.0, 2.0)));
+};
+";
+        let mut opts = SourceOptions::named("shaders/step.comp");
+        opts.files = vec![(PathBuf::from("shaders/helpers.glsl"), header.into())];
+        let c = compile(src, &opts).unwrap();
+        assert!(c.includes.iter().any(|p| p.ends_with("helpers.glsl")));
+        let bad = src.replace("twice(v[0])", "twice(v[0], 1)");
+        let e = compile(&bad, &opts).unwrap_err().to_string();
+        assert!(e.contains("shaders/step.comp:9:"), "{e}");
+        assert!(!e.contains("extraneous"), "{e}");
+        // ES profiles are read alike.
+        let es =
+            "#version 310 es\nlayout(local_size_x = 1) in;\nvoid f() {};\nvoid main() { f(); }\n";
+        compile(es, &SourceOptions::named("es.comp")).unwrap();
     }
 
     /// A Vulkan shader that names no set, with a push-constant block and a
