@@ -61,8 +61,8 @@ use memory::{copies, references, std140, words};
 use spirv::{
     alias, amd, arb_subgroup, array_switch, arrays, buffer_textures, builtins, clustered, compat,
     dense, fall_through, float, formatless, halfs, image, integer_sampling, misread, narrow,
-    non_finite, one_lane, opengl, printf, push, refuse, sampler, spec, subgroup, subgroup_bool,
-    vector, wide_ints,
+    non_finite, one_lane, opengl, printf, push, refuse, resource_args, sampler, spec, subgroup,
+    subgroup_bool, vector, wide_ints,
 };
 
 pub use spirv::alias::Alias;
@@ -369,6 +369,7 @@ fn spirv_passes(
         refuse::ray_queries(&m)?;
         compat::copy_logical(&mut m)?;
         compat::copy_opaque_values(&mut m)?;
+        resource_args::specialize_resource_arguments(&mut m)?;
         fall_through::copy_fall_through_cases(&mut m)?;
         // Unused globals go before anything complains about their kind;
         // under OpenGL's rules after the numbering, which counts them.
@@ -529,6 +530,7 @@ pub fn native_spirv(words: &[u32], opts: &SourceOptions, unbound: &[String]) -> 
         // read-only storage image of its format (the translation's own
         // rewrite, so a native run checks all but that: `texelFetch` and
         // `imageLoad` give a texel of one format alike).
+        resource_args::specialize_resource_arguments(&mut m)?;
         buffer_textures::buffer_textures_to_images(&mut m, &opts.buffer_texture_formats)?;
         sampler::split_combined_samplers(&mut m)?;
         // WebGPU binds no cube, buffer or 1D-array storage texture: the

@@ -28,6 +28,7 @@ pub mod opengl;
 pub mod printf;
 pub mod push;
 pub mod refuse;
+pub mod resource_args;
 pub mod sampler;
 pub mod spec;
 pub mod subgroup;
