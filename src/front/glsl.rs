@@ -613,16 +613,14 @@ fn parse(
         })
     };
     let mut parsed = run(&text, &mut includer);
-    // Semicolons after function bodies (`};`), which glslang refuses
-    // before GLSL 4.60 and desktop drivers take in every version: the
-    // shader runs there, so it is read as they read it, the refused
-    // semicolons blanked (lines keep their numbers). glslang names one at
-    // a time; a bounded number of passes.
+    // What glslang refuses and desktop drivers take (see
+    // [`without_what_drivers_take`]): the shader runs there, so it is read
+    // as they read it, the refused text blanked (lines keep their
+    // numbers). glslang names one at a time; a bounded number of passes.
     let (mut main, mut patched) = (source.to_string(), Vec::new());
-    for _ in 0..MAX_SEMICOLON_PASSES {
+    for _ in 0..MAX_LENIENT_PASSES {
         let Err(log) = &parsed else { break };
-        let Some(()) =
-            without_extraneous_semicolons(log, &mut main, &mut patched, &includer.included)
+        let Some(()) = without_what_drivers_take(log, &mut main, &mut patched, &includer.included)
         else {
             break;
         };
@@ -662,38 +660,49 @@ fn parse(
     }
 }
 
-/// How many times glslang is asked again after blanking the semicolons
-/// it refused (see [`without_extraneous_semicolons`]).
-const MAX_SEMICOLON_PASSES: usize = 32;
+/// How many times glslang is asked again after blanking what it refused
+/// (see [`without_what_drivers_take`]).
+const MAX_LENIENT_PASSES: usize = 32;
 
-/// Blanks the semicolons glslang's log refuses as extraneous (`};` after a
-/// function body, which GLSL allows from 4.60 and desktop drivers in every
-/// version) in `main` (the shader's text) or in `patched` (included files,
-/// found before any on disk; a file is copied there from `included` when
-/// first changed), where those are its only errors. `None` where the log
-/// has other errors, or a refused semicolon is not where expected.
-fn without_extraneous_semicolons(
+/// Blanks what glslang's log refuses and desktop drivers take, in `main`
+/// (the shader's text) or in `patched` (included files, found before any
+/// on disk; a file is copied there from `included` when first changed),
+/// where those are its only errors:
+/// - a semicolon after a function body (`};`), which GLSL allows from
+///   4.60 and drivers in every version;
+/// - a malformed `optimize` or `debug` pragma (`#pragma optimize off`),
+///   which drivers ignore as they ignore any pragma they do not know, and
+///   which changes nothing in SPIR-V.
+///
+/// `None` where the log has other errors, or what it refused is not where
+/// expected.
+fn without_what_drivers_take(
     log: &str,
     main: &mut String,
     patched: &mut Vec<(PathBuf, String)>,
     included: &[(PathBuf, String)],
 ) -> Option<()> {
-    let mut at: Vec<(&str, usize)> = Vec::new();
+    let mut at: Vec<(&str, usize, bool)> = Vec::new();
     for line in log.lines().filter_map(|l| l.trim().strip_prefix("ERROR: ")) {
-        if line.ends_with("compilation errors.  No code generated.") {
+        if line.ends_with("compilation errors.  No code generated.")
+            || line.ends_with("'' : compilation terminated")
+        {
             continue;
         }
         let (file, rest) = line.split_once(':')?;
         let (n, msg) = rest.split_once(':')?;
-        if !msg.trim_start().starts_with("'extraneous semicolon'") {
+        let msg = msg.trim_start();
+        let pragma = msg.starts_with("'#pragma' : optimize pragma syntax is incorrect")
+            || msg.starts_with("'#pragma' : debug pragma syntax is incorrect");
+        if !pragma && !msg.starts_with("'extraneous semicolon'") {
             return None;
         }
-        at.push((file, n.trim().parse().ok()?));
+        at.push((file, n.trim().parse().ok()?, pragma));
     }
     if at.is_empty() {
         return None;
     }
-    for (file, n) in at {
+    for (file, n, pragma) in at {
         let text = if file == "0" || file.is_empty() {
             &mut *main
         } else {
@@ -707,20 +716,45 @@ fn without_extraneous_semicolons(
             };
             &mut patched[k].1
         };
-        blank_extraneous_semicolon(text, n)?;
+        if pragma {
+            blank_pragma(text, n)?;
+        } else {
+            blank_extraneous_semicolon(text, n)?;
+        }
     }
+    Some(())
+}
+
+/// The byte range of line `n` (1-based) of `text`, without its newline.
+fn line_range(text: &str, n: usize) -> Option<std::ops::Range<usize>> {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(n.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let len = text.get(start..)?.split('\n').next()?.len();
+    Some(start..start + len)
+}
+
+/// Blanks line `n` (1-based) where it is a `#pragma` directive.
+fn blank_pragma(text: &mut String, n: usize) -> Option<()> {
+    let range = line_range(text, n)?;
+    let line = &text[range.clone()];
+    let directive = line.trim_start().strip_prefix('#')?.trim_start();
+    if !directive.starts_with("pragma") || line.ends_with('\\') {
+        return None;
+    }
+    let blank = " ".repeat(line.len());
+    text.replace_range(range, &blank);
     Some(())
 }
 
 /// Blanks the last semicolon of line `n` (1-based) that closes nothing:
 /// one right after a `}` or alone on its line.
 fn blank_extraneous_semicolon(text: &mut String, n: usize) -> Option<()> {
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(n.checked_sub(1)?)
-        .map(str::len)
-        .sum();
-    let line = text[start..].split('\n').next()?;
+    let range = line_range(text, n)?;
+    let start = range.start;
+    let line = &text[range];
     let at = line.char_indices().rev().find_map(|(i, c)| {
         let before = line[..i].trim_end();
         (c == ';' && (before.is_empty() || before.ends_with('}'))).then_some(i)
@@ -1110,11 +1144,12 @@ mod tests {
 
     /// Semicolons after function bodies (`};`), which glslang refuses
     /// before GLSL 4.60 and desktop drivers take in every version, in the
-    /// shader and in a header it includes (NVIDIA's GL samples write them):
-    /// the shader compiles. A struct's own `};` stays, and a shader with
-    /// another error still has it named at its line.
+    /// shader and in a header it includes (NVIDIA's GL samples write them),
+    /// and malformed pragmas drivers ignore: the shader compiles. A
+    /// struct's own `};` stays, and a shader with another error still has
+    /// it named at its line.
     #[test]
-    fn semicolons_after_function_bodies_are_read_as_drivers_read_them() {
+    fn what_drivers_take_is_read_as_they_read_it() {
         let header = "vec4 twice(vec4 v) {\n    return v * 2.0;\n};\n";
         let src = "#version 430
 #include \"helpers.glsl\"
@@ -1139,6 +1174,18 @@ void main() {
         let es =
             "#version 310 es\nlayout(local_size_x = 1) in;\nvoid f() {};\nvoid main() { f(); }\n";
         compile(es, &SourceOptions::named("es.comp")).unwrap();
+        // Pragmas drivers ignore, written as GLSL does not spell them
+        // (Granite's FFT writes `#pragma optimize off`).
+        let pragmas = "#version 450\n#pragma optimize off\n  # pragma debug on\nlayout(local_size_x = 1) in;\nvoid f() {};\nvoid main() { f(); }\n";
+        compile(pragmas, &SourceOptions::named("fft.comp")).unwrap();
+        // An error of another kind is reported as it stands.
+        let e = compile(
+            "#version 450\n#pragma optimize off\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n",
+            &SourceOptions::named("bad.comp"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("bad.comp:4:"), "{e}");
     }
 
     /// A Vulkan shader that names no set, with a push-constant block and a
