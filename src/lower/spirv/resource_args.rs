@@ -85,18 +85,7 @@ fn copy_without(m: &mut Model, callee: Word, k: usize, var: Word) -> Result<Word
     // variable.
     let mut map: HashMap<Word, Word> = HashMap::default();
     map.insert(param, var);
-    let defined = f
-        .def
-        .iter()
-        .chain(&f.parameters)
-        .chain(
-            f.blocks
-                .iter()
-                .flat_map(|b| b.label.iter().chain(&b.instructions)),
-        )
-        .filter_map(|i| i.result_id)
-        .filter(|&r| r != param)
-        .collect::<Vec<_>>();
+    let defined = defined_ids(&f).filter(|&r| r != param).collect::<Vec<_>>();
     for r in defined {
         map.insert(r, m.fresh());
     }
@@ -206,17 +195,7 @@ fn drop_uncalled(m: &mut Model) {
             .functions
             .iter()
             .filter(|f| uncalled(f))
-            .flat_map(|f| {
-                f.def
-                    .iter()
-                    .chain(&f.parameters)
-                    .chain(
-                        f.blocks
-                            .iter()
-                            .flat_map(|b| b.label.iter().chain(&b.instructions)),
-                    )
-                    .filter_map(|i| i.result_id)
-            })
+            .flat_map(defined_ids)
             .collect();
         if dead.is_empty() {
             return;
@@ -224,4 +203,18 @@ fn drop_uncalled(m: &mut Model) {
         m.module_mut().functions.retain(|f| !uncalled(f));
         m.remove_definitions(&dead);
     }
+}
+
+/// The ids function `f` defines: itself, its parameters, its blocks'
+/// labels and its instructions' results.
+fn defined_ids(f: &rspirv::dr::Function) -> impl Iterator<Item = Word> + '_ {
+    f.def
+        .iter()
+        .chain(&f.parameters)
+        .chain(
+            f.blocks
+                .iter()
+                .flat_map(|b| b.label.iter().chain(&b.instructions)),
+        )
+        .filter_map(|i| i.result_id)
 }
