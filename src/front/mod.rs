@@ -9,6 +9,8 @@ pub mod glsl;
 mod glslang_c;
 #[cfg(feature = "glsl")]
 mod glslang_log;
+#[cfg(feature = "glsl")]
+mod lenient;
 pub mod spirv;
 #[cfg(all(feature = "glsl", target_arch = "wasm32"))]
 pub(crate) mod wasm_c;
