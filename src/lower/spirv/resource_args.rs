@@ -41,28 +41,33 @@ fn held_in_a_buffer(m: &Model, ty: Word) -> bool {
     })
 }
 
-/// A call passing a resource variable: (function, block, instruction,
-/// callee, argument index, variable).
-fn next_call(m: &Model) -> Option<(usize, usize, usize, Word, usize, Word)> {
+/// The calls passing a resource variable, each with the first it passes:
+/// (function, block, instruction, callee, argument index, variable).
+fn resource_calls(m: &Model) -> Vec<(usize, usize, usize, Word, usize, Word)> {
+    let mut out = Vec::new();
     for (fi, f) in m.module().functions.iter().enumerate() {
         for (bi, b) in f.blocks.iter().enumerate() {
             for (ii, inst) in b.instructions.iter().enumerate() {
                 if inst.class.opcode != Op::FunctionCall {
                     continue;
                 }
-                let callee = inst.operands.first().and_then(id)?;
-                for (k, arg) in inst.operands.iter().skip(1).filter_map(id).enumerate() {
+                let Some(callee) = inst.operands.first().and_then(id) else {
+                    continue;
+                };
+                let resource = inst.operands.iter().skip(1).filter_map(id).position(|arg| {
                     let global = m
                         .global(arg)
                         .is_some_and(|v| v.class.opcode == Op::Variable);
-                    if global && m.result_type(arg).is_some_and(|t| held_in_a_buffer(m, t)) {
-                        return Some((fi, bi, ii, callee, k, arg));
-                    }
+                    global && m.result_type(arg).is_some_and(|t| held_in_a_buffer(m, t))
+                });
+                if let Some(k) = resource {
+                    let var = inst.operands.get(k + 1).and_then(id).unwrap_or(0);
+                    out.push((fi, bi, ii, callee, k, var));
                 }
             }
         }
     }
-    None
+    out
 }
 
 /// A copy of `callee` without parameter `k`, naming `var` where it used
@@ -139,23 +144,38 @@ fn copy_without(m: &mut Model, callee: Word, k: usize, var: Word) -> Result<Word
 /// to (see the module docs); returns how many copies were made.
 pub fn specialize_resource_arguments(m: &mut Model) -> Result<usize> {
     let mut copies: HashMap<(Word, usize, Word), Word> = HashMap::default();
-    while let Some((fi, bi, ii, callee, k, var)) = next_call(m) {
-        let copy = match copies.get(&(callee, k, var)) {
-            Some(&c) => c,
-            None => {
-                if copies.len() >= MAX_COPIES {
-                    return Err(Error::Unsupported(format!(
-                        "images and buffer textures are passed to functions in more than {MAX_COPIES} ways: atomport makes a copy of the function for each"
-                    )));
+    // A round rewrites every call found by one walk; the next finds what
+    // the copies pass on, and a call's further resource arguments.
+    loop {
+        let calls = resource_calls(m);
+        if calls.is_empty() {
+            break;
+        }
+        let mut targets = Vec::with_capacity(calls.len());
+        for &(_, _, _, callee, k, var) in &calls {
+            let copy = match copies.get(&(callee, k, var)) {
+                Some(&c) => c,
+                None => {
+                    if copies.len() >= MAX_COPIES {
+                        return Err(Error::Unsupported(format!(
+                            "images and buffer textures are passed to functions in more than {MAX_COPIES} ways: atomport makes a copy of the function for each"
+                        )));
+                    }
+                    let c = copy_without(m, callee, k, var)?;
+                    copies.insert((callee, k, var), c);
+                    c
                 }
-                let c = copy_without(m, callee, k, var)?;
-                copies.insert((callee, k, var), c);
-                c
-            }
-        };
-        let call = &mut m.module_mut().functions[fi].blocks[bi].instructions[ii];
-        call.operands[0] = Operand::IdRef(copy);
-        call.operands.remove(k + 1);
+            };
+            targets.push(copy);
+        }
+        // Copies go after the functions that are there: the places found
+        // stay where they were.
+        let functions = &mut m.module_mut().functions;
+        for (&(fi, bi, ii, _, k, _), copy) in calls.iter().zip(targets) {
+            let call = &mut functions[fi].blocks[bi].instructions[ii];
+            call.operands[0] = Operand::IdRef(copy);
+            call.operands.remove(k + 1);
+        }
     }
     if !copies.is_empty() {
         drop_uncalled(m);
