@@ -19,6 +19,11 @@
 //! `// defines:` and `// run:` lines applied), the first translation of a
 //! fresh process and the median after it, wall time as the page measures
 //! it; one JSON line per shader.
+//!
+//! Beside each, what two of naga's steps alone cost (its validator and its
+//! WGSL writer on the translation's module, nothing of atomport's): less
+//! than any route from GLSL to WGSL through naga adds to a glslang compile
+//! in a warm process.
 
 use std::time::Duration;
 
@@ -173,6 +178,8 @@ struct Measured {
     crate_compile: Duration,
     ratio: f64,
     crate_ratio: f64,
+    /// naga's validator and WGSL writer on the translation's module.
+    naga: Duration,
 }
 
 /// CPU time of one translation (dialect detected; the text read back where
@@ -198,7 +205,9 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
     assert!(kernel.wgsl().contains("atomicAdd"));
     assert_eq!(kernel.dialect(), Some(dialect));
     assert!(atomport::compile_glsl(src, &alone).unwrap() == glslang_crate_compile(src, dialect));
-    let (mut total, mut front, mut by_crate) = (vec![], vec![], vec![]);
+    let module = kernel.module().clone();
+    assert!(naga_alone(&module).contains("atomic"));
+    let (mut total, mut front, mut by_crate, mut naga) = (vec![], vec![], vec![], vec![]);
     for _ in 0..rounds {
         let t = process_cpu_time();
         for _ in 0..block {
@@ -210,6 +219,11 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
             std::hint::black_box(glslang_crate_compile(src, dialect));
         }
         by_crate.push((process_cpu_time() - t) / block);
+        let t = process_cpu_time();
+        for _ in 0..block {
+            std::hint::black_box(naga_alone(&module));
+        }
+        naga.push((process_cpu_time() - t) / block);
         let t = process_cpu_time();
         for _ in 0..block {
             std::hint::black_box(Kernel::from_glsl(src, &opts).unwrap());
@@ -231,12 +245,26 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
         translate: median(total),
         glslang: median(front),
         crate_compile: median(by_crate),
+        naga: median(naga),
     }
 }
 
-/// The cold measurement's child: one glslang compile (`glslang`) or one
-/// translation (`translate`) of the `vulkan` or `opengl` shader in this
-/// fresh process; prints its CPU time in µs and its peak memory in KiB.
+/// Two steps of naga's that any translation to WGSL through naga takes,
+/// timed on the translation's own module: validation (which gives the
+/// writer its type information) and the WGSL writer. (naga's SPIR-V reader
+/// is a third, left out: it cannot read glslang's SPIR-V of the bench
+/// shaders, which is what atomport's passes are for.)
+fn naga_alone(module: &naga::Module) -> String {
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(module)
+    .expect("the translation validates");
+    naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
+        .expect("naga writes the translation")
+}
+
 fn cold_child(what: &str) {
     let (op, which) = what.split_once(':').expect("op:shader");
     if op == "web" {
@@ -391,13 +419,16 @@ fn main() {
         };
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU; {:.2}x one glslang compile as atomport runs it ({:.2} ms, one parse; atomport's passes + naga {:.2} ms), {:.2}x one as the glslang crate runs it ({:.2} ms, preprocessed apart first); medians of {rounds} rounds of 10 (the ratios: of the rounds' ratios)",
+            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU; {:.2}x one glslang compile as atomport runs it ({:.2} ms, one parse; atomport's passes + naga {:.2} ms), {:.2}x one as the glslang crate runs it ({:.2} ms, preprocessed apart first); naga's validator and WGSL writer alone on the translation's module {:.2} ms, {:.2}x that compile: no route through naga costs less than {:.2}x; medians of {rounds} rounds of 10 (the ratios: of the rounds' ratios)",
             ms(m.translate),
             m.ratio,
             ms(m.glslang),
             ms(m.translate.saturating_sub(m.glslang)),
             m.crate_ratio,
             ms(m.crate_compile),
+            ms(m.naga),
+            m.naga.as_secs_f64() / m.glslang.as_secs_f64(),
+            1.0 + m.naga.as_secs_f64() / m.glslang.as_secs_f64(),
         );
     }
     let runs = 15;
