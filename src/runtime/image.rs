@@ -404,7 +404,13 @@ impl Image {
         ctx.ready()?;
         let size = self.texture_descriptor().size;
         let row = u64::from(size.width) * u64::from(self.desc.format.texel_bytes());
-        if !row.is_multiple_of(4) {
+        // wgpu's GL backend copies a signed normalized texture out clamped
+        // to 0..1: read back through the host, whose texture reads load
+        // the texels in a shader there.
+        let clamped = !to_textures
+            && ctx.info().backend == wgpu::Backend::Gl
+            && crate::runtime::texture::is_snorm(self.desc.format.texture_format());
+        if !row.is_multiple_of(4) || clamped {
             // Buffer copies move whole words: rows of narrow texels (an odd
             // width of r8 or r16 texels) go through the host.
             return self.host_copy(ctx, textures, to_textures);

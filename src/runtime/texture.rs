@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::{Context, Error, Result, TextureDim};
 
 mod depth;
+mod loads;
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -416,15 +417,25 @@ impl Texture {
         self.read_level(ctx, 0)
     }
 
-    /// Reads mip `level` back, every layer, tightly packed. A depth format
-    /// is read by a compute pass that loads its texels (wgpu's GL backend
-    /// copies out of no depth texture), which needs TEXTURE_BINDING usage;
-    /// on GL not from a square texture of 6·k layers (a cube map there).
+    /// Reads mip `level` back, every layer, tightly packed. A depth format,
+    /// and on GL a signed normalized one, is read by a compute pass that
+    /// loads its texels (wgpu's GL backend copies out of no depth texture,
+    /// and clamps a snorm texture's values to 0..1 as it copies it out),
+    /// which needs TEXTURE_BINDING usage; on GL not from a 1D texture nor
+    /// a square texture of 6·k layers (a cube map there).
     pub fn read_level(&self, ctx: &Context, level: u32) -> Result<Vec<u8>> {
         if self.desc.format.has_depth_aspect() {
             self.check_level(level)?;
             ctx.ready()?;
             return depth::read_level(ctx, self, level);
+        }
+        if let (Some((channels, bits)), wgpu::Backend::Gl) =
+            (loads::snorm_channels(self.desc.format), ctx.info().backend)
+        {
+            self.check_level(level)?;
+            ctx.ready()?;
+            let values = loads::load_level(ctx, self, level, wgpu::TextureAspect::All, channels)?;
+            return Ok(loads::snorm_bytes(&values, bits));
         }
         let (cmd, stagings, rows) = self.level_commands(ctx, level)?;
         let padded = ctx
@@ -534,6 +545,12 @@ impl PaddedRows {
         }
         out
     }
+}
+
+/// Whether `format` is signed normalized (`r8snorm` … `rgba16snorm`),
+/// whose values wgpu's GL backend copies out of a texture clamped to 0..1.
+pub(crate) fn is_snorm(format: wgpu::TextureFormat) -> bool {
+    loads::snorm_channels(format).is_some()
 }
 
 /// `WxH` of a size.

@@ -11,7 +11,7 @@
 //!   into that layer and level of the depth texture (a render attachment);
 //! - reading a mip level: a compute pass loads every texel (the depth
 //!   texture bound as an unfilterable float texture, which WebGPU allows)
-//!   into a storage buffer, which is copied out.
+//!   into a storage buffer, which is copied out ([`super::loads`]).
 
 use super::Texture;
 use crate::{Context, Error, Result};
@@ -32,30 +32,6 @@ fn texel_depth(@builtin(position) at: vec4<f32>) -> @builtin(frag_depth) f32 {
     return textureLoad(values, vec2<i32>(at.xy), 0).x;
 }
 ";
-
-/// The readback, for a texture of one layer (`texture_2d`) or several
-/// (`texture_2d_array`): every texel's depth into `values`, texel order.
-fn load_depth_source(layered: bool) -> String {
-    let (ty, layer) = if layered {
-        ("texture_2d_array<f32>", ", id.z")
-    } else {
-        ("texture_2d<f32>", "")
-    };
-    format!(
-        "
-@group(0) @binding(0) var depth: {ty};
-@group(0) @binding(1) var<storage, read_write> values: array<f32>;
-
-@compute @workgroup_size(8, 8)
-fn load_depth(@builtin(global_invocation_id) id: vec3<u32>) {{
-    let size = textureDimensions(depth);
-    if (id.x < size.x && id.y < size.y) {{
-        values[(id.z * size.y + id.y) * size.x + id.x] = textureLoad(depth, id.xy{layer}, 0).x;
-    }}
-}}
-"
-    )
-}
 
 /// The values of a level's texels as the shader reads them; depth32float's
 /// must lie in 0..1, the range a render pass writes.
@@ -239,113 +215,8 @@ fn values_texture(ctx: &Context, w: u32, h: u32, values: &[f32]) -> wgpu::Textur
 }
 
 /// Reads mip `level` of the depth texture `t` (every layer, tightly packed,
-/// in the texture's format).
+/// in the texture's format), through a compute pass ([`super::loads`]).
 pub(super) fn read_level(ctx: &Context, t: &Texture, level: u32) -> Result<Vec<u8>> {
-    let d = *t.desc();
-    let name = super::format_name(d.format);
-    if !t
-        .raw()
-        .usage()
-        .contains(wgpu::TextureUsages::TEXTURE_BINDING)
-    {
-        return Err(Error::Resource(format!(
-            "reading a {name} texture back needs TEXTURE_BINDING usage, not {:?}: wgpu's GL backend copies out of no depth texture (nor WebGPU out of depth24plus), so atomport loads the texels in a compute pass",
-            t.raw().usage()
-        )));
-    }
-    let (w, h, layers) = d.level_size(level);
-    let layered = d.depth_or_layers > 1;
-    if ctx.info().backend == wgpu::Backend::Gl
-        && layered
-        && d.width == d.height
-        && d.depth_or_layers.is_multiple_of(6)
-    {
-        return Err(Error::Resource(format!(
-            "a {name} texture of {}x{}x{} cannot be read back on GL: wgpu's GL backend makes a square 2D texture of 6·k layers a cube map, which a compute shader cannot load texel by texel",
-            d.width, d.height, d.depth_or_layers
-        )));
-    }
-    let size = u64::from(w) * u64::from(h) * u64::from(layers) * 4;
-    let limit = ctx.limits().max_storage_buffer_binding_size;
-    if size > limit {
-        return Err(Error::Limit {
-            what: format!("reading back a {name} texture (through a storage buffer)"),
-            value: size,
-            limit_name: "max_storage_buffer_binding_size",
-            limit,
-        });
-    }
-    let device = ctx.device();
-    let (cmd, staging) = ctx.scoped(|| {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("atomport depth readback"),
-            source: wgpu::ShaderSource::Wgsl(load_depth_source(layered).into()),
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("atomport depth readback"),
-            layout: None,
-            module: &module,
-            entry_point: Some("load_depth"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        let view = t.raw().create_view(&wgpu::TextureViewDescriptor {
-            label: Some("atomport depth readback"),
-            dimension: Some(if layered {
-                wgpu::TextureViewDimension::D2Array
-            } else {
-                wgpu::TextureViewDimension::D2
-            }),
-            aspect: wgpu::TextureAspect::DepthOnly,
-            base_mip_level: level,
-            mip_level_count: Some(1),
-            ..Default::default()
-        });
-        let values = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("atomport depth readback"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("atomport depth readback staging"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("atomport depth readback"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: values.as_entire_binding(),
-                },
-            ],
-        });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("atomport depth readback"),
-        });
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), layers);
-        }
-        encoder.copy_buffer_to_buffer(&values, 0, &staging, 0, size);
-        (encoder.finish(), staging)
-    })?;
-    let stagings = [(staging, size as usize)];
-    let bytes = ctx
-        .on_gpu(move |gpu| crate::runtime::buffer::submit_and_read(gpu, cmd, &stagings))?
-        .swap_remove(0);
-    let values: Vec<f32> = bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    depth_bytes(d.format, &values)
+    let values = super::loads::load_level(ctx, t, level, wgpu::TextureAspect::DepthOnly, 1)?;
+    depth_bytes(t.desc().format, &values)
 }
