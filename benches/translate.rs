@@ -20,10 +20,10 @@
 //! fresh process and the median after it, wall time as the page measures
 //! it; one JSON line per shader.
 //!
-//! Beside each, what two of naga's steps alone cost (its validator and its
-//! WGSL writer on the translation's module, nothing of atomport's): less
-//! than any route from GLSL to WGSL through naga adds to a glslang compile
-//! in a warm process.
+//! Beside each, what naga's steps alone cost (its SPIR-V reader, its
+//! validator and its WGSL writer on the translation's module, nothing of
+//! atomport's): what any route from GLSL to WGSL through naga adds to a
+//! glslang compile in a warm process.
 
 use std::time::Duration;
 
@@ -178,7 +178,8 @@ struct Measured {
     crate_compile: Duration,
     ratio: f64,
     crate_ratio: f64,
-    /// naga's validator and WGSL writer on the translation's module.
+    /// naga's SPIR-V reader, validator and WGSL writer on the
+    /// translation's module.
     naga: Duration,
 }
 
@@ -206,7 +207,8 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
     assert_eq!(kernel.dialect(), Some(dialect));
     assert!(atomport::compile_glsl(src, &alone).unwrap() == glslang_crate_compile(src, dialect));
     let module = kernel.module().clone();
-    assert!(naga_alone(&module).contains("atomic"));
+    let spirv = naga_spirv(&module);
+    assert!(naga_alone(&module, &spirv).contains("atomic"));
     let (mut total, mut front, mut by_crate, mut naga) = (vec![], vec![], vec![], vec![]);
     for _ in 0..rounds {
         let t = process_cpu_time();
@@ -221,7 +223,7 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
         by_crate.push((process_cpu_time() - t) / block);
         let t = process_cpu_time();
         for _ in 0..block {
-            std::hint::black_box(naga_alone(&module));
+            std::hint::black_box(naga_alone(&module, &spirv));
         }
         naga.push((process_cpu_time() - t) / block);
         let t = process_cpu_time();
@@ -249,12 +251,19 @@ fn measure(src: &str, dialect: Dialect, verify: bool, rounds: usize) -> Measured
     }
 }
 
-/// Two steps of naga's that any translation to WGSL through naga takes,
-/// timed on the translation's own module: validation (which gives the
-/// writer its type information) and the WGSL writer. (naga's SPIR-V reader
-/// is a third, left out: it cannot read glslang's SPIR-V of the bench
-/// shaders, which is what atomport's passes are for.)
-fn naga_alone(module: &naga::Module) -> String {
+/// naga's three steps in a translation, timed on the translation's own
+/// module: its SPIR-V reader (on naga's SPIR-V of the module, the same
+/// content as atomport's passes give it), its validator (which gives the
+/// writer its type information) and its WGSL writer. Any translation
+/// from GLSL to WGSL through naga takes all three.
+fn naga_alone(module: &naga::Module, spirv: &[u32]) -> String {
+    let read = naga::front::spv::Frontend::new(
+        spirv.iter().copied(),
+        &naga::front::spv::Options::default(),
+    )
+    .parse()
+    .expect("naga reads its SPIR-V of the translation");
+    std::hint::black_box(read);
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::all(),
@@ -263,6 +272,22 @@ fn naga_alone(module: &naga::Module) -> String {
     .expect("the translation validates");
     naga::back::wgsl::write_string(module, &info, naga::back::wgsl::WriterFlags::empty())
         .expect("naga writes the translation")
+}
+
+/// naga's SPIR-V of `module` (its overrides at their defaults, which
+/// naga's SPIR-V writer needs), for [`naga_alone`]'s reader.
+fn naga_spirv(module: &naga::Module) -> Vec<u32> {
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(module)
+    .expect("the translation validates");
+    let (module, info) =
+        naga::back::pipeline_constants::process_overrides(module, &info, None, &Default::default())
+            .expect("the overrides take their defaults");
+    naga::back::spv::write_vec(&module, &info, &naga::back::spv::Options::default(), None)
+        .expect("naga writes the translation as SPIR-V")
 }
 
 fn cold_child(what: &str) {
@@ -419,7 +444,7 @@ fn main() {
         };
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU; {:.2}x one glslang compile as atomport runs it ({:.2} ms, one parse; atomport's passes + naga {:.2} ms), {:.2}x one as the glslang crate runs it ({:.2} ms, preprocessed apart first); naga's validator and WGSL writer alone on the translation's module {:.2} ms, {:.2}x that compile: no route through naga costs less than {:.2}x; medians of {rounds} rounds of 10 (the ratios: of the rounds' ratios)",
+            "translate a {lines}-line {what} GLSL shader {how}: {:.2} ms of CPU; {:.2}x one glslang compile as atomport runs it ({:.2} ms, one parse; atomport's passes + naga {:.2} ms), {:.2}x one as the glslang crate runs it ({:.2} ms, preprocessed apart first); naga's reader, validator and WGSL writer alone on the translation's module {:.2} ms, {:.2}x that compile: no route through naga costs less than {:.2}x; medians of {rounds} rounds of 10 (the ratios: of the rounds' ratios)",
             ms(m.translate),
             m.ratio,
             ms(m.glslang),
