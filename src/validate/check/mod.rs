@@ -1072,7 +1072,19 @@ fn verdict_of(runs: Vec<Run>) -> Report {
                     let b: Vec<String> = r
                         .differences
                         .iter()
-                        .map(|d| format!("{} ({} elements)", d.binding, d.count))
+                        .map(|d| {
+                            // Floats all: how far apart, for telling a
+                            // precision the target allows (a browser's
+                            // sin and cos) from a wrong value.
+                            if d.floats && d.largest_relative > 0.0 {
+                                format!(
+                                    "{} ({} elements, floats at most {:.1e} apart relatively)",
+                                    d.binding, d.count, d.largest_relative
+                                )
+                            } else {
+                                format!("{} ({} elements)", d.binding, d.count)
+                            }
+                        })
                         .collect();
                     format!(
                         "{} on {}: {}",

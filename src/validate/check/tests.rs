@@ -268,6 +268,9 @@ void main() {
     assert!(r.reason.unwrap().contains("floats, at most"));
     let r = check(&nudged(100_000), &opts);
     assert_eq!(r.verdict, Verdict::Differs, "{r:#?}");
+    // Floats all: the reason says how far apart.
+    let reason = r.reason.unwrap();
+    assert!(reason.contains("floats at most"), "{reason}");
 }
 
 /// A well-formed run that differs where the native run wrote nothing (the
