@@ -203,17 +203,15 @@ pub(super) fn snorm_channels(format: wgpu::TextureFormat) -> Option<(u32, u32)> 
 /// shader loads as `values`.
 pub(super) fn snorm_bytes(values: &[f32], bits: u32) -> Vec<u8> {
     let max = ((1u32 << (bits - 1)) - 1) as f32;
-    values
-        .iter()
-        .flat_map(|v| {
-            let k = (v.clamp(-1.0, 1.0) * max).round() as i16;
-            if bits == 8 {
-                vec![k as i8 as u8]
-            } else {
-                k.to_le_bytes().to_vec()
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(values.len() * (bits / 8) as usize);
+    for v in values {
+        let k = (v.clamp(-1.0, 1.0) * max).round() as i16;
+        match bits {
+            8 => out.push(k as i8 as u8),
+            _ => out.extend_from_slice(&k.to_le_bytes()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
