@@ -24,13 +24,11 @@ use crate::{Context, Error, Result, TextureDim};
 /// view's level 0) into `values`, texel order.
 fn load_source(dim: wgpu::TextureViewDimension, channels: u32) -> String {
     let (ty, at) = match dim {
-        wgpu::TextureViewDimension::D1 => ("texture_1d<f32>", "id.x"),
         wgpu::TextureViewDimension::D3 => ("texture_3d<f32>", "id"),
         wgpu::TextureViewDimension::D2Array => ("texture_2d_array<f32>", "id.xy, id.z"),
         _ => ("texture_2d<f32>", "id.xy"),
     };
     let size = match dim {
-        wgpu::TextureViewDimension::D1 => "vec2<u32>(textureDimensions(source), 1u)",
         wgpu::TextureViewDimension::D3 => "textureDimensions(source).xy",
         _ => "textureDimensions(source)",
     };
@@ -55,14 +53,15 @@ fn load_texels(@builtin(global_invocation_id) id: vec3<u32>) {{
 }
 
 /// The view dimension that loads `dim` texel by texel: cubes as the 2D
-/// arrays of their faces.
-fn view_dimension(dim: TextureDim, layers: u32) -> wgpu::TextureViewDimension {
-    match dim {
-        TextureDim::D1 => wgpu::TextureViewDimension::D1,
+/// arrays of their faces; `None` for 1D, which only GL reads this way
+/// (no depth texture is 1D), and cannot load there.
+fn view_dimension(dim: TextureDim, layers: u32) -> Option<wgpu::TextureViewDimension> {
+    Some(match dim {
+        TextureDim::D1 => return None,
         TextureDim::D3 => wgpu::TextureViewDimension::D3,
         TextureDim::D2 if layers == 1 => wgpu::TextureViewDimension::D2,
         _ => wgpu::TextureViewDimension::D2Array,
-    }
+    })
 }
 
 /// The `channels` values of every texel of mip `level` of `t` (every
@@ -88,22 +87,20 @@ pub(super) fn load_level(
         )));
     }
     let (w, h, layers) = d.level_size(level);
-    let dim = view_dimension(d.dim, d.depth_or_layers);
-    if ctx.info().backend == wgpu::Backend::Gl {
-        if dim == wgpu::TextureViewDimension::D1 {
-            return Err(Error::Unsupported(format!(
-                "a 1D {name} texture cannot be read back on GL: wgpu's GL backend copies the format out clamped to 0..1, and keeps a 1D texture as a 2D one that a shader cannot load; read it on Vulkan, use a 2D texture of height 1, or (a storage image) hold it in a texel buffer (--texel-buffers, SourceOptions::images_as_texel_buffers)"
-            )));
-        }
-        if dim == wgpu::TextureViewDimension::D2Array
-            && d.width == d.height
-            && d.depth_or_layers.is_multiple_of(6)
-        {
-            return Err(Error::Unsupported(format!(
-                "a {name} texture of {}x{}x{} cannot be read back on GL: wgpu's GL backend makes a square 2D texture of 6·k layers a cube map, which a compute shader cannot load texel by texel",
-                d.width, d.height, d.depth_or_layers
-            )));
-        }
+    let Some(dim) = view_dimension(d.dim, d.depth_or_layers) else {
+        return Err(Error::Unsupported(format!(
+            "a 1D {name} texture cannot be read back on GL: wgpu's GL backend copies the format out clamped to 0..1, and keeps a 1D texture as a 2D one that a shader cannot load; read it on Vulkan, use a 2D texture of height 1, or (a storage image) hold it in a texel buffer (--texel-buffers, SourceOptions::images_as_texel_buffers)"
+        )));
+    };
+    if ctx.info().backend == wgpu::Backend::Gl
+        && dim == wgpu::TextureViewDimension::D2Array
+        && d.width == d.height
+        && d.depth_or_layers.is_multiple_of(6)
+    {
+        return Err(Error::Unsupported(format!(
+            "a {name} texture of {}x{}x{} cannot be read back on GL: wgpu's GL backend makes a square 2D texture of 6·k layers a cube map, which a compute shader cannot load texel by texel",
+            d.width, d.height, d.depth_or_layers
+        )));
     }
     let size = u64::from(w) * u64::from(h) * u64::from(layers) * u64::from(channels) * 4;
     let limit = ctx.limits().max_storage_buffer_binding_size;
