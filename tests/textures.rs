@@ -381,6 +381,19 @@ fn snorm_textures_read_back_their_negative_values() {
                     }
                 }
                 assert_eq!(got, want, "{} {format:?} {dim:?}", ctx.backend_name());
+                // Without blocking, a copy, which GL would clamp: refused
+                // there, not values lost.
+                let copied = pollster::block_on(tex.read_level_async(&ctx, 0));
+                match copied {
+                    Ok(copied) => {
+                        assert_ne!(ctx.backend_name(), "gl");
+                        assert_eq!(copied, bytes, "{} {format:?} {dim:?}", ctx.backend_name());
+                    }
+                    Err(e) => {
+                        assert_eq!(ctx.backend_name(), "gl", "{e}");
+                        assert!(e.to_string().contains("synchronously only"), "{e}");
+                    }
+                }
             }
         }
     }

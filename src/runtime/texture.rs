@@ -445,7 +445,8 @@ impl Texture {
     }
 
     /// [`Texture::read_level`] without blocking (in a browser, where
-    /// nothing may): a color texture's level, every layer.
+    /// nothing may): a color texture's level, every layer, copied out; not
+    /// a signed normalized one on GL, which a copy would clamp to 0..1.
     pub async fn read_level_async(&self, ctx: &Context, level: u32) -> Result<Vec<u8>> {
         if self.desc.format.has_depth_aspect() {
             return Err(Error::Unsupported(
@@ -478,6 +479,13 @@ impl Texture {
         level: u32,
     ) -> Result<(wgpu::CommandBuffer, Vec<(wgpu::Buffer, usize)>, PaddedRows)> {
         self.check_level(level)?;
+        // A copy would clamp it to 0..1 there: read_level loads it instead.
+        if ctx.info().backend == wgpu::Backend::Gl && is_snorm(self.desc.format) {
+            return Err(Error::Unsupported(format!(
+                "a {} texture is read back on GL by a compute pass, synchronously only (wgpu's GL backend copies it out clamped to 0..1): use read_level",
+                format_name(self.desc.format)
+            )));
+        }
         if !self.is_copyable() {
             return Err(Error::Resource(format!(
                 "the texture's usage ({:?}) lacks COPY_SRC, which reading it back needs",
