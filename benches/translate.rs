@@ -290,6 +290,9 @@ fn naga_spirv(module: &naga::Module) -> Vec<u32> {
         .expect("naga writes the translation as SPIR-V")
 }
 
+/// The cold measurement's child: one glslang compile (`glslang`) or one
+/// translation (`translate`) of the `vulkan` or `opengl` shader in this
+/// fresh process; prints its CPU time in µs and its peak memory in KiB.
 fn cold_child(what: &str) {
     let (op, which) = what.split_once(':').expect("op:shader");
     if op == "web" {
